@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { AppError } from '@zapdesk/sync';
+import type { AppDeps, AppEnv } from './context.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { companiesRoutes } from './modules/companies/routes.ts';
+import { helpsRoutes } from './modules/helps/routes.ts';
+import { plansRoutes } from './modules/plans/routes.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+
+/** The whole HTTP API, composed from one sub-app per domain module. */
+export function createApp(deps: AppDeps) {
+  const webOrigins = new Set([`http://localhost:${deps.config.webPort}`, `http://127.0.0.1:${deps.config.webPort}`]);
+  const app = new Hono<AppEnv>()
+    .use(cors({ origin: (origin) => (webOrigins.has(origin) ? origin : null), credentials: true }))
+    .use(
+      bodyLimit({
+        maxSize: deps.config.maxJsonBytes,
+        onError: () => {
+          throw new AppError('ERR_PAYLOAD_TOO_LARGE');
+        },
+      }),
+    )
+    .get('/health', (c) => c.json({ status: 'ok' }))
+    .route('/', authRoutes(deps))
+    .route('/', plansRoutes(deps))
+    .route('/', companiesRoutes(deps))
+    .route('/', helpsRoutes(deps))
+    .route('/', usersRoutes(deps))
+    .route('/', settingsRoutes(deps));
+  app.onError(errorHandler(deps.log));
+  app.notFound(notFoundHandler);
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

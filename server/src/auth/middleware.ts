@@ -1,0 +1,83 @@
+import { AppError, can, planAllows, type PermissionKey, type PlanFeature, type Profile } from '@zapdesk/sync';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppDeps, AppEnv } from '../context.ts';
+import { verifyAccessToken } from './tokens.ts';
+
+/**
+ * Bearer authentication. An expired token is 403 ERR_TOKEN_EXPIRED (the client refreshes once);
+ * a bad token, a revoked session or a deleted user is 401 ERR_SESSION_EXPIRED.
+ * Profile and super flag are read from the database, so a change applies at once.
+ */
+export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = bearerToken(c);
+    if (!token) throw new AppError('ERR_SESSION_EXPIRED');
+    const verified = await verifyAccessToken(token, deps.config.jwtSecret);
+    if (!verified.ok) throw new AppError(verified.reason === 'expired' ? 'ERR_TOKEN_EXPIRED' : 'ERR_SESSION_EXPIRED');
+    const { sub, cid, sid } = verified.claims;
+    const row = await deps.db
+      .selectFrom('userSessions')
+      .innerJoin('users', 'users.id', 'userSessions.userId')
+      .select(['users.profile', 'users.super', 'users.companyId'])
+      .where('userSessions.id', '=', sid)
+      .where('userSessions.revokedAt', 'is', null)
+      .where('users.id', '=', sub)
+      .executeTakeFirst();
+    if (!row || row.companyId !== cid) throw new AppError('ERR_SESSION_EXPIRED');
+    c.set('actor', { userId: sub, companyId: cid, profile: row.profile as Profile, super: row.super === 1, sessionId: sid });
+    await next();
+  };
+}
+
+export function bearerToken(c: Context): string | undefined {
+  const header = c.req.header('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get('actor').super) throw new AppError('ERR_NO_PERMISSION');
+  await next();
+};
+
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const actor = c.get('actor');
+  if (actor.profile !== 'admin' && !actor.super) throw new AppError('ERR_NO_PERMISSION');
+  await next();
+};
+
+export function requirePermission(key: PermissionKey): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!can(c.get('actor'), key)) throw new AppError('ERR_NO_PERMISSION');
+    await next();
+  };
+}
+
+/** A route of a feature the company's plan lacks answers 403 ERR_NO_PERMISSION. */
+export function requirePlan(deps: AppDeps, feature: PlanFeature): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const plan = await deps.db
+      .selectFrom('companies')
+      .innerJoin('plans', 'plans.id', 'companies.planId')
+      .selectAll('plans')
+      .where('companies.id', '=', c.get('actor').companyId)
+      .executeTakeFirst();
+    const flags = plan && {
+      useCampaigns: plan.useCampaigns === 1,
+      useSchedules: plan.useSchedules === 1,
+      useInternalChat: plan.useInternalChat === 1,
+      useExternalApi: plan.useExternalApi === 1,
+      useKanban: plan.useKanban === 1,
+      useOpenAi: plan.useOpenAi === 1,
+      useIntegrations: plan.useIntegrations === 1,
+    };
+    if (!planAllows(flags, feature)) throw new AppError('ERR_NO_PERMISSION');
+    await next();
+  };
+}
+
+/** The client address for rate limiting: the socket's, as @hono/node-server hands it over. */
+export function clientIp(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? c.req.header('x-test-client-ip') ?? 'local';
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type RateLimits = {
+  /** Attempts per window for one IP address. */
+  perIp: number;
+  /** Attempts per window for one account (email). */
+  perAccount: number;
+  windowMs: number;
+};
+
+export type Config = {
+  port: number;
+  webPort: number;
+  dataDir: string;
+  mediaDir: string;
+  databaseUrl: string;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  resetCodeTtlSec: number;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  seedDemo: boolean;
+  simulator: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  rateLimits: RateLimits;
+  /** Largest JSON body accepted, in bytes. */
+  maxJsonBytes: number;
+};
+
+type Env = Record<string, string | undefined>;
+
+const int = (v: string | undefined, fallback: number) => {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
+};
+
+/** JWT secrets come from the environment or, on first start, are generated into DATA_DIR/secrets.json (0600). */
+function loadSecrets(dataDir: string, env: Env): { jwtSecret: string; jwtRefreshSecret: string } {
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Partial<Record<'jwtSecret' | 'jwtRefreshSecret', string>> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  const secrets = {
+    jwtSecret: env.JWT_SECRET ?? stored.jwtSecret ?? randomBytes(32).toString('base64url'),
+    jwtRefreshSecret: env.JWT_REFRESH_SECRET ?? stored.jwtRefreshSecret ?? randomBytes(32).toString('base64url'),
+  };
+  if (!stored.jwtSecret || !stored.jwtRefreshSecret) {
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const mediaDir = path.join(dataDir, 'media');
+  mkdirSync(mediaDir, { recursive: true });
+  return {
+    port: int(env.PORT, 8080),
+    webPort: int(env.WEB_PORT, 3000),
+    dataDir,
+    mediaDir,
+    databaseUrl: env.DATABASE_URL ?? path.join(dataDir, 'zapdesk.db'),
+    ...loadSecrets(dataDir, env),
+    accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
+    refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 7 * 24 * 3600),
+    resetCodeTtlSec: int(env.RESET_CODE_TTL, 30 * 60),
+    adminEmail: (env.ADMIN_EMAIL ?? 'admin@zapdesk.local').toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    seedDemo: env.SEED_DEMO !== '0',
+    simulator: env.SIMULATOR === '1',
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'zapdesk <no-reply@zapdesk.local>',
+    rateLimits: {
+      perIp: int(env.RATE_LIMIT_PER_IP, 30),
+      perAccount: int(env.RATE_LIMIT_PER_ACCOUNT, 10),
+      windowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60 * 1000),
+    },
+    maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
+  };
+}

@@ -1,0 +1,29 @@
+import type { Profile } from '@zapdesk/sync';
+import type { Config } from './config.ts';
+import type { Database, Dialect } from './db/database.ts';
+import type { Mailer } from './mail.ts';
+import type { Logger } from './log.ts';
+import type { RateLimiter } from './auth/rate-limit.ts';
+
+/** What the app is built from; tests build it on a fresh database. */
+export type AppDeps = {
+  db: Database;
+  dialect: Dialect;
+  config: Config;
+  mailer: Mailer;
+  log: Logger;
+  limiter: RateLimiter;
+};
+
+/** The signed-in user a request acts for. Services take it first: the tenant is never optional. */
+export type Actor = {
+  userId: number;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+  sessionId: string;
+};
+
+export type AppEnv = {
+  Variables: { actor: Actor };
+};

@@ -1,0 +1,50 @@
+// Request parsing: malformed JSON, wrong types and unknown ids become catalogue errors (never a 500).
+import { AppError, idSchema, type ValidationIssue } from '@zapdesk/sync';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+
+export function toIssues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const issues = toIssues(result.error);
+    const first = issues[0];
+    throw new AppError('ERR_VALIDATION', first ? `${first.path || 'body'}: ${first.message}` : undefined, { issues });
+  }
+  return result.data;
+}
+
+/** Reads a JSON body (an empty body counts as `{}`) and validates it. */
+export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const type = c.req.header('content-type') ?? '';
+  const text = await c.req.text();
+  if (text.trim() === '') return parseWith(schema, {});
+  if (type && !/json/i.test(type)) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new AppError('ERR_INVALID_JSON');
+  }
+  return parseWith(schema, data);
+}
+
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    // `tags[]=1&tags[]=2` and `tags=1&tags=2` both read as a list; a single value stays a string.
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    query[name] = values.length > 1 || key.endsWith('[]') ? values : (values[0] ?? '');
+  }
+  return parseWith(schema, query);
+}
+
+/** A numeric path parameter; anything else is a 404 of the given code, as an unknown id would be. */
+export function parseId(c: Context, name: string, notFound: ConstructorParameters<typeof AppError>[0] = 'ERR_NOT_FOUND'): number {
+  const result = idSchema.safeParse(c.req.param(name));
+  if (!result.success || result.data > 2_147_483_647) throw new AppError(notFound);
+  return result.data;
+}

@@ -1,0 +1,99 @@
+// Test harness: the real app on a fresh database of each dialect (PostgreSQL when TEST_POSTGRES_URL is set).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createApp } from '../src/app.ts';
+import { createRateLimiter } from '../src/auth/rate-limit.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import type { AppDeps } from '../src/context.ts';
+import { openDatabase, type Dialect } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createMemoryLogger } from '../src/log.ts';
+
+export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+export async function createTestApp(dialect: Dialect, overrides: Partial<Config> = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-test-'));
+  let databaseUrl = path.join(dataDir, 'test.db');
+  let dropSchema: (() => Promise<void>) | undefined;
+  if (dialect === 'postgres') {
+    const base = process.env.TEST_POSTGRES_URL!;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const url = new URL(base);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    };
+  }
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret' }),
+    databaseUrl,
+    rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
+    ...overrides,
+  };
+  const { db } = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const log = createMemoryLogger();
+  const mails: { to: string; subject: string; text: string }[] = [];
+  const deps: AppDeps = {
+    db,
+    dialect,
+    config,
+    log,
+    mailer: { send: async (m) => void mails.push(m) },
+    limiter: createRateLimiter(config.rateLimits),
+  };
+  const app = createApp(deps);
+
+  /** One request through the real app; the body is sent as JSON unless it is a string. */
+  async function request(method: string, url: string, opts: { token?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.cookie) headers.cookie = opts.cookie;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.request(url, { method, headers, body });
+    const text = await res.text();
+    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, body: json, headers: res.headers };
+  }
+
+  return {
+    app,
+    deps,
+    db,
+    mails,
+    log,
+    request,
+    async close() {
+      await db.destroy();
+      await dropSchema?.();
+    },
+  };
+}
+
+/** The refresh cookie of a response, ready to send back as a Cookie header. */
+export function refreshCookie(headers: Headers): string | undefined {
+  const set = headers.getSetCookie().find((c) => c.startsWith('jrt='));
+  return set?.split(';')[0];
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const PAGE_SIZE = 20;
+
+export const idSchema = z.coerce.number().int().positive();
+
+/** `searchParam` and `pageNumber` of the paginated lists (spec/02 §7). */
+export const listQuerySchema = z.object({
+  searchParam: z.string().trim().max(200).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** Query-string booleans arrive as "true"/"false"/"1"/"0". */
+export const queryBool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'Invalid email' }));
+
+export const personNameSchema = z.string().trim().min(2, 'Too Short!').max(50, 'Too Long!');
+export const passwordSchema = z.string().min(5, 'Too Short!').max(50, 'Too Long!');
+
+export const enabledValue = z.enum(['enabled', 'disabled']);
+
+export type Page<K extends string, T> = { [P in K]: T[] } & { hasMore: boolean };

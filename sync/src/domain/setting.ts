@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+// Company settings (spec/01 §3, §5): each key has its allowed values and a default for new companies.
+export const SETTING_VALUES = {
+  userRating: ['enabled', 'disabled'],
+  scheduleType: ['disabled', 'queue', 'company'],
+  call: ['enabled', 'disabled'],
+  CheckMsgIsGroup: ['enabled', 'disabled'],
+  sendGreetingAccepted: ['enabled', 'disabled'],
+  sendMsgTransfTicket: ['enabled', 'disabled'],
+  sendGreetingMessageOneQueues: ['enabled', 'disabled'],
+  chatBotType: ['text'],
+  asaas: ['enabled', 'disabled'],
+  campaignsEnabled: ['true', 'false'],
+} as const;
+
+export type SettingKey = keyof typeof SETTING_VALUES;
+export const SETTING_KEYS = Object.keys(SETTING_VALUES) as SettingKey[];
+
+export const DEFAULT_SETTINGS: Record<SettingKey, string> = {
+  userRating: 'disabled',
+  scheduleType: 'disabled',
+  call: 'enabled',
+  CheckMsgIsGroup: 'enabled',
+  sendGreetingAccepted: 'disabled',
+  sendMsgTransfTicket: 'disabled',
+  sendGreetingMessageOneQueues: 'enabled',
+  chatBotType: 'text',
+  asaas: 'disabled',
+  campaignsEnabled: 'true',
+};
+
+export const settingKeySchema = z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]);
+
+/** PUT /settings/{key} body: the value must be one the key allows. */
+export function settingValueSchema(key: SettingKey) {
+  return z.object({ key: z.literal(key).optional(), value: z.enum(SETTING_VALUES[key] as unknown as [string, ...string[]]) });
+}
+
+export type Setting = { key: string; value: string };
