@@ -439,7 +439,7 @@ export interface ReplicacheClientGroups {
   companyId: number;
   createdAt: Generated<string>;
   cvrVersion: Generated<number>;
-  id: string | null;
+  id: string;
   updatedAt: Generated<string>;
   userId: number;
 }
@@ -448,7 +448,7 @@ export interface ReplicacheClients {
   clientGroupId: string;
   companyId: number;
   createdAt: Generated<string>;
-  id: string | null;
+  id: string;
   lastMutationId: Generated<number>;
   updatedAt: Generated<string>;
 }
@@ -623,7 +623,7 @@ export interface Users {
 export interface UserSessions {
   companyId: number;
   createdAt: Generated<string>;
-  id: string | null;
+  id: string;
   ip: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
