@@ -27,7 +27,7 @@ export interface BaileysCreds {
   createdAt: Generated<string>;
   creds: string;
   updatedAt: Generated<string>;
-  whatsappId: Generated<number>;
+  whatsappId: number;
 }
 
 export interface BaileysKeys {
