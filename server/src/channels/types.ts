@@ -1,0 +1,81 @@
+// The seam between zapdesk and a WhatsApp network. Only adapters know their network; the session
+// manager, the inbound pipeline and the send queue speak this interface alone.
+
+export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'OPENING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT';
+
+export type MediaType = 'image' | 'audio' | 'video' | 'document' | 'sticker' | 'location' | 'vcard' | 'call_log';
+
+/** A peer on the network: a phone-number JID and/or a LID; never assume the number is present. */
+export type Peer = {
+  /** Phone-number JID, e.g. 5511999990000@s.whatsapp.net, when known. */
+  jid?: string;
+  /** Linked-identity JID, e.g. 12345@lid, when known. */
+  lid?: string;
+  /** Digits only, when known. */
+  number?: string;
+  name?: string;
+  isGroup?: boolean;
+};
+
+export type InboundMessage = {
+  /** The network's message id; with the connection id it makes the message unique. */
+  id: string;
+  from: Peer;
+  /** Sent by this connection from another device (WhatsApp on the phone). */
+  fromMe: boolean;
+  timestamp: string;
+  body: string;
+  mediaType?: MediaType;
+  media?: { data: Buffer; mimeType: string; fileName?: string };
+  location?: { latitude: number; longitude: number; description?: string };
+  vcard?: string;
+  quotedId?: string;
+  /** Group messages: who in the group wrote it. */
+  participant?: Peer;
+};
+
+export type OutboundContent =
+  | { kind: 'text'; body: string }
+  | { kind: 'media'; mediaType: 'image' | 'audio' | 'video' | 'document'; data: Buffer; mimeType: string; fileName: string; caption?: string; ptt?: boolean }
+  | { kind: 'location'; latitude: number; longitude: number; description?: string }
+  | { kind: 'vcard'; displayName: string; vcard: string };
+
+export type SendRequest = { to: Peer; content: OutboundContent; quotedId?: string };
+export type SendResult = { id: string; timestamp: string };
+
+/** Ack levels as the spec numbers them: 1 sent (server), 2 delivered, 3 read, 4 read (coloured), 5 played. */
+export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
+
+export type ChannelEvents = {
+  qr: (qr: string, attempt: number) => void;
+  status: (status: ConnectionStatus, detail?: { reason?: string; number?: string }) => void;
+  message: (message: InboundMessage) => void;
+  ack: (update: { id: string; ack: Ack; to?: Peer }) => void;
+  /** A missed voice or video call. */
+  call: (call: { id: string; from: Peer; timestamp: string; video: boolean }) => void;
+};
+
+export type ChannelEventName = keyof ChannelEvents;
+
+/** One paired account on the network. Adapters throw AppError with ERR_WAPP_* / ERR_SENDING_WAPP_MSG codes. */
+export type Channel = {
+  readonly connectionId: number;
+  readonly provider: string;
+  /** Starts the session: emits `qr` until paired (or `status` CONNECTED if credentials are stored). */
+  connect(opts?: { pairingCodeFor?: string }): Promise<void>;
+  /** Closes the socket but keeps the credentials. */
+  disconnect(): Promise<void>;
+  /** Unpairs and wipes the credentials. */
+  logout(): Promise<void>;
+  status(): ConnectionStatus;
+  on<E extends ChannelEventName>(event: E, listener: ChannelEvents[E]): () => void;
+  send(request: SendRequest): Promise<SendResult>;
+  /** Which of the numbers exist on the network, with their JIDs. */
+  checkNumbers(numbers: string[]): Promise<{ number: string; exists: boolean; jid?: string }[]>;
+  profilePictureUrl(peer: Peer): Promise<string | undefined>;
+  markRead(peer: Peer, messageIds: string[]): Promise<void>;
+  /** Deletes a sent message for everyone; throws ERR_DELETE_WAPP_MSG when the network refuses. */
+  deleteMessage(peer: Peer, messageId: string): Promise<void>;
+};
+
+export type ChannelFactory = (connection: { id: number; companyId: number; provider: string }) => Channel;
