@@ -4,6 +4,8 @@ import type { Database, Dialect } from './db/database.ts';
 import type { Mailer } from './mail.ts';
 import type { Logger } from './log.ts';
 import type { RateLimiter } from './auth/rate-limit.ts';
+import type { SendQueue } from './outbound/send-queue.ts';
+import type { KeyedLock } from './pipeline/keyed-lock.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
@@ -13,6 +15,10 @@ export type AppDeps = {
   mailer: Mailer;
   log: Logger;
   limiter: RateLimiter;
+  /** One send FIFO per WhatsApp connection, shared by agents, the bot, campaigns and schedules. */
+  outbound: SendQueue;
+  /** Serialises inbound work per company and contact (see pipeline/README.md). */
+  contactLocks: KeyedLock;
 };
 
 /** The signed-in user a request acts for. Services take it first: the tenant is never optional. */

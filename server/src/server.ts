@@ -10,6 +10,8 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail.ts';
+import { createSendQueue } from './outbound/send-queue.ts';
+import { createKeyedLock } from './pipeline/keyed-lock.ts';
 
 export type RunningServer = {
   deps: AppDeps;
@@ -30,6 +32,9 @@ export async function startServer(config: Config, opts: { log?: Logger } = {}): 
     log,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
     limiter: createRateLimiter(config.rateLimits),
+    // The session manager owns the channels; until it is wired here no connection can send.
+    outbound: createSendQueue({ getChannel: () => undefined }),
+    contactLocks: createKeyedLock(),
   };
   const firstStart = await runFirstStart(deps);
   const app = createApp(deps);

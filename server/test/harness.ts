@@ -11,6 +11,9 @@ import type { AppDeps } from '../src/context.ts';
 import { openDatabase, type Dialect } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createMemoryLogger } from '../src/log.ts';
+import type { Channel } from '../src/channels/types.ts';
+import { createSendQueue } from '../src/outbound/send-queue.ts';
+import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -47,6 +50,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   await migrateToLatest(db);
   const log = createMemoryLogger();
   const mails: { to: string; subject: string; text: string }[] = [];
+  // Channels by connection id: tests put channel doubles here until the session manager owns them.
+  const channels = new Map<number, Channel>();
   const deps: AppDeps = {
     db,
     dialect,
@@ -54,6 +59,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     log,
     mailer: { send: async (m) => void mails.push(m) },
     limiter: createRateLimiter(config.rateLimits),
+    outbound: createSendQueue({ getChannel: (id) => channels.get(id), backoffMs: 5 }),
+    contactLocks: createKeyedLock(),
   };
   const app = createApp(deps);
 
@@ -84,6 +91,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     db,
     mails,
     log,
+    channels,
     request,
     async close() {
       await db.destroy();
