@@ -77,3 +77,20 @@ export async function seedSuper(t: TestApp) {
   const superUser = await seedUser(t, company.id, { profile: 'admin', super: 1 });
   return { company, superUser, session: await loginAs(t, superUser) };
 }
+
+/** A queue of a company; names and colours are unique per company, so both default to fresh ones. */
+export async function seedQueue(t: TestApp, companyId: number, values: { name?: string; color?: string } = {}) {
+  const id = next();
+  return tenant(t.db, companyId)
+    .insertInto('queues', { name: values.name ?? `Queue ${id}`, color: values.color ?? `#${seq.toString(16).padStart(6, '0')}` })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A WhatsApp connection of a company (the simulator provider: nothing connects in tests). */
+export async function seedConnection(t: TestApp, companyId: number, values: { name?: string } = {}) {
+  return tenant(t.db, companyId)
+    .insertInto('whatsapps', { name: values.name ?? `Connection ${next()}`, provider: 'simulator' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,6 +1,29 @@
+import { AppError, companyScopeQuerySchema, settingKeySchema, settingValueSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
+import { parseBody, parseQuery } from '../../http/validate.ts';
+import { findSettings, resolveSettingsCompany, upsertSetting } from './service.ts';
 
-export function settingsRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+// GET /settings/ is the spec's spelling in one place, so both spellings answer. Middleware is per
+// route: this sub-app is mounted at '/', where use('*') would guard every path.
+export function settingsRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  return new Hono<AppEnv>()
+    .on('GET', ['/settings', '/settings/'], auth, async (c) => {
+      // Every signed-in user reads them: the web app behaves by them (ratings, greetings, cshow).
+      const { companyId } = parseQuery(c, companyScopeQuerySchema);
+      return c.json(await findSettings(deps.db, await resolveSettingsCompany(deps.db, c.get('actor'), companyId)));
+    })
+    .put('/settings/:key', auth, requireAdmin, async (c) => {
+      const key = settingKeySchema.safeParse(c.req.param('key'));
+      if (!key.success) throw new AppError('ERR_NO_SETTING_FOUND');
+      const { value } = await parseBody(c, settingValueSchema(key.data));
+      const { companyId } = parseQuery(c, companyScopeQuerySchema);
+      const setting = await deps.db.transaction().execute(async (trx) => {
+        const target = await resolveSettingsCompany(trx, c.get('actor'), companyId);
+        return upsertSetting(trx, target, key.data, value);
+      });
+      return c.json(setting);
+    });
 }

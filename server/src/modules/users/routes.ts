@@ -1,6 +1,62 @@
+import { companyScopeQuerySchema, setLanguageParamsSchema, userCreateSchema, userListQuerySchema, userUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { parseBody, parseId, parseQuery, parseWith } from '../../http/validate.ts';
+import { findCompanyUserRefs, findUsersPage } from './queries.ts';
+import { createUser, deleteUser, getUser, resolveCompanyId, setLanguage, updateUser } from './service.ts';
 
-export function usersRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+// The spec writes some list paths with a trailing slash (GET /users/), so both spellings answer.
+// Middleware is attached per route, not with use('*'): this sub-app is mounted at '/', where a
+// wildcard would also guard the public auth routes.
+export function usersRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  return (
+    new Hono<AppEnv>()
+      .on('GET', ['/users', '/users/'], auth, requireAdmin, async (c) => {
+        const query = parseQuery(c, userListQuerySchema);
+        const companyId = resolveCompanyId(c.get('actor'), query.companyId);
+        return c.json(await findUsersPage(deps.db, companyId, query.searchParam, query.pageNumber));
+      })
+      // Registered before /users/:id so "list" is never read as an id.
+      .get('/users/list', auth, async (c) => {
+        const query = parseQuery(c, companyScopeQuerySchema);
+        return c.json(await findCompanyUserRefs(deps.db, resolveCompanyId(c.get('actor'), query.companyId)));
+      })
+      .get('/users/:id', auth, async (c) => {
+        const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
+        const actor = c.get('actor');
+        const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId);
+        return c.json(await getUser(deps.db, actor, companyId, userId));
+      })
+      .on('POST', ['/users', '/users/'], auth, requireAdmin, async (c) => {
+        const input = await parseBody(c, userCreateSchema);
+        // Hashing is slow: done before the transaction so it holds no lock meanwhile.
+        const passwordHash = await hashPassword(input.password);
+        const user = await deps.db.transaction().execute((trx) => createUser(trx, deps.dialect, c.get('actor'), input, passwordHash));
+        return c.json(user, 201);
+      })
+      .put('/users/:id', auth, async (c) => {
+        const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
+        const input = await parseBody(c, userUpdateSchema);
+        const actor = c.get('actor');
+        const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId ?? input.companyId);
+        const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+        const user = await deps.db.transaction().execute((trx) => updateUser(trx, actor, companyId, userId, input, passwordHash));
+        return c.json(user);
+      })
+      .delete('/users/:id', auth, requireAdmin, async (c) => {
+        const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
+        const actor = c.get('actor');
+        const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId);
+        await deps.db.transaction().execute((trx) => deleteUser(trx, actor, companyId, userId));
+        return c.json({ message: 'User deleted' });
+      })
+      .post('/users/set-language/:lang', auth, async (c) => {
+        const { lang } = parseWith(setLanguageParamsSchema, { lang: c.req.param('lang') });
+        const user = await deps.db.transaction().execute((trx) => setLanguage(trx, c.get('actor'), lang));
+        return c.json(user);
+      })
+  );
 }

@@ -1,0 +1,163 @@
+// The business rules of users (spec/01 §6-7, spec/03 Users). Services take the database handle the
+// route gives them (its transaction for writes) and the Actor; they never open transactions.
+import { AppError, can, type Language, type PermissionKey, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
+import type { Selectable, Updateable } from 'kysely';
+import type { Actor } from '../../context.ts';
+import type { Database, Dialect } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Users } from '../../db/schema.ts';
+import { findUser, type UserDto } from './dto.ts';
+import {
+  countCompanyUsers,
+  deleteUserRow,
+  findForeignQueueIds,
+  findUserRow,
+  insertUser,
+  isCompanyConnection,
+  lockCompanyPlan,
+  replaceUserQueues,
+  revokeUserSessions,
+  updateUserRow,
+} from './queries.ts';
+
+export function isAdminActor(actor: Actor): boolean {
+  return actor.super || actor.profile === 'admin';
+}
+
+function allows(actor: Actor, key: PermissionKey): boolean {
+  return actor.super || can(actor, key);
+}
+
+/** The company a request acts on: a super-admin may name another one; everyone else gets their own. */
+export function resolveCompanyId(actor: Actor, requested: number | undefined): number {
+  return actor.super && requested !== undefined ? requested : actor.companyId;
+}
+
+/** The one unique index a user write can hit is the platform-wide email. */
+export function rethrowEmailInUse(err: unknown): never {
+  if (isUniqueViolation(err)) throw new AppError('ERR_EMAIL_IN_USE');
+  throw err;
+}
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('ERR_VALIDATION', `${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+/** Queues and the default connection must be the company's own: never link another tenant's row. */
+async function assertOwnLinks(db: Database, companyId: number, links: { queueIds?: number[]; whatsappId?: number | null }) {
+  if (links.queueIds) {
+    const foreign = await findForeignQueueIds(db, companyId, links.queueIds);
+    if (foreign.length > 0) throw invalid('queueIds', `No queue ${foreign.join(', ')} in this company`);
+  }
+  if (links.whatsappId != null && !(await isCompanyConnection(db, companyId, links.whatsappId))) {
+    throw invalid('whatsappId', `No connection ${links.whatsappId} in this company`);
+  }
+}
+
+export async function getUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<UserDto> {
+  const self = companyId === actor.companyId && userId === actor.userId;
+  if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
+  const user = await findUser(db, companyId, userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return user;
+}
+
+export async function createUser(
+  db: Database,
+  dialect: Dialect,
+  actor: Actor,
+  input: UserCreateInput,
+  passwordHash: string,
+): Promise<UserDto> {
+  const companyId = resolveCompanyId(actor, input.companyId);
+  const company = await lockCompanyPlan(db, dialect, companyId);
+  if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
+  // A company without a plan has no limit to enforce; the count runs under the company lock.
+  if (company.userLimit !== null && (await countCompanyUsers(db, companyId)) >= company.userLimit) {
+    throw new AppError('ERR_USER_LIMIT_REACHED');
+  }
+  await assertOwnLinks(db, companyId, { queueIds: input.queueIds, whatsappId: input.whatsappId });
+  const userId = await insertUser(db, companyId, {
+    name: input.name,
+    email: input.email,
+    passwordHash,
+    profile: input.profile,
+    whatsappId: input.whatsappId,
+    allTicket: input.allTicket,
+    showNoQueue: input.showNoQueue ? 1 : 0,
+    language: input.language ?? null,
+  }).catch(rethrowEmailInUse);
+  await replaceUserQueues(db, companyId, userId, input.queueIds);
+  return (await findUser(db, companyId, userId))!;
+}
+
+function sameIds(a: number[], b: number[]): boolean {
+  const set = new Set(a);
+  return a.length === b.length && b.every((id) => set.has(id));
+}
+
+/**
+ * Which permission each requested change needs when the actor is not an admin. A field sent with
+ * its current value is no change: the user modal always sends the whole form.
+ */
+async function findForbiddenChange(db: Database, actor: Actor, row: Selectable<Users>, input: UserUpdateInput) {
+  const changes: [boolean, PermissionKey][] = [
+    [input.profile !== undefined && input.profile !== row.profile, 'user-modal:editProfile'],
+    [input.allTicket !== undefined && input.allTicket !== row.allTicket, 'user-modal:editProfile'],
+    [input.showNoQueue !== undefined && (input.showNoQueue ? 1 : 0) !== row.showNoQueue, 'user-modal:editProfile'],
+    [input.whatsappId !== undefined && input.whatsappId !== row.whatsappId, 'user-modal:editQueues'],
+  ];
+  if (input.queueIds !== undefined) {
+    const current = await findUser(db, row.companyId, row.id);
+    changes.push([!sameIds(input.queueIds, current?.queues.map((q) => q.id) ?? []), 'user-modal:editQueues']);
+  }
+  return changes.find(([changed, key]) => changed && !allows(actor, key));
+}
+
+export async function updateUser(
+  db: Database,
+  actor: Actor,
+  companyId: number,
+  userId: number,
+  input: UserUpdateInput,
+  passwordHash: string | undefined,
+): Promise<UserDto> {
+  const self = companyId === actor.companyId && userId === actor.userId;
+  if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
+  const row = await findUserRow(db, companyId, userId);
+  if (!row) throw new AppError('ERR_NO_USER_FOUND');
+  // The platform super-admin's account is theirs alone, even inside their own company.
+  if (row.super === 1 && !actor.super) throw new AppError('ERR_NO_PERMISSION');
+  if (await findForbiddenChange(db, actor, row, input)) throw new AppError('ERR_NO_PERMISSION');
+  await assertOwnLinks(db, companyId, { queueIds: input.queueIds, whatsappId: input.whatsappId });
+
+  const values: Updateable<Users> = {};
+  if (input.name !== undefined) values.name = input.name;
+  if (input.email !== undefined) values.email = input.email;
+  if (passwordHash !== undefined) values.passwordHash = passwordHash;
+  if (input.profile !== undefined) values.profile = input.profile;
+  if (input.whatsappId !== undefined) values.whatsappId = input.whatsappId;
+  if (input.allTicket !== undefined) values.allTicket = input.allTicket;
+  if (input.showNoQueue !== undefined) values.showNoQueue = input.showNoQueue ? 1 : 0;
+  if (input.language !== undefined) values.language = input.language;
+  await updateUserRow(db, companyId, userId, values).catch(rethrowEmailInUse);
+  if (input.queueIds !== undefined) await replaceUserQueues(db, companyId, userId, input.queueIds);
+  // A new password ends the account's other sessions; the one making the request stays signed in.
+  if (passwordHash !== undefined) await revokeUserSessions(db, companyId, userId, 'password-changed', actor.sessionId);
+  return (await findUser(db, companyId, userId))!;
+}
+
+export async function deleteUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<void> {
+  if (companyId === actor.companyId && userId === actor.userId) throw new AppError('ERR_CANNOT_DELETE_SELF');
+  const row = await findUserRow(db, companyId, userId);
+  if (!row) throw new AppError('ERR_NO_USER_FOUND');
+  if (row.super === 1 && !actor.super) throw new AppError('ERR_NO_PERMISSION');
+  await deleteUserRow(db, companyId, userId);
+}
+
+export async function setLanguage(db: Database, actor: Actor, language: Language): Promise<UserDto> {
+  await updateUserRow(db, actor.companyId, actor.userId, { language });
+  const user = await findUser(db, actor.companyId, actor.userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return user;
+}
