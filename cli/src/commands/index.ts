@@ -1,0 +1,14 @@
+// Every command, by name: a command file or a group of them (one folder per group).
+import type { CommandSpec, Group } from '../define.ts';
+import login from './login.ts';
+import logout from './logout.ts';
+import { plans } from './plans/index.ts';
+import whoami from './whoami.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const commandTree: Record<string, CommandSpec<any, any> | Group> = {
+  login,
+  logout,
+  whoami,
+  plans,
+};

@@ -1,0 +1,15 @@
+import type { Plan } from '@zapdesk/sync';
+import { z } from 'zod';
+import { defineCommand } from '../../define.ts';
+import { parseId } from '../../input.ts';
+import { idArg } from '../shared.ts';
+import { showPlan } from './show.ts';
+
+export default defineCommand({
+  description: 'Show one plan with its limits and features',
+  examples: ['zapdesk plans get 2', 'zapdesk plans get 2 --json'],
+  args: [idArg('plan')],
+  options: z.object({}),
+  run: ({ args }, ctx) => ctx.api().request<Plan>('GET', `/plans/${parseId(args[0], 'plan')}`),
+  show: showPlan,
+});

@@ -1,0 +1,12 @@
+import type { Plan } from '@zapdesk/sync';
+import { z } from 'zod';
+import { defineCommand } from '../../define.ts';
+import { planColumns } from './show.ts';
+
+export default defineCommand({
+  description: 'List every plan',
+  examples: ['zapdesk plans list', "zapdesk plans list --json | jq '.[] | {id, name}'"],
+  options: z.object({}),
+  run: (_input, ctx) => ctx.api().request<Plan[]>('GET', '/plans/all'),
+  show: (plans) => ({ kind: 'table', columns: planColumns, rows: plans, empty: 'No plans yet: zapdesk plans create --help' }),
+});

@@ -1,0 +1,73 @@
+// The commander program: every command file registered under its group, flags derived from the
+// zod schemas, errors routed to exit codes by cli.ts.
+import { Command } from 'commander';
+import type { z } from 'zod';
+import pkg from '../package.json' with { type: 'json' };
+import { createContext } from './context.ts';
+import { jsonOption, type CommandSpec, type Group } from './define.ts';
+import { UsageError } from './errors.ts';
+import type { Io } from './io.ts';
+import { flagOf, optionsFromSchema } from './options.ts';
+import { emit } from './output.tsx';
+import { commandTree } from './commands/index.ts';
+
+export function buildProgram(io: Io): Command {
+  const program = new Command('zapdesk')
+    .description('zapdesk from the terminal: tenants and plans, users, connections and the simulator.')
+    .version(pkg.version, '-V, --version')
+    .option('--lang <lang>', 'language of messages: en, pt or es (default: saved, then LANG)')
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage and examples)')
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    })
+    .addHelpText(
+      'after',
+      ['', 'Start with:', '  $ zapdesk login --url http://localhost:8080 --email admin@zapdesk.local', '  $ zapdesk companies list', '', 'Environment: ZAPDESK_URL, ZAPDESK_TOKEN (an access token), XDG_CONFIG_HOME.'].join('\n'),
+    );
+  for (const [name, entry] of Object.entries(commandTree)) {
+    if ('run' in entry) addCommand(program, name, entry, io);
+    else addGroup(program, name, entry, io);
+  }
+  return program;
+}
+
+function addGroup(parent: Command, name: string, group: Group, io: Io) {
+  const cmd = parent.command(name).description(group.description);
+  for (const [sub, spec] of Object.entries(group.commands)) addCommand(cmd, sub, spec, io);
+}
+
+function addCommand(parent: Command, name: string, spec: CommandSpec<z.ZodObject, unknown>, io: Io) {
+  const schema = spec.noJson ? spec.options : spec.options.extend({ json: jsonOption });
+  const cmd = parent.command(name).description(spec.description);
+  for (const arg of spec.args ?? []) cmd.argument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
+  for (const option of optionsFromSchema(schema)) cmd.addOption(option);
+  cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
+  cmd.action(async (...params: unknown[]) => {
+    const command = params.at(-1) as Command;
+    const args = command.args.slice(0, spec.args?.length ?? 0);
+    const raw = command.opts();
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new UsageError(`${optionIssue(parsed.error)} (see ${commandPath(command)} --help)`);
+    const ctx = createContext(io, command.optsWithGlobals<{ lang?: string }>());
+    const input = { args, options: parsed.data };
+    const data = await spec.run(input, ctx).catch((err: unknown) => {
+      throw err instanceof UsageError ? new UsageError(`${err.message} (see ${commandPath(command)} --help)`) : err;
+    });
+    const json = Boolean((parsed.data as { json?: boolean }).json);
+    await emit(ctx, data, spec.show?.(data, input), json);
+  });
+}
+
+function optionIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const key = issue.path[0];
+  return typeof key === 'string' ? `option '${flagOf(key)}': ${issue.message}` : issue.message;
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}

@@ -1,0 +1,11 @@
+// The Ink view of anything a command shows.
+import { Text } from 'ink';
+import type { Shown } from '../present.ts';
+import { Record } from './Record.tsx';
+import { Table } from './Table.tsx';
+
+export function ShownView({ shown }: { shown: Shown }) {
+  if (shown.kind === 'table') return <Table columns={shown.columns} rows={shown.rows} empty={shown.empty} footer={shown.footer} />;
+  if (shown.kind === 'record') return <Record title={shown.title} fields={shown.fields} />;
+  return <Text>{shown.text}</Text>;
+}
