@@ -1,0 +1,15 @@
+import type { Company } from '@zapdesk/sync';
+import { z } from 'zod';
+import { defineCommand } from '../../define.ts';
+import { parseId } from '../../input.ts';
+import { idArg } from '../shared.ts';
+import { showCompany } from './show.ts';
+
+export default defineCommand({
+  description: 'Show one company',
+  examples: ['zapdesk companies get 2', 'zapdesk companies get 2 --json | jq .settings'],
+  args: [idArg('company')],
+  options: z.object({}),
+  run: ({ args }, ctx) => ctx.api().request<Company>('GET', `/companies/${parseId(args[0], 'company')}`),
+  show: showCompany,
+});

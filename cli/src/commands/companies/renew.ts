@@ -1,0 +1,15 @@
+import type { Company } from '@zapdesk/sync';
+import { z } from 'zod';
+import { defineCommand } from '../../define.ts';
+import { parseId } from '../../input.ts';
+import { idArg } from '../shared.ts';
+import { dueText } from './show.ts';
+
+export default defineCommand({
+  description: "Renew a company: its due date moves on by its recurrence (MENSAL 1 month … ANUAL 12)",
+  examples: ['zapdesk companies renew 2', 'zapdesk companies renew 2 --json | jq -r .dueDate'],
+  args: [idArg('company')],
+  options: z.object({}),
+  run: ({ args }, ctx) => ctx.api().request<Company>('POST', `/companies/${parseId(args[0], 'company')}/renew`),
+  show: (c) => ({ kind: 'text', text: `Renewed ${c.name} (${c.recurrence}): due ${dueText(c.dueDate)}.` }),
+});
