@@ -7,6 +7,7 @@ const running = await startServer(config);
 const { superAdmin, demo } = running.firstStart;
 
 const lines = [`zapdesk API listening on ${running.apiUrl} (data in ${config.dataDir}, ${running.deps.dialect})`];
+if (running.webUrl) lines.push(`zapdesk web app on ${running.webUrl}`);
 if (superAdmin) {
   lines.push('', 'First start: created the platform super-admin', `  email:    ${superAdmin.email}`);
   lines.push(superAdmin.generated ? `  password: ${superAdmin.password}   (shown once; set ADMIN_PASSWORD to choose it)` : '  password: the one in ADMIN_PASSWORD');

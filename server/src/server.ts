@@ -10,6 +10,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail.ts';
+import { startWebServer, type WebServer } from './web/static.ts';
 import { createSendQueue } from './outbound/send-queue.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
 
@@ -17,10 +18,12 @@ export type RunningServer = {
   deps: AppDeps;
   apiUrl: string;
   firstStart: FirstStartResult;
+  /** The web app's address on WEB_PORT, when it is served. */
+  webUrl: string | undefined;
   close(): Promise<void>;
 };
 
-export async function startServer(config: Config, opts: { log?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, opts: { log?: Logger; web?: boolean } = {}): Promise<RunningServer> {
   const log = opts.log ?? createLogger();
   const { db, dialect } = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
@@ -42,13 +45,26 @@ export async function startServer(config: Config, opts: { log?: Logger } = {}): 
     const s = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
     apiUrl: `http://localhost:${port}`,
     firstStart,
+    webUrl: web?.url,
     async close() {
+      await web?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.destroy();
     },
   };
+}
+
+/** The web app on WEB_PORT; a busy port costs the UI, not the API (tests start several servers). */
+async function serveWeb(config: Config, apiPort: number, log: Logger): Promise<WebServer | undefined> {
+  try {
+    return await startWebServer({ port: config.webPort, apiUrl: process.env.API_URL, apiPort, log });
+  } catch (err) {
+    log.error('web app not served', { port: config.webPort, error: String(err) });
+    return undefined;
+  }
 }

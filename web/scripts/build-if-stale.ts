@@ -1,0 +1,45 @@
+// `npm start` runs this first (root "prestart"): it builds web/dist when it is missing or older than
+// any source it is made from, so a fresh clone and a pulled change both start with a current UI.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const web = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(web, '..');
+const stamp = path.join(web, 'dist', '.build-stamp');
+
+// What the bundle is made from: the app, its config, and the shared sync/ code it imports.
+const SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'sync/src', 'package-lock.json'];
+
+function newest(p: string): number {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = 0;
+  for (const name of readdirSync(p)) {
+    if (/\.test\.tsx?$/.test(name)) continue;
+    max = Math.max(max, newest(path.join(p, name)));
+  }
+  return max;
+}
+
+export function isStale(): boolean {
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  return SOURCES.some((s) => newest(path.join(root, s)) > built);
+}
+
+export function buildWeb(): void {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`web build failed (exit ${result.status})`);
+  writeFileSync(stamp, new Date().toISOString());
+  console.log(`web app built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (import.meta.filename === process.argv[1]) {
+  if (isStale()) {
+    console.log('building the web app (web/dist is missing or stale)…');
+    buildWeb();
+  }
+}

@@ -1,0 +1,50 @@
+// Small formatting rules of the forms and tables, kept pure so they are unit-tested.
+
+/** The sign-up phone mask (99) 99999-9999 (spec/01 §5): at most 11 digits, formatted as typed. */
+export function maskPhone(input: string): string {
+  const d = input.replace(/\D/g, '').slice(0, 11);
+  if (d.length === 0) return '';
+  if (d.length <= 2) return `(${d}`;
+  const area = `(${d.slice(0, 2)}) `;
+  const rest = d.slice(2);
+  // Ten digits is a landline (9999-9999); eleven a mobile (99999-9999).
+  const split = d.length === 11 ? 5 : 4;
+  return rest.length <= split ? area + rest : `${area}${rest.slice(0, split)}-${rest.slice(split)}`;
+}
+
+const LOCALES: Record<string, string> = { en: 'en-GB', pt: 'pt-BR', es: 'es-ES' };
+
+/** dd/mm/yyyy in every language of the product (the spec's date format), from an ISO string. */
+export function formatDate(iso: string | null | undefined, language: string): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Intl.DateTimeFormat(LOCALES[language] ?? 'en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(d);
+}
+
+/** Money is shown in Brazilian reais with 2 decimals (spec/01 §1). */
+export function formatMoney(reais: number, language: string): string {
+  return new Intl.NumberFormat(LOCALES[language] ?? 'en-GB', { style: 'currency', currency: 'BRL', minimumFractionDigits: 2 }).format(reais);
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Whole days from today to a due date (UTC calendar days), negative when past. */
+export function daysToDue(dueDate: string | null | undefined, now: Date = new Date()): number | null {
+  if (!dueDate) return null;
+  const due = new Date(dueDate);
+  if (Number.isNaN(due.getTime())) return null;
+  const dayOf = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return Math.round((dayOf(due) - dayOf(now)) / DAY_MS);
+}
+
+export type DueTone = 'yellow' | 'orange' | 'red' | null;
+
+/** Company row colours by days to due date (spec/01 §4): exactly 5 yellow, -3 to 4 orange, exactly -4 red. */
+export function dueDateTone(days: number | null): DueTone {
+  if (days === null) return null;
+  if (days === 5) return 'yellow';
+  if (days >= -3 && days <= 4) return 'orange';
+  if (days === -4) return 'red';
+  return null;
+}

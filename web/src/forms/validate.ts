@@ -1,0 +1,55 @@
+// Form validation with the shared zod schemas (sync/src/domain): the same rules the server applies,
+// with the schemas' English messages mapped to i18n keys so the user reads them in their language.
+import type { z } from 'zod';
+
+export type FieldErrors = Record<string, string>;
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+// The messages the shared schemas write, and the key that words each one.
+const KNOWN: Record<string, string> = {
+  'Too Short!': 'validation.tooShort',
+  'Too Long!': 'validation.tooLong',
+  Required: 'validation.required',
+  'Invalid email': 'validation.email',
+  'Needs an uppercase letter': 'validation.upper',
+  'Needs a lowercase letter': 'validation.lower',
+  'Needs a number': 'validation.digit',
+  'Use (99) 99999-9999': 'validation.phone',
+  'Choose a plan': 'validation.plan',
+  'Must be a whole number': 'validation.wholeNumber',
+  'Must be 0 or more': 'validation.nonNegative',
+  'Invalid amount': 'validation.amount',
+  'Give a YouTube video id or link': 'validation.video',
+  'Give an http(s) link': 'validation.link',
+  // Web-only rule: the confirmation of a new password.
+  'Passwords differ': 'validation.passwordsDiffer',
+};
+
+export function issueMessage(issue: z.core.$ZodIssue, t: Translate): string {
+  const known = KNOWN[issue.message];
+  if (known) return t(known);
+  if (issue.code === 'too_small') return t('validation.tooShort');
+  if (issue.code === 'too_big') return t('validation.tooLong');
+  if (issue.code === 'invalid_type' && issue.input === undefined) return t('validation.required');
+  return t('validation.invalid');
+}
+
+/** Parses `values` with `schema`; on failure, one translated message per field (the first issue wins). */
+export function validate<S extends z.ZodType>(schema: S, values: unknown, t: Translate): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
+  const result = schema.safeParse(values);
+  if (result.success) return { ok: true, data: result.data };
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join('.') || '_';
+    errors[field] ??= issueMessage(issue, t);
+  }
+  return { ok: false, errors };
+}
+
+/** A 400 ERR_VALIDATION body's issues, keyed by field, so server-side refusals land on the fields too. */
+export function serverFieldErrors(body: Record<string, unknown>): FieldErrors {
+  const issues = Array.isArray(body.issues) ? (body.issues as { path?: unknown; message?: unknown }[]) : [];
+  const errors: FieldErrors = {};
+  for (const i of issues) if (typeof i.path === 'string' && typeof i.message === 'string') errors[i.path] ??= i.message;
+  return errors;
+}

@@ -1,0 +1,61 @@
+// Every user-facing text goes through i18n: a key missing in a language, a placeholder dropped in
+// translation, or a t('…') call naming a key no language defines fails here.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { en } from './locales/en.ts';
+import { es } from './locales/es.ts';
+import { pt } from './locales/pt.ts';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const languages = { en: flatten(en), pt: flatten(pt), es: flatten(es) };
+const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+describe('translations', () => {
+  for (const [lang, table] of Object.entries(languages)) {
+    it(`${lang} has every key of the others, none empty`, () => {
+      for (const other of Object.values(languages)) {
+        const missing = [...other.keys()].filter((k) => !table.has(k));
+        expect(missing, `missing in ${lang}`).toEqual([]);
+      }
+      const empty = [...table].filter(([, v]) => v.trim() === '').map(([k]) => k);
+      expect(empty).toEqual([]);
+    });
+
+    it(`${lang} keeps every placeholder of en`, () => {
+      const wrong = [...languages.en].filter(([k, v]) => table.has(k) && placeholders(table.get(k) ?? '').join() !== placeholders(v).join()).map(([k]) => k);
+      expect(wrong).toEqual([]);
+    });
+  }
+
+  it('defines every key the source code asks for', () => {
+    const src = path.resolve(import.meta.dirname, '..');
+    const used = new Set<string>();
+    for (const file of sourceFiles(src)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) used.add(m[1] as string);
+      for (const m of readFileSync(file, 'utf8').matchAll(/\b(?:labelKey|i18nKey):\s*'([a-zA-Z0-9_.]+)'/g)) used.add(m[1] as string);
+    }
+    const known = (key: string) => languages.en.has(key) || languages.en.has(`${key}_one`);
+    expect([...used].filter((k) => !known(k))).toEqual([]);
+    expect(used.size).toBeGreaterThan(20);
+  });
+});

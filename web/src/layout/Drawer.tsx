@@ -1,0 +1,109 @@
+// The left drawer (spec/01 §2): 240 px; a persistent panel that collapses to an icon rail from 600 px
+// up, an overlay below 600 px. Items come from visibleMenu(), so gating lives in one tested place.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, useLocation } from 'react-router';
+import { APP_VERSION } from '../app/version.ts';
+import { isGroup, visibleMenu, type MenuGroup, type MenuItem } from '../navigation/menu.ts';
+import { useSession, useUser } from '../session/SessionProvider.tsx';
+import { IconButton } from '../ui/Button.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { Logo } from '../ui/Logo.tsx';
+
+type DrawerProps = { open: boolean; overlay: boolean; onClose: () => void; onToggle: () => void };
+
+function Item({ item, collapsed, nested }: { item: MenuItem; collapsed: boolean; nested?: boolean }) {
+  const { t } = useTranslation();
+  const label = t(item.labelKey);
+  return (
+    <NavLink
+      to={item.path}
+      end={item.path === '/'}
+      title={collapsed ? label : undefined}
+      aria-label={collapsed ? label : undefined}
+      className={({ isActive }) =>
+        `group flex h-9 items-center gap-3 rounded-md text-[13.5px] transition-colors ${collapsed ? 'justify-center px-0' : nested ? 'pr-2.5 pl-9' : 'px-2.5'} ${
+          isActive ? 'bg-brand-soft font-medium text-brand' : 'text-muted hover:bg-raised hover:text-ink'
+        }`
+      }
+    >
+      {(!nested || collapsed) && <Icon name={item.icon} className="size-[18px] shrink-0" />}
+      {!collapsed && <span className="truncate">{label}</span>}
+    </NavLink>
+  );
+}
+
+function Group({ group, collapsed }: { group: MenuGroup; collapsed: boolean }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = group.items.some((i) => pathname.startsWith(i.path));
+  const [open, setOpen] = useState(active);
+  if (collapsed) return group.items.map((i) => <Item key={i.path} item={i} collapsed />);
+  return (
+    <div>
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className="flex h-9 w-full items-center gap-3 rounded-md px-2.5 text-[13.5px] text-muted hover:bg-raised hover:text-ink"
+      >
+        <Icon name={group.icon} className="size-[18px]" />
+        <span className="flex-1 text-left">{t(group.labelKey)}</span>
+        <Icon name="chevronDown" className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} />
+      </button>
+      {open && group.items.map((i) => <Item key={i.path} item={i} collapsed={false} nested />)}
+    </div>
+  );
+}
+
+export function Drawer({ open, overlay, onClose, onToggle }: DrawerProps) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const { flags, cshow } = useSession();
+  const { pathname } = useLocation();
+  const sections = visibleMenu(user, flags ?? null, cshow);
+  const collapsed = !open && !overlay;
+
+  // The overlay drawer closes after a navigation and on Escape, as a temporary drawer should.
+  useEffect(() => {
+    if (overlay) onClose();
+  }, [pathname]); // on navigation only: overlay/onClose changing must not close it
+  useEffect(() => {
+    if (!overlay || !open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [overlay, open, onClose]);
+
+  if (overlay && !open) return null;
+  return (
+    <>
+      {overlay && <div className="fixed inset-0 z-40 bg-slate-950/40" onClick={onClose} aria-hidden="true" />}
+      <aside
+        aria-label={t('menu.navigation')}
+        className={`flex shrink-0 flex-col border-r border-line bg-surface transition-[width] duration-200 ${
+          overlay ? 'fixed inset-y-0 left-0 z-50 w-60 shadow-xl' : collapsed ? 'w-16' : 'w-60'
+        }`}
+      >
+        <div className={`flex h-14 items-center border-b border-line ${collapsed ? 'justify-center' : 'justify-between pr-2 pl-4'}`}>
+          {!collapsed && <Logo />}
+          <IconButton icon={collapsed ? 'menu' : 'chevronLeft'} label={collapsed ? t('layout.openMenu') : t('layout.collapseMenu')} onClick={onToggle} />
+        </div>
+        <nav className="flex-1 space-y-5 overflow-y-auto px-2.5 py-4">
+          {sections.map((section) => (
+            <div key={section.labelKey ?? 'main'} className="space-y-0.5">
+              {section.labelKey &&
+                (collapsed ? (
+                  <hr className="mx-2 mb-2 border-line" />
+                ) : (
+                  <p className="px-2.5 pb-1.5 text-[11px] font-semibold tracking-wider text-muted/80 uppercase">{t(section.labelKey)}</p>
+                ))}
+              {section.entries.map((e) => (isGroup(e) ? <Group key={e.labelKey} group={e} collapsed={collapsed} /> : <Item key={e.path} item={e} collapsed={collapsed} />))}
+            </div>
+          ))}
+        </nav>
+        <p className={`border-t border-line py-3 text-[11px] text-muted ${collapsed ? 'text-center' : 'px-4'}`}>{collapsed ? APP_VERSION : t('common.version', { version: APP_VERSION })}</p>
+      </aside>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+// The top bar of spec/02 §2.9 (the parts whose server side exists): greeting, the company's
+// active-until date for admins, language (saved on the user too), theme, refresh, account menu.
+import { useTranslation } from 'react-i18next';
+import type { Language } from '@zapdesk/sync';
+import { api } from '../api/client.ts';
+import { formatDate } from '../forms/format.ts';
+import { useSession, useUser } from '../session/SessionProvider.tsx';
+import { useTheme } from '../theme/theme.ts';
+import { IconButton } from '../ui/Button.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { LanguageMenu } from '../ui/LanguageMenu.tsx';
+import { Menu } from '../ui/Menu.tsx';
+import { toastError } from '../ui/toast/toast-error.ts';
+
+type Props = { onMenu: () => void; showMenuButton: boolean };
+
+export function TopBar({ onMenu, showMenuButton }: Props) {
+  const { t, i18n } = useTranslation();
+  const user = useUser();
+  const { logout, updateUser } = useSession();
+  const [theme, toggleTheme] = useTheme();
+  const isAdmin = user.profile === 'admin';
+
+  const saveLanguage = (lang: Language) => {
+    api.post(`/users/set-language/${lang}`).then(() => updateUser({ language: lang }), toastError);
+  };
+
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-line bg-surface px-2 sm:px-4">
+      {showMenuButton && <IconButton icon="menu" label={t('layout.openMenu')} onClick={onMenu} />}
+      <div className="min-w-0 flex-1 px-1">
+        <p className="truncate text-sm">
+          <span className="font-semibold">{t('layout.greeting', { name: user.name.split(' ')[0] })}</span>{' '}
+          <span className="hidden text-muted md:inline">{t('layout.welcome', { company: user.company.name })}</span>
+        </p>
+        {isAdmin && user.company.dueDate && (
+          <p className="truncate text-xs text-muted" data-testid="active-until">
+            {t('layout.activeUntil', { date: formatDate(user.company.dueDate, i18n.language) })}
+          </p>
+        )}
+      </div>
+      <LanguageMenu compact onChange={saveLanguage} />
+      <IconButton icon={theme === 'dark' ? 'sun' : 'moon'} label={theme === 'dark' ? t('layout.lightTheme') : t('layout.darkTheme')} onClick={toggleTheme} />
+      <IconButton icon="refresh" label={t('layout.refresh')} onClick={() => location.reload()} className="hidden sm:inline-flex" />
+      <Menu
+        label={t('layout.account')}
+        triggerClassName="ml-1 flex size-9 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand hover:ring-2 hover:ring-brand/30"
+        trigger={<span aria-hidden="true">{initials(user.name)}</span>}
+        entries={[
+          { key: 'logout', label: t('layout.logout'), icon: <Icon name="logout" className="size-4 text-muted" />, onSelect: () => void logout() },
+        ]}
+      />
+    </header>
+  );
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { PlanFlags } from '@zapdesk/sync';
+import { homePath, isGroup, routeAccess, visibleMenu, type MenuSection } from './menu.ts';
+
+const ALL_ON: PlanFlags = { useCampaigns: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useKanban: true, useOpenAi: true, useIntegrations: true };
+const ALL_OFF: PlanFlags = { useCampaigns: false, useSchedules: false, useInternalChat: false, useExternalApi: false, useKanban: false, useOpenAi: false, useIntegrations: false };
+const admin = { profile: 'admin', super: false };
+const superAdmin = { profile: 'admin', super: true };
+const attendant = { profile: 'user', super: false };
+
+// Every page of the spec's menu, as if all were built, to check the gates themselves.
+const EVERYTHING = new Set([
+  '/', '/tickets', '/kanban', '/quick-messages', '/todolist', '/contacts', '/schedules', '/tags', '/chats', '/helps',
+  '/campaigns', '/contact-lists', '/campaigns-config', '/phrase-lists', '/flowbuilders', '/announcements', '/prompts',
+  '/queue-integration', '/connections', '/files', '/queues', '/users', '/messages-api', '/financeiro', '/settings',
+]);
+
+const paths = (sections: MenuSection[]) =>
+  sections.flatMap((s) => s.entries.flatMap((e) => (isGroup(e) ? e.items.map((i) => i.path) : [e.path])));
+
+describe('visibleMenu', () => {
+  it('gives an admin with every plan flag the whole menu except the super-only announcements', () => {
+    const shown = paths(visibleMenu(admin, ALL_ON, false, EVERYTHING));
+    expect(shown).toEqual([...EVERYTHING].filter((p) => p !== '/announcements'));
+  });
+
+  it('adds announcements for a super user', () => {
+    expect(paths(visibleMenu(superAdmin, ALL_ON, false, EVERYTHING))).toContain('/announcements');
+  });
+
+  it('gives an attendant the daily items only, without dashboard or administration', () => {
+    const sections = visibleMenu(attendant, ALL_ON, true, EVERYTHING);
+    expect(sections).toHaveLength(1);
+    expect(paths(sections)).toEqual(['/tickets', '/kanban', '/quick-messages', '/todolist', '/contacts', '/schedules', '/tags', '/chats', '/helps']);
+  });
+
+  it('hides what the plan lacks', () => {
+    const shown = paths(visibleMenu(admin, ALL_OFF, false, EVERYTHING));
+    for (const p of ['/kanban', '/schedules', '/chats', '/campaigns', '/contact-lists', '/phrase-lists', '/prompts', '/queue-integration', '/messages-api']) {
+      expect(shown).not.toContain(p);
+    }
+    expect(shown).toContain('/connections');
+    expect(shown).toContain('/settings');
+  });
+
+  it('shows the campaign and flow groups from the local cshow flag alone', () => {
+    const shown = paths(visibleMenu(admin, ALL_OFF, true, EVERYTHING));
+    expect(shown).toEqual(expect.arrayContaining(['/campaigns', '/contact-lists', '/campaigns-config', '/phrase-lists', '/flowbuilders']));
+  });
+
+  it('drops a group whose items are all hidden', () => {
+    const sections = visibleMenu(admin, ALL_OFF, false, EVERYTHING);
+    const groups = sections.flatMap((s) => s.entries.filter(isGroup));
+    expect(groups).toEqual([]);
+  });
+
+  it('lists only the pages that are built', () => {
+    expect(paths(visibleMenu(admin, ALL_ON, true))).toEqual(['/helps', '/users', '/settings']);
+    expect(paths(visibleMenu(attendant, ALL_ON, true))).toEqual(['/helps']);
+  });
+
+  it('treats a missing plan as no features', () => {
+    expect(paths(visibleMenu(admin, null, false, EVERYTHING))).not.toContain('/kanban');
+  });
+});
+
+describe('routeAccess', () => {
+  it('sends an anonymous visitor to login', () => {
+    expect(routeAccess('/helps', null, ALL_ON, false)).toBe('login');
+  });
+
+  it('refuses admin pages to attendants and super pages to plain admins', () => {
+    expect(routeAccess('/users', attendant, ALL_ON, false)).toBe('forbidden-role');
+    expect(routeAccess('/', attendant, ALL_ON, false)).toBe('forbidden-role');
+    expect(routeAccess('/announcements', admin, ALL_ON, false)).toBe('forbidden-role');
+    expect(routeAccess('/announcements', superAdmin, ALL_ON, false)).toBe('allowed');
+  });
+
+  it('refuses a page whose plan flag is off, nested paths included', () => {
+    expect(routeAccess('/kanban', attendant, ALL_OFF, false)).toBe('forbidden-plan');
+    expect(routeAccess('/messages-api', admin, ALL_OFF, false)).toBe('forbidden-plan');
+    expect(routeAccess('/campaign/3/report', admin, ALL_OFF, false)).toBe('forbidden-plan');
+    expect(routeAccess('/campaign/3/report', admin, ALL_OFF, true)).toBe('allowed');
+    expect(routeAccess('/flowbuilder/9', admin, ALL_OFF, false)).toBe('forbidden-plan');
+  });
+
+  it('lets everyone signed in open the ungated pages', () => {
+    expect(routeAccess('/tickets/5f0c', attendant, ALL_OFF, false)).toBe('allowed');
+    expect(routeAccess('/helps', attendant, null, false)).toBe('allowed');
+  });
+});
+
+describe('homePath', () => {
+  it('is the dashboard for an admin once it is built, and never a forbidden page', () => {
+    expect(homePath(admin, ALL_ON, false, EVERYTHING)).toBe('/');
+    expect(homePath(attendant, ALL_ON, false, EVERYTHING)).toBe('/tickets');
+    expect(homePath(attendant, ALL_ON, false)).toBe('/helps');
+  });
+});

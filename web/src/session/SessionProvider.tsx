@@ -1,0 +1,114 @@
+// The signed-in state of the app (spec/01 §4): boot from the stored token through one refresh, login,
+// logout, forced logout on 401 or a failed refresh, and the company's plan flags for gating.
+import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { PlanFlags } from '@zapdesk/sync';
+import { api, setSessionHooks } from '../api/client.ts';
+import { clearAllStorage, readStored, readStoredJson } from './storage.ts';
+import { campaignsFlag, clearSessionStorage, storeSession } from './session-storage.ts';
+import type { SessionFlags, SessionResponse, SessionUser } from './types.ts';
+
+type Status = 'loading' | 'anonymous' | 'authenticated';
+
+export type Session = {
+  status: Status;
+  user: SessionUser | null;
+  flags: SessionFlags;
+  cshow: boolean;
+  /** Signs in; rejects with the ApiError so the page can word it. */
+  login(email: string, password: string): Promise<SessionResponse>;
+  logout(): Promise<void>;
+  /** "Accessed on another computer": wipe local storage and reload after 1 s. */
+  endElsewhere(): void;
+  updateUser(patch: Partial<SessionUser>): void;
+};
+
+const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = use(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** The signed-in user; only for components under the private routes. */
+export function useUser(): SessionUser {
+  const { user } = useSession();
+  if (!user) throw new Error('useUser without a signed-in user');
+  return user;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<Status>(() => (readStoredJson<string>('token') ? 'loading' : 'anonymous'));
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [flags, setFlags] = useState<SessionFlags>(undefined);
+  const [cshow, setCshow] = useState(() => readStored('cshow') !== null);
+
+  const establish = useCallback((session: SessionResponse) => {
+    storeSession(session);
+    setUser(session.user);
+    setCshow(campaignsFlag(session.user.company.settings));
+    setStatus('authenticated');
+  }, []);
+
+  const drop = useCallback(() => {
+    clearSessionStorage();
+    setUser(null);
+    setFlags(undefined);
+    setCshow(false);
+    setStatus('anonymous');
+  }, []);
+
+  useEffect(() => {
+    setSessionHooks({ onLoggedOut: drop, onRefreshed: (s) => establish(s as SessionResponse) });
+  }, [drop, establish]);
+
+  // Boot: the access token may be stale, and the user object is not stored, so refresh once.
+  useEffect(() => {
+    if (status !== 'loading') return;
+    api.post<SessionResponse>('/auth/refresh_token').then(establish, drop);
+  }, [status, establish, drop]);
+
+  const companyId = user?.companyId;
+  useEffect(() => {
+    if (companyId === undefined) return;
+    let live = true;
+    api.get<PlanFlags>(`/companies/listPlan/${companyId}`).then(
+      (plan) => live && setFlags(plan),
+      () => live && setFlags(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [companyId]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const session = await api.post<SessionResponse>('/auth/login', { email, password });
+      establish(session);
+      return session;
+    },
+    [establish],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.delete('/auth/logout');
+    } catch {
+      // Logging out locally matters more than telling the server.
+    }
+    drop();
+  }, [drop]);
+
+  const endElsewhere = useCallback(() => {
+    clearAllStorage();
+    setTimeout(() => location.reload(), 1000);
+  }, []);
+
+  const updateUser = useCallback((patch: Partial<SessionUser>) => setUser((u) => (u ? { ...u, ...patch } : u)), []);
+
+  const value = useMemo<Session>(
+    () => ({ status, user, flags, cshow, login, logout, endElsewhere, updateUser }),
+    [status, user, flags, cshow, login, logout, endElsewhere, updateUser],
+  );
+  return <SessionContext value={value}>{children}</SessionContext>;
+}

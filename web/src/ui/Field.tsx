@@ -1,0 +1,110 @@
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from './Icon.tsx';
+
+const CONTROL =
+  'block h-9 w-full rounded-md border border-line bg-surface px-3 text-sm text-ink placeholder:text-muted/70 shadow-xs transition-colors focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/25 disabled:opacity-60 aria-[invalid=true]:border-danger';
+
+type FieldShellProps = { id: string; label: string; error?: string | undefined; hint?: string | undefined; children: ReactNode; className?: string | undefined };
+
+function FieldShell({ id, label, error, hint, children, className = '' }: FieldShellProps) {
+  return (
+    <div className={`flex flex-col gap-1.5 ${className}`}>
+      <label htmlFor={id} className="text-[13px] font-medium text-ink">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-msg`} className="text-xs text-danger">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-msg`} className="text-xs text-muted">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string };
+
+export function TextField({ label, error, hint, wrapperClassName, id, ...rest }: TextFieldProps) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  return (
+    <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
+      <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={CONTROL} {...rest} />
+    </FieldShell>
+  );
+}
+
+/** A password input with a show/hide toggle. */
+export function PasswordField({ label, error, hint, wrapperClassName, id, ...rest }: TextFieldProps) {
+  const { t } = useTranslation();
+  const auto = useId();
+  const fieldId = id ?? auto;
+  const [shown, setShown] = useState(false);
+  return (
+    <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
+      <div className="relative">
+        <input
+          id={fieldId}
+          type={shown ? 'text' : 'password'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error || hint ? `${fieldId}-msg` : undefined}
+          className={`${CONTROL} pr-10`}
+          {...rest}
+        />
+        <button
+          type="button"
+          onClick={() => setShown((s) => !s)}
+          aria-label={shown ? t('common.hidePassword') : t('common.showPassword')}
+          aria-pressed={shown}
+          className="absolute inset-y-0 right-0 flex w-9 items-center justify-center text-muted hover:text-ink"
+        >
+          <Icon name={shown ? 'eyeOff' : 'eye'} className="size-4" />
+        </button>
+      </div>
+    </FieldShell>
+  );
+}
+
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string | undefined; wrapperClassName?: string; options: { value: string; label: string }[] };
+
+export function SelectField({ label, error, wrapperClassName, options, id, ...rest }: SelectFieldProps) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  return (
+    <FieldShell id={fieldId} label={label} error={error} className={wrapperClassName}>
+      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-msg` : undefined} className={`${CONTROL} pr-8`} {...rest}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FieldShell>
+  );
+}
+
+type SwitchProps = { label: string; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean };
+
+export function Switch({ label, checked, onChange, disabled }: SwitchProps) {
+  return (
+    <label className="flex cursor-pointer items-center justify-between gap-3 rounded-md border border-line bg-surface px-3 py-2">
+      <span className="text-sm">{label}</span>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={checked}
+        aria-label={label}
+        disabled={disabled}
+        onClick={() => onChange(!checked)}
+        className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors ${checked ? 'bg-brand' : 'bg-line'}`}
+      >
+        <span className={`inline-block size-4 rounded-full bg-white shadow transition-transform ${checked ? 'translate-x-[18px]' : 'translate-x-0.5'}`} />
+      </button>
+    </label>
+  );
+}
