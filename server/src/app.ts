@@ -10,6 +10,7 @@ import { helpsRoutes } from './modules/helps/routes.ts';
 import { plansRoutes } from './modules/plans/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { schedulesRoutes } from './modules/schedules/routes.ts';
 
 /** The whole HTTP API, composed from one sub-app per domain module. */
 export function createApp(deps: AppDeps) {
@@ -30,7 +31,8 @@ export function createApp(deps: AppDeps) {
     .route('/', companiesRoutes(deps))
     .route('/', helpsRoutes(deps))
     .route('/', usersRoutes(deps))
-    .route('/', settingsRoutes(deps));
+    .route('/', settingsRoutes(deps))
+    .route('/', schedulesRoutes(deps));
   app.onError(errorHandler(deps.log));
   app.notFound(notFoundHandler);
   return app;

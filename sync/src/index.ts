@@ -5,3 +5,5 @@ export * from './domain/common.ts';
 export * from './domain/auth.ts';
 export * from './domain/setting.ts';
 export * from './domain/user.ts';
+export * from './domain/schedule.ts';
+export * from './domain/dashboard.ts';
