@@ -10,6 +10,11 @@ import { helpsRoutes } from './modules/helps/routes.ts';
 import { plansRoutes } from './modules/plans/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { queueOptionsRoutes } from './modules/queue-options/routes.ts';
+import { queuesRoutes } from './modules/queues/routes.ts';
+import { simulatorRoutes } from './modules/simulator/routes.ts';
+import { whatsappSessionsRoutes } from './modules/whatsapp-sessions/routes.ts';
+import { whatsappsRoutes } from './modules/whatsapps/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
 
 /** The whole HTTP API, composed from one sub-app per domain module. */
@@ -32,6 +37,12 @@ export function createApp(deps: AppDeps) {
     .route('/', helpsRoutes(deps))
     .route('/', usersRoutes(deps))
     .route('/', settingsRoutes(deps))
+    .route('/', whatsappsRoutes(deps))
+    .route('/', whatsappSessionsRoutes(deps))
+    .route('/', queuesRoutes(deps))
+    .route('/', queueOptionsRoutes(deps))
+    // The fake network's controls exist only when SIMULATOR=1.
+    .route('/', deps.config.simulator ? simulatorRoutes(deps) : new Hono<AppEnv>())
     .route('/', schedulesRoutes(deps));
   app.onError(errorHandler(deps.log));
   app.notFound(notFoundHandler);

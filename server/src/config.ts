@@ -30,6 +30,8 @@ export type Config = {
   rateLimits: RateLimits;
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes: number;
+  /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
+  simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -81,5 +83,10 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60 * 1000),
     },
     maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
+    simulatorTiming: {
+      qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),
+      qrMaxAttempts: int(env.SIMULATOR_QR_ATTEMPTS, 5),
+      reconnectDelayMs: int(env.SIMULATOR_RECONNECT_MS, 1_000),
+    },
   };
 }

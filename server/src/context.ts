@@ -6,6 +6,7 @@ import type { Logger } from './log.ts';
 import type { RateLimiter } from './auth/rate-limit.ts';
 import type { SendQueue } from './outbound/send-queue.ts';
 import type { KeyedLock } from './pipeline/keyed-lock.ts';
+import type { SessionManager } from './channels/session-manager.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
@@ -19,6 +20,8 @@ export type AppDeps = {
   outbound: SendQueue;
   /** Serialises inbound work per company and contact (see pipeline/README.md). */
   contactLocks: KeyedLock;
+  /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */
+  sessions: SessionManager;
 };
 
 /** The signed-in user a request acts for. Services take it first: the tenant is never optional. */

@@ -13,6 +13,8 @@ import { createMailer } from './mail.ts';
 import { startWebServer, type WebServer } from './web/static.ts';
 import { createSendQueue } from './outbound/send-queue.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
+import { createChannelSessions } from './channels/index.ts';
+import { notifySyncedChange } from './channels/notify.ts';
 
 export type RunningServer = {
   deps: AppDeps;
@@ -28,6 +30,8 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const { db, dialect } = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
+  // Status writes poke through deps, which the closure reads only once sessions run.
+  const sessions = createChannelSessions({ db, log, config, onRowChanged: (companyId) => notifySyncedChange(deps, companyId) });
   const deps: AppDeps = {
     db,
     dialect,
@@ -35,9 +39,9 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     log,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
     limiter: createRateLimiter(config.rateLimits),
-    // The session manager owns the channels; until it is wired here no connection can send.
-    outbound: createSendQueue({ getChannel: () => undefined }),
+    outbound: createSendQueue({ getChannel: (id) => sessions.getChannel(id) }),
     contactLocks: createKeyedLock(),
+    sessions,
   };
   const firstStart = await runFirstStart(deps);
   const app = createApp(deps);
@@ -45,6 +49,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     const s = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  await sessions.startAll();
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -54,6 +59,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     async close() {
       await web?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sessions.stopAll();
       await db.destroy();
     },
   };

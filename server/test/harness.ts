@@ -14,6 +14,7 @@ import { createMemoryLogger } from '../src/log.ts';
 import type { Channel } from '../src/channels/types.ts';
 import { createSendQueue } from '../src/outbound/send-queue.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
+import { createChannelSessions } from '../src/channels/index.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -52,6 +53,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   const mails: { to: string; subject: string; text: string }[] = [];
   // Channels by connection id: tests put channel doubles here until the session manager owns them.
   const channels = new Map<number, Channel>();
+  // Real sessions on the simulator: `beta` connections too, so no test ever reaches WhatsApp.
+  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false });
   const deps: AppDeps = {
     db,
     dialect,
@@ -59,8 +62,9 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     log,
     mailer: { send: async (m) => void mails.push(m) },
     limiter: createRateLimiter(config.rateLimits),
-    outbound: createSendQueue({ getChannel: (id) => channels.get(id), backoffMs: 5 }),
+    outbound: createSendQueue({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), backoffMs: 5 }),
     contactLocks: createKeyedLock(),
+    sessions,
   };
   const app = createApp(deps);
 
@@ -94,6 +98,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     channels,
     request,
     async close() {
+      await sessions.stopAll();
       await db.destroy();
       await dropSchema?.();
     },

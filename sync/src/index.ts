@@ -4,6 +4,8 @@ export * from './plan-features.ts';
 export * from './domain/common.ts';
 export * from './domain/auth.ts';
 export * from './domain/setting.ts';
+export * from './domain/queue.ts';
+export * from './domain/whatsapp.ts';
 export * from './domain/user.ts';
 export * from './domain/schedule.ts';
 export * from './domain/dashboard.ts';

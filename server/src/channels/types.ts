@@ -46,13 +46,16 @@ export type SendResult = { id: string; timestamp: string };
 /** Ack levels as the spec numbers them: 1 sent (server), 2 delivered, 3 read, 4 read (coloured), 5 played. */
 export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
 
+// Listeners may return a promise: adapters that can wait (the simulator) resolve their HTTP
+// controls only after every listener settled, so a test sees the ticket when the call returns.
 export type ChannelEvents = {
   qr: (qr: string, attempt: number) => void;
-  status: (status: ConnectionStatus, detail?: { reason?: string; number?: string }) => void;
-  message: (message: InboundMessage) => void;
-  ack: (update: { id: string; ack: Ack; to?: Peer }) => void;
-  /** A missed voice or video call. */
-  call: (call: { id: string; from: Peer; timestamp: string; video: boolean }) => void;
+  /** `attempt`: the reconnect attempt while OPENING after a drop (added for the retries column). */
+  status: (status: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => void;
+  message: (message: InboundMessage) => void | Promise<void>;
+  ack: (update: { id: string; ack: Ack; to?: Peer }) => void | Promise<void>;
+  /** A missed voice or video call. The session manager hands it on as an InboundMessage of mediaType call_log. */
+  call: (call: { id: string; from: Peer; timestamp: string; video: boolean }) => void | Promise<void>;
 };
 
 export type ChannelEventName = keyof ChannelEvents;

@@ -1,0 +1,236 @@
+// The Baileys adapter: real WhatsApp through @whiskeysockets/baileys (the only module that talks to
+// it). Baileys loads lazily on the first connect, so a server without real connections never pays
+// its start-up cost. Tests inject makeSocket and download to drive it with a fake socket.
+import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage, WASocket, WAVersion } from '@whiskeysockets/baileys';
+import { AppError } from '@zapdesk/sync';
+import type { Logger } from '../../log.ts';
+import type { AuthStore } from '../auth-store.ts';
+import { createChannelEmitter } from '../emitter.ts';
+import type { AdapterFactory } from '../session-manager.ts';
+import type { Ack, Channel, ConnectionStatus, OutboundContent, Peer } from '../types.ts';
+import { createCloseHandler, silentLogger, type BaileysPolicy } from './lifecycle.ts';
+
+/** Pinned: fetching the current version at runtime would make every start depend on the network. */
+export const WA_VERSION: WAVersion = [2, 3000, 1023223821];
+
+export type MakeSocket = (config: Record<string, unknown>) => Pick<WASocket, 'ev' | 'sendMessage' | 'onWhatsApp' | 'profilePictureUrl' | 'readMessages' | 'logout' | 'end'> & { user?: { id: string; lid?: string } | undefined };
+
+export type BaileysAdapterOptions = {
+  log: Logger;
+  makeSocket?: MakeSocket;
+  download?: (message: WAMessage) => Promise<Buffer>;
+  version?: WAVersion;
+  policy?: Partial<BaileysPolicy>;
+};
+
+// WebMessageInfo.Status → the spec's ack: SERVER_ACK 2 → 1 sent, DELIVERY_ACK 3 → 2, READ 4 → 3, PLAYED 5 → 5.
+const ACK_OF_STATUS: Record<number, Ack> = { 2: 1, 3: 2, 4: 3, 5: 5 };
+
+export function toJid(peer: Peer): string {
+  if (peer.jid) return peer.jid;
+  if (peer.number) return `${peer.number.replace(/\D/g, '')}@s.whatsapp.net`;
+  if (peer.lid) return peer.lid;
+  throw new AppError('ERR_WAPP_INVALID_CONTACT');
+}
+
+export function toContent(content: OutboundContent): AnyMessageContent {
+  switch (content.kind) {
+    case 'text':
+      return { text: content.body };
+    case 'location':
+      return { location: { degreesLatitude: content.latitude, degreesLongitude: content.longitude, ...(content.description ? { name: content.description } : {}) } };
+    case 'vcard':
+      return { contacts: { displayName: content.displayName, contacts: [{ vcard: content.vcard }] } };
+    case 'media': {
+      const caption = content.caption ? { caption: content.caption } : {};
+      if (content.mediaType === 'image') return { image: content.data, mimetype: content.mimeType, ...caption };
+      if (content.mediaType === 'video') return { video: content.data, mimetype: content.mimeType, ...caption };
+      if (content.mediaType === 'audio') return { audio: content.data, mimetype: content.mimeType, ptt: content.ptt ?? false };
+      return { document: content.data, mimetype: content.mimeType, fileName: content.fileName, ...caption };
+    }
+  }
+}
+
+export function createBaileysFactory(options: BaileysAdapterOptions): AdapterFactory {
+  return (connection, store, onListenerError) => createBaileysChannel(connection, store, options, onListenerError);
+}
+
+function createBaileysChannel(
+  connection: { id: number; companyId: number; provider: string },
+  store: AuthStore,
+  options: BaileysAdapterOptions,
+  onListenerError: (event: string, err: unknown) => void,
+): Channel {
+  const events = createChannelEmitter(onListenerError);
+  const log = options.log;
+  let status: ConnectionStatus = 'DISCONNECTED';
+  let sock: ReturnType<MakeSocket> | undefined;
+  let closing = false;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+
+  const setStatus = (next: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => {
+    status = next;
+    void events.emit('status', next, detail);
+  };
+  const requireConnected = () => {
+    if (status !== 'CONNECTED' || !sock) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return sock;
+  };
+
+  const handleClose = createCloseHandler(options.policy, {
+    wipe: () => store.wipe(),
+    setStatus,
+    reconnect: (delayMs) => {
+      reconnectTimer = setTimeout(() => void open().catch((err) => log.error('baileys reconnect failed', { connectionId: connection.id, error: String(err) })), delayMs);
+      reconnectTimer.unref?.();
+    },
+  });
+
+  async function open(): Promise<void> {
+    reconnectTimer = undefined;
+    closing = false;
+    const lib = await import('@whiskeysockets/baileys');
+    const { loadAuthState } = await import('./auth-state.ts');
+    const { toInboundMessage, toPeer } = await import('./map-message.ts');
+    const { state, saveCreds } = await loadAuthState(store);
+    const makeSocket = options.makeSocket ?? (lib.makeWASocket as unknown as MakeSocket);
+    const download = options.download ?? ((m: WAMessage) => lib.downloadMediaMessage(m, 'buffer', {}));
+    const current = makeSocket({
+      auth: state,
+      version: options.version ?? WA_VERSION,
+      logger: silentLogger(log),
+      browser: lib.Browsers.ubuntu('zapdesk'),
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      shouldSyncHistoryMessage: () => false,
+      getMessage: async () => undefined,
+    });
+    sock = current;
+    handleClose.opened();
+    const stale = () => sock !== current;
+
+    current.ev.on('creds.update', () => void saveCreds().catch((err) => log.error('saving baileys creds failed', { connectionId: connection.id, error: String(err) })));
+    current.ev.on('connection.update', (update) => {
+      if (stale()) return;
+      if (update.qr) {
+        const attempt = handleClose.qrShown();
+        if (attempt === undefined) {
+          // Our own cap: WhatsApp would keep issuing refs; a QR nobody scans should end in TIMEOUT.
+          closing = true;
+          current.end(undefined);
+          setStatus('TIMEOUT', { reason: 'QR refs attempts ended' });
+          return;
+        }
+        status = 'qrcode';
+        void events.emit('qr', update.qr, attempt);
+      }
+      if (update.isNewLogin) setStatus('PAIRING');
+      if (update.connection === 'open') {
+        handleClose.connected();
+        const number = current.user?.id ? current.user.id.split('@')[0]!.split(':')[0]! : undefined;
+        setStatus('CONNECTED', number ? { number } : undefined);
+      }
+      if (update.connection === 'close' && !closing) {
+        sock = undefined;
+        void handleClose.closed(update.lastDisconnect?.error);
+      }
+    });
+    current.ev.on('messages.upsert', ({ messages, type }) => {
+      if (stale() || (type !== 'notify' && type !== 'append')) return;
+      for (const m of messages) {
+        void toInboundMessage(m, download)
+          .then((inbound) => inbound && events.emit('message', inbound))
+          .catch((err) => log.error('mapping a baileys message failed', { connectionId: connection.id, error: String(err) }));
+      }
+    });
+    current.ev.on('messages.update', (updates) => {
+      if (stale()) return;
+      for (const { key, update } of updates) {
+        const ack = update.status != null ? ACK_OF_STATUS[update.status] : undefined;
+        if (key.id && ack !== undefined) void events.emit('ack', { id: key.id, ack, ...(key.remoteJid ? { to: { jid: key.remoteJid } } : {}) });
+      }
+    });
+    current.ev.on('call', (calls) => {
+      if (stale()) return;
+      // The platform never answers calls: every offer is a missed call for the attendants.
+      for (const call of calls) {
+        if (call.status !== 'offer') continue;
+        void events.emit('call', { id: call.id, from: toPeer(call.from, call.callerPn), timestamp: new Date(call.date ?? Date.now()).toISOString(), video: !!call.isVideo });
+      }
+    });
+  }
+
+  const shut = () => {
+    closing = true;
+    if (reconnectTimer) clearTimeout(reconnectTimer);
+    reconnectTimer = undefined;
+    const s = sock;
+    sock = undefined;
+    return s;
+  };
+
+  return {
+    connectionId: connection.id,
+    provider: connection.provider,
+    status: () => status,
+    on: (event, listener) => events.on(event, listener),
+    async connect() {
+      if (sock || reconnectTimer) return;
+      handleClose.reset();
+      setStatus('OPENING');
+      await open();
+    },
+    async disconnect() {
+      shut()?.end(undefined);
+      setStatus('DISCONNECTED');
+    },
+    async logout() {
+      const s = shut();
+      await s?.logout().catch(() => undefined);
+      s?.end(undefined);
+      await store.wipe();
+      setStatus('DISCONNECTED', { reason: 'loggedOut' });
+    },
+    async send(request) {
+      const s = requireConnected();
+      const jid = toJid(request.to);
+      const opts: MiscMessageGenerationOptions = {};
+      if (request.quotedId) opts.quoted = { key: { remoteJid: jid, id: request.quotedId }, message: { conversation: '' } };
+      try {
+        const sent = await s.sendMessage(jid, toContent(request.content), opts);
+        if (!sent?.key.id) throw new Error('no message id');
+        return { id: sent.key.id, timestamp: new Date().toISOString() };
+      } catch (err) {
+        log.warn('baileys send failed', { connectionId: connection.id, error: String(err) });
+        throw new AppError('ERR_SENDING_WAPP_MSG');
+      }
+    },
+    async checkNumbers(numbers) {
+      const s = requireConnected();
+      const digits = numbers.map((n) => n.replace(/\D/g, ''));
+      const found = await s.onWhatsApp(...digits.map((d) => `${d}@s.whatsapp.net`)).catch(() => {
+        throw new AppError('ERR_WAPP_CHECK_CONTACT');
+      });
+      return numbers.map((number, i) => {
+        const hit = found?.find((r) => r.exists && r.jid.split('@')[0] === digits[i]);
+        return hit ? { number, exists: true, jid: hit.jid } : { number, exists: false };
+      });
+    },
+    async profilePictureUrl(peer) {
+      const s = requireConnected();
+      return (await s.profilePictureUrl(toJid(peer), 'image').catch(() => undefined)) ?? undefined;
+    },
+    async markRead(peer, messageIds) {
+      const s = requireConnected();
+      const remoteJid = toJid(peer);
+      await s.readMessages(messageIds.map((id) => ({ remoteJid, id, fromMe: false })));
+    },
+    async deleteMessage(peer, messageId) {
+      const s = requireConnected();
+      const jid = toJid(peer);
+      await s.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: messageId } }).catch(() => {
+        throw new AppError('ERR_DELETE_WAPP_MSG');
+      });
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Baileys' WAMessage → the platform's InboundMessage: text, extended text, media (downloaded),
+// location, contact cards, the quoted id, and both identities of the sender (phone JID and LID).
+import { getContentType, normalizeMessageContent, type WAMessage, type proto } from '@whiskeysockets/baileys';
+import type { InboundMessage, MediaType, Peer } from '../types.ts';
+
+export type MediaDownloader = (message: WAMessage) => Promise<Buffer>;
+
+const MEDIA: Partial<Record<keyof proto.IMessage, MediaType>> = {
+  imageMessage: 'image',
+  audioMessage: 'audio',
+  videoMessage: 'video',
+  documentMessage: 'document',
+  stickerMessage: 'sticker',
+};
+
+const digits = (jid: string) => jid.split('@')[0]!.split(':')[0]!.replace(/\D/g, '');
+const isLid = (jid?: string | null) => !!jid && jid.endsWith('@lid');
+const isPn = (jid?: string | null) => !!jid && jid.endsWith('@s.whatsapp.net');
+
+/** The phone JID and LID of a sender, whichever side of the key (main or alt) carries each. */
+export function toPeer(main: string | null | undefined, alt: string | null | undefined, name?: string | null): Peer {
+  const ids = [main, alt].filter((j): j is string => !!j).map((j) => j.replace(/:\d+@/, '@'));
+  const jid = ids.find(isPn) ?? ids.find((j) => j.endsWith('@g.us'));
+  const lid = ids.find(isLid);
+  const peer: Peer = {};
+  if (jid) peer.jid = jid;
+  if (lid) peer.lid = lid;
+  if (jid && isPn(jid)) peer.number = digits(jid);
+  if (name) peer.name = name;
+  if (jid?.endsWith('@g.us')) peer.isGroup = true;
+  return peer;
+}
+
+function timestampOf(message: WAMessage): string {
+  const raw = message.messageTimestamp;
+  const seconds = typeof raw === 'number' ? raw : raw ? Number(raw.toString()) : 0;
+  return new Date(seconds > 0 ? seconds * 1000 : Date.now()).toISOString();
+}
+
+/** Undefined for what is not a conversation message (status broadcasts, protocol and reaction stubs). */
+export async function toInboundMessage(message: WAMessage, download: MediaDownloader): Promise<InboundMessage | undefined> {
+  const key = message.key;
+  if (!key.id || !key.remoteJid || key.remoteJid === 'status@broadcast') return undefined;
+  const content = normalizeMessageContent(message.message);
+  const type = getContentType(content);
+  if (!content || !type || type === 'protocolMessage' || type === 'reactionMessage' || type === 'senderKeyDistributionMessage') return undefined;
+
+  const from = toPeer(key.remoteJid, key.remoteJidAlt, key.fromMe ? undefined : message.pushName);
+  const inbound: InboundMessage = { id: key.id, from, fromMe: !!key.fromMe, timestamp: timestampOf(message), body: '' };
+  if (from.isGroup && key.participant) inbound.participant = toPeer(key.participant, key.participantAlt, message.pushName);
+  const inner = content[type] as { contextInfo?: proto.IContextInfo | null } | string | null | undefined;
+  const quotedId = typeof inner === 'object' ? inner?.contextInfo?.stanzaId : undefined;
+  if (quotedId) inbound.quotedId = quotedId;
+
+  if (type === 'conversation') inbound.body = content.conversation ?? '';
+  else if (type === 'extendedTextMessage') inbound.body = content.extendedTextMessage?.text ?? '';
+  else if (MEDIA[type]) {
+    const media = content[type] as proto.Message.IImageMessage & proto.Message.IDocumentMessage;
+    inbound.mediaType = MEDIA[type];
+    inbound.body = media.caption ?? '';
+    try {
+      const data = await download(message);
+      inbound.media = { data, mimeType: media.mimetype ?? 'application/octet-stream', ...(media.fileName ? { fileName: media.fileName } : {}) };
+    } catch {
+      // The message still arrives (with its caption); the pipeline shows the media as unavailable.
+    }
+  } else if (type === 'documentWithCaptionMessage') {
+    const wrapped = { ...message, message: content.documentWithCaptionMessage?.message ?? null };
+    return toInboundMessage(wrapped as WAMessage, download);
+  } else if (type === 'locationMessage' || type === 'liveLocationMessage') {
+    const loc = (content.locationMessage ?? content.liveLocationMessage)!;
+    const parts = loc as { name?: string | null; address?: string | null; caption?: string | null };
+    const description = [parts.name, parts.address, parts.caption].filter(Boolean).join(' - ');
+    inbound.mediaType = 'location';
+    inbound.location = { latitude: loc.degreesLatitude ?? 0, longitude: loc.degreesLongitude ?? 0, ...(description ? { description } : {}) };
+    inbound.body = description;
+  } else if (type === 'contactMessage' || type === 'contactsArrayMessage') {
+    const cards = content.contactMessage ? [content.contactMessage] : (content.contactsArrayMessage?.contacts ?? []);
+    inbound.mediaType = 'vcard';
+    inbound.vcard = cards.map((c) => c.vcard ?? '').join('\n');
+    inbound.body = cards.map((c) => c.displayName ?? '').join(', ');
+  } else {
+    // Buttons, lists, polls…: keep whatever text they carry rather than dropping the message.
+    inbound.body = typeof inner === 'object' && inner && 'text' in inner ? String((inner as { text?: string }).text ?? '') : '';
+  }
+  return inbound;
+}

@@ -1,0 +1,29 @@
+// Builds the session manager with its adapters: `simulator` always, and `beta` (the spec's default
+// provider) on Baileys, or on the simulator where nothing may reach WhatsApp (tests).
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import { createBaileysFactory } from './baileys/adapter.ts';
+import { createSessionManager, type SessionManager } from './session-manager.ts';
+import { createSimulatorNetwork } from './simulator/network.ts';
+
+export type { SessionManager, InboundEvent, AckEvent, StatusEvent } from './session-manager.ts';
+
+export function createChannelSessions(opts: {
+  db: Database;
+  log: Logger;
+  config: Pick<Config, 'simulatorTiming'>;
+  onRowChanged?: (companyId: number) => void;
+  /** false in tests: `beta` connections run on the simulator too. */
+  realWhatsApp?: boolean;
+}): SessionManager {
+  const simulator = createSimulatorNetwork(opts.config.simulatorTiming);
+  const beta = opts.realWhatsApp === false ? simulator.createChannel : createBaileysFactory({ log: opts.log });
+  return createSessionManager({
+    db: opts.db,
+    log: opts.log,
+    simulator,
+    factories: { simulator: simulator.createChannel, beta },
+    ...(opts.onRowChanged ? { onRowChanged: opts.onRowChanged } : {}),
+  });
+}

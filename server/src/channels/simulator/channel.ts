@@ -1,0 +1,213 @@
+// One simulated WhatsApp account: QR pairing completed by a scan, reconnects after a network drop,
+// a logged-out or replaced session, sends recorded in the phone's outbox. It speaks the Channel
+// interface exactly as the Baileys adapter does, so everything above it cannot tell them apart.
+import { randomBytes } from 'node:crypto';
+import { AppError } from '@zapdesk/sync';
+import type { AuthStore } from '../auth-store.ts';
+import { createChannelEmitter } from '../emitter.ts';
+import type { Ack, Channel, ConnectionStatus, InboundMessage, Peer, SendRequest } from '../types.ts';
+
+export type SimulatorOptions = {
+  /** Time between QR refreshes while nobody scans (WhatsApp: about 20 s). */
+  qrIntervalMs: number;
+  /** QR codes shown before giving up with TIMEOUT ("QR refs attempts ended"). */
+  qrMaxAttempts: number;
+  /** Delay before a dropped network connection comes back. */
+  reconnectDelayMs: number;
+};
+
+export type OutboxEntry = {
+  id: string;
+  to: string;
+  kind: 'text' | 'media' | 'location' | 'vcard';
+  body: string;
+  mediaType?: string;
+  fileName?: string;
+  mimeType?: string;
+  size?: number;
+  location?: { latitude: number; longitude: number; description?: string };
+  vcard?: string;
+  quotedId?: string;
+  ack: Ack;
+  timestamp: string;
+  deleted: boolean;
+};
+
+/** What the simulated phone keeps across sessions of one connection (per server process). */
+export type SimulatedPhone = { outbox: OutboxEntry[]; absent: Set<string> };
+
+export type SimulatorChannel = Channel & {
+  scan(number: string): Promise<void>;
+  drop(cause: 'network' | 'loggedOut' | 'replaced'): Promise<void>;
+  receive(message: InboundMessage): Promise<void>;
+  receiveCall(call: { id: string; from: Peer; video: boolean }): Promise<void>;
+  advanceAck(messageId: string, ack: Ack): Promise<OutboxEntry>;
+};
+
+type Creds = { simulator: true; number: string; pairedAt: string };
+
+export const digitsOf = (peer: Peer) => peer.number ?? (peer.jid ?? peer.lid ?? '').split('@')[0]!.split(':')[0]!.replace(/\D/g, '');
+export const newMessageId = () => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+const b64 = (n: number) => randomBytes(n).toString('base64');
+
+export function createSimulatorChannel(
+  connection: { id: number; companyId: number; provider: string },
+  phone: SimulatedPhone,
+  store: AuthStore,
+  options: SimulatorOptions,
+  onListenerError: (event: string, err: unknown) => void,
+): SimulatorChannel {
+  const events = createChannelEmitter(onListenerError);
+  // The device's keys stay the same across QR refreshes; only the server's ref changes, as in WhatsApp.
+  const deviceKeys = [b64(32), b64(32), b64(32)];
+  let status: ConnectionStatus = 'DISCONNECTED';
+  let number: string | undefined;
+  let qrAttempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const stopTimer = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
+  const setStatus = async (next: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => {
+    status = next;
+    await events.emit('status', next, detail);
+  };
+  const requireConnected = () => {
+    if (status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  };
+
+  const showQr = async () => {
+    qrAttempt += 1;
+    if (qrAttempt > options.qrMaxAttempts) {
+      stopTimer();
+      await setStatus('TIMEOUT', { reason: 'QR refs attempts ended' });
+      return;
+    }
+    status = 'qrcode';
+    await events.emit('qr', [`2@${b64(48)}`, ...deviceKeys].join(','), qrAttempt);
+    timer = setTimeout(() => void showQr(), options.qrIntervalMs);
+    timer.unref?.();
+  };
+
+  const channel: SimulatorChannel = {
+    connectionId: connection.id,
+    provider: connection.provider,
+    status: () => status,
+    on: (event, listener) => events.on(event, listener),
+
+    async connect() {
+      if (status === 'CONNECTED' || status === 'OPENING' || status === 'qrcode' || status === 'PAIRING') return;
+      stopTimer();
+      const stored = await store.readCreds();
+      const creds = stored ? (JSON.parse(stored) as Partial<Creds>) : undefined;
+      if (creds?.simulator && creds.number) {
+        number = creds.number;
+        await setStatus('OPENING');
+        await setStatus('CONNECTED', { number });
+        return;
+      }
+      qrAttempt = 0;
+      await showQr();
+    },
+
+    async disconnect() {
+      stopTimer();
+      await setStatus('DISCONNECTED');
+    },
+
+    async logout() {
+      stopTimer();
+      await store.wipe();
+      number = undefined;
+      await setStatus('DISCONNECTED', { reason: 'loggedOut' });
+    },
+
+    async scan(paired) {
+      if (status !== 'qrcode') throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection is not showing a QR code.');
+      stopTimer();
+      await setStatus('PAIRING');
+      number = paired;
+      const creds: Creds = { simulator: true, number: paired, pairedAt: new Date().toISOString() };
+      await store.writeCreds(JSON.stringify(creds));
+      await setStatus('CONNECTED', { number: paired });
+    },
+
+    async drop(cause) {
+      requireConnected();
+      if (cause === 'loggedOut') return channel.logout();
+      if (cause === 'replaced') {
+        // Another device took the session over: WhatsApp does not reconnect, the pairing stays.
+        await setStatus('DISCONNECTED', { reason: 'replaced' });
+        return;
+      }
+      await setStatus('OPENING', { reason: 'network', attempt: 1 });
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (status === 'OPENING') void setStatus('CONNECTED', { number });
+      }, options.reconnectDelayMs);
+      timer.unref?.();
+    },
+
+    async receive(message) {
+      requireConnected();
+      await events.emit('message', message);
+    },
+
+    async receiveCall(call) {
+      requireConnected();
+      await events.emit('call', { ...call, timestamp: new Date().toISOString() });
+    },
+
+    async advanceAck(messageId, ack) {
+      const entry = phone.outbox.find((m) => m.id === messageId);
+      if (!entry) throw new AppError('ERR_NOT_FOUND', `No sent message ${messageId} on this connection.`);
+      // Acks only move forward: a late "delivered" after "read" changes nothing.
+      if (ack > entry.ack) {
+        entry.ack = ack;
+        await events.emit('ack', { id: entry.id, ack, to: { number: entry.to, jid: `${entry.to}@s.whatsapp.net` } });
+      }
+      return entry;
+    },
+
+    async send(request: SendRequest) {
+      requireConnected();
+      const to = digitsOf(request.to);
+      if (!to || phone.absent.has(to)) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+      const entry: OutboxEntry = { id: newMessageId(), to, kind: request.content.kind, body: '', ack: 1, timestamp: new Date().toISOString(), deleted: false };
+      const c = request.content;
+      if (c.kind === 'text') entry.body = c.body;
+      if (c.kind === 'media') Object.assign(entry, { body: c.caption ?? '', mediaType: c.mediaType, fileName: c.fileName, mimeType: c.mimeType, size: c.data.length });
+      if (c.kind === 'location') Object.assign(entry, { location: { latitude: c.latitude, longitude: c.longitude, description: c.description } });
+      if (c.kind === 'vcard') Object.assign(entry, { body: c.displayName, vcard: c.vcard });
+      if (request.quotedId) entry.quotedId = request.quotedId;
+      phone.outbox.push(entry);
+      return { id: entry.id, timestamp: entry.timestamp };
+    },
+
+    async checkNumbers(numbers) {
+      requireConnected();
+      return numbers.map((n) => {
+        const digits = n.replace(/\D/g, '');
+        const exists = digits.length >= 8 && !phone.absent.has(digits);
+        return exists ? { number: n, exists, jid: `${digits}@s.whatsapp.net` } : { number: n, exists };
+      });
+    },
+
+    async profilePictureUrl() {
+      return undefined;
+    },
+
+    async markRead() {
+      requireConnected();
+    },
+
+    async deleteMessage(_peer, messageId) {
+      requireConnected();
+      const entry = phone.outbox.find((m) => m.id === messageId);
+      if (!entry || entry.deleted) throw new AppError('ERR_DELETE_WAPP_MSG');
+      entry.deleted = true;
+    },
+  };
+  return channel;
+}

@@ -1,0 +1,112 @@
+// The simulated WhatsApp network of one server process: the phones of the simulator connections
+// (outbox, numbers marked absent) and their live channels. The session manager owns one instance;
+// the HTTP controls of modules/simulator drive it.
+import { createHash } from 'node:crypto';
+import { AppError, type DropCause, type SimulatorMessageInput } from '@zapdesk/sync';
+import type { AuthStore } from '../auth-store.ts';
+import type { Ack, InboundMessage } from '../types.ts';
+import { createSimulatorChannel, newMessageId, type OutboxEntry, type SimulatedPhone, type SimulatorChannel, type SimulatorOptions } from './channel.ts';
+import { generateMedia } from './media.ts';
+
+export type SimulatorNetwork = {
+  readonly options: SimulatorOptions;
+  createChannel(
+    connection: { id: number; companyId: number; provider: string },
+    store: AuthStore,
+    onListenerError: (event: string, err: unknown) => void,
+  ): SimulatorChannel;
+  scan(connectionId: number, number?: string): Promise<void>;
+  /** A simulated contact's message (or missed call) arrives; resolves after the platform handled it. */
+  deliver(connectionId: number, input: Omit<SimulatorMessageInput, 'connectionId'>): Promise<{ id: string }>;
+  outbox(connectionId: number, to?: string): OutboxEntry[];
+  ack(connectionId: number, messageId: string, ack: Ack): Promise<OutboxEntry>;
+  drop(connectionId: number, cause: DropCause): Promise<void>;
+  setNumberExists(connectionId: number, number: string, exists: boolean): void;
+};
+
+export const DEFAULT_SIMULATOR_OPTIONS: SimulatorOptions = { qrIntervalMs: 20_000, qrMaxAttempts: 5, reconnectDelayMs: 1_000 };
+
+/** The number a scan pairs when none is given: stable per connection, Brazilian mobile format. */
+export const defaultPairedNumber = (connectionId: number) => `55119${String(connectionId % 1e8).padStart(8, '0')}`;
+
+/** A stable fake LID per number, so the pipeline stores both identities as with real WhatsApp. */
+const lidOf = (number: string) => `${BigInt(`0x${createHash('sha256').update(number).digest('hex').slice(0, 12)}`)}@lid`;
+
+export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}): SimulatorNetwork {
+  const options: SimulatorOptions = { ...DEFAULT_SIMULATOR_OPTIONS, ...overrides };
+  const phones = new Map<number, SimulatedPhone>();
+  const channels = new Map<number, SimulatorChannel>();
+
+  const phoneOf = (connectionId: number) => {
+    let phone = phones.get(connectionId);
+    if (!phone) phones.set(connectionId, (phone = { outbox: [], absent: new Set() }));
+    return phone;
+  };
+  const channelOf = (connectionId: number) => {
+    const channel = channels.get(connectionId);
+    if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The session of this connection is not started: POST /whatsappsession/{id} first.');
+    return channel;
+  };
+
+  return {
+    options,
+    createChannel(connection, store, onListenerError) {
+      const channel = createSimulatorChannel(connection, phoneOf(connection.id), store, options, onListenerError);
+      channels.set(connection.id, channel);
+      return channel;
+    },
+    scan: (connectionId, number) => channelOf(connectionId).scan(number ?? defaultPairedNumber(connectionId)),
+    async deliver(connectionId, input) {
+      const channel = channelOf(connectionId);
+      const id = input.id ?? newMessageId();
+      const from = { number: input.from, jid: `${input.from}@s.whatsapp.net`, lid: lidOf(input.from), ...(input.name ? { name: input.name } : {}) };
+      if (input.mediaType === 'call_log') {
+        await channel.receiveCall({ id, from, video: /video/i.test(input.body ?? '') });
+        return { id };
+      }
+      await channel.receive(buildInbound(id, from, input));
+      return { id };
+    },
+    outbox: (connectionId, to) => phoneOf(connectionId).outbox.filter((m) => to === undefined || m.to === to),
+    ack: (connectionId, messageId, ack) => channelOf(connectionId).advanceAck(messageId, ack),
+    drop: (connectionId, cause) => channelOf(connectionId).drop(cause),
+    setNumberExists(connectionId, number, exists) {
+      const absent = phoneOf(connectionId).absent;
+      if (exists) absent.delete(number);
+      else absent.add(number);
+    },
+  };
+}
+
+function buildInbound(id: string, from: InboundMessage['from'], input: Omit<SimulatorMessageInput, 'connectionId'>): InboundMessage {
+  const base: InboundMessage = { id, from, fromMe: false, timestamp: new Date().toISOString(), body: input.body ?? '' };
+  if (input.quotedId) base.quotedId = input.quotedId;
+  switch (input.mediaType) {
+    case undefined:
+    case 'text':
+      return base;
+    case 'image':
+    case 'audio':
+    case 'video':
+    case 'document':
+      return { ...base, mediaType: input.mediaType, media: generateMedia(input.mediaType, input.fileName) };
+    case 'location': {
+      // body "lat,lng[,description]" places the pin; otherwise São Paulo's Praça da Sé.
+      const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*(?:,(.*))?$/.exec(input.body ?? '');
+      const location = m
+        ? { latitude: Number(m[1]), longitude: Number(m[2]), ...(m[3]?.trim() ? { description: m[3].trim() } : {}) }
+        : { latitude: -23.5503, longitude: -46.6339, description: input.body || 'Praça da Sé, São Paulo' };
+      return { ...base, body: location.description ?? '', mediaType: 'location', location };
+    }
+    case 'vcard': {
+      const vcard = input.body?.startsWith('BEGIN:VCARD') ? input.body : buildVcard(input.body || 'Contato', '5511988887777');
+      return { ...base, body: /FN:(.*)/.exec(vcard)?.[1]?.trim() ?? '', mediaType: 'vcard', vcard };
+    }
+    case 'call_log':
+      return { ...base, mediaType: 'call_log' };
+  }
+}
+
+function buildVcard(name: string, number: string): string {
+  return ['BEGIN:VCARD', 'VERSION:3.0', `N:;${name};;;`, `FN:${name}`, `TEL;type=CELL;type=VOICE;waid=${number}:+${number}`, 'END:VCARD'].join('\n');
+}

@@ -1,0 +1,106 @@
+// Queues (spec/03): CRUD with the plan's queue limit, unique name and colour per company, the
+// greeting rule and the default service hours. Services take the route's transaction.
+import { AppError, DEFAULT_QUEUE_SCHEDULES, type Queue, type QueueCreateInput, type QueueUpdateInput } from '@zapdesk/sync';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { nowIso, type Database, type Dialect } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Queues } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+import { assertOwnLinks, invalid, lockPlanLimits } from '../whatsapps/access.ts';
+import { parseSchedules } from '../whatsapps/dto.ts';
+
+export function toQueueDto(row: Selectable<Queues>): Queue {
+  const { schedules, ...rest } = row;
+  return { ...rest, schedules: parseSchedules(schedules) };
+}
+
+export async function listQueues(db: Database, companyId: number): Promise<Queue[]> {
+  const rows = await tenant(db, companyId)
+    .selectFrom('queues')
+    .selectAll('queues')
+    // Queues without an order come last, then by id: the menu numbers follow this order.
+    .orderBy(sql`case when ${sql.ref('queues.orderQueue')} is null then 1 else 0 end`)
+    .orderBy('queues.orderQueue')
+    .orderBy('queues.id')
+    .execute();
+  return rows.map(toQueueDto);
+}
+
+export async function getQueue(db: Database, companyId: number, id: number): Promise<Queue> {
+  const row = await tenant(db, companyId).selectFrom('queues').selectAll('queues').where('queues.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NOT_FOUND', `No queue ${id} in this company.`);
+  return toQueueDto(row);
+}
+
+/** Name and colour are unique per company, compared without case ("#FF0000" is "#ff0000"). */
+async function assertUnique(db: Database, companyId: number, values: { name?: string | undefined; color?: string | undefined }, exceptId?: number) {
+  const taken = async (column: 'name' | 'color', value: string) => {
+    let q = tenant(db, companyId).selectFrom('queues').select('queues.id').where(sql<string>`lower(${sql.ref(`queues.${column}`)})`, '=', value.toLowerCase());
+    if (exceptId !== undefined) q = q.where('queues.id', '<>', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  };
+  if (values.color !== undefined && (await taken('color', values.color))) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  if (values.name !== undefined && (await taken('name', values.name))) throw invalid('name', 'A queue with this name already exists');
+}
+
+/**
+ * The greeting rule (spec/03 §5): with more than one queue the customer picks from a menu, so every
+ * queue written while the company has (or will have) two or more needs a greeting.
+ */
+function assertGreeting(queueCount: number, greeting: string | null | undefined) {
+  if (queueCount > 1 && !greeting?.trim()) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
+}
+
+const countQueues = async (db: Database, companyId: number) =>
+  Number((await tenant(db, companyId).selectFrom('queues').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+function rethrowUnique(err: unknown): never {
+  if (isUniqueViolation(err)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  throw err;
+}
+
+function toColumns(input: QueueCreateInput | QueueUpdateInput): Updateable<Queues> {
+  const values: Updateable<Queues> = {};
+  const copy = ['name', 'color', 'greetingMessage', 'complationMessage', 'outOfHoursMessage', 'ratingMessage', 'orderQueue', 'integrationId', 'promptId'] as const;
+  for (const key of copy) if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
+  if (input.schedules !== undefined) values.schedules = JSON.stringify(input.schedules);
+  return values;
+}
+
+export async function createQueue(db: Database, dialect: Dialect, companyId: number, input: QueueCreateInput): Promise<Queue> {
+  const plan = await lockPlanLimits(db, dialect, companyId);
+  const count = await countQueues(db, companyId);
+  if (plan.queues !== null && count >= plan.queues) {
+    throw new AppError('ERR_NO_PERMISSION', `The plan allows ${plan.queues} queue(s); delete one or upgrade the plan to add another.`, { details: { limit: plan.queues } });
+  }
+  await assertUnique(db, companyId, input);
+  assertGreeting(count + 1, input.greetingMessage);
+  await assertOwnLinks(db, companyId, input);
+  const values = { ...toColumns(input), schedules: JSON.stringify(input.schedules ?? DEFAULT_QUEUE_SCHEDULES) };
+  const row = await tenant(db, companyId)
+    .insertInto('queues', values as { name: string; color: string })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .catch(rethrowUnique);
+  return getQueue(db, companyId, row.id);
+}
+
+export async function updateQueue(db: Database, companyId: number, id: number, input: QueueUpdateInput): Promise<Queue> {
+  const current = await getQueue(db, companyId, id);
+  await assertUnique(db, companyId, input, id);
+  assertGreeting(await countQueues(db, companyId), input.greetingMessage !== undefined ? input.greetingMessage : current.greetingMessage);
+  await assertOwnLinks(db, companyId, input);
+  await tenant(db, companyId)
+    .updateTable('queues')
+    .set((eb) => ({ ...toColumns(input), updatedAt: nowIso(), version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute()
+    .catch(rethrowUnique);
+  return getQueue(db, companyId, id);
+}
+
+/** Deletes a queue; its options, user and connection links go with it, tickets keep no queue. */
+export async function deleteQueue(db: Database, companyId: number, id: number): Promise<void> {
+  await getQueue(db, companyId, id);
+  await tenant(db, companyId).deleteFrom('queues').where('id', '=', id).execute();
+}

@@ -1,0 +1,69 @@
+// The simulator's HTTP controls (DESIGN §5), mounted only with SIMULATOR=1. They answer an admin of
+// the connection's company or the super-admin; another company's connection is ERR_NO_WAPP_FOUND.
+import {
+  AppError,
+  simulatorAckSchema,
+  simulatorDropSchema,
+  simulatorMessageSchema,
+  simulatorNumberSchema,
+  simulatorOutboxQuerySchema,
+  simulatorScanSchema,
+} from '@zapdesk/sync';
+import { Hono, type Context } from 'hono';
+import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
+import type { Ack } from '../../channels/types.ts';
+import { tenant } from '../../db/tenant.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+
+export function simulatorRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  const network = deps.sessions.simulator;
+
+  /** The connection must be the actor's company's (any company's for the super-admin). */
+  const ownConnection = async (c: Context<AppEnv>, id: number) => {
+    const actor = c.get('actor');
+    // The super-admin drives any company's simulator, so only their lookup skips the company filter.
+    const from = actor.super ? deps.db.selectFrom('whatsapps') : tenant(deps.db, actor.companyId).selectFrom('whatsapps');
+    const row = await from.select(['whatsapps.id', 'whatsapps.companyId']).where('whatsapps.id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+    return row;
+  };
+
+  return new Hono<AppEnv>()
+    .post('/simulator/connections/:id/scan', auth, requireAdmin, async (c) => {
+      const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
+      const { number } = await parseBody(c, simulatorScanSchema);
+      await network.scan(conn.id, number);
+      await deps.sessions.flush(conn.id);
+      return c.json({ id: conn.id, status: deps.sessions.getChannel(conn.id)?.status() });
+    })
+    .post('/simulator/connections/:id/drop', auth, requireAdmin, async (c) => {
+      const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
+      const { cause } = await parseBody(c, simulatorDropSchema);
+      await network.drop(conn.id, cause);
+      await deps.sessions.flush(conn.id);
+      return c.json({ id: conn.id, cause, status: deps.sessions.getChannel(conn.id)?.status() });
+    })
+    .post('/simulator/messages', auth, requireAdmin, async (c) => {
+      const { connectionId, ...input } = await parseBody(c, simulatorMessageSchema);
+      await ownConnection(c, connectionId);
+      return c.json(await network.deliver(connectionId, input));
+    })
+    .get('/simulator/outbox', auth, requireAdmin, async (c) => {
+      const { connectionId, to } = parseQuery(c, simulatorOutboxQuerySchema);
+      await ownConnection(c, connectionId);
+      return c.json(network.outbox(connectionId, to));
+    })
+    .post('/simulator/acks', auth, requireAdmin, async (c) => {
+      const { connectionId, messageId, ack } = await parseBody(c, simulatorAckSchema);
+      await ownConnection(c, connectionId);
+      return c.json(await network.ack(connectionId, messageId, ack as Ack));
+    })
+    .post('/simulator/numbers', auth, requireAdmin, async (c) => {
+      const { connectionId, number, exists } = await parseBody(c, simulatorNumberSchema);
+      await ownConnection(c, connectionId);
+      network.setNumberExists(connectionId, number, exists);
+      return c.json({ connectionId, number, exists });
+    });
+}

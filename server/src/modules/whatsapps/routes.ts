@@ -1,0 +1,55 @@
+import { whatsappCreateSchema, whatsappListQuerySchema, whatsappUpdateSchema } from '@zapdesk/sync';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { notifySyncedChange } from '../../channels/notify.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { resolveCompanyId } from './access.ts';
+import { createConnection, deleteConnection, getConnection, listConnections, updateConnection } from './service.ts';
+
+const scopeSchema = z.object({ companyId: z.coerce.number().int().positive().optional() });
+
+export function whatsappsRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  return new Hono<AppEnv>()
+    .get('/whatsapp', auth, async (c) => {
+      const query = parseQuery(c, whatsappListQuerySchema);
+      const actor = c.get('actor');
+      return c.json(await listConnections(deps.db, actor, resolveCompanyId(actor, query.companyId), query.session !== false));
+    })
+    .get('/whatsapp/:id', auth, async (c) => {
+      const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
+      const actor = c.get('actor');
+      const query = parseQuery(c, whatsappListQuerySchema);
+      return c.json(await getConnection(deps.db, actor, resolveCompanyId(actor, query.companyId), id, query.session !== false));
+    })
+    .post('/whatsapp', auth, requirePermission('connections-page:addConnection'), async (c) => {
+      const input = await parseBody(c, whatsappCreateSchema);
+      const actor = c.get('actor');
+      const companyId = resolveCompanyId(actor, input.companyId);
+      const dto = await deps.db.transaction().execute((trx) => createConnection(trx, deps.dialect, actor, companyId, input));
+      notifySyncedChange(deps, companyId);
+      return c.json(dto, 201);
+    })
+    .put('/whatsapp/:id', auth, requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
+      const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
+      const input = await parseBody(c, whatsappUpdateSchema);
+      const actor = c.get('actor');
+      const companyId = resolveCompanyId(actor, parseQuery(c, scopeSchema).companyId ?? input.companyId);
+      const dto = await deps.db.transaction().execute((trx) => updateConnection(trx, actor, companyId, id, input));
+      notifySyncedChange(deps, companyId);
+      return c.json(dto);
+    })
+    .delete('/whatsapp/:id', auth, requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
+      const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
+      const actor = c.get('actor');
+      const companyId = resolveCompanyId(actor, parseQuery(c, scopeSchema).companyId);
+      await deps.db.transaction().execute((trx) => deleteConnection(trx, companyId, id));
+      // After the commit: the row is gone, so the session ends (and unlinks) without writing to it.
+      await deps.sessions.forget(id);
+      notifySyncedChange(deps, companyId);
+      return c.json({ message: 'Connection deleted.' });
+    });
+}
+

@@ -1,0 +1,112 @@
+// Connections (spec/03): CRUD with the plan's connection limit and the single-default rule.
+// Services take the route's transaction and never open one; sessions are started by the routes
+// after the commit, never inside it.
+import { randomBytes } from 'node:crypto';
+import { AppError, type Whatsapp, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
+import type { Insertable, Updateable } from 'kysely';
+import type { Actor } from '../../context.ts';
+import { nowIso, type Database, type Dialect } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Whatsapps } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+import { assertOwnLinks, invalid, isAdminActor, lockPlanLimits } from './access.ts';
+import { findWhatsappDtos } from './dto.ts';
+
+const newToken = () => randomBytes(24).toString('base64url');
+
+function rethrowTokenInUse(err: unknown): never {
+  if (isUniqueViolation(err)) throw invalid('token', 'This token is already used by another connection');
+  throw err;
+}
+
+export async function getConnection(db: Database, actor: Actor, companyId: number, id: number, withSession = true): Promise<Whatsapp> {
+  const [dto] = await findWhatsappDtos(db, companyId, { showToken: isAdminActor(actor), withSession }, id);
+  if (!dto) throw new AppError('ERR_NO_WAPP_FOUND');
+  return dto;
+}
+
+export async function listConnections(db: Database, actor: Actor, companyId: number, withSession: boolean): Promise<Whatsapp[]> {
+  return findWhatsappDtos(db, companyId, { showToken: isAdminActor(actor), withSession });
+}
+
+async function replaceConnectionQueues(db: Database, companyId: number, whatsappId: number, queueIds: number[]) {
+  const t = tenant(db, companyId);
+  await t.deleteFrom('whatsappQueues').where('whatsappId', '=', whatsappId).execute();
+  if (queueIds.length) await t.insertInto('whatsappQueues', queueIds.map((queueId) => ({ whatsappId, queueId }))).execute();
+}
+
+/** Makes `id` the only default connection of the company (bumping the versions it changes). */
+async function makeSoleDefault(db: Database, companyId: number, id: number) {
+  const now = nowIso();
+  await tenant(db, companyId)
+    .updateTable('whatsapps')
+    .set((eb) => ({ isDefault: 0, updatedAt: now, version: eb('version', '+', 1) }))
+    .where('isDefault', '=', 1)
+    .where('id', '<>', id)
+    .execute();
+}
+
+function toColumns(input: WhatsappCreateInput | WhatsappUpdateInput): Updateable<Whatsapps> {
+  const values: Updateable<Whatsapps> = {};
+  const copy = ['name', 'greetingMessage', 'complationMessage', 'outOfHoursMessage', 'ratingMessage', 'expiresInactiveMessage', 'token', 'provider',
+    'expiresTicket', 'timeUseBotQueues', 'maxUseBotQueues', 'timeToTransfer', 'transferQueueId', 'promptId', 'integrationId'] as const;
+  for (const key of copy) if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
+  if (input.schedules !== undefined) values.schedules = JSON.stringify(input.schedules);
+  return values;
+}
+
+export async function createConnection(db: Database, dialect: Dialect, actor: Actor, companyId: number, input: WhatsappCreateInput): Promise<Whatsapp> {
+  const plan = await lockPlanLimits(db, dialect, companyId);
+  const t = tenant(db, companyId);
+  const { count } = await t.selectFrom('whatsapps').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  if (plan.connections !== null && Number(count) >= plan.connections) {
+    throw new AppError('ERR_NO_PERMISSION', `The plan allows ${plan.connections} connection(s); delete one or upgrade the plan to add another.`, {
+      details: { limit: plan.connections },
+    });
+  }
+  await assertOwnLinks(db, companyId, input);
+  // The first connection is the default whatever the form says: a company always has one.
+  const isDefault = Number(count) === 0 || input.isDefault === true;
+  const values = { ...toColumns(input), token: input.token ?? newToken(), status: 'DISCONNECTED', isDefault: isDefault ? 1 : 0 } as Omit<Insertable<Whatsapps>, 'companyId'>;
+  const row = await t.insertInto('whatsapps', values).returning('id').executeTakeFirstOrThrow().catch(rethrowTokenInUse);
+  if (isDefault) await makeSoleDefault(db, companyId, row.id);
+  if (input.queueIds) await replaceConnectionQueues(db, companyId, row.id, input.queueIds);
+  return getConnection(db, actor, companyId, row.id);
+}
+
+export async function updateConnection(db: Database, actor: Actor, companyId: number, id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
+  const t = tenant(db, companyId);
+  const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  // Un-defaulting leaves the company without a default: pick the new default instead.
+  if (input.isDefault === false && row.isDefault === 1) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+  await assertOwnLinks(db, companyId, input);
+  const values = toColumns(input);
+  if (input.isDefault === true) values.isDefault = 1;
+  await t
+    .updateTable('whatsapps')
+    .set((eb) => ({ ...values, updatedAt: nowIso(), version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute()
+    .catch(rethrowTokenInUse);
+  if (input.isDefault === true) await makeSoleDefault(db, companyId, id);
+  if (input.queueIds) await replaceConnectionQueues(db, companyId, id, input.queueIds);
+  return getConnection(db, actor, companyId, id);
+}
+
+/** Deletes a connection; when it was the default, the oldest remaining connection becomes the default. */
+export async function deleteConnection(db: Database, companyId: number, id: number): Promise<{ promotedId?: number }> {
+  const t = tenant(db, companyId);
+  const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  await t.deleteFrom('whatsapps').where('id', '=', id).execute();
+  if (row.isDefault !== 1) return {};
+  const heir = await t.selectFrom('whatsapps').select('id').orderBy('id').executeTakeFirst();
+  if (!heir) return {};
+  await t
+    .updateTable('whatsapps')
+    .set((eb) => ({ isDefault: 1, updatedAt: nowIso(), version: eb('version', '+', 1) }))
+    .where('id', '=', heir.id)
+    .execute();
+  return { promotedId: heir.id };
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { idSchema, queryBool } from './common.ts';
+import { schedulesSchema, type Schedule } from './queue.ts';
+
+// Connections (spec/03 §3-§5, §7, §9) and the simulator's HTTP controls (DESIGN §5).
+
+export const CONNECTION_STATUSES = ['qrcode', 'PAIRING', 'OPENING', 'CONNECTED', 'DISCONNECTED', 'TIMEOUT'] as const;
+export type ConnectionStatusValue = (typeof CONNECTION_STATUSES)[number];
+
+/** `beta` (the spec's default) is real WhatsApp through Baileys; `simulator` is the built-in fake network. */
+export const CONNECTION_PROVIDERS = ['beta', 'simulator'] as const;
+export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
+
+export const CONNECTION_DEFAULTS = { maxUseBotQueues: 3, expiresTicket: 0, timeUseBotQueues: 0, timeToTransfer: 0, provider: 'beta' } as const;
+
+const optionalText = (max: number) => z.preprocess((v) => (v === '' ? null : v), z.string().max(max).nullable().optional());
+const optionalId = z.preprocess((v) => (v === '' ? null : v), idSchema.nullable().optional());
+const minutes = z.coerce.number().int().min(0).max(1_000_000);
+
+const connectionFields = {
+  name: z.string().trim().min(2, 'Too Short!').max(50, 'Too Long!'),
+  /** Accepted so whole-form saves pass, but the session manager alone sets the status. */
+  status: z.enum(CONNECTION_STATUSES).optional(),
+  isDefault: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1).optional(),
+  greetingMessage: optionalText(5000),
+  complationMessage: optionalText(5000),
+  outOfHoursMessage: optionalText(5000),
+  ratingMessage: optionalText(5000),
+  expiresInactiveMessage: optionalText(5000),
+  /** The bearer token of the external messages API; generated on create when absent. */
+  token: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(8, 'Too Short!').max(200, 'Too Long!').optional()),
+  provider: z.enum(CONNECTION_PROVIDERS).optional(),
+  expiresTicket: minutes.optional(),
+  timeUseBotQueues: minutes.optional(),
+  maxUseBotQueues: z.coerce.number().int().min(0).max(100).optional(),
+  timeToTransfer: minutes.optional(),
+  transferQueueId: optionalId,
+  promptId: optionalId,
+  integrationId: optionalId,
+  queueIds: z.array(idSchema).max(500).transform((ids) => [...new Set(ids)]).optional(),
+  schedules: schedulesSchema.optional(),
+};
+
+/** POST /whatsapp; `companyId` is honoured for the super-admin only. */
+export const whatsappCreateSchema = z.object({ ...connectionFields, companyId: idSchema.optional() });
+export type WhatsappCreateInput = z.infer<typeof whatsappCreateSchema>;
+
+/** PUT /whatsapp/{id}: only the fields sent change. */
+export const whatsappUpdateSchema = z.object(connectionFields).partial().extend({ companyId: idSchema.optional() });
+export type WhatsappUpdateInput = z.infer<typeof whatsappUpdateSchema>;
+
+/** GET /whatsapp: `session=0` leaves out the QR code and retries (the side menu's light list). */
+export const whatsappListQuerySchema = z.object({
+  companyId: idSchema.optional(),
+  session: queryBool.optional(),
+});
+
+export type WhatsappQueueRef = { id: number; name: string; color: string; greetingMessage: string | null; orderQueue: number | null };
+
+export type Whatsapp = {
+  id: number;
+  companyId: number;
+  name: string;
+  status: ConnectionStatusValue;
+  isDefault: boolean;
+  qrcode?: string;
+  retries?: number;
+  number: string | null;
+  provider: ConnectionProvider;
+  /** Only admins see the token. */
+  token?: string | null;
+  greetingMessage: string | null;
+  complationMessage: string | null;
+  outOfHoursMessage: string | null;
+  ratingMessage: string | null;
+  expiresInactiveMessage: string | null;
+  expiresTicket: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  promptId: number | null;
+  integrationId: number | null;
+  schedules: Schedule[];
+  queues: WhatsappQueueRef[];
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+};
+
+// ── Simulator controls (enabled with SIMULATOR=1) ──────────────────────────────────────────────
+
+export const SIMULATED_MEDIA_TYPES = ['text', 'image', 'audio', 'video', 'document', 'location', 'vcard', 'call_log'] as const;
+export type SimulatedMediaType = (typeof SIMULATED_MEDIA_TYPES)[number];
+
+/** A phone number as digits (a leading + and separators are dropped). */
+export const phoneDigitsSchema = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v).replace(/[\s()+.-]/g, ''))
+  .pipe(z.string().regex(/^\d{6,20}$/, 'Use 6 to 20 digits'));
+
+export const simulatorScanSchema = z.object({ number: phoneDigitsSchema.optional() });
+
+export const simulatorMessageSchema = z.object({
+  connectionId: idSchema,
+  from: phoneDigitsSchema,
+  name: z.string().trim().max(100).optional(),
+  body: z.string().max(65_536).optional(),
+  mediaType: z.enum(SIMULATED_MEDIA_TYPES).optional(),
+  fileName: z.string().trim().min(1).max(200).optional(),
+  quotedId: z.string().trim().min(1).max(128).optional(),
+  /** Redelivery: the same id again is the same WhatsApp message. */
+  id: z.string().trim().min(1).max(128).optional(),
+});
+export type SimulatorMessageInput = z.infer<typeof simulatorMessageSchema>;
+
+export const simulatorOutboxQuerySchema = z.object({ connectionId: idSchema, to: phoneDigitsSchema.optional() });
+
+export const simulatorAckSchema = z.object({
+  connectionId: idSchema,
+  messageId: z.string().trim().min(1).max(128),
+  ack: z.coerce.number().int().min(0).max(5),
+});
+
+export const DROP_CAUSES = ['network', 'loggedOut', 'replaced'] as const;
+export type DropCause = (typeof DROP_CAUSES)[number];
+export const simulatorDropSchema = z.object({ cause: z.enum(DROP_CAUSES).optional().default('network') });
+
+export const simulatorNumberSchema = z.object({ connectionId: idSchema, number: phoneDigitsSchema, exists: z.boolean() });
