@@ -10,6 +10,11 @@ import { helpsRoutes } from './modules/helps/routes.ts';
 import { plansRoutes } from './modules/plans/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { contactsRoutes } from './modules/contacts/routes.ts';
+import { externalApiRoutes } from './modules/external-api/routes.ts';
+import { mediaRoutes } from './modules/media/routes.ts';
+import { messagesRoutes } from './modules/messages/routes.ts';
+import { ticketsRoutes } from './modules/tickets/routes.ts';
 import { queueOptionsRoutes } from './modules/queue-options/routes.ts';
 import { queuesRoutes } from './modules/queues/routes.ts';
 import { simulatorRoutes } from './modules/simulator/routes.ts';
@@ -37,6 +42,11 @@ export function createApp(deps: AppDeps) {
     .route('/', helpsRoutes(deps))
     .route('/', usersRoutes(deps))
     .route('/', settingsRoutes(deps))
+    .route('/', contactsRoutes(deps))
+    .route('/', ticketsRoutes(deps))
+    .route('/', messagesRoutes(deps))
+    .route('/', mediaRoutes(deps))
+    .route('/', externalApiRoutes(deps))
     .route('/', whatsappsRoutes(deps))
     .route('/', whatsappSessionsRoutes(deps))
     .route('/', queuesRoutes(deps))

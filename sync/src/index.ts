@@ -9,3 +9,6 @@ export * from './domain/whatsapp.ts';
 export * from './domain/user.ts';
 export * from './domain/schedule.ts';
 export * from './domain/dashboard.ts';
+export * from './domain/contact.ts';
+export * from './domain/ticket.ts';
+export * from './domain/message.ts';

@@ -1,0 +1,24 @@
+import { phoneNumberSchema } from '@zapdesk/sync';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps, AppEnv } from '../../context.ts';
+import { bearerToken } from '../../auth/middleware.ts';
+import { parseBody, parseWith } from '../../http/validate.ts';
+import { isMultipart, messageUploadLimit, readUploads } from '../media/uploads.ts';
+import { findConnectionByToken, sendExternalMessage } from './service.ts';
+
+const sendSchema = z.object({ number: phoneNumberSchema, body: z.string().max(65_536).optional().default('') });
+
+// Authenticated by the connection's token, not by a user session.
+export function externalApiRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>().post('/api/messages/send', messageUploadLimit, async (c) => {
+    const connection = await findConnectionByToken(deps, bearerToken(c));
+    if (isMultipart(c)) {
+      const { fields, uploads } = await readUploads(c);
+      const input = parseWith(sendSchema, fields);
+      return c.json(await sendExternalMessage(deps, connection, { ...input, uploads }));
+    }
+    const input = await parseBody(c, sendSchema);
+    return c.json(await sendExternalMessage(deps, connection, { ...input, uploads: [] }));
+  });
+}

@@ -1,0 +1,59 @@
+// The message as the API shows it (spec/02 §3): with its quoted message and sender contact.
+import type { Message, QuotedMessage } from '@zapdesk/sync';
+import type { Selectable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Messages } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+import { mediaUrlOf } from '../media/storage.ts';
+
+export type MessageRow = Selectable<Messages>;
+
+const toQuoted = (r: MessageRow): QuotedMessage => ({
+  id: r.id,
+  body: r.body,
+  fromMe: r.fromMe === 1,
+  mediaType: r.mediaType,
+  mediaUrl: mediaUrlOf(r.mediaUrl),
+  isDeleted: r.isDeleted === 1,
+});
+
+export async function toMessageDtos(db: Database, companyId: number, rows: MessageRow[]): Promise<Message[]> {
+  if (rows.length === 0) return [];
+  const t = tenant(db, companyId);
+  const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((id): id is number => id !== null))];
+  const contactIds = [...new Set(rows.map((r) => r.contactId).filter((id): id is number => id !== null))];
+  const [quoted, contacts] = await Promise.all([
+    quotedIds.length ? t.selectFrom('messages').selectAll('messages').where('messages.id', 'in', quotedIds).execute() : [],
+    contactIds.length ? t.selectFrom('contacts').select(['contacts.id', 'contacts.name']).where('contacts.id', 'in', contactIds).execute() : [],
+  ]);
+  const quotedMap = new Map(quoted.map((q) => [q.id, toQuoted(q)]));
+  const contactMap = new Map(contacts.map((c) => [c.id, c]));
+  return rows.map((r) => ({
+    id: r.id,
+    wid: r.wid,
+    ticketId: r.ticketId,
+    contactId: r.contactId,
+    contact: (r.contactId !== null && contactMap.get(r.contactId)) || null,
+    body: r.body,
+    mediaType: r.mediaType,
+    mediaUrl: mediaUrlOf(r.mediaUrl),
+    fromMe: r.fromMe === 1,
+    isDeleted: r.isDeleted === 1,
+    isEdited: r.isEdited === 1,
+    ack: r.ack,
+    read: r.read === 1,
+    quotedMsgId: r.quotedMsgId,
+    quotedMsg: (r.quotedMsgId !== null && quotedMap.get(r.quotedMsgId)) || null,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    version: r.version,
+  }));
+}
+
+/** The ticket's list line for a message: its text, else what kind of media it is. */
+export function previewOf(body: string, mediaType: string | null, fileName?: string): string {
+  const text = body.trim();
+  if (text) return text.slice(0, 255);
+  if (fileName) return fileName.slice(0, 255);
+  return mediaType ? `[${mediaType}]` : '';
+}

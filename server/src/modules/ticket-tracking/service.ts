@@ -1,0 +1,48 @@
+// Ticket tracking: one row per service cycle of a ticket (created or reopened → finished), with the
+// moments the dashboard measures: queued, chatbot, started (accepted), transferred, finished, rated.
+import type { Updateable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { TicketTrackings } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+
+type TrackingPatch = Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId' | 'createdAt'>;
+
+/** Starts a new cycle (ticket created or reopened). */
+export async function startTracking(
+  db: Database,
+  companyId: number,
+  ticket: { id: number; whatsappId: number | null; queueId: number | null; userId: number | null },
+  patch: TrackingPatch = {},
+): Promise<void> {
+  await tenant(db, companyId)
+    .insertInto('ticketTrackings', {
+      ticketId: ticket.id,
+      whatsappId: ticket.whatsappId,
+      queueId: ticket.queueId,
+      userId: ticket.userId,
+      ...patch,
+    })
+    .execute();
+}
+
+/** Updates the ticket's latest cycle, starting one when the ticket has none yet. */
+export async function trackTicket(
+  db: Database,
+  companyId: number,
+  ticket: { id: number; whatsappId: number | null; queueId: number | null; userId: number | null },
+  patch: TrackingPatch,
+): Promise<void> {
+  const t = tenant(db, companyId);
+  const latest = await t
+    .selectFrom('ticketTrackings')
+    .select('ticketTrackings.id')
+    .where('ticketTrackings.ticketId', '=', ticket.id)
+    .orderBy('ticketTrackings.id', 'desc')
+    .executeTakeFirst();
+  if (!latest) return startTracking(db, companyId, ticket, patch);
+  await t
+    .updateTable('ticketTrackings')
+    .set({ ...patch, updatedAt: new Date().toISOString() })
+    .where('ticketTrackings.id', '=', latest.id)
+    .execute();
+}

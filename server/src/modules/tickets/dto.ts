@@ -1,0 +1,97 @@
+// The ticket as the API shows it (spec/02 §3): with contact, queue, user, connection and tags.
+import type { Ticket, TicketStatus } from '@zapdesk/sync';
+import type { Selectable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Tickets } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+
+export type TicketRow = Selectable<Tickets>;
+
+const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+const unique = (ids: (number | null)[]) => [...new Set(ids.filter((id): id is number => id !== null))];
+
+/** Ticket rows of one company → DTOs, with their relations loaded in five queries whatever the count. */
+export async function toTicketDtos(db: Database, companyId: number, rows: TicketRow[]): Promise<Ticket[]> {
+  if (rows.length === 0) return [];
+  const t = tenant(db, companyId);
+  const contactIds = unique(rows.map((r) => r.contactId));
+  const queueIds = unique(rows.map((r) => r.queueId));
+  const userIds = unique(rows.map((r) => r.userId));
+  const whatsappIds = unique(rows.map((r) => r.whatsappId));
+  const ticketIds = rows.map((r) => r.id);
+  const [contacts, queues, users, whatsapps, tags] = await Promise.all([
+    t.selectFrom('contacts')
+      .select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email', 'contacts.profilePicUrl', 'contacts.isGroup', 'contacts.disableBot'])
+      .where('contacts.id', 'in', contactIds)
+      .execute(),
+    queueIds.length ? t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).where('queues.id', 'in', queueIds).execute() : [],
+    userIds.length ? t.selectFrom('users').select(['users.id', 'users.name']).where('users.id', 'in', userIds).execute() : [],
+    whatsappIds.length
+      ? t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).where('whatsapps.id', 'in', whatsappIds).execute()
+      : [],
+    t.selectFrom('ticketTags')
+      .innerJoin('tags', 'tags.id', 'ticketTags.tagId')
+      .select(['ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color'])
+      .where('ticketTags.ticketId', 'in', ticketIds)
+      .orderBy('tags.name')
+      .execute(),
+  ]);
+  const contactMap = byId(contacts);
+  const queueMap = byId(queues);
+  const userMap = byId(users);
+  const whatsappMap = byId(whatsapps);
+  const tagMap = new Map<number, Ticket['tags']>();
+  for (const tag of tags) {
+    const list = tagMap.get(tag.ticketId) ?? [];
+    list.push({ id: tag.id, name: tag.name, color: tag.color });
+    tagMap.set(tag.ticketId, list);
+  }
+  return rows.map((r) => {
+    const c = contactMap.get(r.contactId);
+    return {
+      id: r.id,
+      uuid: r.uuid,
+      status: r.status as TicketStatus,
+      userId: r.userId,
+      user: (r.userId !== null && userMap.get(r.userId)) || null,
+      queueId: r.queueId,
+      queue: (r.queueId !== null && queueMap.get(r.queueId)) || null,
+      whatsappId: r.whatsappId,
+      whatsapp: (r.whatsappId !== null && whatsappMap.get(r.whatsappId)) || null,
+      contactId: r.contactId,
+      contact: {
+        id: r.contactId,
+        name: c?.name ?? '',
+        number: c?.number ?? '',
+        email: c?.email ?? '',
+        profilePicUrl: c?.profilePicUrl ?? null,
+        isGroup: c?.isGroup === 1,
+        disableBot: c?.disableBot === 1,
+      },
+      isGroup: r.isGroup === 1,
+      chatbot: r.chatbot === 1,
+      queueOptionId: r.queueOptionId,
+      lastMessage: r.lastMessage,
+      unreadMessages: r.unreadMessages,
+      awaitingRating: r.awaitingRating === 1,
+      useIntegration: r.useIntegration === 1,
+      promptId: r.promptId,
+      integrationId: r.integrationId,
+      code: r.code,
+      tags: tagMap.get(r.id) ?? [],
+      lastInteractionAt: r.lastInteractionAt,
+      closedAt: r.closedAt,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      version: r.version,
+    };
+  });
+}
+
+export async function toTicketDto(db: Database, companyId: number, row: TicketRow): Promise<Ticket> {
+  return (await toTicketDtos(db, companyId, [row]))[0]!;
+}
+
+export async function findTicketRow(db: Database, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
+  return tenant(db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', ticketId).executeTakeFirst();
+}

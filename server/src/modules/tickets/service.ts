@@ -1,0 +1,128 @@
+// Tickets: read with the visibility rules, create (POST /tickets), delete. The status transitions
+// of PUT /tickets/{id} are in transitions.ts.
+import { randomUUID } from 'node:crypto';
+import { AppError, type Ticket, type TicketCreateInput } from '@zapdesk/sync';
+import type { Actor, AppDeps } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { tenant } from '../../db/tenant.ts';
+import { removeTicketMedia } from '../media/storage.ts';
+import { startTracking } from '../ticket-tracking/service.ts';
+import { findContact } from '../contacts/queries.ts';
+import { announceTicketChange } from './events.ts';
+import { findTicketRow, toTicketDto, type TicketRow } from './dto.ts';
+import { assertCanSee, loadViewer, type Viewer } from './visibility.ts';
+
+/** A ticket of the actor's company that the actor may see: 404 for another company's, 403 outside the view. */
+export async function getVisibleTicket(deps: AppDeps, actor: Actor, ticketId: number): Promise<{ row: TicketRow; viewer: Viewer }> {
+  const row = await findTicketRow(deps.db, actor.companyId, ticketId);
+  if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+  const viewer = await loadViewer(deps.db, actor);
+  assertCanSee(viewer, row);
+  return { row, viewer };
+}
+
+export async function getTicketByUuid(deps: AppDeps, actor: Actor, uuid: string): Promise<Ticket> {
+  const row = await tenant(deps.db, actor.companyId).selectFrom('tickets').selectAll('tickets').where('tickets.uuid', '=', uuid).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+  assertCanSee(await loadViewer(deps.db, actor), row);
+  return toTicketDto(deps.db, actor.companyId, row);
+}
+
+/** The connection a new ticket uses when none is named: the user's own, else the company default. */
+async function pickConnection(deps: AppDeps, actor: Actor, whatsappId: number | null | undefined): Promise<number> {
+  const t = tenant(deps.db, actor.companyId);
+  if (whatsappId) {
+    const found = await t.selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.id', '=', whatsappId).executeTakeFirst();
+    if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
+    return found.id;
+  }
+  const user = await t.selectFrom('users').select('users.whatsappId').where('users.id', '=', actor.userId).executeTakeFirst();
+  if (user?.whatsappId) {
+    const own = await t.selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.id', '=', user.whatsappId).executeTakeFirst();
+    if (own) return own.id;
+  }
+  const def = await t.selectFrom('whatsapps').select('whatsapps.id').orderBy('whatsapps.isDefault', 'desc').orderBy('whatsapps.id').executeTakeFirst();
+  if (!def) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+  return def.id;
+}
+
+/** 409 for a contact that already has an open or pending ticket: who holds it, or where it is. */
+async function refuseOtherOpenTicket(deps: AppDeps, actor: Actor, contactId: number): Promise<void> {
+  const t = tenant(deps.db, actor.companyId);
+  const other = await t
+    .selectFrom('tickets')
+    .leftJoin('users', 'users.id', 'tickets.userId')
+    .leftJoin('queues', 'queues.id', 'tickets.queueId')
+    .select(['tickets.id', 'tickets.uuid', 'tickets.userId', 'tickets.queueId', 'users.name as userName', 'queues.name as queueName'])
+    .where('tickets.contactId', '=', contactId)
+    .where('tickets.status', 'in', ['open', 'pending'])
+    .orderBy('tickets.updatedAt', 'desc')
+    .executeTakeFirst();
+  if (!other) return;
+  if (other.userId !== null && other.userId !== actor.userId) {
+    throw new AppError('ERR_OTHER_OPEN_TICKET', `${other.userName ?? 'Another user'} is already attending this contact.`, {
+      details: {
+        user: { id: other.userId, name: other.userName },
+        queue: other.queueId === null ? null : { id: other.queueId, name: other.queueName },
+        userId: other.userId,
+        ticketId: other.id,
+      },
+    });
+  }
+  throw new AppError('ERR_OTHER_OPEN_TICKET', undefined, { details: { ticketId: other.id, uuid: other.uuid } });
+}
+
+export async function createTicket(deps: AppDeps, actor: Actor, input: TicketCreateInput): Promise<Ticket> {
+  const t = tenant(deps.db, actor.companyId);
+  const contact = await findContact(deps.db, actor.companyId, input.contactId);
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  if (actor.profile !== 'admin' && !input.queueId) throw new AppError('ERR_VALIDATION', 'queueId: choose a queue.', { issues: [{ path: 'queueId', message: 'Required' }] });
+  if (input.queueId) {
+    const queue = await t.selectFrom('queues').select('queues.id').where('queues.id', '=', input.queueId).executeTakeFirst();
+    if (!queue) throw new AppError('ERR_NOT_FOUND', 'No queue found with this ID.');
+  }
+  const userId = input.userId ?? actor.userId;
+  if (userId !== actor.userId) {
+    const user = await t.selectFrom('users').select('users.id').where('users.id', '=', userId).executeTakeFirst();
+    if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  }
+  const whatsappId = await pickConnection(deps, actor, input.whatsappId);
+  await refuseOtherOpenTicket(deps, actor, contact.id);
+  const now = new Date().toISOString();
+  let row: TicketRow;
+  try {
+    row = await deps.db.transaction().execute(async (trx) => {
+      const created = await tenant(trx, actor.companyId)
+        .insertInto('tickets', {
+          uuid: randomUUID(),
+          status: input.status,
+          contactId: contact.id,
+          userId: input.status === 'pending' ? (input.userId ?? null) : userId,
+          queueId: input.queueId ?? null,
+          whatsappId,
+          isGroup: contact.isGroup,
+          lastInteractionAt: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await startTracking(trx, actor.companyId, created, { queuedAt: created.queueId ? now : null, startedAt: created.status === 'open' ? now : null });
+      return created;
+    });
+  } catch (err) {
+    // Another request opened one between the check and the insert (unique open ticket per contact and connection).
+    if (isUniqueViolation(err)) await refuseOtherOpenTicket(deps, actor, contact.id);
+    throw err;
+  }
+  announceTicketChange(deps, actor.companyId);
+  return toTicketDto(deps.db, actor.companyId, row);
+}
+
+export async function deleteTicket(deps: AppDeps, actor: Actor, ticketId: number): Promise<void> {
+  const row = await findTicketRow(deps.db, actor.companyId, ticketId);
+  if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+  await tenant(deps.db, actor.companyId).deleteFrom('tickets').where('tickets.id', '=', ticketId).execute();
+  await removeTicketMedia(deps.config.mediaDir, actor.companyId, ticketId).catch((err: unknown) =>
+    deps.log.warn('ticket media not removed', { ticketId, error: String(err) }),
+  );
+  announceTicketChange(deps, actor.companyId);
+}

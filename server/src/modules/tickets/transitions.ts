@@ -1,0 +1,148 @@
+// PUT /tickets/{id}: the transitions of spec/02 §4. Each is one conditional update (so two agents
+// accepting the same ticket cannot both win), a tracking write, then the automatic messages the
+// company's settings ask for, sent after the commit and never failing the transition.
+import { AppError, type Ticket, type TicketUpdateInput } from '@zapdesk/sync';
+import type { Updateable } from 'kysely';
+import type { Actor, AppDeps } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Tickets, TicketTrackings } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+import { requestRating } from '../../pipeline/rating.ts';
+import { sendAutoReply } from '../../pipeline/reply.ts';
+import { readSettings } from '../../pipeline/settings.ts';
+import { texts } from '../../pipeline/texts.ts';
+import { startTracking, trackTicket } from '../ticket-tracking/service.ts';
+import { findTicketRow, toTicketDto, type TicketRow } from './dto.ts';
+import { announceTicketChange } from './events.ts';
+import { getVisibleTicket } from './service.ts';
+
+type Patch = Omit<Updateable<Tickets>, 'id' | 'companyId' | 'version'>;
+type TrackingPatch = Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId'>;
+type Step = { patch: Patch; from: string[]; track?: TrackingPatch; newCycle?: boolean; after?: (row: TicketRow) => Promise<void> };
+
+/** Bot and integration state a human takes over from. */
+const BOT_OFF: Patch = { chatbot: 0, queueOptionId: null, amountUsedBotQueues: 0 };
+
+export async function updateTicket(deps: AppDeps, actor: Actor, ticketId: number, input: TicketUpdateInput): Promise<Ticket> {
+  const { row } = await getVisibleTicket(deps, actor, ticketId);
+  const step = await planStep(deps, actor, row, input);
+  if (!step) return toTicketDto(deps.db, actor.companyId, row);
+  const now = new Date().toISOString();
+  let updated: TicketRow | undefined;
+  try {
+    updated = await deps.db.transaction().execute(async (trx) => {
+      const next = await tenant(trx, actor.companyId)
+        .updateTable('tickets')
+        .set((eb) => ({ ...step.patch, updatedAt: now, version: eb('tickets.version', '+', 1) }))
+        .where('tickets.id', '=', row.id)
+        .where('tickets.status', 'in', step.from)
+        .returningAll()
+        .executeTakeFirst();
+      if (!next) return undefined;
+      if (step.newCycle) await startTracking(trx, actor.companyId, next, step.track);
+      else if (step.track) await trackTicket(trx, actor.companyId, next, step.track);
+      return next;
+    });
+  } catch (err) {
+    // The unique open-ticket index: the contact already has another active ticket on that connection.
+    if (isUniqueViolation(err)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+    throw err;
+  }
+  // Someone else moved the ticket first: answer its current state.
+  if (!updated) return toTicketDto(deps.db, actor.companyId, (await findTicketRow(deps.db, actor.companyId, row.id)) ?? row);
+  announceTicketChange(deps, actor.companyId);
+  await step.after?.(updated);
+  const fresh = (await findTicketRow(deps.db, actor.companyId, updated.id)) ?? updated;
+  return toTicketDto(deps.db, actor.companyId, fresh);
+}
+
+async function actorInfo(deps: AppDeps, actor: Actor) {
+  return tenant(deps.db, actor.companyId).selectFrom('users').select(['users.name', 'users.language']).where('users.id', '=', actor.userId).executeTakeFirstOrThrow();
+}
+
+async function planStep(deps: AppDeps, actor: Actor, row: TicketRow, input: TicketUpdateInput): Promise<Step | undefined> {
+  const now = new Date().toISOString();
+  const settings = await readSettings(deps.db, actor.companyId);
+  const isTransfer =
+    (input.queueId !== undefined && input.queueId !== row.queueId) ||
+    (input.userId !== undefined && input.userId !== null && input.userId !== actor.userId && input.userId !== row.userId) ||
+    (input.whatsappId !== undefined && input.whatsappId !== null && input.whatsappId !== row.whatsappId);
+
+  if (input.status === 'closed') {
+    if (row.status === 'closed') return undefined;
+    const rating = settings.userRating === 'enabled' && row.isGroup === 0 && row.whatsappId !== null;
+    const me = await actorInfo(deps, actor);
+    return {
+      from: ['open', 'pending'],
+      patch: { ...BOT_OFF, status: 'closed', userId: actor.userId, closedAt: now, unreadMessages: 0, useIntegration: 0, integrationId: null, promptId: null, typebotSessionId: null, awaitingRating: rating ? 1 : 0 },
+      track: { finishedAt: now, userId: actor.userId },
+      after: async (closed) => {
+        if (rating) return requestRating(deps, closed, me.language);
+        const message = await complationMessage(deps, closed);
+        if (message && closed.isGroup === 0) await sendAutoReply(deps, closed, message);
+      },
+    };
+  }
+
+  if (isTransfer) return planTransfer(deps, actor, row, input, settings.sendMsgTransfTicket === 'enabled');
+
+  if (input.status === 'pending') {
+    if (row.status !== 'open') return undefined;
+    return { from: ['open'], patch: { status: 'pending', userId: null } };
+  }
+
+  if (input.status === 'open') {
+    if (row.status === 'open' && row.userId === actor.userId) return undefined;
+    const me = await actorInfo(deps, actor);
+    if (row.status === 'closed') {
+      return { from: ['closed'], patch: { ...BOT_OFF, status: 'open', userId: actor.userId, closedAt: null, awaitingRating: 0 }, newCycle: true, track: { startedAt: now, userId: actor.userId, queueId: row.queueId } };
+    }
+    const greet = settings.sendGreetingAccepted === 'enabled' && row.isGroup === 0 && row.status === 'pending';
+    return {
+      // Only from the state seen: of two agents accepting at once, one wins and the other sees it taken.
+      from: [row.status],
+      patch: { ...BOT_OFF, status: 'open', userId: actor.userId },
+      track: { startedAt: now, userId: actor.userId },
+      after: greet ? async (accepted) => void (await sendAutoReply(deps, accepted, texts(me.language).greetingAccepted(me.name))) : undefined,
+    };
+  }
+
+  const patch: Patch = {};
+  if (input.useIntegration !== undefined) patch.useIntegration = input.useIntegration ? 1 : 0;
+  if (input.promptId !== undefined) patch.promptId = input.promptId;
+  if (input.integrationId !== undefined) patch.integrationId = input.integrationId;
+  return Object.keys(patch).length ? { from: ['open', 'pending', 'closed'], patch } : undefined;
+}
+
+async function planTransfer(deps: AppDeps, actor: Actor, row: TicketRow, input: TicketUpdateInput, note: boolean): Promise<Step> {
+  const t = tenant(deps.db, actor.companyId);
+  const now = new Date().toISOString();
+  const queueId = input.queueId === undefined ? row.queueId : input.queueId;
+  const queue = queueId === null ? undefined : await t.selectFrom('queues').select(['queues.id', 'queues.name']).where('queues.id', '=', queueId).executeTakeFirst();
+  if (queueId !== null && !queue) throw new AppError('ERR_NOT_FOUND', 'No queue found with this ID.');
+  const userId = input.userId ?? null;
+  if (userId !== null && !(await t.selectFrom('users').select('users.id').where('users.id', '=', userId).executeTakeFirst())) throw new AppError('ERR_NO_USER_FOUND');
+  const whatsappId = input.whatsappId ?? row.whatsappId;
+  if (whatsappId !== null && whatsappId !== row.whatsappId && !(await t.selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.id', '=', whatsappId).executeTakeFirst())) {
+    throw new AppError('ERR_NO_WAPP_FOUND');
+  }
+  // A queue without a user waits in that queue; with a user the ticket is theirs, open.
+  const status = userId === null ? 'pending' : 'open';
+  const me = await actorInfo(deps, actor);
+  const queueChanged = queue !== undefined && queueId !== row.queueId;
+  return {
+    from: ['open', 'pending', 'closed'],
+    patch: { ...BOT_OFF, status, userId, queueId, whatsappId, closedAt: null, awaitingRating: 0 },
+    track: { transferredAt: now, queueId, userId, whatsappId },
+    after: note && queueChanged && row.isGroup === 0 ? async (moved) => void (await sendAutoReply(deps, moved, texts(me.language).transferred(queue.name))) : undefined,
+  };
+}
+
+/** The closing text: the queue's own when it has one, else the connection's. */
+async function complationMessage(deps: AppDeps, ticket: TicketRow): Promise<string | undefined> {
+  const t = tenant(deps.db, ticket.companyId);
+  const queue = ticket.queueId ? await t.selectFrom('queues').select('queues.complationMessage').where('queues.id', '=', ticket.queueId).executeTakeFirst() : undefined;
+  if (queue?.complationMessage?.trim()) return queue.complationMessage;
+  const connection = ticket.whatsappId ? await t.selectFrom('whatsapps').select('whatsapps.complationMessage').where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst() : undefined;
+  return connection?.complationMessage?.trim() || undefined;
+}

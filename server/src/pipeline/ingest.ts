@@ -1,0 +1,201 @@
+// The inbound pipeline: one message from the network → stored once, in the right ticket, then the
+// automation chain. Rules chosen where the spec is silent are in README.md beside this file.
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { InboundMessage } from '../channels/types.ts';
+import type { AppDeps } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import type { Whatsapps } from '../db/schema.ts';
+import { tenant } from '../db/tenant.ts';
+import { findOrCreateContact, peerKey, type ContactRow } from '../modules/contacts/queries.ts';
+import { previewOf } from '../modules/messages/dto.ts';
+import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
+import type { TicketRow } from '../modules/tickets/dto.ts';
+import { announceTicketChange } from '../modules/tickets/events.ts';
+import { startTracking } from '../modules/ticket-tracking/service.ts';
+import { runAutomation } from './automation.ts';
+import { captureRating, dropRatingWait, parseRating } from './rating.ts';
+import { readSettings } from './settings.ts';
+
+export type ConnectionRow = Selectable<Whatsapps>;
+
+export type IngestResult =
+  | { status: 'stored'; messageId: number; ticketId: number; contactId: number; ticketCreated: boolean }
+  | { status: 'duplicate' | 'ignored'; reason?: string };
+
+/** Thrown inside the transaction to roll back everything when the message turned out to be stored already. */
+class Duplicate extends Error {}
+
+export async function ingest(deps: AppDeps, connection: { id: number; companyId: number }, msg: InboundMessage): Promise<IngestResult> {
+  const key = peerKey(msg.from);
+  if (!key) return { status: 'ignored', reason: 'no sender' };
+  return deps.contactLocks.run(`${connection.companyId}:${key}`, () => ingestLocked(deps, connection, msg));
+}
+
+async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number }, msg: InboundMessage): Promise<IngestResult> {
+  const t = tenant(deps.db, ref.companyId);
+  const seen = await t.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', ref.id).where('messages.wid', '=', msg.id).executeTakeFirst();
+  if (seen) return { status: 'duplicate' };
+  const connection = await t.selectFrom('whatsapps').selectAll('whatsapps').where('whatsapps.id', '=', ref.id).executeTakeFirst();
+  if (!connection) return { status: 'ignored', reason: 'unknown connection' };
+  const settings = await readSettings(deps.db, ref.companyId);
+  if (msg.from.isGroup && settings.CheckMsgIsGroup === 'enabled') return { status: 'ignored', reason: 'group messages are ignored' };
+
+  const rated = msg.fromMe ? undefined : parseRating(msg.body);
+  let media: StoredMedia | undefined;
+  let stored: { messageId: number; ticket: TicketRow; contact: ContactRow; created: boolean; ratingTicket?: TicketRow };
+  try {
+    stored = await deps.db.transaction().execute(async (trx) => {
+      const contact = await findOrCreateContact(trx, ref.companyId, msg.from, connection.id);
+      const waiting = msg.fromMe ? undefined : await findAwaitingRating(trx, ref.companyId, contact.id, connection.id);
+      let ticket: TicketRow;
+      let created = false;
+      if (waiting && rated !== undefined) ticket = waiting;
+      else ({ ticket, created } = await findOrCreateTicket(trx, connection, contact));
+      if (msg.media) media = await saveInboundMedia(deps, ticket, msg);
+      const messageId = await insertMessage(trx, connection, ticket, contact, msg, media);
+      const counts = ticket !== waiting && !msg.fromMe;
+      const now = new Date().toISOString();
+      const updated = await tenant(trx, ref.companyId)
+        .updateTable('tickets')
+        .set((eb) => ({
+          lastMessage: previewOf(bodyOf(msg), mediaTypeOf(msg), msg.media?.fileName),
+          lastInteractionAt: now,
+          updatedAt: now,
+          unreadMessages: counts ? eb('tickets.unreadMessages', '+', 1) : eb.ref('tickets.unreadMessages'),
+          version: eb('tickets.version', '+', 1),
+        }))
+        .where('tickets.id', '=', ticket.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { messageId, ticket: updated, contact, created, ratingTicket: waiting && ticket === waiting ? updated : waiting };
+    });
+  } catch (err) {
+    if (media) await removeMediaFile(deps.config.mediaDir, media.relPath);
+    if (err instanceof Duplicate) return { status: 'duplicate' };
+    throw err;
+  }
+  announceTicketChange(deps, ref.companyId);
+  const result: IngestResult = { status: 'stored', messageId: stored.messageId, ticketId: stored.ticket.id, contactId: stored.contact.id, ticketCreated: stored.created };
+  if (msg.fromMe) return result;
+  if (stored.ratingTicket && stored.ratingTicket.id === stored.ticket.id && rated !== undefined) {
+    await captureRating(deps, stored.ticket, rated);
+    return result;
+  }
+  // Any other reply ends the wait for a rating; the message went the normal way.
+  if (stored.ratingTicket) await dropRatingWait(deps, stored.ratingTicket);
+  await runAutomation(deps, { connection, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now: new Date() });
+  return result;
+}
+
+async function findAwaitingRating(db: Database, companyId: number, contactId: number, connectionId: number): Promise<TicketRow | undefined> {
+  const latest = await tenant(db, companyId)
+    .selectFrom('tickets')
+    .selectAll('tickets')
+    .where('tickets.contactId', '=', contactId)
+    .where('tickets.whatsappId', '=', connectionId)
+    .orderBy('tickets.updatedAt', 'desc')
+    .orderBy('tickets.id', 'desc')
+    .executeTakeFirst();
+  return latest && latest.status === 'closed' && latest.awaitingRating === 1 ? latest : undefined;
+}
+
+/** The contact's open or pending ticket on this connection, or a new pending one. */
+async function findOrCreateTicket(db: Database, connection: ConnectionRow, contact: ContactRow): Promise<{ ticket: TicketRow; created: boolean }> {
+  const t = tenant(db, connection.companyId);
+  const find = () =>
+    t.selectFrom('tickets')
+      .selectAll('tickets')
+      .where('tickets.contactId', '=', contact.id)
+      .where('tickets.whatsappId', '=', connection.id)
+      .where('tickets.status', 'in', ['open', 'pending'])
+      .orderBy('tickets.id', 'desc')
+      .executeTakeFirst();
+  const existing = await find();
+  if (existing) return { ticket: existing, created: false };
+  const now = new Date().toISOString();
+  // Another instance may create it between find and insert: the unique active-ticket index refuses ours.
+  const inserted = await t
+    .insertInto('tickets', { uuid: randomUUID(), status: 'pending', contactId: contact.id, whatsappId: connection.id, isGroup: contact.isGroup, lastInteractionAt: now })
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!inserted) {
+    const raced = await find();
+    if (raced) return { ticket: raced, created: false };
+    throw new Error('ticket neither created nor found');
+  }
+  await startTracking(db, connection.companyId, inserted);
+  return { ticket: inserted, created: true };
+}
+
+async function insertMessage(db: Database, connection: ConnectionRow, ticket: TicketRow, contact: ContactRow, msg: InboundMessage, media: StoredMedia | undefined): Promise<number> {
+  const t = tenant(db, connection.companyId);
+  const quoted = msg.quotedId
+    ? await t.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', connection.id).where('messages.wid', '=', msg.quotedId).executeTakeFirst()
+    : undefined;
+  const values = {
+    wid: msg.id,
+    ticketId: ticket.id,
+    contactId: contact.id,
+    whatsappId: connection.id,
+    body: bodyOf(msg),
+    fromMe: msg.fromMe ? 1 : 0,
+    read: msg.fromMe ? 1 : 0,
+    ack: msg.fromMe ? 1 : 0,
+    mediaType: mediaTypeOf(msg),
+    mediaUrl: media?.relPath ?? null,
+    quotedMsgId: quoted?.id ?? null,
+    participant: msg.participant?.jid ?? msg.participant?.lid ?? null,
+    data: media ? JSON.stringify({ fileName: media.fileName, mimeType: media.mimeType, size: media.size }) : null,
+    createdAt: validTime(msg.timestamp),
+  };
+  try {
+    const row = await t.insertInto('messages', values).onConflict((oc) => oc.doNothing()).returning('messages.id').executeTakeFirst();
+    if (!row) throw new Duplicate();
+    return row.id;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Duplicate();
+    throw err;
+  }
+}
+
+const validTime = (ts: string) => {
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? new Date().toISOString() : d.toISOString();
+};
+
+/** The spec's mediaType names (spec/02 §3). */
+export function mediaTypeOf(msg: InboundMessage): string | null {
+  switch (msg.mediaType) {
+    case undefined:
+      return null;
+    case 'document':
+      return 'application';
+    case 'sticker':
+      return 'image';
+    case 'location':
+      return 'locationMessage';
+    default:
+      return msg.mediaType;
+  }
+}
+
+/** A location body is pipe-separated: image, link, optional description (spec/02 §3). */
+function bodyOf(msg: InboundMessage): string {
+  if (msg.mediaType === 'location' && msg.location) {
+    const { latitude, longitude, description } = msg.location;
+    return `|https://maps.google.com/maps?q=${latitude}%2C${longitude}&z=17|${description ?? msg.body ?? ''}`;
+  }
+  if (msg.mediaType === 'vcard' && msg.vcard) return msg.vcard;
+  return msg.body ?? '';
+}
+
+async function saveInboundMedia(deps: AppDeps, ticket: TicketRow, msg: InboundMessage): Promise<StoredMedia | undefined> {
+  const file = msg.media;
+  if (!file) return undefined;
+  const kind = msg.mediaType === 'image' || msg.mediaType === 'sticker' ? 'image' : msg.mediaType === 'audio' ? 'audio' : msg.mediaType === 'video' ? 'video' : 'document';
+  const mediaType = kind === 'document' ? 'application' : kind;
+  return saveTicketMedia(deps.config.mediaDir, ticket.companyId, ticket.id, { data: file.data, fileName: file.fileName ?? `${msg.mediaType ?? 'file'}`, mimeType: file.mimeType, kind, mediaType });
+}
