@@ -13,6 +13,7 @@ import { createMailer } from './mail.ts';
 import { startWebServer, type WebServer } from './web/static.ts';
 import { createSendQueue } from './outbound/send-queue.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
+import { startSchedulesJob } from './jobs/schedules.ts';
 import { createChannelSessions } from './channels/index.ts';
 import { notifySyncedChange } from './channels/notify.ts';
 
@@ -50,6 +51,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   });
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
+  const schedulesJob = startSchedulesJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -57,6 +59,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     firstStart,
     webUrl: web?.url,
     async close() {
+      await schedulesJob.stop();
       await web?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.stopAll();

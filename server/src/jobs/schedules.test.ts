@@ -1,0 +1,144 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenant } from '../db/tenant.ts';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { seedTenant } from '../../test/seed.ts';
+import { claimDueSchedules, INTERRUPTED_ERROR, runSchedulesOnce } from './schedules.ts';
+
+// The job runs on a fake clock: `now` is passed in, nothing waits for a minute to pass.
+const NOW = new Date('2030-03-15T15:04:05.000Z'); // 12:04:05 in São Paulo
+const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
+const opts = (extra: object = {}) => ({ now: () => NOW, timeZone: 'America/Sao_Paulo', ...extra });
+
+describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  let seq = 0;
+
+  /** A company with a contact and, unless told otherwise, a connected default simulator connection. */
+  async function setup(withConnection = true) {
+    const tn = await seedTenant(t);
+    const tt = tenant(t.db, tn.company.id);
+    const contact = await tt.insertInto('contacts', { name: 'Maria Clara Souza', number: `55219${String(80000000 + ++seq)}` }).returningAll().executeTakeFirstOrThrow();
+    let connectionId: number | undefined;
+    if (withConnection) {
+      const conn = await tt.insertInto('whatsapps', { name: `Main ${seq}`, provider: 'simulator', isDefault: 1 }).returningAll().executeTakeFirstOrThrow();
+      await t.deps.sessions.start(tn.company.id, conn.id);
+      await t.deps.sessions.simulator.scan(conn.id);
+      await t.deps.sessions.flush(conn.id);
+      connectionId = conn.id;
+    }
+    const schedule = (values: { body?: string; sendAt?: string; ticketId?: number; mediaPath?: string; mediaName?: string } = {}) =>
+      tt
+        .insertInto('schedules', { body: values.body ?? 'Hello there', contactId: contact.id, userId: tn.admin.id, sendAt: values.sendAt ?? ago(30_000), ticketId: values.ticketId ?? null, mediaPath: values.mediaPath ?? null, mediaName: values.mediaName ?? null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    const read = (id: number) => tt.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const outbox = () => (connectionId ? t.deps.sessions.simulator.outbox(connectionId, contact.number) : []);
+    return { ...tn, contact, connectionId, schedule, read, outbox };
+  }
+
+  it('sends a due schedule once, renders its variables and marks it ENVIADA with sentAt', async () => {
+    const s = await setup();
+    const ticket = await tenant(t.db, s.company.id).insertInto('tickets', { uuid: `job-${++seq}`, contactId: s.contact.id }).returningAll().executeTakeFirstOrThrow();
+    const due = await s.schedule({ body: '{{ms}}, {{firstName}}! ({{name}}) protocolo {{protocol}} em {{date}} às {{hour}} {{unknown}}', ticketId: ticket.id });
+    const future = await s.schedule({ sendAt: new Date(NOW.getTime() + 60_000).toISOString() });
+    const result = await runSchedulesOnce(t.deps, opts());
+    expect(result).toMatchObject({ claimed: 1, sent: 1, failed: 0 });
+    expect(s.outbox().map((m) => m.body)).toEqual([
+      `Boa tarde, Maria! (Maria Clara Souza) protocolo 20300315120405${ticket.id} em 15/03/2030 às 12:04:05 {{unknown}}`,
+    ]);
+    expect(await s.read(due.id)).toMatchObject({ status: 'ENVIADA', sentAt: NOW.toISOString(), error: null, version: due.version + 1 });
+    expect(await s.read(future.id)).toMatchObject({ status: 'PENDENTE', sentAt: null, claimedAt: null });
+    // Later passes find nothing more to send.
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 0, sent: 0 });
+    expect(s.outbox()).toHaveLength(1);
+  });
+
+  it('two passes racing send every due schedule exactly once', async () => {
+    const s = await setup();
+    const rows = [];
+    for (let i = 0; i < 12; i++) rows.push(await s.schedule({ body: `Race message ${i}`, sendAt: ago(i * 1000) }));
+    const results = await Promise.all([
+      runSchedulesOnce(t.deps, opts({ claimer: 'instance-a', batchSize: 3 })),
+      runSchedulesOnce(t.deps, opts({ claimer: 'instance-b', batchSize: 3 })),
+      runSchedulesOnce(t.deps, opts({ claimer: 'instance-c', batchSize: 5 })),
+    ]);
+    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(12);
+    const bodies = s.outbox().map((m) => m.body).sort();
+    expect(bodies).toEqual(rows.map((r) => r.body).sort());
+    for (const r of rows) expect((await s.read(r.id)).status).toBe('ENVIADA');
+  });
+
+  it('concurrent claims never hand one row to two claimers', async () => {
+    const s = await setup();
+    for (let i = 0; i < 20; i++) await s.schedule({ body: `Claim ${i}` });
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((c) => claimDueSchedules(t.deps, { now: NOW, claimer: `claim-${c}-${seq}`, limit: 20 })));
+    const ids = claims.flat().map((r) => r.id);
+    expect(ids.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Claimed rows are not sent by a later pass (they belong to their claimer).
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 0 });
+  });
+
+  it('without a default connection the schedule fails with ERR_NO_DEF_WAPP_FOUND', async () => {
+    const s = await setup(false);
+    const due = await s.schedule();
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 1, sent: 0, failed: 1 });
+    expect(await s.read(due.id)).toMatchObject({ status: 'ERRO', error: 'ERR_NO_DEF_WAPP_FOUND', sentAt: null });
+    // A failed schedule is not retried by the job; editing it (PUT) is the retry.
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 0 });
+    const put = await t.request('PUT', `/schedules/${due.id}`, { token: s.adminSession.token, body: { body: 'Second try' } });
+    expect(put.body).toMatchObject({ status: 'PENDENTE', error: null });
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 1, failed: 1 });
+  });
+
+  it('a disconnected default connection fails the schedule with ERR_WAPP_NOT_INITIALIZED', async () => {
+    const s = await setup(false);
+    await tenant(t.db, s.company.id).insertInto('whatsapps', { name: 'Down', provider: 'simulator', isDefault: 1 }).execute();
+    const due = await s.schedule();
+    await runSchedulesOnce(t.deps, opts());
+    expect(await s.read(due.id)).toMatchObject({ status: 'ERRO', error: 'ERR_WAPP_NOT_INITIALIZED' });
+  });
+
+  it('a stale claim (its process died) is marked ERRO, never sent again', async () => {
+    const s = await setup();
+    const due = await s.schedule();
+    await tenant(t.db, s.company.id).updateTable('schedules').set({ claimedAt: ago(10 * 60_000), claimedBy: 'dead-instance' }).where('id', '=', due.id).execute();
+    const fresh = await s.schedule({ body: 'Claimed a moment ago' });
+    await tenant(t.db, s.company.id).updateTable('schedules').set({ claimedAt: ago(30_000), claimedBy: 'live-instance' }).where('id', '=', fresh.id).execute();
+    const result = await runSchedulesOnce(t.deps, opts());
+    expect(result).toMatchObject({ interrupted: 1, claimed: 0 });
+    expect(await s.read(due.id)).toMatchObject({ status: 'ERRO', error: INTERRUPTED_ERROR, sentAt: null });
+    expect(await s.read(fresh.id)).toMatchObject({ status: 'PENDENTE', claimedBy: 'live-instance' });
+    expect(s.outbox()).toHaveLength(0);
+  });
+
+  it('sends the image with the rendered body as caption', async () => {
+    const s = await setup();
+    const rel = `${s.company.id}/schedules/test-${seq}.png`;
+    mkdirSync(path.join(t.deps.config.mediaDir, String(s.company.id), 'schedules'), { recursive: true });
+    writeFileSync(path.join(t.deps.config.mediaDir, rel), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]));
+    const due = await s.schedule({ body: 'Veja, {{firstName}}', mediaPath: rel, mediaName: 'promo.png' });
+    const missing = await s.schedule({ body: 'Lost image', mediaPath: `${s.company.id}/schedules/gone.png`, mediaName: 'gone.png' });
+    await runSchedulesOnce(t.deps, opts());
+    expect(s.outbox()).toMatchObject([{ kind: 'media', mediaType: 'image', body: 'Veja, Maria', fileName: 'promo.png', mimeType: 'image/png', size: 11 }]);
+    expect((await s.read(due.id)).status).toBe('ENVIADA');
+    expect(await s.read(missing.id)).toMatchObject({ status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG' });
+  });
+
+  it("one company's schedules go through its own default connection only", async () => {
+    const a = await setup();
+    const b = await setup();
+    await a.schedule({ body: 'For company A' });
+    await b.schedule({ body: 'For company B' });
+    await runSchedulesOnce(t.deps, opts());
+    expect(a.outbox().map((m) => m.body)).toEqual(['For company A']);
+    expect(b.outbox().map((m) => m.body)).toEqual(['For company B']);
+  });
+});
