@@ -21,20 +21,30 @@ import { simulatorRoutes } from './modules/simulator/routes.ts';
 import { whatsappSessionsRoutes } from './modules/whatsapp-sessions/routes.ts';
 import { whatsappsRoutes } from './modules/whatsapps/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
+import { announcementsRoutes } from './modules/announcements/routes.ts';
+import { chatsRoutes } from './modules/chats/routes.ts';
+import { quickMessagesRoutes } from './modules/quick-messages/routes.ts';
+import { tagsRoutes } from './modules/tags/routes.ts';
+import { ticketNotesRoutes } from './modules/ticket-notes/routes.ts';
+
+/** The largest multipart body any upload route may receive; routes cap lower. */
+export const MAX_MULTIPART_BYTES = 100 * 1024 * 1024;
+
+const isMultipart = (type: string | undefined) => /^multipart\/form-data/i.test(type ?? '');
 
 /** The whole HTTP API, composed from one sub-app per domain module. */
 export function createApp(deps: AppDeps) {
   const webOrigins = new Set([`http://localhost:${deps.config.webPort}`, `http://127.0.0.1:${deps.config.webPort}`]);
+  // JSON bodies stay small. Uploads (multipart) get a wider ceiling here, and each upload route
+  // sets its own, tighter limit for what it accepts.
+  const tooLarge = () => {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE');
+  };
+  const jsonLimit = bodyLimit({ maxSize: deps.config.maxJsonBytes, onError: tooLarge });
+  const multipartLimit = bodyLimit({ maxSize: MAX_MULTIPART_BYTES, onError: tooLarge });
   const app = new Hono<AppEnv>()
     .use(cors({ origin: (origin) => (webOrigins.has(origin) ? origin : null), credentials: true }))
-    .use(
-      bodyLimit({
-        maxSize: deps.config.maxJsonBytes,
-        onError: () => {
-          throw new AppError('ERR_PAYLOAD_TOO_LARGE');
-        },
-      }),
-    )
+    .use((c, next) => (isMultipart(c.req.header('content-type')) ? multipartLimit(c, next) : jsonLimit(c, next)))
     .get('/health', (c) => c.json({ status: 'ok' }))
     .route('/', authRoutes(deps))
     .route('/', plansRoutes(deps))
@@ -53,7 +63,12 @@ export function createApp(deps: AppDeps) {
     .route('/', queueOptionsRoutes(deps))
     // The fake network's controls exist only when SIMULATOR=1.
     .route('/', deps.config.simulator ? simulatorRoutes(deps) : new Hono<AppEnv>())
-    .route('/', schedulesRoutes(deps));
+    .route('/', schedulesRoutes(deps))
+    .route('/', tagsRoutes(deps))
+    .route('/', ticketNotesRoutes(deps))
+    .route('/', quickMessagesRoutes(deps))
+    .route('/', announcementsRoutes(deps))
+    .route('/', chatsRoutes(deps));
   app.onError(errorHandler(deps.log));
   app.notFound(notFoundHandler);
   return app;

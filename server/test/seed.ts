@@ -94,3 +94,36 @@ export async function seedConnection(t: TestApp, companyId: number, values: { na
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A contact of a company, inserted directly (numbers are unique per company, so the default is fresh). */
+export async function seedContact(t: TestApp, companyId: number, values: { name?: string; number?: string } = {}) {
+  return tenant(t.db, companyId)
+    .insertInto('contacts', { name: values.name ?? `Contact ${next()}`, number: values.number ?? `55${Date.now()}${++seq}` })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A ticket of a company, inserted directly (with a fresh contact unless one is given). */
+export async function seedTicket(
+  t: TestApp,
+  companyId: number,
+  values: { contactId?: number; status?: 'open' | 'pending' | 'closed'; queueId?: number | null; userId?: number | null; lastMessage?: string } = {},
+) {
+  const contactId = values.contactId ?? (await seedContact(t, companyId)).id;
+  return tenant(t.db, companyId)
+    .insertInto('tickets', {
+      uuid: crypto.randomUUID(),
+      contactId,
+      status: values.status ?? 'open',
+      queueId: values.queueId ?? null,
+      userId: values.userId ?? null,
+      lastMessage: values.lastMessage ?? '',
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Puts a user in queues (the ticket scope of attendants is their queues). */
+export async function seedUserQueues(t: TestApp, companyId: number, userId: number, queueIds: number[]) {
+  await tenant(t.db, companyId).insertInto('userQueues', queueIds.map((queueId) => ({ userId, queueId }))).execute();
+}

@@ -12,3 +12,8 @@ export * from './domain/dashboard.ts';
 export * from './domain/contact.ts';
 export * from './domain/ticket.ts';
 export * from './domain/message.ts';
+export * from './domain/tag.ts';
+export * from './domain/ticket-note.ts';
+export * from './domain/quick-message.ts';
+export * from './domain/announcement.ts';
+export * from './domain/chat.ts';

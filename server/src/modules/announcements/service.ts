@@ -1,0 +1,105 @@
+// Announcements (spec/02 §2 screen 19, §3, §5, §6): platform-wide notices written by the
+// super-admin. A row lives in its author's company, but every user of every company reads the
+// active ones (status true); the super-admin reads them all and alone changes them. That is why
+// reads here are not company-filtered: the one deliberate exception to tenant(), kept in
+// selectAnnouncements(). Writes still go through tenant() with the row's own company.
+import { AppError, PAGE_SIZE, type AnnouncementCreateInput, type AnnouncementDto, type AnnouncementUpdateInput } from '@zapdesk/sync';
+import { sql, type Selectable } from 'kysely';
+import type { Actor } from '../../context.ts';
+import { nowIso, type Database } from '../../db/database.ts';
+import type { Announcements } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
+import { toLikePattern } from '../tags/queries.ts';
+
+export function toAnnouncementDto(r: Selectable<Announcements>): AnnouncementDto {
+  return {
+    id: r.id,
+    title: r.title,
+    text: r.text,
+    priority: r.priority,
+    status: r.status === 1,
+    mediaPath: r.mediaPath,
+    mediaName: r.mediaName,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+/** The announcements the actor may read: all for the super-admin, the active ones for everyone else. */
+function selectAnnouncements(db: Database, actor: Actor) {
+  return db.selectFrom('announcements').$if(!actor.super, (q) => q.where('announcements.status', '=', 1));
+}
+
+/** GET /announcements: newest first, searched over title and text. */
+export async function findAnnouncementsPage(db: Database, actor: Actor, search: string, pageNumber: number) {
+  let query = selectAnnouncements(db, actor);
+  if (search) {
+    const pattern = toLikePattern(search);
+    query = query.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(${eb.ref('announcements.title')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${eb.ref('announcements.text')}) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const rows = await query
+    .selectAll('announcements')
+    .orderBy('announcements.createdAt', 'desc')
+    .orderBy('announcements.id', 'desc')
+    .limit(PAGE_SIZE)
+    .offset((pageNumber - 1) * PAGE_SIZE)
+    .execute();
+  const total = Number(count);
+  return { records: rows.map(toAnnouncementDto), count: total, hasMore: total > (pageNumber - 1) * PAGE_SIZE + rows.length };
+}
+
+/** One announcement the actor may read; an inactive one is not found for anyone but the super-admin. */
+export async function getAnnouncementRow(db: Database, actor: Actor, id: number) {
+  const row = await selectAnnouncements(db, actor).selectAll('announcements').where('announcements.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NOT_FOUND', 'Announcement not found.');
+  return row;
+}
+
+function assertSuper(actor: Actor) {
+  if (!actor.super) throw new AppError('ERR_NO_PERMISSION');
+}
+
+export async function createAnnouncement(db: Database, actor: Actor, input: AnnouncementCreateInput): Promise<AnnouncementDto> {
+  assertSuper(actor);
+  const row = await tenant(db, actor.companyId)
+    .insertInto('announcements', { title: input.title, text: input.text, priority: input.priority, status: input.status ? 1 : 0 })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toAnnouncementDto(row);
+}
+
+type AnnouncementChanges = AnnouncementUpdateInput & { mediaPath?: string | null; mediaName?: string | null };
+
+export async function updateAnnouncement(db: Database, actor: Actor, id: number, input: AnnouncementChanges): Promise<AnnouncementDto> {
+  assertSuper(actor);
+  const current = await getAnnouncementRow(db, actor, id);
+  const row = await tenant(db, current.companyId)
+    .updateTable('announcements')
+    .set((eb) => ({
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.text !== undefined ? { text: input.text } : {}),
+      ...(input.priority !== undefined ? { priority: input.priority } : {}),
+      ...(input.status !== undefined ? { status: input.status ? 1 : 0 } : {}),
+      ...(input.mediaPath !== undefined ? { mediaPath: input.mediaPath, mediaName: input.mediaName ?? null } : {}),
+      version: eb('announcements.version', '+', 1),
+      updatedAt: nowIso(),
+    }))
+    .where('announcements.id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toAnnouncementDto(row);
+}
+
+/** Deletes the row and returns its media path, which the route removes after the commit. */
+export async function deleteAnnouncement(db: Database, actor: Actor, id: number): Promise<string | null> {
+  assertSuper(actor);
+  const row = await getAnnouncementRow(db, actor, id);
+  await tenant(db, row.companyId).deleteFrom('announcements').where('announcements.id', '=', id).execute();
+  return row.mediaPath;
+}

@@ -1,0 +1,58 @@
+import { AppError, chatCreateSchema, chatListQuerySchema, chatMessageCreateSchema, chatMessagesQuerySchema, chatUpdateSchema } from '@zapdesk/sync';
+import { Hono, type Context } from 'hono';
+import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAuth, requirePlan } from '../../auth/middleware.ts';
+import { commitAndPoke } from '../tags/commit.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { findChatMessagesPage, findChatsPage, getChatDto, type ChatRef } from './queries.ts';
+import { createChat, createChatMessage, deleteChat, markChatRead, updateChat } from './service.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** GET /chats/{id} takes the numeric id or the uuid (the web opens /chats/{uuid}). */
+function parseChatRef(c: Context): ChatRef {
+  const raw = c.req.param('id') ?? '';
+  if (UUID.test(raw)) return { uuid: raw.toLowerCase() };
+  if (/^\d+$/.test(raw)) return { id: parseId(c, 'id') };
+  throw new AppError('ERR_NOT_FOUND', 'Chat not found.');
+}
+
+// Every route needs the plan's internal chat; a non-member gets 404 for any chat id.
+export function chatsRoutes(deps: AppDeps) {
+  const guard = [requireAuth(deps), requirePlan(deps, 'internalChat')] as const;
+  const write = <T>(c: Context<AppEnv>, fn: (trx: AppDeps['db']) => Promise<T>) => commitAndPoke(deps, c.get('actor').companyId, fn);
+  return new Hono<AppEnv>()
+    .on('GET', ['/chats', '/chats/'], ...guard, async (c) => {
+      const query = parseQuery(c, chatListQuerySchema);
+      return c.json(await findChatsPage(deps.db, c.get('actor'), query.searchParam, query.pageNumber));
+    })
+    .get('/chats/:id', ...guard, async (c) => c.json(await getChatDto(deps.db, c.get('actor'), parseChatRef(c))))
+    .on('POST', ['/chats', '/chats/'], ...guard, async (c) => {
+      const input = await parseBody(c, chatCreateSchema);
+      return c.json(await write(c, (trx) => createChat(trx, c.get('actor'), input)), 201);
+    })
+    .put('/chats/:id', ...guard, async (c) => {
+      const chatId = parseId(c, 'id');
+      const input = await parseBody(c, chatUpdateSchema);
+      return c.json(await write(c, (trx) => updateChat(trx, c.get('actor'), chatId, input)));
+    })
+    .delete('/chats/:id', ...guard, async (c) => {
+      const chatId = parseId(c, 'id');
+      await write(c, (trx) => deleteChat(trx, c.get('actor'), chatId));
+      return c.json({ message: 'Chat deleted' });
+    })
+    .get('/chats/:id/messages', ...guard, async (c) => {
+      const chatId = parseId(c, 'id');
+      const { pageNumber } = parseQuery(c, chatMessagesQuerySchema);
+      return c.json(await findChatMessagesPage(deps.db, c.get('actor'), chatId, pageNumber));
+    })
+    .post('/chats/:id/messages', ...guard, async (c) => {
+      const chatId = parseId(c, 'id');
+      const input = await parseBody(c, chatMessageCreateSchema);
+      return c.json(await write(c, (trx) => createChatMessage(trx, c.get('actor'), chatId, input)), 201);
+    })
+    .post('/chats/:id/read', ...guard, async (c) => {
+      const chatId = parseId(c, 'id');
+      return c.json(await write(c, (trx) => markChatRead(trx, c.get('actor'), chatId)));
+    });
+}

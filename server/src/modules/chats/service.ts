@@ -1,0 +1,99 @@
+// Writes of internal chats (spec/02 §3-§5): the owner manages title and members; every member
+// writes messages; each member has their own unread count.
+import { randomUUID } from 'node:crypto';
+import { AppError, type ChatCreateInput, type ChatDto, type ChatMessageCreateInput, type ChatMessageDto, type ChatUpdateInput } from '@zapdesk/sync';
+import type { Actor } from '../../context.ts';
+import { nowIso, type Database } from '../../db/database.ts';
+import { tenant } from '../../db/tenant.ts';
+import { getChatDto, getChatMessage, getMemberChat } from './queries.ts';
+
+/** The list shows a preview; the message itself keeps every character. */
+const LAST_MESSAGE_PREVIEW = 255;
+
+/** Members must be users of the company; anyone else reads as not found. */
+async function assertCompanyUsers(db: Database, companyId: number, userIds: number[]) {
+  const rows = await tenant(db, companyId).selectFrom('users').select('users.id').where('users.id', 'in', userIds).execute();
+  const own = new Set(rows.map((r) => r.id));
+  const foreign = userIds.filter((id) => !own.has(id));
+  if (foreign.length > 0) throw new AppError('ERR_NO_USER_FOUND', `No user ${foreign.join(', ')} in this company.`);
+}
+
+async function getOwnedChat(db: Database, actor: Actor, chatId: number) {
+  const chat = await getMemberChat(db, actor, { id: chatId });
+  if (chat.ownerId !== actor.userId) throw new AppError('ERR_NO_PERMISSION', 'Only the owner of the chat may change it.');
+  return chat;
+}
+
+export async function createChat(db: Database, actor: Actor, input: ChatCreateInput): Promise<ChatDto> {
+  const memberIds = [...new Set([actor.userId, ...input.users])];
+  await assertCompanyUsers(db, actor.companyId, memberIds);
+  const t = tenant(db, actor.companyId);
+  const { id } = await t
+    .insertInto('chats', { uuid: randomUUID(), title: input.title, ownerId: actor.userId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await t.insertInto('chatUsers', memberIds.map((userId) => ({ chatId: id, userId }))).execute();
+  return getChatDto(db, actor, { id });
+}
+
+/** PUT /chats/{id}: new title and/or members; the owner always stays, kept members keep their unreads. */
+export async function updateChat(db: Database, actor: Actor, chatId: number, input: ChatUpdateInput): Promise<ChatDto> {
+  await getOwnedChat(db, actor, chatId);
+  const t = tenant(db, actor.companyId);
+  if (input.users) {
+    const wanted = [...new Set([actor.userId, ...input.users])];
+    await assertCompanyUsers(db, actor.companyId, wanted);
+    const current = (await t.selectFrom('chatUsers').select('chatUsers.userId').where('chatUsers.chatId', '=', chatId).execute()).map((r) => r.userId);
+    const removed = current.filter((id) => !wanted.includes(id));
+    const added = wanted.filter((id) => !current.includes(id));
+    if (removed.length > 0) await t.deleteFrom('chatUsers').where('chatUsers.chatId', '=', chatId).where('chatUsers.userId', 'in', removed).execute();
+    if (added.length > 0) await t.insertInto('chatUsers', added.map((userId) => ({ chatId, userId }))).execute();
+  }
+  await t
+    .updateTable('chats')
+    .set((eb) => ({ ...(input.title !== undefined ? { title: input.title } : {}), version: eb('chats.version', '+', 1), updatedAt: nowIso() }))
+    .where('chats.id', '=', chatId)
+    .execute();
+  return getChatDto(db, actor, { id: chatId });
+}
+
+export async function deleteChat(db: Database, actor: Actor, chatId: number): Promise<void> {
+  await getOwnedChat(db, actor, chatId);
+  await tenant(db, actor.companyId).deleteFrom('chats').where('chats.id', '=', chatId).execute();
+}
+
+/** POST /chats/{id}/messages: one more unread for every other member; the chat moves to the top. */
+export async function createChatMessage(db: Database, actor: Actor, chatId: number, input: ChatMessageCreateInput): Promise<ChatMessageDto> {
+  await getMemberChat(db, actor, { id: chatId });
+  const t = tenant(db, actor.companyId);
+  const now = nowIso();
+  const { id } = await t
+    .insertInto('chatMessages', { chatId, senderId: actor.userId, message: input.message, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await t
+    .updateTable('chats')
+    .set((eb) => ({ lastMessage: input.message.slice(0, LAST_MESSAGE_PREVIEW), updatedAt: now, version: eb('chats.version', '+', 1) }))
+    .where('chats.id', '=', chatId)
+    .execute();
+  await t
+    .updateTable('chatUsers')
+    .set((eb) => ({ unreads: eb('chatUsers.unreads', '+', 1), version: eb('chatUsers.version', '+', 1), updatedAt: now }))
+    .where('chatUsers.chatId', '=', chatId)
+    .where('chatUsers.userId', '!=', actor.userId)
+    .execute();
+  return getChatMessage(db, actor.companyId, id);
+}
+
+/** POST /chats/{id}/read: the caller's unread count back to zero (only theirs, whatever the body says). */
+export async function markChatRead(db: Database, actor: Actor, chatId: number): Promise<ChatDto> {
+  await getMemberChat(db, actor, { id: chatId });
+  await tenant(db, actor.companyId)
+    .updateTable('chatUsers')
+    .set((eb) => ({ unreads: 0, version: eb('chatUsers.version', '+', 1), updatedAt: nowIso() }))
+    .where('chatUsers.chatId', '=', chatId)
+    .where('chatUsers.userId', '=', actor.userId)
+    .where('chatUsers.unreads', '>', 0)
+    .execute();
+  return getChatDto(db, actor, { id: chatId });
+}

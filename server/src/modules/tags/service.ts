@@ -1,0 +1,127 @@
+// The business rules of tags and ticket tags (spec/02 §5-§7). Services take the database handle the
+// route gives them (its transaction for writes) and the Actor; they never open transactions.
+import { AppError, can, type TagCreateInput, type TagDto, type TagSyncInput, type TagUpdateInput, type TicketTagRef } from '@zapdesk/sync';
+import type { Actor } from '../../context.ts';
+import { nowIso, type Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { tenant } from '../../db/tenant.ts';
+import { findForeignTagIds, findTagByName, findTagRow, findTicketIdsWithTag, findTicketTags, toTagDto } from './queries.ts';
+import { bumpTicketVersions, getVisibleTicket } from './ticket-access.ts';
+
+export type TicketTagsResult = { ticketId: number; tags: TicketTagRef[] };
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('ERR_VALIDATION', `${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+const duplicateName = () => invalid('name', 'A tag with this name already exists');
+
+/** The kanban switch belongs to admins and supervisors (spec/02 §5-§6). */
+function assertMaySetKanban(actor: Actor) {
+  if (!actor.super && !can(actor, 'tag-modal:kanban')) throw new AppError('ERR_NO_PERMISSION', 'Only admins and supervisors may set the kanban flag.');
+}
+
+export async function getTag(db: Database, actor: Actor, tagId: number): Promise<TagDto> {
+  const row = await findTagRow(db, actor.companyId, tagId);
+  if (!row) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
+  return toTagDto(row);
+}
+
+export async function createTag(db: Database, actor: Actor, input: TagCreateInput): Promise<TagDto> {
+  if (input.kanban === 1) assertMaySetKanban(actor);
+  if (await findTagByName(db, actor.companyId, input.name)) throw duplicateName();
+  try {
+    const row = await tenant(db, actor.companyId)
+      .insertInto('tags', { name: input.name, color: input.color, kanban: input.kanban, userId: actor.userId })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toTagDto(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateName();
+    throw err;
+  }
+}
+
+export async function updateTag(db: Database, actor: Actor, tagId: number, input: TagUpdateInput): Promise<TagDto> {
+  const current = await findTagRow(db, actor.companyId, tagId);
+  if (!current) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
+  // Forms send the whole tag back; only a change of the flag needs the permission.
+  if (input.kanban !== undefined && input.kanban !== current.kanban) assertMaySetKanban(actor);
+  if (input.name !== undefined && (await findTagByName(db, actor.companyId, input.name, tagId))) throw duplicateName();
+  try {
+    const row = await tenant(db, actor.companyId)
+      .updateTable('tags')
+      .set((eb) => ({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.color !== undefined ? { color: input.color } : {}),
+        ...(input.kanban !== undefined ? { kanban: input.kanban } : {}),
+        version: eb('tags.version', '+', 1),
+        updatedAt: nowIso(),
+      }))
+      .where('tags.id', '=', tagId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toTagDto(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateName();
+    throw err;
+  }
+}
+
+export async function deleteTag(db: Database, actor: Actor, tagId: number): Promise<void> {
+  if (!(await findTagRow(db, actor.companyId, tagId))) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
+  // The cascade removes the ticket links; the tickets that carried the tag change in the view.
+  await bumpTicketVersions(db, actor.companyId, await findTicketIdsWithTag(db, actor.companyId, tagId));
+  await tenant(db, actor.companyId).deleteFrom('tags').where('tags.id', '=', tagId).execute();
+}
+
+async function readTicketTags(db: Database, companyId: number, ticketId: number): Promise<TicketTagsResult> {
+  const tags = await findTicketTags(db, companyId, [ticketId]);
+  return { ticketId, tags: tags.get(ticketId) ?? [] };
+}
+
+async function assertOwnTags(db: Database, companyId: number, tagIds: number[]) {
+  const foreign = await findForeignTagIds(db, companyId, tagIds);
+  if (foreign.length > 0) throw new AppError('ERR_NOT_FOUND', `No tag ${foreign.join(', ')} in this company.`);
+}
+
+/** POST /tags/sync: the ticket's tags become exactly the given ones. */
+export async function syncTicketTags(db: Database, actor: Actor, input: TagSyncInput): Promise<TicketTagsResult> {
+  await getVisibleTicket(db, actor, input.ticketId);
+  await assertOwnTags(db, actor.companyId, input.tags);
+  const t = tenant(db, actor.companyId);
+  await t.deleteFrom('ticketTags').where('ticketTags.ticketId', '=', input.ticketId).execute();
+  if (input.tags.length > 0) {
+    await t.insertInto('ticketTags', input.tags.map((tagId) => ({ ticketId: input.ticketId, tagId }))).execute();
+  }
+  await bumpTicketVersions(db, actor.companyId, [input.ticketId]);
+  return readTicketTags(db, actor.companyId, input.ticketId);
+}
+
+/** PUT /ticket-tags/{ticketId}/{tagId}: adds one tag; adding it twice changes nothing. */
+export async function addTicketTag(db: Database, actor: Actor, ticketId: number, tagId: number): Promise<TicketTagsResult> {
+  await getVisibleTicket(db, actor, ticketId);
+  if (!(await findTagRow(db, actor.companyId, tagId))) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
+  const inserted = await tenant(db, actor.companyId)
+    .insertInto('ticketTags', { ticketId, tagId })
+    .onConflict((oc) => oc.columns(['ticketId', 'tagId']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await bumpTicketVersions(db, actor.companyId, [ticketId]);
+  return readTicketTags(db, actor.companyId, ticketId);
+}
+
+/** DELETE /ticket-tags/{ticketId}: takes the ticket off its kanban lane (its kanban tags); other tags stay. */
+export async function removeKanbanTags(db: Database, actor: Actor, ticketId: number): Promise<TicketTagsResult> {
+  await getVisibleTicket(db, actor, ticketId);
+  const t = tenant(db, actor.companyId);
+  const kanbanTagIds = (await t.selectFrom('tags').select('tags.id').where('tags.kanban', '=', 1).execute()).map((r) => r.id);
+  if (kanbanTagIds.length > 0) {
+    const result = await t
+      .deleteFrom('ticketTags')
+      .where('ticketTags.ticketId', '=', ticketId)
+      .where('ticketTags.tagId', 'in', kanbanTagIds)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) > 0) await bumpTicketVersions(db, actor.companyId, [ticketId]);
+  }
+  return readTicketTags(db, actor.companyId, ticketId);
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { idSchema, listQuerySchema, queryBool } from './common.ts';
+
+// Tags, ticket tags and the kanban (spec/02 §3, §5, §7): request bodies and queries.
+
+export const DEFAULT_TAG_COLOR = '#A4CCCC';
+
+/** The kanban flag is 0 or 1 in the spec; forms may send a boolean. */
+export const kanbanFlagSchema = z
+  .union([z.literal(0), z.literal(1), z.boolean()])
+  .transform((v): 0 | 1 => (v === true || v === 1 ? 1 : 0));
+
+export const tagColorSchema = z.string().trim().regex(/^#[0-9a-fA-F]{3,8}$/, 'Use a hex colour such as #A4CCCC');
+
+export const tagNameSchema = z.string().trim().min(3, 'Too Short!').max(100, 'Too Long!');
+
+export const tagCreateSchema = z.object({
+  name: tagNameSchema,
+  color: tagColorSchema.optional().default(DEFAULT_TAG_COLOR),
+  kanban: kanbanFlagSchema.optional().default(0),
+  /** Sent by the forms; the creator is always the signed-in user, so this is ignored. */
+  userId: z.unknown().optional(),
+});
+export type TagCreateInput = z.infer<typeof tagCreateSchema>;
+
+export const tagUpdateSchema = z.object({
+  name: tagNameSchema.optional(),
+  color: tagColorSchema.optional(),
+  kanban: kanbanFlagSchema.optional(),
+  userId: z.unknown().optional(),
+});
+export type TagUpdateInput = z.infer<typeof tagUpdateSchema>;
+
+export const tagListQuerySchema = listQuerySchema;
+
+/** POST /tags/sync: the ticket's tags become exactly these. */
+export const tagSyncSchema = z.object({
+  ticketId: idSchema,
+  tags: z
+    .array(z.object({ id: idSchema }).loose())
+    .max(100)
+    .transform((tags) => [...new Set(tags.map((t) => t.id))]),
+});
+export type TagSyncInput = z.infer<typeof tagSyncSchema>;
+
+/** `queueIds` arrives as a JSON array in the query string (`[1,2]`), as "1,2", or as repeated values. */
+const queueIdsQuerySchema = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim();
+  if (s === '') return [];
+  if (!s.startsWith('[')) return s.split(',').filter((x) => x !== '');
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return v;
+  }
+}, z.array(idSchema).max(500));
+
+export const kanbanQuerySchema = z.object({
+  queueIds: queueIdsQuerySchema.optional().default([]),
+  /** Honoured only for admins (spec/02 §6). */
+  showAll: queryBool.optional().default(false),
+});
+export type KanbanQuery = z.infer<typeof kanbanQuerySchema>;
+
+export type TagDto = { id: number; name: string; color: string; kanban: 0 | 1; userId: number | null; createdAt: string; updatedAt: string };
+export type TagWithCount = TagDto & { ticketsCount: number };
+export type TicketTagRef = { id: number; name: string; color: string; kanban: 0 | 1 };
+
+export const tagKey = (id: number) => `tag/${id}`;
