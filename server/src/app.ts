@@ -21,6 +21,7 @@ import { simulatorRoutes } from './modules/simulator/routes.ts';
 import { whatsappSessionsRoutes } from './modules/whatsapp-sessions/routes.ts';
 import { whatsappsRoutes } from './modules/whatsapps/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
 import { chatsRoutes } from './modules/chats/routes.ts';
 import { quickMessagesRoutes } from './modules/quick-messages/routes.ts';
