@@ -65,6 +65,7 @@ export function createApp(deps: AppDeps) {
     // The fake network's controls exist only when SIMULATOR=1.
     .route('/', deps.config.simulator ? simulatorRoutes(deps) : new Hono<AppEnv>())
     .route('/', schedulesRoutes(deps))
+    .route('/', dashboardRoutes(deps))
     .route('/', tagsRoutes(deps))
     .route('/', ticketNotesRoutes(deps))
     .route('/', quickMessagesRoutes(deps))
