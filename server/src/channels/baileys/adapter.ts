@@ -67,6 +67,7 @@ function createBaileysChannel(
   let sock: ReturnType<MakeSocket> | undefined;
   let closing = false;
   let reconnectTimer: NodeJS.Timeout | undefined;
+  let inboundChain: Promise<void> = Promise.resolve();
 
   const setStatus = (next: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => {
     status = next;
@@ -137,11 +138,16 @@ function createBaileysChannel(
     });
     current.ev.on('messages.upsert', ({ messages, type }) => {
       if (stale() || (type !== 'notify' && type !== 'append')) return;
-      for (const m of messages) {
-        void toInboundMessage(m, download)
-          .then((inbound) => inbound && events.emit('message', inbound))
-          .catch((err) => log.error('mapping a baileys message failed', { connectionId: connection.id, error: String(err) }));
-      }
+      // In arrival order: a media download must not let the next text overtake it.
+      inboundChain = inboundChain.then(async () => {
+        for (const m of messages) {
+          const inbound = await toInboundMessage(m, download).catch((err) => {
+            log.error('mapping a baileys message failed', { connectionId: connection.id, error: String(err) });
+            return undefined;
+          });
+          if (inbound) await events.emit('message', inbound);
+        }
+      });
     });
     current.ev.on('messages.update', (updates) => {
       if (stale()) return;

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
+import { seedSuper, seedTenant } from '../../../test/seed.ts';
+
+describe.each(DIALECTS)('connections on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true });
+  });
+  afterAll(async () => t.close());
+
+  const create = (token: string, body: Record<string, unknown>) => t.request('POST', '/whatsapp', { token, body });
+
+  it('creates with the spec defaults; the first connection is the default; a token is generated', async () => {
+    const { adminSession } = await seedTenant(t);
+    const res = await create(adminSession.token, { name: 'Main line' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: 'Main line', status: 'DISCONNECTED', isDefault: true, provider: 'beta', qrcode: '', retries: 0,
+      maxUseBotQueues: 3, expiresTicket: 0, timeUseBotQueues: 0, timeToTransfer: 0, queues: [], schedules: [],
+    });
+    expect(res.body.token).toMatch(/^[\w-]{32}$/);
+    const second = await create(adminSession.token, { name: 'Second', provider: 'simulator', token: 'my-own-token-123' });
+    expect(second.body).toMatchObject({ isDefault: false, provider: 'simulator', token: 'my-own-token-123' });
+  });
+
+  it('validates the name and refuses malformed bodies with 400', async () => {
+    const { adminSession } = await seedTenant(t);
+    const short = await create(adminSession.token, { name: 'x' });
+    expect(short.status).toBe(400);
+    expect(short.body.issues[0]).toMatchObject({ path: 'name', message: 'Too Short!' });
+    expect((await create(adminSession.token, { name: 'y'.repeat(51) })).body.issues[0].message).toBe('Too Long!');
+    expect((await create(adminSession.token, { name: 'Ok name', provider: 'whatsmeow' })).status).toBe(400);
+    expect((await t.request('POST', '/whatsapp', { token: adminSession.token, body: '{"name":' })).body.error).toBe('ERR_INVALID_JSON');
+    expect((await t.request('GET', '/whatsapp/abc', { token: adminSession.token })).body.error).toBe('ERR_NO_WAPP_FOUND');
+  });
+
+  it('keeps a single default: setting one clears the others; un-defaulting is ERR_NO_OTHER_WHATSAPP; deleting promotes the oldest', async () => {
+    const { adminSession } = await seedTenant(t);
+    const token = adminSession.token;
+    const a = (await create(token, { name: 'A line' })).body;
+    const b = (await create(token, { name: 'B line' })).body;
+    const c = (await create(token, { name: 'C line', isDefault: true })).body;
+    const list = async () => (await t.request('GET', '/whatsapp', { token })).body as { id: number; isDefault: boolean }[];
+    expect((await list()).filter((w) => w.isDefault).map((w) => w.id)).toEqual([c.id]);
+
+    const undefault = await t.request('PUT', `/whatsapp/${c.id}`, { token, body: { isDefault: false } });
+    expect(undefault.status).toBe(400);
+    expect(undefault.body.error).toBe('ERR_NO_OTHER_WHATSAPP');
+
+    expect((await t.request('PUT', `/whatsapp/${b.id}`, { token, body: { isDefault: true } })).body.isDefault).toBe(true);
+    expect((await list()).filter((w) => w.isDefault).map((w) => w.id)).toEqual([b.id]);
+
+    expect((await t.request('DELETE', `/whatsapp/${b.id}`, { token })).status).toBe(200);
+    expect((await list()).filter((w) => w.isDefault).map((w) => w.id)).toEqual([a.id]);
+    // The last connection may go: with none left there is no default to keep.
+    await t.request('DELETE', `/whatsapp/${c.id}`, { token });
+    expect((await t.request('DELETE', `/whatsapp/${a.id}`, { token })).status).toBe(200);
+    expect(await list()).toEqual([]);
+  });
+
+  it("enforces the plan's connection limit with a clear 403", async () => {
+    const { adminSession } = await seedTenant(t, { connections: 2 } as never);
+    await create(adminSession.token, { name: 'One' });
+    await create(adminSession.token, { name: 'Two' });
+    const third = await create(adminSession.token, { name: 'Three' });
+    expect(third.status).toBe(403);
+    expect(third.body.error).toBe('ERR_NO_PERMISSION');
+    expect(third.body.message).toMatch(/allows 2 connection/);
+  });
+
+  it('updates fields, queues (own company only) and schedules; bumps version', async () => {
+    const { adminSession, company } = await seedTenant(t);
+    const token = adminSession.token;
+    const other = await seedTenant(t);
+    const q = (await t.request('POST', '/queue', { token, body: { name: 'Support', color: '#112233' } })).body;
+    const foreignQueue = (await t.request('POST', '/queue', { token: other.adminSession.token, body: { name: 'Theirs', color: '#445566' } })).body;
+    const w = (await create(token, { name: 'Line', queueIds: [q.id] })).body;
+    expect(w.queues).toEqual([expect.objectContaining({ id: q.id, name: 'Support', color: '#112233' })]);
+    const updated = await t.request('PUT', `/whatsapp/${w.id}`, {
+      token,
+      body: { name: 'Renamed', greetingMessage: 'Olá!', maxUseBotQueues: 5, schedules: [{ weekdayEn: 'monday', startTime: '09:00', endTime: '17:00' }], status: 'CONNECTED' },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Renamed', greetingMessage: 'Olá!', maxUseBotQueues: 5, status: 'DISCONNECTED', companyId: company.id });
+    expect(updated.body.schedules).toEqual([{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:00', endTime: '17:00' }]);
+    expect(updated.body.version).toBeGreaterThan(w.version);
+    const bad = await t.request('PUT', `/whatsapp/${w.id}`, { token, body: { queueIds: [foreignQueue.id] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0].path).toBe('queueIds');
+    expect((await t.request('PUT', `/whatsapp/${w.id}`, { token, body: { transferQueueId: foreignQueue.id } })).status).toBe(400);
+  });
+
+  it('shows the token to admins only and leaves out the QR with session=0', async () => {
+    const { adminSession, userSession } = await seedTenant(t);
+    const w = (await create(adminSession.token, { name: 'Line' })).body;
+    const asUser = await t.request('GET', '/whatsapp', { token: userSession.token });
+    expect(asUser.status).toBe(200);
+    expect(asUser.body[0].token).toBeUndefined();
+    expect((await t.request('GET', `/whatsapp/${w.id}`, { token: userSession.token })).body.token).toBeUndefined();
+    expect((await t.request('GET', `/whatsapp/${w.id}`, { token: adminSession.token })).body.token).toBe(w.token);
+    const light = (await t.request('GET', '/whatsapp?session=0', { token: adminSession.token })).body[0];
+    expect(light.qrcode).toBeUndefined();
+    expect(light.status).toBe('DISCONNECTED');
+  });
+
+  it('lets only admins change connections and refuses other companies ids everywhere', async () => {
+    const { adminSession, userSession } = await seedTenant(t);
+    const other = await seedTenant(t);
+    const w = (await create(adminSession.token, { name: 'Line' })).body;
+    expect((await create(userSession.token, { name: 'Nope' })).status).toBe(403);
+    expect((await t.request('PUT', `/whatsapp/${w.id}`, { token: userSession.token, body: { name: 'Nope' } })).status).toBe(403);
+    expect((await t.request('DELETE', `/whatsapp/${w.id}`, { token: userSession.token })).status).toBe(403);
+    for (const [method, url] of [['GET', `/whatsapp/${w.id}`], ['PUT', `/whatsapp/${w.id}`], ['DELETE', `/whatsapp/${w.id}`], ['POST', `/whatsappsession/${w.id}`], ['PUT', `/whatsappsession/${w.id}`], ['DELETE', `/whatsappsession/${w.id}`]] as const) {
+      const res = await t.request(method, url, { token: other.adminSession.token, body: method === 'PUT' && url.startsWith('/whatsapp/') ? { name: 'Mine now' } : undefined });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.body.error).toBe('ERR_NO_WAPP_FOUND');
+    }
+    // Another company's id in companyId is ignored for everyone but the super-admin.
+    const list = await t.request('GET', `/whatsapp?companyId=${w.companyId}`, { token: other.adminSession.token });
+    expect(list.body).toEqual([]);
+    const { session } = await seedSuper(t);
+    const asSuper = await t.request('GET', `/whatsapp?companyId=${w.companyId}`, { token: session.token });
+    expect(asSuper.body.map((x: { id: number }) => x.id)).toEqual([w.id]);
+  });
+});
