@@ -13,6 +13,7 @@ import { createMailer } from './mail.ts';
 import { startWebServer, type WebServer } from './web/static.ts';
 import { createSendQueue } from './outbound/send-queue.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
+import { attachPipeline } from './pipeline/index.ts';
 import { startSchedulesJob } from './jobs/schedules.ts';
 import { createChannelSessions } from './channels/index.ts';
 import { notifySyncedChange } from './channels/notify.ts';
@@ -44,6 +45,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     contactLocks: createKeyedLock(),
     sessions,
   };
+  attachPipeline(deps);
   const firstStart = await runFirstStart(deps);
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {

@@ -14,6 +14,7 @@ import { createMemoryLogger } from '../src/log.ts';
 import type { Channel } from '../src/channels/types.ts';
 import { createSendQueue } from '../src/outbound/send-queue.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
+import { attachPipeline } from '../src/pipeline/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
@@ -66,6 +67,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     contactLocks: createKeyedLock(),
     sessions,
   };
+  attachPipeline(deps);
   const app = createApp(deps);
 
   /** One request through the real app; the body is sent as JSON unless it is a string. */

@@ -1,0 +1,29 @@
+// Wires the inbound pipeline to the session manager: every message and ack a channel reports goes
+// through ingest() and applyAck(). Listener failures are logged, never thrown into the adapter.
+import type { AppDeps } from '../context.ts';
+import { applyAck } from './acks.ts';
+import { ingest } from './ingest.ts';
+
+export { ingest, type IngestResult } from './ingest.ts';
+export { applyAck } from './acks.ts';
+
+export function attachPipeline(deps: AppDeps): () => void {
+  const offInbound = deps.sessions.onInbound(async (e) => {
+    try {
+      await ingest(deps, { id: e.connectionId, companyId: e.companyId }, e.message);
+    } catch (err) {
+      deps.log.error('inbound message failed', { connectionId: e.connectionId, messageId: e.message.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    }
+  });
+  const offAck = deps.sessions.onAck(async (e) => {
+    try {
+      await applyAck(deps, { id: e.connectionId, companyId: e.companyId }, e);
+    } catch (err) {
+      deps.log.error('ack failed', { connectionId: e.connectionId, messageId: e.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  return () => {
+    offInbound();
+    offAck();
+  };
+}
