@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
+import { newNumber, setupDesk } from '../../../test/conversation.ts';
+import { seedContact } from '../../../test/seed.ts';
+import { tenant } from '../../db/tenant.ts';
+
+describe.each(DIALECTS)('tickets on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true });
+  });
+  afterAll(async () => t.close());
+
+  const put = (token: string, id: number, body: unknown) => t.request('PUT', `/tickets/${id}`, { token, body });
+  const trackings = (companyId: number, ticketId: number) =>
+    tenant(t.db, companyId).selectFrom('ticketTrackings').selectAll().where('ticketTrackings.ticketId', '=', ticketId).orderBy('ticketTrackings.id').execute();
+
+  it('walks every transition: accept, return, accept, transfer, resolve, reopen — each tracked', async () => {
+    const desk = await setupDesk(t, {
+      queues: [{ greetingMessage: 'Sales here' }, { greetingMessage: 'Support here' }],
+      settings: { sendGreetingAccepted: 'enabled', sendMsgTransfTicket: 'enabled' },
+    });
+    const from = newNumber();
+    await desk.say(from, 'hi');
+    await desk.say(from, '1');
+    const { id } = (await desk.ticketOf(from))!;
+    const token = desk.userSession.token;
+
+    const accepted = await put(token, id, { status: 'open', userId: desk.user.id });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ status: 'open', userId: desk.user.id, user: { id: desk.user.id, name: desk.user.name }, chatbot: false });
+    expect((await desk.outbox(from)).at(-1)!.body).toContain(`*${desk.user.name}*`);
+
+    const returned = await put(token, id, { status: 'pending' });
+    expect(returned.body).toMatchObject({ status: 'pending', userId: null });
+    await put(token, id, { status: 'open' });
+
+    // Transfer to another queue without a user: pending in that queue, user cleared, a note sent.
+    const transferred = await put(token, id, { queueId: desk.queues[1]!.id, status: 'pending' });
+    expect(transferred.body).toMatchObject({ status: 'pending', userId: null, queueId: desk.queues[1]!.id, queue: { name: desk.queues[1]!.name } });
+    expect((await desk.outbox(from)).at(-1)!.body).toContain(desk.queues[1]!.name);
+    // It left the first attendant's view and entered the second queue's attendant's.
+    expect((await t.request('GET', `/tickets/${id}`, { token })).status).toBe(403);
+    const outsider = desk.outsiderSession.token;
+    expect((await put(outsider, id, { status: 'open' })).body).toMatchObject({ status: 'open', userId: desk.outsider.id });
+
+    // Transfer with a user: open and theirs.
+    const toUser = await put(outsider, id, { queueId: desk.queues[0]!.id, userId: desk.user.id, status: 'open' });
+    expect(toUser.body).toMatchObject({ status: 'open', userId: desk.user.id, queueId: desk.queues[0]!.id });
+
+    const resolved = await put(token, id, { status: 'closed' });
+    expect(resolved.body).toMatchObject({ status: 'closed', userId: desk.user.id, unreadMessages: 0, awaitingRating: false });
+    expect(resolved.body.closedAt).toBeTruthy();
+
+    const reopened = await put(token, id, { status: 'open' });
+    expect(reopened.body).toMatchObject({ status: 'open', userId: desk.user.id, closedAt: null });
+
+    const rows = await trackings(desk.companyId, id);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ queuedAt: expect.any(String), startedAt: expect.any(String), transferredAt: expect.any(String), finishedAt: expect.any(String) });
+    expect(rows[1]).toMatchObject({ startedAt: expect.any(String), finishedAt: null, userId: desk.user.id });
+  });
+
+  it('POST /tickets opens a ticket; a second one for the contact is ERR_OTHER_OPEN_TICKET, naming the holder when someone else has it', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const contact = await seedContact(t, desk.companyId, { name: 'Joana', number: newNumber() });
+    const noQueue = await t.request('POST', '/tickets', { token: desk.userSession.token, body: { contactId: contact.id } });
+    expect(noQueue.status).toBe(400);
+    const created = await t.request('POST', '/tickets', { token: desk.userSession.token, body: { contactId: contact.id, queueId: desk.queues[0]!.id } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'open', userId: desk.user.id, contact: { id: contact.id, name: 'Joana' }, whatsappId: desk.connectionId });
+    expect(created.body.uuid).toMatch(/^[0-9a-f-]{36}$/);
+
+    const mine = await t.request('POST', '/tickets', { token: desk.userSession.token, body: { contactId: contact.id, queueId: desk.queues[0]!.id } });
+    expect(mine.status).toBe(409);
+    expect(mine.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: created.body.id });
+
+    const held = await t.request('POST', '/tickets', { token: desk.adminSession.token, body: { contactId: contact.id } });
+    expect(held.status).toBe(409);
+    expect(held.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', userId: desk.user.id, user: { id: desk.user.id, name: desk.user.name }, queue: { id: desk.queues[0]!.id } });
+  });
+
+  it('reopening while the contact has another active ticket on the connection is refused', async () => {
+    const desk = await setupDesk(t);
+    const from = newNumber();
+    await desk.say(from, 'first');
+    const first = (await desk.ticketOf(from))!;
+    await put(desk.adminSession.token, first.id, { status: 'closed' });
+    await desk.say(from, 'second');
+    const second = (await desk.ticketOf(from))!;
+    expect(second.id).not.toBe(first.id);
+    const again = await put(desk.adminSession.token, first.id, { status: 'open' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('ERR_OTHER_OPEN_TICKET');
+  });
+
+  it('DELETE needs ticket-options:deleteTicket', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const from = newNumber();
+    await desk.say(from, 'bye');
+    const { id } = (await desk.ticketOf(from))!;
+    expect((await t.request('DELETE', `/tickets/${id}`, { token: desk.userSession.token })).status).toBe(403);
+    expect((await t.request('DELETE', `/tickets/${id}`, { token: desk.adminSession.token })).status).toBe(200);
+    expect((await t.request('GET', `/tickets/${id}`, { token: desk.adminSession.token })).body.error).toBe('ERR_NO_TICKET_FOUND');
+  });
+
+  it("refuses another company's tickets, messages and contacts everywhere with 404", async () => {
+    const desk = await setupDesk(t);
+    const from = newNumber();
+    await desk.say(from, 'private');
+    const ticket = (await desk.ticketOf(from))!;
+    const message = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.id').where('messages.ticketId', '=', ticket.id).executeTakeFirstOrThrow();
+    const other = await setupDesk(t);
+    const token = other.adminSession.token;
+    const calls: [string, string, unknown?][] = [
+      ['GET', `/tickets/${ticket.id}`],
+      ['GET', `/tickets/u/${ticket.uuid}`],
+      ['PUT', `/tickets/${ticket.id}`, { status: 'open' }],
+      ['DELETE', `/tickets/${ticket.id}`],
+      ['GET', `/messages/${ticket.id}`],
+      ['POST', `/messages/${ticket.id}`, { body: 'hi' }],
+      ['DELETE', `/messages/${message.id}`],
+      ['GET', `/contacts/${ticket.contactId}`],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await t.request(method, url, { token, body });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.body.error).toMatch(/^ERR_NO_TICKET_FOUND|ERR_NOT_FOUND|ERR_NO_CONTACT_FOUND$/);
+    }
+    const list = await t.request('GET', '/tickets?showAll=true', { token });
+    expect(list.body.tickets.map((x: { id: number }) => x.id)).not.toContain(ticket.id);
+    const taken = await t.request('POST', '/tickets', { token, body: { contactId: ticket.contactId } });
+    expect(taken.status).toBe(404);
+    expect(taken.body.error).toBe('ERR_NO_CONTACT_FOUND');
+  });
+
+  it('filters the list: status, queueIds, tags, users, withUnreadMessages, showAll, date, paging', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const a = newNumber();
+    const b = newNumber();
+    await desk.say(a, 'alpha');
+    await desk.say(b, 'beta');
+    const ta = (await desk.ticketOf(a))!;
+    const tb = (await desk.ticketOf(b))!;
+    await put(desk.userSession.token, tb.id, { status: 'open' });
+    const tag = await tenant(t.db, desk.companyId).insertInto('tags', { name: `VIP ${ta.id}`, color: '#000' }).returning('tags.id').executeTakeFirstOrThrow();
+    await tenant(t.db, desk.companyId).insertInto('ticketTags', { ticketId: ta.id, tagId: tag.id }).execute();
+    const ids = async (qs: string, token = desk.userSession.token) => (await t.request('GET', `/tickets?${qs}`, { token })).body.tickets.map((x: { id: number }) => x.id);
+    expect(await ids('status=pending')).toEqual([ta.id]);
+    expect(await ids('status=open')).toEqual([tb.id]);
+    expect(await ids(`tags[]=${tag.id}`)).toEqual([ta.id]);
+    expect(await ids(`tags=${JSON.stringify([tag.id])}`)).toEqual([ta.id]);
+    expect(await ids(`users[]=${desk.user.id}`)).toEqual([tb.id]);
+    expect(await ids('withUnreadMessages=true')).toEqual(expect.arrayContaining([ta.id, tb.id]));
+    expect(await ids(`queueIds=${JSON.stringify([desk.queues[0]!.id])}`)).toEqual(expect.arrayContaining([ta.id, tb.id]));
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await ids(`date=${today}`)).toHaveLength(2);
+    expect(await ids('date=2001-01-01')).toEqual([]);
+    expect(await ids(`updatedAt=${today}`)).toHaveLength(2);
+    // The admin without showAll sees what an attendant would; with it, everything.
+    expect(await ids('showAll=true', desk.adminSession.token)).toEqual(expect.arrayContaining([ta.id, tb.id]));
+    expect(await ids('showAll=false', desk.adminSession.token)).toEqual([]);
+    // An attendant cannot widen the view with showAll.
+    expect(await ids('showAll=true', desk.outsiderSession.token)).toEqual([]);
+    const page = await t.request('GET', '/tickets?pageNumber=2', { token: desk.userSession.token });
+    expect(page.body).toEqual({ tickets: [], hasMore: false });
+  });
+
+  it('searchParam finds tickets by message text and by contact name or number, by full-text search', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const a = newNumber();
+    const b = newNumber();
+    await desk.say(a, 'My parcel never arrived at the warehouse', { name: 'Zélia Quintana' });
+    await desk.say(b, 'Invoice question', { name: 'Bruno Prado' });
+    const ta = (await desk.ticketOf(a))!;
+    const tb = (await desk.ticketOf(b))!;
+    const search = async (q: string) =>
+      (await t.request('GET', `/tickets?searchParam=${encodeURIComponent(q)}`, { token: desk.userSession.token })).body.tickets.map((x: { id: number }) => x.id);
+    expect(await search('parcel')).toEqual([ta.id]);
+    expect(await search('warehou')).toEqual([ta.id]);
+    expect(await search('invoice')).toEqual([tb.id]);
+    expect(await search('quintana')).toEqual([ta.id]);
+    expect(await search(b.slice(0, 8))).toEqual(expect.arrayContaining([tb.id]));
+    expect(await search('parcel invoice')).toEqual([]);
+    // Query syntax is inert: quotes, stars and operators are just text.
+    const odd = await t.request('GET', `/tickets?searchParam=${encodeURIComponent('"parcel* OR NEAR( -')}`, { token: desk.userSession.token });
+    expect(odd.status).toBe(200);
+  });
+});
