@@ -15,6 +15,7 @@ import { createSendQueue } from './outbound/send-queue.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
 import { attachPipeline } from './pipeline/index.ts';
 import { startSchedulesJob } from './jobs/schedules.ts';
+import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { createChannelSessions } from './channels/index.ts';
 import { notifySyncedChange } from './channels/notify.ts';
 
@@ -54,6 +55,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
   const schedulesJob = startSchedulesJob(deps);
+  const ticketJobs = startTicketJobs(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -62,6 +64,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     webUrl: web?.url,
     async close() {
       await schedulesJob.stop();
+      await Promise.all(ticketJobs.map((j) => j.stop()));
       await web?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.stopAll();
