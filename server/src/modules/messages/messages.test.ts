@@ -1,0 +1,154 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
+import { newNumber, setupDesk } from '../../../test/conversation.ts';
+import { tenant } from '../../db/tenant.ts';
+import { ingest } from '../../pipeline/ingest.ts';
+
+const MB = 1024 * 1024;
+
+describe.each(DIALECTS)('messages on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true });
+  });
+  afterAll(async () => t.close());
+
+  /** A desk with a customer's ticket accepted by the attendant. */
+  async function openTicket() {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const from = newNumber();
+    const firstId = await desk.say(from, 'hello there');
+    const ticket = (await desk.ticketOf(from))!;
+    return { desk, from, firstId, ticket };
+  }
+
+  function upload(token: string, ticketId: number, files: { name: string; type: string; bytes: number }[], fields: Record<string, string> = {}) {
+    const form = new FormData();
+    for (const f of files) form.append('medias', new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    return t.app.request(`/messages/${ticketId}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  }
+
+  it('sends only in open tickets; signs, quotes, stores fromMe with ack 1, and refuses an empty body', async () => {
+    const { desk, from, firstId, ticket } = await openTicket();
+    const token = desk.userSession.token;
+    const pending = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'too early' } });
+    expect(pending.status).toBe(403);
+    expect(pending.body.error).toBe('ERR_NO_PERMISSION');
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+
+    const first = await t.request('GET', `/messages/${ticket.id}`, { token });
+    const inbound = first.body.messages[0];
+    const sent = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'How can I help?', signMessage: true, quotedMsg: { id: inbound.id }, fromMe: true, read: 1, mediaUrl: '' } });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ body: `*${desk.user.name}*:\nHow can I help?`, fromMe: true, ack: 1, read: true, quotedMsg: { id: inbound.id, body: 'hello there' } });
+    const out = (await desk.outbox(from)).at(-1)!;
+    expect(out).toMatchObject({ id: sent.body.wid, body: `*${desk.user.name}*:\nHow can I help?`, quotedId: firstId });
+    expect(await desk.ticketOf(from)).toMatchObject({ lastMessage: `*${desk.user.name}*:\nHow can I help?` });
+
+    const blank = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: '   ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error).toBe('ERR_VALIDATION');
+    // Another attendant may not write in a ticket that is not theirs.
+    expect((await t.request('POST', `/messages/${ticket.id}`, { token: desk.outsiderSession.token, body: { body: 'x' } })).status).toBe(403);
+  });
+
+  it('GET pages newest first (oldest first inside a page) and marks the holder’s ticket read', async () => {
+    const { desk, from, ticket } = await openTicket();
+    for (let i = 1; i <= 24; i++) await desk.say(from, `m${i}`);
+    const token = desk.userSession.token;
+    // Not the holder yet: reading does not clear the count.
+    const peek = await t.request('GET', `/messages/${ticket.id}`, { token });
+    expect(peek.body.ticket.unreadMessages).toBe(25);
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    const page1 = await t.request('GET', `/messages/${ticket.id}?pageNumber=1`, { token });
+    expect(page1.body.hasMore).toBe(true);
+    expect(page1.body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 5}`));
+    expect(page1.body.ticket).toMatchObject({ id: ticket.id, unreadMessages: 0 });
+    const page2 = await t.request('GET', `/messages/${ticket.id}?pageNumber=2`, { token });
+    expect(page2.body.hasMore).toBe(false);
+    expect(page2.body.messages.map((m: { body: string }) => m.body)).toEqual(['hello there', 'm1', 'm2', 'm3', 'm4']);
+    expect(page2.body.messages.every((m: { read: boolean }) => m.read)).toBe(true);
+  });
+
+  it('uploads media within the caps and refuses wrong types and big files, storing nothing', async () => {
+    const { desk, from, ticket } = await openTicket();
+    const token = desk.userSession.token;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    const folder = path.join(t.deps.config.mediaDir, String(desk.companyId), 'tickets', String(ticket.id));
+    const files = () => {
+      try {
+        return readdirSync(folder).length;
+      } catch {
+        return 0;
+      }
+    };
+    const count = async () => (await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.id').where('messages.ticketId', '=', ticket.id).execute()).length;
+    const before = await count();
+
+    const ok = await upload(token, ticket.id, [{ name: 'photo.png', type: 'image/png', bytes: 1024 }, { name: 'report.pdf', type: 'application/pdf', bytes: 2048 }], { body: 'See attached' });
+    expect(ok.status).toBe(201);
+    const { messages } = (await ok.json()) as { messages: { mediaType: string; mediaUrl: string; body: string }[] };
+    expect(messages.map((m) => [m.mediaType, m.body])).toEqual([['image', 'See attached'], ['application', '']]);
+    const out = (await desk.outbox(from)).slice(-2);
+    expect(out.map((m) => [m.mediaType, m.fileName])).toEqual([['image', 'photo.png'], ['document', 'report.pdf']]);
+    const served = await t.app.request(messages[0]!.mediaUrl, { headers: { authorization: `Bearer ${token}` } });
+    expect(served.status).toBe(200);
+    expect((await served.arrayBuffer()).byteLength).toBe(1024);
+    const stored = files();
+    expect(stored).toBe(2);
+
+    const refusals: [{ name: string; type: string; bytes: number }[], number, string][] = [
+      [[{ name: 'big.jpg', type: 'image/jpeg', bytes: 2 * MB + 1 }], 413, 'ERR_PAYLOAD_TOO_LARGE'],
+      [[{ name: 'song.mp3', type: 'audio/mpeg', bytes: 5 * MB + 1 }], 413, 'ERR_PAYLOAD_TOO_LARGE'],
+      [[{ name: 'movie.mp4', type: 'video/mp4', bytes: 20 * MB + 1 }], 413, 'ERR_PAYLOAD_TOO_LARGE'],
+      [[{ name: 'tool.exe', type: 'application/octet-stream', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+      [[{ name: 'clip.mov', type: 'video/quicktime', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+      [[{ name: 'fake.png', type: 'video/mp4', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+      // One good file and one bad: nothing of the request is kept.
+      [[{ name: 'fine.jpg', type: 'image/jpeg', bytes: 100 }, { name: 'bad.gif', type: 'image/gif', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+    ];
+    for (const [list, status, code] of refusals) {
+      const res = await upload(token, ticket.id, list);
+      expect(res.status, list.map((f) => f.name).join()).toBe(status);
+      expect(((await res.json()) as { error: string }).error).toBe(code);
+    }
+    expect(await count()).toBe(before + 2);
+    expect(files()).toBe(stored);
+  });
+
+  it('deletes own sent messages; refuses received ones; ERR_DELETE_WAPP_MSG when the network refuses', async () => {
+    const { desk, from, ticket } = await openTicket();
+    const token = desk.userSession.token;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    const sent = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'oops' } });
+    const del = await t.request('DELETE', `/messages/${sent.body.id}`, { token });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ id: sent.body.id, isDeleted: true });
+    expect((await desk.outbox(from)).find((m) => m.id === sent.body.wid)?.deleted).toBe(true);
+
+    const inbound = (await t.request('GET', `/messages/${ticket.id}`, { token })).body.messages.find((m: { fromMe: boolean }) => !m.fromMe);
+    expect((await t.request('DELETE', `/messages/${inbound.id}`, { token })).status).toBe(403);
+
+    // Sent from the phone, not through us: the simulated network has nothing to delete.
+    const phone = await ingest(t.deps, { id: desk.connectionId, companyId: desk.companyId }, { id: `PHONE-${from}`, from: { number: from }, fromMe: true, timestamp: new Date().toISOString(), body: 'from my phone' });
+    expect(phone.status).toBe('stored');
+    const refused = await t.request('DELETE', `/messages/${phone.status === 'stored' ? phone.messageId : 0}`, { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('ERR_DELETE_WAPP_MSG');
+  });
+
+  it('a disconnected connection answers ERR_WAPP_NOT_INITIALIZED and keeps nothing', async () => {
+    const { desk, ticket } = await openTicket();
+    const token = desk.userSession.token;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'replaced' } });
+    const res = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'anyone?' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    const bodies = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.body').where('messages.ticketId', '=', ticket.id).execute();
+    expect(bodies.map((b) => b.body)).toEqual(['hello there']);
+  });
+});
