@@ -19,7 +19,7 @@ describe.each(DIALECTS)('announcements on %s', (dialect) => {
   const create = (body: unknown, token = superToken) => t.request('POST', '/announcements', { token, body });
   async function upload(token: string, id: number, name: string, bytes: Buffer | string) {
     const form = new FormData();
-    form.append('file', new Blob([bytes]), name);
+    form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
     const res = await t.app.request(`/announcements/${id}/media-upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     return { status: res.status, body: await res.json() };
   }
@@ -88,6 +88,10 @@ describe.each(DIALECTS)('announcements on %s', (dialect) => {
     expect(png.body.mediaPath).toMatch(/\/announcements\//);
     const onDisk = (rel: string) => existsSync(path.join(t.deps.config.mediaDir, rel));
     expect(onDisk(png.body.mediaPath)).toBe(true);
+    const { userSession } = await seedTenant(t);
+    const served = await t.app.request(`/announcements/${a.id}/media`, { headers: { authorization: `Bearer ${userSession.token}` } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
     const jpeg = await upload(superToken, a.id, 'photo.JPEG', JPEG);
     expect(jpeg.status).toBe(200);
     expect(onDisk(png.body.mediaPath)).toBe(false);

@@ -4,7 +4,7 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requireSuper } from '../../auth/middleware.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { commitAndPokeAll } from '../tags/commit.ts';
-import { assertImage, limitUpload, readUpload, removeMedia, storeMedia } from '../quick-messages/media.ts';
+import { assertImage, limitUpload, readUpload, removeMedia, sendMedia, storeMedia } from '../quick-messages/media.ts';
 import { createAnnouncement, deleteAnnouncement, findAnnouncementsPage, getAnnouncementRow, toAnnouncementDto, updateAnnouncement } from './service.ts';
 
 /** Announcement pictures: png, jpg or jpeg, up to 10 MB. */
@@ -33,6 +33,10 @@ export function announcementsRoutes(deps: AppDeps) {
       const mediaPath = await write((trx) => deleteAnnouncement(trx, c.get('actor'), id));
       await removeMedia(deps.config.mediaDir, mediaPath);
       return c.json({ message: 'Announcement deleted' });
+    })
+    .get('/announcements/:id/media', auth, async (c) => {
+      const row = await getAnnouncementRow(deps.db, c.get('actor'), parseId(c, 'id'));
+      return sendMedia(deps.config.mediaDir, row.mediaPath, row.mediaName);
     })
     .post('/announcements/:id/media-upload', auth, requireSuper, limitUpload(ANNOUNCEMENT_MEDIA_MAX_BYTES), async (c) => {
       const id = parseId(c, 'id');

@@ -17,7 +17,7 @@ describe.each(DIALECTS)('quick message media on %s', (dialect) => {
   async function upload(token: string, id: number, file: { name: string; bytes: Buffer | string } | null, extra: Record<string, string> = { typeArch: 'quickMessage' }) {
     const form = new FormData();
     for (const [k, v] of Object.entries(extra)) form.append(k, v);
-    if (file) form.append('file', new Blob([file.bytes]), file.name);
+    if (file) form.append('file', new Blob([typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes)]), file.name);
     const res = await t.app.request(`/quick-messages/${id}/media-upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     return { status: res.status, body: await res.json() };
   }
@@ -32,6 +32,10 @@ describe.each(DIALECTS)('quick message media on %s', (dialect) => {
     expect(first.body).toMatchObject({ id: qm.id, mediaName: 'logo.png', isMedia: true });
     expect(first.body.mediaPath).toMatch(new RegExp(`^${company.id}/quick-messages/.+logo\\.png$`));
     expect(onDisk(first.body.mediaPath)).toBe(true);
+    const served = await t.app.request(`/quick-messages/${qm.id}/media`, { headers: { authorization: `Bearer ${token}` } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
 
     const second = await upload(token, qm.id, { name: '../../report final.pdf', bytes: '%PDF-1.4 test' });
     expect(second.status).toBe(200);
@@ -39,9 +43,12 @@ describe.each(DIALECTS)('quick message media on %s', (dialect) => {
     expect(onDisk(second.body.mediaPath)).toBe(true);
     expect(onDisk(first.body.mediaPath)).toBe(false);
 
+    const pdf = await t.app.request(`/quick-messages/${qm.id}/media`, { headers: { authorization: `Bearer ${token}` } });
+    expect(pdf.headers.get('content-disposition')).toMatch(/^attachment; filename\*=UTF-8''report%20final\.pdf$/);
     const removed = await t.request('DELETE', `/quick-messages/${qm.id}/media-upload`, { token });
     expect(removed.body).toMatchObject({ mediaPath: null, mediaName: null, isMedia: false });
     expect(onDisk(second.body.mediaPath)).toBe(false);
+    expect((await t.request('GET', `/quick-messages/${qm.id}/media`, { token })).status).toBe(404);
 
     const third = await upload(token, qm.id, { name: 'a.png', bytes: PNG });
     expect((await t.request('DELETE', `/quick-messages/${qm.id}`, { token })).status).toBe(200);
@@ -88,6 +95,8 @@ describe.each(DIALECTS)('quick message media on %s', (dialect) => {
     const colleague = await loginAs(t, await seedUser(t, company.id));
     const qm = (await t.request('POST', '/quick-messages', { token: userSession.token, body: { shortcode: 'private' } })).body;
     expect((await upload(colleague.token, qm.id, { name: 'a.png', bytes: PNG })).status).toBe(404);
+    await upload(userSession.token, qm.id, { name: 'a.png', bytes: PNG });
+    expect((await t.request('GET', `/quick-messages/${qm.id}/media`, { token: colleague.token })).status).toBe(404);
     const shared = (await t.request('POST', '/quick-messages', { token: userSession.token, body: { shortcode: 'shared', geral: true } })).body;
     expect((await upload(colleague.token, shared.id, { name: 'a.png', bytes: PNG })).status).toBe(403);
     expect((await t.request('DELETE', `/quick-messages/${shared.id}/media-upload`, { token: colleague.token })).status).toBe(403);

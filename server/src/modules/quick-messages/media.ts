@@ -2,11 +2,14 @@
 // its real type from its first bytes (the declared type and name are the client's word), and keep
 // it under config.mediaDir/<companyId>/<folder>/. Nothing here touches the database.
 import { randomBytes } from 'node:crypto';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { AppError } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { mimeOfPath, resolveMediaFile } from '../media/storage.ts';
 
 export type UploadedFile = { name: string; bytes: Buffer };
 
@@ -103,5 +106,27 @@ export async function removeMedia(mediaDir: string, relative: string | null | un
   if (!full.startsWith(root + path.sep)) return;
   await unlink(full).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;
+  });
+}
+
+/**
+ * The stored file as a response. Images, audio and video show inline; anything else downloads,
+ * so a document can never render as a page of our origin.
+ */
+export async function sendMedia(mediaDir: string, relative: string | null, downloadName: string | null): Promise<Response> {
+  const abs = relative ? resolveMediaFile(mediaDir, relative) : undefined;
+  const info = abs ? await stat(abs).catch(() => undefined) : undefined;
+  if (!abs || !info?.isFile()) throw new AppError('ERR_NOT_FOUND', 'There is no attachment.');
+  const type = mimeOfPath(abs);
+  const inline = /^(image|audio|video)\//.test(type);
+  const name = encodeURIComponent(downloadName ?? path.basename(abs));
+  return new Response(Readable.toWeb(createReadStream(abs)) as ReadableStream, {
+    headers: {
+      'content-type': type,
+      'content-length': String(info.size),
+      'content-disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${name}`,
+      'cache-control': 'private, max-age=3600',
+      'x-content-type-options': 'nosniff',
+    },
   });
 }

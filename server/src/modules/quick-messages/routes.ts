@@ -4,7 +4,7 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
 import { commitAndPoke } from '../tags/commit.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { assertNotDangerous, limitUpload, readUpload, removeMedia, storeMedia } from './media.ts';
+import { assertNotDangerous, limitUpload, readUpload, removeMedia, sendMedia, storeMedia } from './media.ts';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -48,6 +48,10 @@ export function quickMessagesRoutes(deps: AppDeps) {
       const mediaPath = await write(c, (trx) => deleteQuickMessage(trx, c.get('actor'), id));
       await removeMedia(deps.config.mediaDir, mediaPath);
       return c.json({ message: 'Quick message deleted' });
+    })
+    .get('/quick-messages/:id/media', auth, async (c) => {
+      const row = await getQuickMessageRow(deps.db, c.get('actor'), parseId(c, 'id'));
+      return sendMedia(deps.config.mediaDir, row.mediaPath, row.mediaName);
     })
     .post('/quick-messages/:id/media-upload', auth, limitUpload(QUICK_MESSAGE_MEDIA_MAX_BYTES), async (c) => {
       const id = parseId(c, 'id');
