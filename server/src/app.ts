@@ -27,6 +27,7 @@ import { chatsRoutes } from './modules/chats/routes.ts';
 import { quickMessagesRoutes } from './modules/quick-messages/routes.ts';
 import { tagsRoutes } from './modules/tags/routes.ts';
 import { ticketNotesRoutes } from './modules/ticket-notes/routes.ts';
+import { syncRoutes } from './sync/routes.ts';
 
 /** The largest multipart body any upload route may receive; routes cap lower. */
 export const MAX_MULTIPART_BYTES = 100 * 1024 * 1024;
@@ -70,7 +71,8 @@ export function createApp(deps: AppDeps) {
     .route('/', ticketNotesRoutes(deps))
     .route('/', quickMessagesRoutes(deps))
     .route('/', announcementsRoutes(deps))
-    .route('/', chatsRoutes(deps));
+    .route('/', chatsRoutes(deps))
+    .route('/', syncRoutes(deps));
   app.onError(errorHandler(deps.log));
   app.notFound(notFoundHandler);
   return app;

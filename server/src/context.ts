@@ -4,6 +4,7 @@ import type { Database, Dialect } from './db/database.ts';
 import type { Mailer } from './mail.ts';
 import type { Logger } from './log.ts';
 import type { RateLimiter } from './auth/rate-limit.ts';
+import type { Realtime } from './realtime/hub.ts';
 import type { SendQueue } from './outbound/send-queue.ts';
 import type { KeyedLock } from './pipeline/keyed-lock.ts';
 import type { SessionManager } from './channels/session-manager.ts';
@@ -22,6 +23,8 @@ export type AppDeps = {
   contactLocks: KeyedLock;
   /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */
   sessions: SessionManager;
+  /** Pokes and session events over /sync/ws; services call it after their transaction commits. */
+  realtime: Realtime;
 };
 
 /** The signed-in user a request acts for. Services take it first: the tenant is never optional. */

@@ -1,4 +1,5 @@
 // Starts the product: database, migrations, first-start seed, the API on PORT.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
@@ -11,13 +12,16 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail.ts';
 import { startWebServer, type WebServer } from './web/static.ts';
+import { createPgBus } from './realtime/bus.ts';
+import { createRealtime } from './realtime/hub.ts';
+import { attachSyncSocket } from './realtime/ws.ts';
 import { createSendQueue } from './outbound/send-queue.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
 import { attachPipeline } from './pipeline/index.ts';
-import { startSchedulesJob } from './jobs/schedules.ts';
-import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { createChannelSessions } from './channels/index.ts';
 import { notifySyncedChange } from './channels/notify.ts';
+import { startSchedulesJob } from './jobs/schedules.ts';
+import { startTicketJobs } from './jobs/ticket-jobs.ts';
 
 export type RunningServer = {
   deps: AppDeps;
@@ -45,6 +49,8 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     outbound: createSendQueue({ getChannel: (id) => sessions.getChannel(id) }),
     contactLocks: createKeyedLock(),
     sessions,
+    // With PostgreSQL, several instances may serve one database: pokes cross them over LISTEN/NOTIFY.
+    realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
   };
   attachPipeline(deps);
   const firstStart = await runFirstStart(deps);
@@ -52,6 +58,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(s));
   });
+  const socket = attachSyncSocket(server as Server, deps);
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
   const schedulesJob = startSchedulesJob(deps);
@@ -66,8 +73,10 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await schedulesJob.stop();
       await Promise.all(ticketJobs.map((j) => j.stop()));
       await web?.close();
+      await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.stopAll();
+      await deps.realtime.close();
       await db.destroy();
     },
   };

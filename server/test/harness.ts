@@ -11,6 +11,8 @@ import type { AppDeps } from '../src/context.ts';
 import { openDatabase, type Dialect } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createMemoryLogger } from '../src/log.ts';
+import { createPgBus } from '../src/realtime/bus.ts';
+import { createRealtime } from '../src/realtime/hub.ts';
 import type { Channel } from '../src/channels/types.ts';
 import { createSendQueue } from '../src/outbound/send-queue.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
@@ -66,6 +68,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     outbound: createSendQueue({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), backoffMs: 5 }),
     contactLocks: createKeyedLock(),
     sessions,
+    realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
   };
   attachPipeline(deps);
   const app = createApp(deps);
@@ -101,6 +104,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     request,
     async close() {
       await sessions.stopAll();
+      await deps.realtime.close();
       await db.destroy();
       await dropSchema?.();
     },

@@ -455,11 +455,15 @@ export interface ReplicacheClients {
 
 export interface ReplicacheCvrs {
   clientGroupId: string;
+  /** JSON map of client id → lastMutationID the CVR was computed with. */
+  clients: Generated<string>;
   companyId: number;
   createdAt: Generated<string>;
   entries: string;
   updatedAt: Generated<string>;
   version: number;
+  /** The company's sync watermark when the CVR was last known to match the view. */
+  watermark: Generated<number>;
 }
 
 export interface ReplicacheMutationErrors {
@@ -501,6 +505,11 @@ export interface Settings {
   key: string;
   updatedAt: Generated<string>;
   value: string;
+  version: Generated<number>;
+}
+
+export interface SyncWatermarks {
+  companyId: number;
   version: Generated<number>;
 }
 
@@ -706,6 +715,7 @@ export interface DB {
   replicacheMutationErrors: ReplicacheMutationErrors;
   schedules: Schedules;
   settings: Settings;
+  syncWatermarks: SyncWatermarks;
   tags: Tags;
   ticketNotes: TicketNotes;
   tickets: Tickets;

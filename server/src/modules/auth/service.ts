@@ -41,20 +41,26 @@ export async function login(deps: AppDeps, input: LoginInput, meta: { ip: string
     }
   }
   deps.limiter.reset(input.email);
-  return deps.db.transaction().execute(async (trx) => {
+  const replaced: string[] = [];
+  const session = await deps.db.transaction().execute(async (trx) => {
     const t = nowIso();
-    await tenant(trx, row.companyId)
+    const revoked = await tenant(trx, row.companyId)
       .updateTable('userSessions')
       .set({ revokedAt: t, revokedReason: 'replaced', updatedAt: t })
       .where('userId', '=', row.id)
       .where('revokedAt', 'is', null)
+      .returning('userSessions.id')
       .execute();
+    replaced.push(...revoked.map((r) => r.id));
     const sessionId = newSessionId();
     await tenant(trx, row.companyId)
       .insertInto('userSessions', { id: sessionId, userId: row.id, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null, lastUsedAt: t })
       .execute();
     return issueTokens({ ...deps, db: trx }, row.companyId, row.id, sessionId);
   });
+  // After the commit: the replaced sessions' open sockets hear "accessed on another computer".
+  deps.realtime.sessionRevoked(replaced, 'replaced');
+  return session;
 }
 
 async function issueTokens(deps: AppDeps, companyId: number, userId: number, sessionId: string): Promise<SessionResult> {

@@ -1,0 +1,84 @@
+// How realtime messages reach the other server instances. One process (SQLite): nowhere to go.
+// PostgreSQL: NOTIFY on a channel every instance LISTENs to, over one dedicated connection that
+// reconnects with backoff. NOTIFY payloads are small JSON (a poke names a company, not data).
+import pg from 'pg';
+import type { Logger } from '../log.ts';
+
+export type BusMessage =
+  | { origin: string; kind: 'poke'; companyId: number; userIds?: number[] }
+  | { origin: string; kind: 'auth'; sessionIds: string[]; reason: string };
+
+export type Bus = {
+  publish(m: BusMessage): Promise<void>;
+  subscribe(handler: (m: BusMessage) => void): () => void;
+  close(): Promise<void>;
+};
+
+export function createLocalBus(): Bus {
+  return { publish: async () => {}, subscribe: () => () => {}, close: async () => {} };
+}
+
+/**
+ * The channel is per database schema, so instances sharing a database but not a schema (tests run
+ * that way) never hear each other.
+ */
+export async function createPgBus(url: string, log: Logger): Promise<Bus> {
+  const handlers = new Set<(m: BusMessage) => void>();
+  let client: pg.Client | undefined;
+  let channel = 'zapdesk_sync';
+  let closed = false;
+  let retryMs = 250;
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client({ connectionString: url });
+    c.on('error', (err) => {
+      log.warn('realtime bus connection lost', { error: String(err) });
+      if (client === c) client = undefined;
+      void c.end().catch(() => {});
+      scheduleReconnect();
+    });
+    c.on('notification', (n) => {
+      if (n.channel !== channel || !n.payload) return;
+      let m: BusMessage;
+      try {
+        m = JSON.parse(n.payload) as BusMessage;
+      } catch {
+        return;
+      }
+      for (const h of handlers) h(m);
+    });
+    await c.connect();
+    const schema = (await c.query<{ s: string }>('select current_schema() as s')).rows[0]?.s ?? 'public';
+    channel = schema === 'public' ? 'zapdesk_sync' : `zapdesk_sync_${schema}`.slice(0, 63);
+    await c.query(`LISTEN "${channel}"`);
+    client = c;
+    retryMs = 250;
+  }
+
+  function scheduleReconnect() {
+    if (closed) return;
+    const wait = retryMs;
+    retryMs = Math.min(retryMs * 2, 10_000);
+    setTimeout(() => {
+      if (!closed && !client) connect().catch(scheduleReconnect);
+    }, wait).unref();
+  }
+
+  await connect();
+  return {
+    async publish(m) {
+      if (!client) throw new Error('realtime bus is reconnecting');
+      await client.query('select pg_notify($1, $2)', [channel, JSON.stringify(m)]);
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    async close() {
+      closed = true;
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// The realtime hub: who is connected here, and the notifier services call after a commit.
+// A poke says "pull now"; it carries no data, so a spurious one costs a cheap no-change pull and a
+// lost one is caught by the client's pullInterval. Pokes are coalesced per user over a few ms.
+// With PostgreSQL the same calls reach the other instances through the bus (LISTEN/NOTIFY).
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.ts';
+import { createLocalBus, type Bus, type BusMessage } from './bus.ts';
+
+/** What a connected socket must offer the hub. */
+export type SyncSocket = {
+  companyId: number;
+  userId: number;
+  sessionId: string;
+  send(message: ServerEvent): void;
+  close(code: number, reason: string): void;
+};
+
+/** Messages the server sends over /sync/ws (`ready`: authenticated and registered, pokes will come). */
+export type ServerEvent = { type: 'ready' } | { type: 'poke' } | { type: 'auth'; reason: string } | { type: 'event'; channel: string; data: unknown };
+
+export type Realtime = {
+  /** Every user of the company pulls. Call after the transaction committed. */
+  pokeCompany(companyId: number): void;
+  /** Only these users of the company pull. */
+  pokeUsers(companyId: number, userIds: number[]): void;
+  /** The sessions were revoked (e.g. `replaced` by a login elsewhere): their sockets get an `auth` event and close. */
+  sessionRevoked(sessionIds: string | string[], reason?: string): void;
+  /** Adds a connected socket; returns its removal. */
+  register(socket: SyncSocket): () => void;
+  /** Local sockets, for tests and the benchmark. */
+  socketCount(): number;
+  close(): Promise<void>;
+};
+
+/** Close code for a session that may not come back (replaced, revoked, invalid token). */
+export const CLOSE_SESSION_ENDED = 4003;
+/** Close code for an expired access token: refresh it and reconnect. */
+export const CLOSE_TOKEN_EXPIRED = 4001;
+
+export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: number }): Realtime {
+  const instance = randomUUID();
+  const bus = opts.bus ?? createLocalBus();
+  const delay = opts.pokeDelayMs ?? 5;
+  const byCompany = new Map<number, Map<number, Set<SyncSocket>>>();
+  const bySession = new Map<string, Set<SyncSocket>>();
+  // company → users to poke at the next flush (null: all of them)
+  const pending = new Map<number, Set<number> | null>();
+  let timer: NodeJS.Timeout | undefined;
+
+  function flush() {
+    timer = undefined;
+    for (const [companyId, userIds] of pending) {
+      const users = byCompany.get(companyId);
+      if (!users) continue;
+      for (const [userId, sockets] of users) {
+        if (userIds && !userIds.has(userId)) continue;
+        for (const s of sockets) s.send({ type: 'poke' });
+      }
+    }
+    pending.clear();
+  }
+
+  function schedule(companyId: number, userIds?: number[]) {
+    if (!byCompany.has(companyId)) return;
+    const current = pending.get(companyId);
+    if (current === null) return;
+    if (!userIds) pending.set(companyId, null);
+    else pending.set(companyId, new Set([...(current ?? []), ...userIds]));
+    timer ??= setTimeout(flush, delay);
+  }
+
+  function endSessions(sessionIds: string[], reason: string) {
+    for (const id of sessionIds) {
+      for (const s of bySession.get(id) ?? []) {
+        s.send({ type: 'auth', reason });
+        s.close(CLOSE_SESSION_ENDED, reason);
+      }
+    }
+  }
+
+  function deliver(m: BusMessage) {
+    if (m.kind === 'poke') schedule(m.companyId, m.userIds);
+    else endSessions(m.sessionIds, m.reason);
+  }
+  const unsubscribe = bus.subscribe((m) => {
+    if (m.origin !== instance) deliver(m);
+  });
+
+  // Local sockets hear at once; the bus carries the same message to the other instances.
+  function publish(m: BusMessage) {
+    deliver(m);
+    bus.publish(m).catch((err: unknown) => opts.log.warn('realtime publish failed', { error: String(err) }));
+  }
+
+  return {
+    pokeCompany: (companyId) => publish({ origin: instance, kind: 'poke', companyId }),
+    pokeUsers: (companyId, userIds) => {
+      if (userIds.length) publish({ origin: instance, kind: 'poke', companyId, userIds });
+    },
+    sessionRevoked: (ids, reason = 'replaced') => {
+      const sessionIds = Array.isArray(ids) ? ids : [ids];
+      if (sessionIds.length) publish({ origin: instance, kind: 'auth', sessionIds, reason });
+    },
+    register(socket) {
+      let users = byCompany.get(socket.companyId);
+      if (!users) byCompany.set(socket.companyId, (users = new Map()));
+      let mine = users.get(socket.userId);
+      if (!mine) users.set(socket.userId, (mine = new Set()));
+      mine.add(socket);
+      let session = bySession.get(socket.sessionId);
+      if (!session) bySession.set(socket.sessionId, (session = new Set()));
+      session.add(socket);
+      return () => {
+        mine.delete(socket);
+        if (mine.size === 0) users.delete(socket.userId);
+        if (users.size === 0) byCompany.delete(socket.companyId);
+        session.delete(socket);
+        if (session.size === 0) bySession.delete(socket.sessionId);
+      };
+    },
+    socketCount: () => [...bySession.values()].reduce((n, s) => n + s.size, 0),
+    async close() {
+      if (timer) clearTimeout(timer);
+      unsubscribe();
+      await bus.close();
+    },
+  };
+}

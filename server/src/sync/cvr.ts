@@ -1,0 +1,113 @@
+// Client View Records: per view, the (id → version) pairs a client group was sent.
+// Stored compactly as JSON `{"<view>":[id0,v0,id1,v1,…]}`. Listings are immutable once built, so
+// two CVRs (or two users) may share one listing object, and an unchanged view is skipped by
+// identity before any per-row work.
+import type { RowId, RowVersion, VersionRow } from './views/types.ts';
+
+export type Listing = {
+  readonly ids: RowId[];
+  readonly versions: RowVersion[];
+  /** id → version, built on first use. */
+  index?: Map<RowId, RowVersion>;
+  /** `[id0,v0,…]` as JSON, built on first use. */
+  json?: string;
+};
+
+export type Cvr = {
+  /** The company watermark at which these entries were last known to be the whole view. */
+  watermark: number;
+  /** client id → lastMutationID as last sent to the group. */
+  clients: Record<string, number>;
+  views: Record<string, Listing>;
+};
+
+export function toListing(rows: VersionRow[]): Listing {
+  const ids = new Array<RowId>(rows.length);
+  const versions = new Array<RowVersion>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    ids[i] = rows[i]!.id;
+    versions[i] = rows[i]!.version;
+  }
+  return { ids, versions };
+}
+
+export function sameListing(a: Listing, b: Listing): boolean {
+  if (a === b) return true;
+  if (a.ids.length !== b.ids.length) return false;
+  for (let i = 0; i < a.ids.length; i++) if (a.ids[i] !== b.ids[i] || a.versions[i] !== b.versions[i]) return false;
+  return true;
+}
+
+function indexOf(listing: Listing): Map<RowId, RowVersion> {
+  if (!listing.index) {
+    const m = new Map<RowId, RowVersion>();
+    for (let i = 0; i < listing.ids.length; i++) m.set(listing.ids[i]!, listing.versions[i]!);
+    listing.index = m;
+  }
+  return listing.index;
+}
+
+function jsonOf(listing: Listing): string {
+  if (listing.json === undefined) {
+    const flat = new Array<RowId | RowVersion>(listing.ids.length * 2);
+    for (let i = 0; i < listing.ids.length; i++) {
+      flat[2 * i] = listing.ids[i]!;
+      flat[2 * i + 1] = listing.versions[i]!;
+    }
+    listing.json = JSON.stringify(flat);
+  }
+  return listing.json;
+}
+
+export function encodeEntries(views: Record<string, Listing>): string {
+  return `{${Object.entries(views)
+    .map(([name, listing]) => `${JSON.stringify(name)}:${jsonOf(listing)}`)
+    .join(',')}}`;
+}
+
+export function decodeEntries(text: string): Record<string, Listing> {
+  const parsed = JSON.parse(text) as Record<string, (RowId | RowVersion)[]>;
+  const out: Record<string, Listing> = {};
+  for (const [name, flat] of Object.entries(parsed)) {
+    const n = flat.length / 2;
+    const ids = new Array<RowId>(n);
+    const versions = new Array<RowVersion>(n);
+    for (let i = 0; i < n; i++) {
+      ids[i] = flat[2 * i]!;
+      versions[i] = flat[2 * i + 1]!;
+    }
+    out[name] = { ids, versions };
+  }
+  return out;
+}
+
+export type ViewDiff = { puts: RowId[]; dels: RowId[] };
+
+/** Per view: ids new or with another version (puts), ids no longer listed (dels). */
+export function diffViews(prev: Record<string, Listing>, next: Record<string, Listing>): Record<string, ViewDiff> {
+  const out: Record<string, ViewDiff> = {};
+  for (const name of new Set([...Object.keys(prev), ...Object.keys(next)])) {
+    const a = prev[name];
+    const b = next[name];
+    if (a && b && (a === b || sameListing(a, b))) continue;
+    const puts: RowId[] = [];
+    const dels: RowId[] = [];
+    if (b) {
+      const before = a ? indexOf(a) : undefined;
+      // Versions only need to differ: composite versions (strings) have no order.
+      for (let i = 0; i < b.ids.length; i++) if (before?.get(b.ids[i]!) !== b.versions[i]) puts.push(b.ids[i]!);
+    }
+    if (a) {
+      const after = b ? indexOf(b) : undefined;
+      for (const id of a.ids) if (!after?.has(id)) dels.push(id);
+    }
+    if (puts.length || dels.length) out[name] = { puts, dels };
+  }
+  return out;
+}
+
+export function sameClients(a: Record<string, number>, b: Record<string, number>): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => a[k] === b[k]);
+}

@@ -1,0 +1,164 @@
+// POST /sync/push: Replicache push protocol v1 (https://doc.replicache.dev/strategies/row-version#push),
+// written as the protocol's steps. Each mutation runs in its own transaction together with its
+// client's lastMutationID, so a mutation is applied exactly once or not at all.
+import { AppError } from '@zapdesk/sync';
+import type { ClientStateNotFoundResponse } from 'replicache';
+import { z } from 'zod';
+import type { AppDeps, Actor } from '../context.ts';
+import { nowIso, type Database } from '../db/database.ts';
+import { tenant } from '../db/tenant.ts';
+import { parseWith } from '../http/validate.ts';
+import { serverMutators, type MutatorContext } from './mutators.ts';
+import { claimClientGroup } from './store.ts';
+import { MAX_ERRORS } from './views/mutation-errors.ts';
+
+const mutationSchema = z.object({
+  id: z.number().int().positive(),
+  clientID: z.string().min(1).max(100),
+  name: z.string().min(1).max(100),
+  args: z.unknown(),
+  timestamp: z.number().optional(),
+});
+type Mutation = z.infer<typeof mutationSchema>;
+
+export const pushRequestSchema = z.object({
+  pushVersion: z.literal(1),
+  clientGroupID: z.string().min(1).max(100),
+  mutations: z.array(mutationSchema).max(1000),
+  profileID: z.string().optional(),
+  schemaVersion: z.string().optional(),
+});
+export type PushRequest = z.infer<typeof pushRequestSchema>;
+
+export type PushResult = {
+  response: Record<string, never> | ClientStateNotFoundResponse;
+  applied: number;
+  failed: number;
+  /** Why processing stopped early (a gap, a client of another group); the route answers it after poking. */
+  refusal?: AppError;
+};
+
+type Outcome = 'applied' | 'skipped' | 'failed' | 'unknown-client';
+
+export async function push(deps: AppDeps, actor: Actor, req: PushRequest): Promise<PushResult> {
+  // 1. The client group must be the actor's (or new, then it becomes theirs).
+  await claimClientGroup(deps.db, actor, req.clientGroupID);
+  const result: PushResult = { response: {}, applied: 0, failed: 0 };
+  for (const mutation of req.mutations) {
+    let outcome: Outcome;
+    try {
+      outcome = await processMutation(deps, actor, req.clientGroupID, mutation);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      result.refusal = err;
+      break;
+    }
+    if (outcome === 'unknown-client') {
+      // The server has no record of a client that is past its first mutation: it lost that
+      // client's state, and Replicache must start the client over.
+      result.response = { error: 'ClientStateNotFound' };
+      break;
+    }
+    if (outcome === 'applied') result.applied++;
+    if (outcome === 'failed') result.failed++;
+  }
+  return result;
+}
+
+async function processMutation(deps: AppDeps, actor: Actor, groupId: string, mutation: Mutation): Promise<Outcome> {
+  let failure: AppError;
+  try {
+    // 2. One transaction: the client row (locked), the business change, the new lastMutationID.
+    return await deps.db.transaction().execute(async (trx) => {
+      const { lastMutationId, isNew } = await lockClient(deps, trx, actor.companyId, groupId, mutation.clientID);
+      // 3. Already processed (a retried push): skip.
+      if (mutation.id <= lastMutationId) return 'skipped';
+      // 4. From the future: refuse, and stop here (the caller never sees later ones applied out of order).
+      if (mutation.id > lastMutationId + 1) {
+        if (isNew && lastMutationId === 0) return 'unknown-client';
+        throw new GapError(mutation, lastMutationId);
+      }
+      // 5. The authoritative change: arguments re-parsed with the shared schema, then the service.
+      await runMutator(deps, trx, actor, mutation);
+      await setLastMutationId(trx, actor.companyId, mutation.clientID, mutation.id);
+      return 'applied';
+    });
+  } catch (err) {
+    if (err instanceof GapError) throw new AppError('ERR_VALIDATION', err.message);
+    if (err instanceof ForeignClientError) throw new AppError('ERR_NO_PERMISSION', err.message);
+    failure = toBusinessError(deps, mutation, err);
+  }
+  // 6. The business change failed: still mark the mutation processed and record why, so the
+  //    client's queue moves on and the app can tell the user.
+  return deps.db.transaction().execute(async (trx) => {
+    const { lastMutationId } = await lockClient(deps, trx, actor.companyId, groupId, mutation.clientID);
+    if (mutation.id !== lastMutationId + 1) return 'skipped';
+    await setLastMutationId(trx, actor.companyId, mutation.clientID, mutation.id);
+    await recordError(trx, actor.companyId, mutation, failure);
+    return 'failed';
+  });
+}
+
+class ForeignClientError extends Error {}
+
+class GapError extends Error {
+  constructor(mutation: Mutation, last: number) {
+    super(`Mutation ${mutation.id} of client ${mutation.clientID} is from the future: the server has processed up to ${last}.`);
+  }
+}
+
+async function runMutator(deps: AppDeps, db: Database, actor: Actor, mutation: Mutation): Promise<void> {
+  const mutator = Object.hasOwn(serverMutators, mutation.name) ? serverMutators[mutation.name as keyof typeof serverMutators] : undefined;
+  if (!mutator) throw new AppError('ERR_VALIDATION', `Unknown mutation ${mutation.name}.`);
+  const args = parseWith(mutator.args, mutation.args);
+  await (mutator.run as (ctx: MutatorContext, a: unknown) => Promise<void>)({ deps: { ...deps, db }, db, actor }, args);
+}
+
+function toBusinessError(deps: AppDeps, mutation: Mutation, err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  // Not a business refusal (a bug, a constraint nobody checked): logged, and still recorded so one
+  // bad mutation cannot block the client forever. If the database itself is down, step 6 fails
+  // too and the push answers 500, which Replicache retries.
+  deps.log.error('sync mutation failed', { name: mutation.name, clientID: mutation.clientID, id: mutation.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  return new AppError('ERR_INTERNAL_SERVER_ERROR');
+}
+
+/** The client row, created with lastMutationID 0 on first sight; a client of another group is refused. */
+async function lockClient(deps: AppDeps, db: Database, companyId: number, groupId: string, clientId: string) {
+  const t = tenant(db, companyId);
+  const find = () => {
+    let q = t.selectFrom('replicacheClients').select(['replicacheClients.clientGroupId', 'replicacheClients.lastMutationId']).where('replicacheClients.id', '=', clientId);
+    if (deps.dialect === 'postgres') q = q.forUpdate();
+    return q.executeTakeFirst();
+  };
+  let row = await find();
+  let isNew = false;
+  if (!row) {
+    await t.insertInto('replicacheClients', { id: clientId, clientGroupId: groupId, lastMutationId: 0 }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    row = await find();
+    isNew = true;
+  }
+  if (!row || row.clientGroupId !== groupId) {
+    throw new ForeignClientError(`Sync client ${clientId} belongs to another client group.`);
+  }
+  return { lastMutationId: row.lastMutationId, isNew };
+}
+
+async function setLastMutationId(db: Database, companyId: number, clientId: string, id: number) {
+  await tenant(db, companyId).updateTable('replicacheClients').set({ lastMutationId: id, updatedAt: nowIso() }).where('replicacheClients.id', '=', clientId).execute();
+}
+
+async function recordError(db: Database, companyId: number, mutation: Mutation, err: AppError) {
+  const t = tenant(db, companyId);
+  await t.insertInto('replicacheMutationErrors', { clientId: mutation.clientID, mutationId: mutation.id, name: mutation.name, code: err.code, message: err.message.slice(0, 1000) }).execute();
+  // Only the newest few per client are shown, so only those are kept.
+  const keep = await t
+    .selectFrom('replicacheMutationErrors')
+    .select('replicacheMutationErrors.id')
+    .where('replicacheMutationErrors.clientId', '=', mutation.clientID)
+    .orderBy('replicacheMutationErrors.id', 'desc')
+    .offset(MAX_ERRORS)
+    .limit(1)
+    .executeTakeFirst();
+  if (keep) await t.deleteFrom('replicacheMutationErrors').where('replicacheMutationErrors.clientId', '=', mutation.clientID).where('replicacheMutationErrors.id', '<=', keep.id).execute();
+}

@@ -1,0 +1,23 @@
+// The view registry: every entity of the client view, in one list. A module joins the sync by
+// writing views/<entity>.ts and adding it here; the engine (pull.ts) never changes for that.
+import { companyView } from './company.ts';
+import { connectionsView } from './connections.ts';
+import { mutationErrorsView } from './mutation-errors.ts';
+import { ownQuickMessagesView, sharedQuickMessagesView } from './quick-messages.ts';
+import { queuesView } from './queues.ts';
+import { settingsView } from './settings.ts';
+import { tagsView } from './tags.ts';
+import type { SyncView } from './types.ts';
+import { usersView } from './users.ts';
+
+export const VIEWS: readonly SyncView[] = [
+  companyView,
+  settingsView,
+  usersView,
+  queuesView,
+  tagsView,
+  sharedQuickMessagesView,
+  ownQuickMessagesView,
+  connectionsView,
+  mutationErrorsView,
+] as SyncView[];

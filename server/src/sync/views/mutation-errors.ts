@@ -1,0 +1,42 @@
+// mutationError/<clientID>/<mutationID>: business errors of the mutations this client group pushed
+// (newest MAX_ERRORS), so the app can tell the user why a change was undone. Rows never change:
+// the version is always 1.
+import type { SyncedMutationError } from '@zapdesk/sync/keys';
+import { defineView, type RowId } from './types.ts';
+
+export const MAX_ERRORS = 50;
+
+export const mutationErrorsView = defineView({
+  name: 'mutationError',
+  prefix: 'mutationError',
+  audience: () => null,
+  async listVersions({ t, clientGroupId }) {
+    const rows = await t
+      .selectFrom('replicacheMutationErrors')
+      .innerJoin('replicacheClients', 'replicacheClients.id', 'replicacheMutationErrors.clientId')
+      .select(['replicacheMutationErrors.clientId', 'replicacheMutationErrors.mutationId'])
+      .where('replicacheClients.clientGroupId', '=', clientGroupId)
+      .orderBy('replicacheMutationErrors.id', 'desc')
+      .limit(MAX_ERRORS)
+      .execute();
+    return rows.map((r) => ({ id: `${r.clientId}/${r.mutationId}`, version: 1 }));
+  },
+  async getValues({ t, clientGroupId }, ids) {
+    const wanted = new Set(ids.map(String));
+    const rows = await t
+      .selectFrom('replicacheMutationErrors')
+      .innerJoin('replicacheClients', 'replicacheClients.id', 'replicacheMutationErrors.clientId')
+      .selectAll('replicacheMutationErrors')
+      .where('replicacheClients.clientGroupId', '=', clientGroupId)
+      .orderBy('replicacheMutationErrors.id', 'desc')
+      .limit(MAX_ERRORS)
+      .execute();
+    const out: { id: RowId; value: SyncedMutationError }[] = [];
+    for (const r of rows) {
+      const id = `${r.clientId}/${r.mutationId}`;
+      if (!wanted.has(id)) continue;
+      out.push({ id, value: { clientID: r.clientId, mutationID: r.mutationId, name: r.name, code: r.code, message: r.message, createdAt: r.createdAt } });
+    }
+    return out;
+  },
+});

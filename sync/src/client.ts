@@ -1,0 +1,163 @@
+// The typed API client of web and CLI. Session rules (spec/01 §4): a 403 triggers one token
+// refresh (POST /auth/refresh_token) that concurrent requests wait for, then each retries once; a
+// 401, or a refresh that fails, signs the user out through `onLogout`. Errors come back as AppError
+// with the catalogue code. In the browser the refresh token is an httpOnly cookie (credentials:
+// 'include'); in Node there are no cookies, so a `refreshTokenStore` keeps the cookie's value and
+// the client sends it as a Cookie header itself.
+import { AppError, isErrorCode, type ValidationIssue } from './errors.ts';
+
+export const REFRESH_COOKIE = 'jrt';
+
+type MaybePromise<T> = T | Promise<T>;
+
+export type RefreshTokenStore = {
+  get(): MaybePromise<string | null | undefined>;
+  set(value: string | null): MaybePromise<void>;
+};
+
+/** What login and refresh answer (the user shape is the server's UserDto). */
+export type SessionResponse = {
+  token: string;
+  user: { id: number; companyId: number; profile: string; super: boolean; [k: string]: unknown };
+  subscription?: { dueDate: string | null; daysLeft: number | null; expiresSoon: boolean };
+};
+
+export type ApiClientOptions = {
+  baseUrl: string;
+  token?: string | null;
+  /** Called with each new access token (login, refresh) and with null on logout: persist it. */
+  onToken?: (token: string | null) => void;
+  /** The session is over (401, failed refresh): clear local state, show the login. */
+  onLogout?: (reason: AppError) => void;
+  refreshTokenStore?: RefreshTokenStore;
+  fetch?: typeof fetch;
+};
+
+export type RequestOptions = { query?: Record<string, string | number | boolean | undefined>; signal?: AbortSignal; headers?: Record<string, string> };
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+export function createApiClient(opts: ApiClientOptions) {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  let token = opts.token ?? null;
+  let refreshing: Promise<string> | undefined;
+
+  const setToken = (next: string | null) => {
+    token = next;
+    opts.onToken?.(next);
+  };
+
+  async function send(method: string, path: string, body: unknown, ro: RequestOptions, withCookie: boolean): Promise<Response> {
+    const url = new URL(baseUrl + path, (globalThis as { location?: { href: string } }).location?.href);
+    for (const [k, v] of Object.entries(ro.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...ro.headers };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (withCookie && opts.refreshTokenStore) {
+      const value = await opts.refreshTokenStore.get();
+      if (value) headers.cookie = `${REFRESH_COOKIE}=${value}`;
+    }
+    const res = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'include', signal: ro.signal });
+    if (opts.refreshTokenStore) await keepRefreshCookie(res, opts.refreshTokenStore);
+    return res;
+  }
+
+  /** One refresh at a time: whoever comes while it runs waits for the same outcome. */
+  function refresh(): Promise<string> {
+    refreshing ??= (async () => {
+      try {
+        const res = await send('POST', '/auth/refresh_token', undefined, {}, true);
+        if (!res.ok) throw await toAppError(res);
+        const session = (await res.json()) as SessionResponse;
+        setToken(session.token);
+        return session.token;
+      } catch (err) {
+        const reason = err instanceof AppError ? err : new AppError('ERR_SESSION_EXPIRED');
+        endSession(reason);
+        throw reason;
+      } finally {
+        refreshing = undefined;
+      }
+    })();
+    return refreshing;
+  }
+
+  function endSession(reason: AppError) {
+    setToken(null);
+    void opts.refreshTokenStore?.set(null);
+    opts.onLogout?.(reason);
+  }
+
+  async function request<T>(method: string, path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
+    if (refreshing) await refreshing.catch(() => {});
+    const withCookie = path.startsWith('/auth/');
+    let res = await send(method, path, body, ro, withCookie);
+    // The auth endpoints answer for themselves: their 403 (an inactive company) is not an expired token.
+    if (res.status === 403 && !withCookie) {
+      await refresh();
+      res = await send(method, path, body, ro, withCookie);
+    }
+    if (res.status === 401 && !path.startsWith('/auth/login')) {
+      const err = await toAppError(res);
+      endSession(err);
+      throw err;
+    }
+    if (!res.ok) throw await toAppError(res);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  return {
+    baseUrl,
+    getToken: () => token,
+    setToken,
+    refresh,
+    request,
+    get: <T>(path: string, ro?: RequestOptions) => request<T>('GET', path, undefined, ro),
+    post: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('POST', path, body, ro),
+    put: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('PUT', path, body, ro),
+    delete: <T>(path: string, ro?: RequestOptions) => request<T>('DELETE', path, undefined, ro),
+    async login(email: string, password: string): Promise<SessionResponse> {
+      const session = await request<SessionResponse>('POST', '/auth/login', { email, password });
+      setToken(session.token);
+      return session;
+    },
+    async logout(): Promise<void> {
+      try {
+        await send('DELETE', '/auth/logout', undefined, {}, true);
+      } finally {
+        setToken(null);
+        await opts.refreshTokenStore?.set(null);
+      }
+    },
+  };
+}
+
+async function keepRefreshCookie(res: Response, store: RefreshTokenStore) {
+  const cookies = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [];
+  for (const c of cookies) {
+    const [pair, ...attrs] = c.split(';');
+    const eq = pair!.indexOf('=');
+    if (pair!.slice(0, eq).trim() !== REFRESH_COOKIE) continue;
+    const value = decodeURIComponent(pair!.slice(eq + 1).trim());
+    const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=thu, 01 jan 1970/i.test(a));
+    await store.set(value && !expired ? value : null);
+  }
+}
+
+/** A response's `{error, message, issues}` as an AppError; an unknown code keeps its text in the message. */
+export async function toAppError(res: Response): Promise<AppError> {
+  let body: { error?: unknown; message?: unknown; issues?: ValidationIssue[] } = {};
+  try {
+    body = (await res.json()) as typeof body;
+  } catch {
+    // not JSON: fall through to a generic error
+  }
+  const message = typeof body.message === 'string' ? body.message : undefined;
+  if (isErrorCode(body.error)) return new AppError(body.error, message, { issues: body.issues });
+  if (res.status === 401) return new AppError('ERR_SESSION_EXPIRED', message);
+  return new AppError('ERR_INTERNAL_SERVER_ERROR', message ?? (typeof body.error === 'string' ? body.error : `HTTP ${res.status}`), {
+    details: { status: res.status, ...(typeof body.error === 'string' ? { error: body.error } : {}) },
+  });
+}

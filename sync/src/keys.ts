@@ -1,0 +1,136 @@
+// The client view's key layout (DESIGN §4): `<entity>/<id>`, one cache per user. The server's view
+// registry writes these values; web and CLI read them. A module that joins the view adds its value
+// type to SyncValues, a view file on the server, and (if it has mutators) entries in mutators.ts.
+import type { ReadonlyJSONValue } from 'replicache';
+import type { PlanFlags } from './plan-features.ts';
+
+export type SyncedPlan = {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  valueCents: number;
+} & PlanFlags;
+
+export type SyncedCompany = {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  status: boolean;
+  dueDate: string | null;
+  trialExpiration: string | null;
+  recurrence: string;
+  schedules: ReadonlyJSONValue;
+  plan: SyncedPlan | null;
+};
+
+/** The public fields of a user of the company; `language` only on the signed-in user's own row. */
+export type SyncedUser = {
+  id: number;
+  name: string;
+  email: string;
+  profile: string;
+  super: boolean;
+  online: boolean;
+  whatsappId: number | null;
+  allTicket: string;
+  showNoQueue: boolean;
+  queueIds: number[];
+  language?: string | null;
+};
+
+export type SyncedQueue = {
+  id: number;
+  name: string;
+  color: string;
+  orderQueue: number | null;
+  greetingMessage: string | null;
+  outOfHoursMessage: string | null;
+  ratingMessage: string | null;
+  complationMessage: string | null;
+  schedules: ReadonlyJSONValue;
+  integrationId: number | null;
+  promptId: number | null;
+};
+
+export type SyncedTag = { id: number; name: string; color: string; kanban: boolean; userId: number | null };
+
+export type SyncedQuickMessage = {
+  id: number;
+  shortcode: string;
+  message: string;
+  mediaPath: string | null;
+  mediaName: string | null;
+  geral: boolean;
+  status: boolean;
+  userId: number | null;
+};
+
+/** A WhatsApp connection; `token` (the messages-API bearer) is present for admins only. */
+export type SyncedConnection = {
+  id: number;
+  name: string;
+  status: string;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  number: string | null;
+  provider: string;
+  updatedAt: string;
+  greetingMessage: string | null;
+  complationMessage: string | null;
+  outOfHoursMessage: string | null;
+  ratingMessage: string | null;
+  expiresInactiveMessage: string | null;
+  expiresTicket: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  promptId: number | null;
+  integrationId: number | null;
+  schedules: ReadonlyJSONValue;
+  queueIds: number[];
+  token?: string | null;
+};
+
+export type SyncedSetting = { key: string; value: string };
+
+/** A mutation the server refused for a business reason; kept in the view of the client group that sent it. */
+export type SyncedMutationError = {
+  clientID: string;
+  mutationID: number;
+  name: string;
+  code: string;
+  message: string;
+  createdAt: string;
+};
+
+export type SyncValues = {
+  company: SyncedCompany;
+  user: SyncedUser;
+  queue: SyncedQueue;
+  tag: SyncedTag;
+  quickMessage: SyncedQuickMessage;
+  connection: SyncedConnection;
+  setting: SyncedSetting;
+  mutationError: SyncedMutationError;
+};
+export type SyncPrefix = keyof SyncValues;
+
+export function syncKey(prefix: SyncPrefix, id: string | number): string {
+  return `${prefix}/${id}`;
+}
+
+/** The scan prefix of one entity, e.g. `queue/`. */
+export function syncPrefix(prefix: SyncPrefix): string {
+  return `${prefix}/`;
+}
+
+/** Splits `queue/12` into its entity and id; the id keeps any further slashes (`message/42/9001`). */
+export function parseSyncKey(key: string): { prefix: string; id: string } {
+  const i = key.indexOf('/');
+  return i < 0 ? { prefix: key, id: '' } : { prefix: key.slice(0, i), id: key.slice(i + 1) };
+}

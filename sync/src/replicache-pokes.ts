@@ -1,0 +1,115 @@
+// The poke subscription: a WebSocket to /sync/ws that says "pull now". It reconnects with
+// exponential backoff (and pulls once on every reconnect, for the pokes it missed), refreshes the
+// access token when the server says it expired, and hands `auth` events (the session was replaced
+// or revoked) to the app, which signs the user out.
+import type { ApiClient } from './client.ts';
+
+/** The part of the WebSocket API we use: the browser's, or the `ws` package's in Node. */
+export type WebSocketLike = {
+  readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  close(code?: number, reason?: string): void;
+};
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+export type PokeSubscriptionOptions = {
+  api: ApiClient;
+  createSocket: WebSocketFactory;
+  onPoke: () => void;
+  onAuth?: (reason: string) => void;
+  /** First reconnect delay; doubles up to maxDelayMs, with jitter. */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+};
+
+const CLOSE_TOKEN_EXPIRED = 4001;
+const CLOSE_SESSION_ENDED = 4003;
+
+export function subscribePokes(opts: PokeSubscriptionOptions) {
+  const min = opts.minDelayMs ?? 500;
+  const max = opts.maxDelayMs ?? 30_000;
+  let attempt = 0;
+  let socket: WebSocketLike | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let open = false;
+  const openWaiters = new Set<() => void>();
+
+  function connect() {
+    timer = undefined;
+    const token = opts.api.getToken();
+    if (stopped || !token) return; // no token, no socket (spec/01 §4)
+    const url = new URL('/sync/ws', opts.api.baseUrl.replace(/^http/, 'ws') + '/');
+    url.searchParams.set('token', token);
+    const ws = opts.createSocket(url.toString());
+    socket = ws;
+    let ended = false;
+    ws.onopen = () => {};
+    ws.onmessage = (ev) => {
+      let m: { type?: string; reason?: string };
+      try {
+        m = JSON.parse(String(ev.data)) as typeof m;
+      } catch {
+        return;
+      }
+      if (m.type === 'ready') {
+        // Authenticated and registered: pokes will come from now on.
+        attempt = 0;
+        open = true;
+        for (const w of openWaiters) w();
+        openWaiters.clear();
+        // Pokes sent while we were away are lost: one pull catches up.
+        opts.onPoke();
+      } else if (m.type === 'poke') opts.onPoke();
+      else if (m.type === 'auth' && m.reason !== 'expired') {
+        ended = true;
+        opts.onAuth?.(m.reason ?? 'revoked');
+      }
+    };
+    ws.onerror = () => {};
+    ws.onclose = (ev) => {
+      if (socket !== ws) return; // replaced by reconnect()
+      socket = undefined;
+      open = false;
+      if (stopped || ended || ev.code === CLOSE_SESSION_ENDED) return;
+      if (ev.code === CLOSE_TOKEN_EXPIRED) {
+        // A fresh token first; a failed refresh signs out (the API client calls onLogout).
+        opts.api.refresh().then(() => schedule(0), () => {});
+        return;
+      }
+      schedule();
+    };
+  }
+
+  function schedule(delay?: number) {
+    if (stopped || timer) return;
+    const wait = delay ?? Math.min(max, min * 2 ** attempt++) * (0.75 + Math.random() * 0.5);
+    timer = setTimeout(connect, wait);
+  }
+
+  connect();
+  return {
+    isOpen: () => open,
+    /** Resolves once the server has registered the socket (tests and the benchmark wait for it). */
+    whenOpen: () => (open ? Promise.resolve() : new Promise<void>((resolve) => openWaiters.add(resolve))),
+    /** Reconnects now, e.g. after the user or company changed or the token was renewed. */
+    reconnect() {
+      const old = socket;
+      socket = undefined;
+      open = false;
+      old?.close(1000, 'reconnect');
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      attempt = 0;
+      connect();
+    },
+    close() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      socket?.close(1000, 'bye');
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// The Replicache client factory shared by web and CLI: one cache per user (`name: company:user`),
+// pull and push through the API client (so the token refresh rules apply), the shared mutators,
+// pokes over /sync/ws, and a slow pullInterval as the fallback when a poke is lost.
+// Browser: the default IndexedDB store. Node: pass the store and socket from '@zapdesk/sync/node'.
+import { Replicache, type KVStoreProvider, type LogLevel, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadTransaction } from 'replicache';
+import { AppError } from './errors.ts';
+import type { ApiClient } from './client.ts';
+import { syncPrefix, type SyncedMutationError } from './keys.ts';
+import { mutators, type M } from './mutators.ts';
+import { subscribePokes, type WebSocketFactory, type WebSocketLike } from './replicache-pokes.ts';
+
+export type { M } from './mutators.ts';
+export type ZapReplicache = Replicache<M>;
+
+export type CreateReplicacheOptions = {
+  api: ApiClient;
+  userId: number;
+  companyId: number;
+  kvStore?: 'idb' | 'mem' | KVStoreProvider;
+  /** Fallback polling in ms (default 60 s); null to rely on pokes alone. */
+  pullInterval?: number | null;
+  /** Opens the poke socket; default the global WebSocket; null for no pokes. */
+  createSocket?: WebSocketFactory | null;
+  /** The session ended elsewhere (`replaced`: "the account was accessed on another computer"). */
+  onAuth?: (reason: string) => void;
+  /** The server lost this client's state: the app should recreate the Replicache (the default reloads a browser page). */
+  onClientStateNotFound?: () => void;
+  logLevel?: LogLevel;
+};
+
+export type SyncClient = {
+  rep: ZapReplicache;
+  pokes: ReturnType<typeof subscribePokes> | undefined;
+  close(): Promise<void>;
+};
+
+const OK = { httpStatusCode: 200, errorMessage: '' };
+
+function failure(err: unknown) {
+  if (err instanceof AppError) return { httpRequestInfo: { httpStatusCode: err.status, errorMessage: `${err.code}: ${err.message}` } };
+  // A network failure: Replicache retries with its own backoff.
+  return { httpRequestInfo: { httpStatusCode: 0, errorMessage: err instanceof Error ? err.message : String(err) } };
+}
+
+function defaultSocketFactory(): WebSocketFactory | null {
+  const WS = (globalThis as { WebSocket?: new (url: string) => WebSocketLike }).WebSocket;
+  return WS ? (url) => new WS(url) : null;
+}
+
+export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
+  const { api } = opts;
+  const puller: Puller = async (req) => {
+    try {
+      return { response: await api.post<PullResponseV1>('/sync/pull', req), httpRequestInfo: OK };
+    } catch (err) {
+      return failure(err);
+    }
+  };
+  const pusher: Pusher = async (req) => {
+    try {
+      const body = await api.post<Partial<PushResponse> | undefined>('/sync/push', req);
+      return { response: body?.error ? (body as PushResponse) : undefined, httpRequestInfo: OK };
+    } catch (err) {
+      return failure(err);
+    }
+  };
+
+  const rep = new Replicache<M>({
+    name: `${opts.companyId}:${opts.userId}`,
+    mutators,
+    puller,
+    pusher,
+    kvStore: opts.kvStore,
+    pullInterval: opts.pullInterval === undefined ? 60_000 : opts.pullInterval,
+    logLevel: opts.logLevel ?? 'error',
+  });
+  if (opts.onClientStateNotFound) rep.onClientStateNotFound = opts.onClientStateNotFound;
+
+  const createSocket = opts.createSocket === undefined ? defaultSocketFactory() : opts.createSocket;
+  const pokes = createSocket
+    ? subscribePokes({
+        api,
+        createSocket,
+        onPoke: () => {
+          // A pull cut short by close() rejects; nothing waits for it.
+          if (!rep.closed) rep.pull().catch(() => {});
+        },
+        onAuth: opts.onAuth,
+      })
+    : undefined;
+
+  return {
+    rep,
+    pokes,
+    async close() {
+      pokes?.close();
+      await rep.close();
+    },
+  };
+}
+
+/** The mutation errors the server recorded for this client group, newest first. */
+export async function listMutationErrors(tx: ReadTransaction): Promise<SyncedMutationError[]> {
+  const rows = (await tx.scan({ prefix: syncPrefix('mutationError') }).values().toArray()) as SyncedMutationError[];
+  return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.mutationID - a.mutationID);
+}
