@@ -17,3 +17,6 @@ export * from './domain/ticket-note.ts';
 export * from './domain/quick-message.ts';
 export * from './domain/announcement.ts';
 export * from './domain/chat.ts';
+export * from './domain/plan.ts';
+export * from './domain/company.ts';
+export * from './domain/help.ts';

@@ -1,6 +1,7 @@
 import { AppError, can, planAllows, type PermissionKey, type PlanFeature, type Profile } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../context.ts';
+import { toPlanFlags } from '../modules/plans/dto.ts';
 import { verifyAccessToken } from './tokens.ts';
 
 /**
@@ -62,16 +63,7 @@ export function requirePlan(deps: AppDeps, feature: PlanFeature): MiddlewareHand
       .selectAll('plans')
       .where('companies.id', '=', c.get('actor').companyId)
       .executeTakeFirst();
-    const flags = plan && {
-      useCampaigns: plan.useCampaigns === 1,
-      useSchedules: plan.useSchedules === 1,
-      useInternalChat: plan.useInternalChat === 1,
-      useExternalApi: plan.useExternalApi === 1,
-      useKanban: plan.useKanban === 1,
-      useOpenAi: plan.useOpenAi === 1,
-      useIntegrations: plan.useIntegrations === 1,
-    };
-    if (!planAllows(flags, feature)) throw new AppError('ERR_NO_PERMISSION');
+    if (!planAllows(plan && toPlanFlags(plan), feature)) throw new AppError('ERR_NO_PERMISSION');
     await next();
   };
 }

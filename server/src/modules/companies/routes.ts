@@ -1,6 +1,65 @@
+import { companyCreateSchema, companySchedulesSchema, companyUpdateSchema, listQuerySchema, signupSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { clientIp, requireAuth, requireSuper } from '../../auth/middleware.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { signUp } from './signup.ts';
+import {
+  createCompany,
+  deleteCompany,
+  getCompany,
+  listCompanies,
+  listCompaniesPage,
+  renewCompany,
+  updateCompany,
+  updateCompanySchedules,
+  type FirstAdmin,
+} from './service.ts';
 
-export function companiesRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+// Static paths come before `/companies/:id`. GET /companies/listPlan/{id} lives with the plans.
+export function companiesRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  const companyId = (c: Parameters<typeof parseId>[0]) => parseId(c, 'id', 'ERR_NO_COMPANY_FOUND');
+  return new Hono<AppEnv>()
+    .post('/companies/cadastro', async (c) => {
+      // Counted before validation: every attempt costs, well-formed or not. `?companyId=` is ignored.
+      deps.limiter.hit({ ip: clientIp(c) });
+      const input = await parseBody(c, signupSchema);
+      const passwordHash = await hashPassword(input.password);
+      const company = await deps.db.transaction().execute((trx) => signUp(trx, input, passwordHash));
+      return c.json(company, 201);
+    })
+    .get('/companies/list', auth, requireSuper, async (c) => c.json(await listCompanies(deps.db)))
+    .get('/companies', auth, requireSuper, async (c) => c.json(await listCompaniesPage(deps.db, parseQuery(c, listQuerySchema))))
+    .post('/companies', auth, requireSuper, async (c) => {
+      const input = await parseBody(c, companyCreateSchema);
+      let admin: FirstAdmin | undefined;
+      if (input.password) {
+        const email = (input.adminEmail ?? input.email)!; // the schema requires one of them with a password
+        admin = { name: input.adminName ?? input.name, email, passwordHash: await hashPassword(input.password) };
+      }
+      const company = await deps.db.transaction().execute((trx) => createCompany(trx, input, admin));
+      return c.json(company, 201);
+    })
+    .get('/companies/:id', auth, async (c) => c.json(await getCompany(deps.db, c.get('actor'), companyId(c))))
+    .put('/companies/:id', auth, requireSuper, async (c) => {
+      const id = companyId(c);
+      const input = await parseBody(c, companyUpdateSchema);
+      return c.json(await deps.db.transaction().execute((trx) => updateCompany(trx, id, input)));
+    })
+    .delete('/companies/:id', auth, requireSuper, async (c) => {
+      const id = companyId(c);
+      await deps.db.transaction().execute((trx) => deleteCompany(trx, id));
+      return c.json({ message: 'Company deleted' });
+    })
+    .put('/companies/:id/schedules', auth, async (c) => {
+      const id = companyId(c);
+      const { schedules } = await parseBody(c, companySchedulesSchema);
+      return c.json(await deps.db.transaction().execute((trx) => updateCompanySchedules(trx, c.get('actor'), id, schedules)));
+    })
+    .post('/companies/:id/renew', auth, requireSuper, async (c) => {
+      const id = companyId(c);
+      return c.json(await deps.db.transaction().execute((trx) => renewCompany(trx, id)));
+    });
 }

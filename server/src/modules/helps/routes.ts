@@ -1,6 +1,29 @@
+import { helpCreateSchema, helpUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAuth, requireSuper } from '../../auth/middleware.ts';
+import { parseBody, parseId } from '../../http/validate.ts';
+import { createHelp, deleteHelp, listHelps, updateHelp } from './service.ts';
 
-export function helpsRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+// GET /helps and GET /helps/list answer the same list: the spec names both, the Help page and the
+// settings tab each call one.
+export function helpsRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  const helpId = (c: Parameters<typeof parseId>[0]) => parseId(c, 'id', 'ERR_NO_HELP_FOUND');
+  return new Hono<AppEnv>()
+    .get('/helps', auth, async (c) => c.json(await listHelps(deps.db)))
+    .get('/helps/list', auth, async (c) => c.json(await listHelps(deps.db)))
+    .post('/helps', auth, requireSuper, async (c) => {
+      const input = await parseBody(c, helpCreateSchema);
+      return c.json(await createHelp(deps.db, input), 201);
+    })
+    .put('/helps/:id', auth, requireSuper, async (c) => {
+      const id = helpId(c);
+      const input = await parseBody(c, helpUpdateSchema);
+      return c.json(await updateHelp(deps.db, id, input));
+    })
+    .delete('/helps/:id', auth, requireSuper, async (c) => {
+      await deleteHelp(deps.db, helpId(c));
+      return c.json({ message: 'Help deleted' });
+    });
 }

@@ -1,0 +1,122 @@
+// Companies: the super-admin manages them; a company's own users read it, and its admins set its hours.
+import { AppError, recurrenceSchema, renewDueDate, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
+import type { Updateable } from 'kysely';
+import type { Actor } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Companies } from '../../db/schema.ts';
+import { findPlanRow } from '../plans/queries.ts';
+import { toCompanyDto } from './dto.ts';
+import {
+  countSuperUsers,
+  deleteCompanyRow,
+  findAllCompanyRows,
+  findCompanyRow,
+  findCompanyRowsPage,
+  findCompanySettings,
+  insertCompanyAdmin,
+  insertCompanyRow,
+  insertDefaultSettings,
+  isEmailInUse,
+  setCampaignsEnabled,
+  updateCompanyRow,
+} from './queries.ts';
+
+type Reader = Pick<Actor, 'companyId' | 'super' | 'profile'>;
+
+/** The company's first admin, with the password already hashed (outside any transaction: hashing is slow). */
+export type FirstAdmin = { name: string; email: string; passwordHash: string };
+
+export async function listCompaniesPage(db: Database, query: ListQuery) {
+  const page = await findCompanyRowsPage(db, query.searchParam, query.pageNumber);
+  return { companies: page.rows.map((r) => toCompanyDto(r)), count: page.count, hasMore: page.hasMore };
+}
+
+export async function listCompanies(db: Database): Promise<Company[]> {
+  return (await findAllCompanyRows(db)).map((r) => toCompanyDto(r));
+}
+
+/** One company with its settings. Outside the super-admin, only one's own company exists. */
+export async function getCompany(db: Database, actor: Reader, id: number): Promise<Company> {
+  if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return readCompany(db, id);
+}
+
+/** One company with its settings, for a caller that has already decided the reader may see it. */
+export async function readCompany(db: Database, id: number): Promise<Company> {
+  const row = await findCompanyRow(db, id);
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return toCompanyDto(row, await findCompanySettings(db, id));
+}
+
+/** Inserts the company, its default settings and, when given, its first admin. Run it in a transaction. */
+export async function createCompany(db: Database, input: CompanyCreateInput, admin: FirstAdmin | undefined, now = new Date()): Promise<Company> {
+  if (!(await findPlanRow(db, input.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
+  const recurrence = input.recurrence ?? 'MENSAL';
+  const id = await insertCompanyRow(db, {
+    ...toCompanyColumns(input),
+    name: input.name,
+    recurrence,
+    // Without a due date nobody could log in; one period of the recurrence is what a renewal would give.
+    dueDate: input.dueDate === undefined ? renewDueDate(null, recurrence, now) : input.dueDate,
+  });
+  await insertDefaultSettings(db, id, input.campaignsEnabled ?? true);
+  if (admin) await addFirstAdmin(db, id, admin);
+  return readCompany(db, id);
+}
+
+/** The admin who opens a new company; an email taken anywhere on the platform is refused. */
+export async function addFirstAdmin(db: Database, companyId: number, admin: FirstAdmin): Promise<void> {
+  if (await isEmailInUse(db, admin.email)) throw new AppError('ERR_EMAIL_IN_USE');
+  try {
+    await insertCompanyAdmin(db, companyId, admin);
+  } catch (err) {
+    // Two sign-ups racing for one email: the unique index decides.
+    if (isUniqueViolation(err)) throw new AppError('ERR_EMAIL_IN_USE');
+    throw err;
+  }
+}
+
+export async function updateCompany(db: Database, id: number, input: CompanyUpdateInput): Promise<Company> {
+  if (!(await findCompanyRow(db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  if (input.planId !== undefined && !(await findPlanRow(db, input.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
+  await updateCompanyRow(db, id, toCompanyColumns(input));
+  if (input.campaignsEnabled !== undefined) await setCampaignsEnabled(db, id, input.campaignsEnabled);
+  return readCompany(db, id);
+}
+
+/** Deletes a company and everything it owns. The platform's own company (where a super-admin lives) stays. */
+export async function deleteCompany(db: Database, id: number): Promise<void> {
+  if (!(await findCompanyRow(db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  if ((await countSuperUsers(db, id)) > 0) {
+    throw new AppError('ERR_NO_PERMISSION', 'The company of a super-admin cannot be deleted.');
+  }
+  await deleteCompanyRow(db, id);
+}
+
+/** Business hours of a company: its admins or the super-admin. Another company's id reads as unknown. */
+export async function updateCompanySchedules(db: Database, actor: Reader, id: number, schedules: Schedule[]): Promise<Company> {
+  if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
+  if (!actor.super && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
+  if (!(await updateCompanyRow(db, id, { schedules: JSON.stringify(schedules) }))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return getCompany(db, actor, id);
+}
+
+/** Moves the due date one recurrence period on (spec/01 §4), from today when it has already passed. */
+export async function renewCompany(db: Database, id: number, now = new Date()): Promise<Company> {
+  const row = await findCompanyRow(db, id);
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
+  // A recurrence outside the list (written by hand in the database) renews as monthly.
+  const recurrence = recurrenceSchema.catch('MENSAL').parse(row.recurrence);
+  await updateCompanyRow(db, id, { dueDate: renewDueDate(row.dueDate, recurrence, now) });
+  return readCompany(db, id);
+}
+
+const COLUMNS = ['name', 'email', 'phone', 'planId', 'recurrence', 'dueDate', 'document', 'paymentMethod', 'addressZip', 'addressStreet', 'addressNumber', 'addressDistrict', 'addressCity', 'addressState'] as const;
+
+/** The columns a body names; fields left out stay out, so an update changes only what was sent. */
+function toCompanyColumns(input: CompanyUpdateInput): Updateable<Companies> {
+  const row: Updateable<Companies> = Object.fromEntries(COLUMNS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]));
+  if (input.status !== undefined) row.status = input.status ? 1 : 0;
+  return row;
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { emailSchema, passwordSchema, personNameSchema } from './common.ts';
+import { formSwitchSchema } from './plan.ts';
+import { schedulesSchema, type Schedule } from './queue.ts';
+
+// Companies (spec/01 §3, §4, §5): the bodies of the company routes and sign-up, the recurrences and
+// the due-date renewal that the server applies and the web and the CLI preview.
+
+export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+export type Recurrence = (typeof RECURRENCES)[number];
+export const recurrenceSchema = z.enum(RECURRENCES);
+
+export const RECURRENCE_MONTHS: Record<Recurrence, number> = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 };
+
+/**
+ * The next due date after a renewal: the recurrence's months added to the later of the current due
+ * date and now, so an overdue company pays for time it will use. A day that the target month lacks
+ * becomes its last day (Jan 31 + 1 month = Feb 28/29). Computed in UTC, the zone dates are stored in.
+ */
+export function renewDueDate(dueDate: string | null | undefined, recurrence: Recurrence, now: Date = new Date()): string {
+  const current = dueDate ? new Date(dueDate) : undefined;
+  const base = current && !Number.isNaN(current.getTime()) && current > now ? current : now;
+  return addMonthsUtc(base, RECURRENCE_MONTHS[recurrence]).toISOString();
+}
+
+// Date#setUTCMonth overflows (Jan 31 + 1 → Mar 3), hence the clamp; no date library is allowed in sync/.
+function addMonthsUtc(date: Date, months: number): Date {
+  const target = new Date(date.getTime());
+  const day = date.getUTCDate();
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target;
+}
+
+/** PUT /companies/{id}/schedules: the company's business hours, in the same shape as a queue's. */
+export const companySchedulesSchema = z.object({ schedules: schedulesSchema });
+export type CompanySchedulesInput = z.infer<typeof companySchedulesSchema>;
+
+/** A Brazilian phone as the mask "(99) 99999-9999" or bare digits (10 or 11), stored as digits. */
+export const companyPhoneSchema = z
+  .string()
+  .trim()
+  .regex(/^(\(\d{2}\) ?\d{4,5}-?\d{4}|\d{10,11})$/, 'Use (99) 99999-9999')
+  .transform((s) => s.replace(/\D/g, ''));
+
+// Optional text fields: forms send '' or null for "none"; both are stored as null.
+const blankToNull = (v: unknown) => (v === '' || v === null ? null : v);
+const optionalText = (max: number) => z.preprocess(blankToNull, z.string().trim().max(max).nullable().optional());
+
+/** A date ("2026-05-10", kept until the end of that day) or an ISO date-time, as ISO-8601 UTC. */
+export const companyDueDateSchema = z
+  .union([z.iso.date().transform((d) => `${d}T23:59:59.999Z`), z.iso.datetime({ offset: true }).transform((d) => new Date(d).toISOString())])
+  // Years the databases can both store and that make sense for a subscription.
+  .refine((iso) => new Date(iso).getUTCFullYear() >= 2000 && new Date(iso).getUTCFullYear() <= 9999, 'Give a date from the year 2000 on')
+  .nullable();
+
+const planIdSchema = z
+  .union([z.number(), z.string().trim().min(1).transform(Number)], { error: 'Choose a plan' })
+  .pipe(z.number({ error: 'Choose a plan' }).int().positive().max(2_147_483_647, 'Choose a plan'));
+
+const companyFields = {
+  name: z.string().trim().min(2, 'Too Short!').max(50, 'Too Long!'),
+  email: z.preprocess(blankToNull, emailSchema.nullable().optional()),
+  phone: z.preprocess(blankToNull, companyPhoneSchema.nullable().optional()),
+  planId: planIdSchema,
+  status: formSwitchSchema.optional(),
+  dueDate: companyDueDateSchema.optional(),
+  recurrence: recurrenceSchema.optional(),
+  campaignsEnabled: formSwitchSchema.optional(),
+  document: optionalText(30),
+  paymentMethod: optionalText(30),
+  addressZip: optionalText(20),
+  addressStreet: optionalText(200),
+  addressNumber: optionalText(20),
+  addressDistrict: optionalText(100),
+  addressCity: optionalText(100),
+  addressState: optionalText(50),
+};
+
+/**
+ * POST /companies (super-admin). With a `password` it also creates the company's first admin,
+ * named `adminName` (default: the company name) and signing in with `adminEmail` (default: `email`).
+ */
+export const companyCreateSchema = z
+  .object({
+    ...companyFields,
+    password: z.preprocess(blankToNull, passwordSchema.nullable().optional()),
+    adminName: z.preprocess(blankToNull, personNameSchema.nullable().optional()),
+    adminEmail: z.preprocess(blankToNull, emailSchema.nullable().optional()),
+  })
+  .refine((d) => !d.password || d.adminEmail || d.email, { message: 'An email is needed for the first admin', path: ['email'] });
+export type CompanyCreateInput = z.infer<typeof companyCreateSchema>;
+
+/** PUT /companies/{id} (super-admin): only the fields sent change. */
+export const companyUpdateSchema = z.object(companyFields).partial();
+export type CompanyUpdateInput = z.infer<typeof companyUpdateSchema>;
+
+/**
+ * POST /companies/cadastro, the public sign-up (spec/01 §5). The client also sends dueDate, status and
+ * campaignsEnabled; the server decides those (a trial of SIGNUP_TRIAL_DAYS, active, campaigns on), so
+ * they are not read. Recurrence is monthly during the trial.
+ */
+export const signupSchema = z.object({
+  name: companyFields.name,
+  email: emailSchema,
+  phone: companyFields.phone,
+  password: passwordSchema,
+  planId: planIdSchema,
+  recurrence: z.literal('MENSAL', { error: 'Sign-up is monthly (MENSAL)' }).optional(),
+});
+export type SignupInput = z.infer<typeof signupSchema>;
+
+export type CompanySettingEntry = { key: string; value: string };
+
+/** The company as the API shows it. `settings` is given only where one company is read. */
+export type Company = {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  planId: number | null;
+  plan: { id: number; name: string } | null;
+  status: boolean;
+  campaignsEnabled: boolean;
+  dueDate: string | null;
+  recurrence: Recurrence;
+  trialExpiration: string | null;
+  schedules: Schedule[];
+  document: string | null;
+  paymentMethod: string | null;
+  addressZip: string | null;
+  addressStreet: string | null;
+  addressNumber: string | null;
+  addressDistrict: string | null;
+  addressCity: string | null;
+  addressState: string | null;
+  createdAt: string;
+  updatedAt: string;
+  settings?: CompanySettingEntry[];
+};
