@@ -185,7 +185,7 @@ describe.each(DIALECTS)('schedules REST on %s', (dialect) => {
   it('media upload takes png/jpg/jpeg up to 2 MB, replaces and deletes the file', async () => {
     const { company, adminSession, contact } = await setup();
     const created = (await t.request('POST', '/schedules', { token: adminSession.token, body: { body: 'with an image', contactId: contact.id, sendAt: inHours(1) } })).body;
-    const upload = (bytes: Uint8Array, name: string) => {
+    const upload = (bytes: Uint8Array<ArrayBuffer>, name: string) => {
       const form = new FormData();
       form.set('file', new File([bytes], name));
       return t.app.request(`/schedules/${created.id}/media-upload`, { method: 'POST', headers: { authorization: `Bearer ${adminSession.token}` }, body: form });
