@@ -7,7 +7,23 @@ export function toIssues(error: z.ZodError): ValidationIssue[] {
   return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
 
+/** The path of the first string holding a NUL character: PostgreSQL cannot store one in text. */
+function findNul(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const found = findNul(child, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const nulAt = findNul(input);
+  if (nulAt !== undefined) {
+    const message = 'Text may not contain the NUL character';
+    throw new AppError('ERR_VALIDATION', `${nulAt}: ${message}`, { issues: [{ path: nulAt, message }] });
+  }
   const result = schema.safeParse(input);
   if (!result.success) {
     const issues = toIssues(result.error);
