@@ -47,16 +47,18 @@ export function apiUrlFor(req: IncomingMessage, opts: Pick<WebServerOptions, 'ap
 
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const dist = opts.distDir ?? WEB_DIST_DIR;
-  const cache = new Map<string, Asset>();
+  const cache = new Map<string, Asset & { mtimeMs: number }>();
 
-  // Only hits are cached: misses are unbounded (any path) and the bundle may appear after start.
+  // Only hits are cached (misses are unbounded), and by mtime: a rebuild while running is picked up.
   const load = (rel: string): Asset | null => {
-    const hit = cache.get(rel);
-    if (hit) return hit;
     const file = path.join(dist, rel);
     // Only files inside dist: a path with ".." never escapes it.
-    if (!file.startsWith(dist + path.sep) || !existsSync(file) || !statSync(file).isFile()) return null;
-    const asset = readAsset(file);
+    if (!file.startsWith(dist + path.sep) || !existsSync(file)) return null;
+    const st = statSync(file);
+    if (!st.isFile()) return null;
+    const hit = cache.get(rel);
+    if (hit && hit.mtimeMs === st.mtimeMs) return hit;
+    const asset = { ...readAsset(file), mtimeMs: st.mtimeMs };
     cache.set(rel, asset);
     return asset;
   };

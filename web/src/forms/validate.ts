@@ -47,9 +47,8 @@ export function validate<S extends z.ZodType>(schema: S, values: unknown, t: Tra
 }
 
 /** A 400 ERR_VALIDATION body's issues, keyed by field, so server-side refusals land on the fields too. */
-export function serverFieldErrors(body: Record<string, unknown>): FieldErrors {
-  const issues = Array.isArray(body.issues) ? (body.issues as { path?: unknown; message?: unknown }[]) : [];
+export function serverFieldErrors(issues: { path: string; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
-  for (const i of issues) if (typeof i.path === 'string' && typeof i.message === 'string') errors[i.path] ??= i.message;
+  for (const i of issues) errors[i.path] ??= i.message;
   return errors;
 }

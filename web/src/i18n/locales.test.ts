@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PLAN_FEATURES, PROFILES, RECURRENCES, SETTING_KEYS, SETTING_VALUES } from '@zapdesk/sync';
 import { en } from './locales/en.ts';
 import { es } from './locales/es.ts';
 import { pt } from './locales/pt.ts';
@@ -57,5 +58,17 @@ describe('translations', () => {
     const known = (key: string) => languages.en.has(key) || languages.en.has(`${key}_one`);
     expect([...used].filter((k) => !known(k))).toEqual([]);
     expect(used.size).toBeGreaterThan(20);
+  });
+
+  it('words every value the screens build keys from (settings, profiles, recurrences, plan flags)', () => {
+    const needed = [
+      ...SETTING_KEYS.map((k) => `settings.keys.${k}`),
+      ...Object.values(SETTING_VALUES).flat().map((v) => `settings.values.${v}`),
+      ...PROFILES.map((p) => `users.profiles.${p}`),
+      ...RECURRENCES.map((r) => `companies.recurrences.${r}`),
+      ...Object.values(PLAN_FEATURES).map((f) => `plans.flags.${f}`),
+      ...['en', 'pt', 'es'].map((l) => `language.${l}`),
+    ];
+    expect(needed.filter((k) => !languages.en.has(k))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // logout, forced logout on 401 or a failed refresh, and the company's plan flags for gating.
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PlanFlags } from '@zapdesk/sync';
-import { api, setSessionHooks } from '../api/client.ts';
+import { api, setLogoutHandler } from '../api/client.ts';
 import { clearAllStorage, readStored, readStoredJson } from './storage.ts';
 import { campaignsFlag, clearSessionStorage, storeSession } from './session-storage.ts';
 import type { SessionFlags, SessionResponse, SessionUser } from './types.ts';
@@ -14,7 +14,7 @@ export type Session = {
   user: SessionUser | null;
   flags: SessionFlags;
   cshow: boolean;
-  /** Signs in; rejects with the ApiError so the page can word it. */
+  /** Signs in; rejects with the AppError so the page can word it. */
   login(email: string, password: string): Promise<SessionResponse>;
   logout(): Promise<void>;
   /** "Accessed on another computer": wipe local storage and reload after 1 s. */
@@ -51,6 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const drop = useCallback(() => {
+    api.setToken(null);
     clearSessionStorage();
     setUser(null);
     setFlags(undefined);
@@ -58,14 +59,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setStatus('anonymous');
   }, []);
 
-  useEffect(() => {
-    setSessionHooks({ onLoggedOut: drop, onRefreshed: (s) => establish(s as SessionResponse) });
-  }, [drop, establish]);
+  useEffect(() => setLogoutHandler(drop), [drop]);
 
   // Boot: the access token may be stale, and the user object is not stored, so refresh once.
   useEffect(() => {
     if (status !== 'loading') return;
-    api.post<SessionResponse>('/auth/refresh_token').then(establish, drop);
+    api.post<SessionResponse>('/auth/refresh_token').then((session) => {
+      api.setToken(session.token);
+      establish(session);
+    }, drop);
   }, [status, establish, drop]);
 
   const companyId = user?.companyId;
@@ -83,7 +85,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string) => {
-      const session = await api.post<SessionResponse>('/auth/login', { email, password });
+      const session = (await api.login(email, password)) as SessionResponse;
       establish(session);
       return session;
     },
@@ -92,7 +94,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     try {
-      await api.delete('/auth/logout');
+      await api.logout();
     } catch {
       // Logging out locally matters more than telling the server.
     }

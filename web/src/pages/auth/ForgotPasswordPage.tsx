@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { forgotPasswordSchema, newPasswordSchema } from '@zapdesk/sync';
-import { api, ApiError } from '../../api/client.ts';
+import { AppError, publicApi } from '../../api/client.ts';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PasswordField, TextField } from '../../ui/Field.tsx';
@@ -32,10 +32,10 @@ export function Component() {
     if (!parsed.ok) return;
     setBusy(true);
     try {
-      await api.publicPost(`/forgetpassword/${encodeURIComponent(parsed.data.email)}`);
+      await publicApi.post(`/forgetpassword/${encodeURIComponent(parsed.data.email)}`);
       setSentTo(parsed.data.email);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) setErrors({ email: t('forgot.emailNotFound') });
+      if (err instanceof AppError && err.status === 404) setErrors({ email: t('forgot.emailNotFound') });
       else toastError(err);
     } finally {
       setBusy(false);
@@ -50,7 +50,7 @@ export function Component() {
     setBusy(true);
     try {
       const path = [sentTo, parsed.data.code, parsed.data.password].map(encodeURIComponent).join('/');
-      await api.publicPost(`/resetpasswords/${path}`);
+      await publicApi.post(`/resetpasswords/${path}`);
       toast.success(t('forgot.success'));
       navigate('/login');
     } catch (err) {

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { loginSchema } from '@zapdesk/sync';
-import { ApiError } from '../../api/client.ts';
+import { AppError } from '../../api/client.ts';
 import { formatDate } from '../../forms/format.ts';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -36,9 +36,8 @@ export function Component() {
       if (session.subscription.expiresSoon && days !== null) toast.warning(t('login.expiresSoon', { count: Math.max(days, 0) }));
       navigate('/', { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'ERR_SUBSCRIPTION_EXPIRED') {
-        const due = typeof err.body.dueDate === 'string' ? err.body.dueDate : null;
-        setRefusal(t('login.subscriptionExpired', { date: formatDate(due, i18n.language) || '—' }));
+      if (err instanceof AppError && err.code === 'ERR_SUBSCRIPTION_EXPIRED') {
+        setRefusal(t('login.subscriptionExpired', { date: expiredOn(err, i18n.language) }));
       } else toastError(err);
     } finally {
       setBusy(false);
@@ -93,4 +92,14 @@ export function Component() {
       </form>
     </AuthShell>
   );
+}
+
+/**
+ * The due date of an expiry refusal: the body's dueDate when the client passes it on, else the
+ * dd/mm/yyyy date the server writes in its message.
+ */
+function expiredOn(err: AppError, language: string): string {
+  const due = err.details?.dueDate;
+  if (typeof due === 'string') return formatDate(due, language);
+  return /\d{2}\/\d{2}\/\d{4}/.exec(err.message)?.[0] ?? '—';
 }

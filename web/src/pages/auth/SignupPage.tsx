@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { SIGNUP_TRIAL_DAYS, signupSchema, type Plan } from '@zapdesk/sync';
-import { api, ApiError } from '../../api/client.ts';
+import { AppError, publicApi } from '../../api/client.ts';
 import { formatMoney, maskPhone } from '../../forms/format.ts';
 import { serverFieldErrors, validate, type FieldErrors } from '../../forms/validate.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -24,7 +24,7 @@ export function Component() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api.publicGet<Plan[]>('/plans/list').then(
+    publicApi.get<Plan[]>('/plans/list').then(
       (list) => {
         setPlans(list);
         if (list.length === 1) setValues((v) => ({ ...v, planId: String(list[0]?.id) }));
@@ -49,7 +49,7 @@ export function Component() {
       // The server decides the trial, status and campaigns flag; the spec's body is sent as written.
       const dueDate = new Date(Date.now() + SIGNUP_TRIAL_DAYS * 24 * 3600 * 1000).toISOString();
       const companyId = params.get('companyId');
-      await api.publicPost('/companies/cadastro', {
+      await publicApi.post('/companies/cadastro', {
         ...values,
         phone: values.phone || undefined,
         planId: Number(values.planId),
@@ -62,7 +62,7 @@ export function Component() {
       toast.success(t('signup.success'));
       navigate('/login');
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'ERR_VALIDATION') setErrors(serverFieldErrors(err.body));
+      if (err instanceof AppError && err.issues) setErrors(serverFieldErrors(err.issues));
       toastError(err);
     } finally {
       setBusy(false);

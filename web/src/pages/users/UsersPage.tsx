@@ -1,3 +1,117 @@
+// /users (admins): searchable table with infinite scroll, add/edit modal, delete with confirmation.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
+import { useUser } from '../../session/SessionProvider.tsx';
+import { Button, IconButton } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { SearchInput } from '../../ui/SearchInput.tsx';
+import { Card, EmptyState, Page } from '../../ui/Page.tsx';
+import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
+import { toast } from '../../ui/toast/store.ts';
+import { toastError } from '../../ui/toast/toast-error.ts';
+import type { UserRow } from './types.ts';
+import { UserModal } from './UserModal.tsx';
+
 export function Component() {
-  return null;
+  const { t } = useTranslation();
+  const me = useUser();
+  const [search, setSearch] = useState('');
+  const list = useInfiniteList<UserRow>('/users', 'users', search);
+  const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<UserRow | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSaved = (saved: UserRow) => {
+    list.setItems((rows) => (rows.some((r) => r.id === saved.id) ? rows.map((r) => (r.id === saved.id ? saved : r)) : [saved, ...rows]));
+    setEditing(null);
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await api.delete(`/users/${deleting.id}`);
+      list.setItems((rows) => rows.filter((r) => r.id !== deleting.id));
+      toast.success(t('common.deleted'));
+      setDeleting(null);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page
+      title={t('users.title')}
+      actions={
+        <>
+          <SearchInput label={t('users.search')} value={search} onChange={setSearch} />
+          <Button icon="plus" onClick={() => setEditing('new')}>
+            {t('users.add')}
+          </Button>
+        </>
+      }
+    >
+      <Card className="overflow-hidden">
+        <div className="max-h-[calc(100vh-13rem)] overflow-y-auto" onScroll={list.onScroll} data-testid="users-scroll">
+          <Table label={t('users.title')}>
+            <thead className="sticky top-0 z-10">
+              <tr>
+                <Th>{t('users.name')}</Th>
+                <Th>{t('users.email')}</Th>
+                <Th>{t('users.profile')}</Th>
+                <Th>{t('users.queues')}</Th>
+                <Th className="text-right">{t('common.actions')}</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.items.map((u) => (
+                <tr key={u.id} className="hover:bg-raised/60">
+                  <Td>
+                    <span className="flex items-center gap-2.5">
+                      <span className={`size-2 shrink-0 rounded-full ${u.online ? 'bg-emerald-500' : 'bg-line'}`} title={u.online ? t('users.online') : t('users.offline')} />
+                      <span className="font-medium">{u.name}</span>
+                    </span>
+                  </Td>
+                  <Td className="text-muted">{u.email}</Td>
+                  <Td>
+                    <Badge tone={u.profile === 'admin' ? 'brand' : 'neutral'}>{t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}</Badge>
+                  </Td>
+                  <Td>
+                    <span className="flex flex-wrap gap-1">
+                      {u.queues.length === 0 && <span className="text-muted">—</span>}
+                      {u.queues.map((q) => (
+                        <span key={q.id} className="inline-flex items-center gap-1.5 rounded-full border border-line px-2 py-0.5 text-xs">
+                          <span className="size-2 rounded-full" style={{ backgroundColor: q.color }} aria-hidden="true" />
+                          {q.name}
+                        </span>
+                      ))}
+                    </span>
+                  </Td>
+                  <Td className="text-right whitespace-nowrap">
+                    <IconButton icon="edit" label={`${t('common.edit')} ${u.name}`} onClick={() => setEditing(u)} />
+                    {u.id !== me.id && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${u.name}`} onClick={() => setDeleting(u)} />}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          {!list.loading && list.items.length === 0 && <EmptyState>{t('users.empty')}</EmptyState>}
+          {list.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
+        </div>
+      </Card>
+      {editing && <UserModal open user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('users.deleteTitle')}
+        message={t('users.deleteConfirm', { name: deleting?.name ?? '' })}
+        busy={busy}
+        onConfirm={() => void remove()}
+        onClose={() => setDeleting(null)}
+      />
+    </Page>
+  );
 }

@@ -1,13 +1,15 @@
 // The shared error handler of spec/01 §8: a catalogue code in the response is translated into the
 // user's language and toasted for 2 s; an unknown code is shown as is; anything else is only logged.
 import { translateError } from '@zapdesk/sync';
-import { ApiError } from '../../api/client.ts';
+import { AppError } from '../../api/client.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { toast } from './store.ts';
 
 export function toastError(err: unknown): void {
-  if (err instanceof ApiError && err.code) {
-    toast.error(translateError(err.code, currentLanguage()));
+  if (err instanceof AppError) {
+    // An unknown code arrives as ERR_INTERNAL_SERVER_ERROR carrying the original: shown as is.
+    const unknown = err.details?.error;
+    toast.error(typeof unknown === 'string' ? unknown : translateError(err.code, currentLanguage()));
     return;
   }
   if (typeof err === 'string') {

@@ -1,0 +1,62 @@
+// Paged REST lists with search (spec/02 §9): the search is debounced 500 ms, the next page loads when
+// the scroll container is within 100 px of its bottom, and a stale response never overwrites a newer one.
+import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
+import { api } from '../api/client.ts';
+import { toastError } from '../ui/toast/toast-error.ts';
+import { nearBottom, SEARCH_DEBOUNCE_MS } from './scroll.ts';
+
+
+type PageBody<T> = { hasMore: boolean } & Record<string, unknown> & { [k: string]: T[] | boolean | unknown };
+
+export function useInfiniteList<T extends { id: number }>(path: string, itemsKey: string, search: string, extraQuery: Record<string, string | number | undefined> = {}) {
+  const [items, setItems] = useState<T[]>([]);
+  const [page, setPage] = useState(1);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [debounced, setDebounced] = useState(search);
+  const [tick, setTick] = useState(0);
+  const request = useRef(0);
+  const extra = JSON.stringify(extraQuery);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(search), search ? SEARCH_DEBOUNCE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  // A new search (or reload) starts over from page 1.
+  useEffect(() => {
+    setItems([]);
+    setPage(1);
+  }, [debounced, tick, extra]);
+
+  useEffect(() => {
+    const mine = ++request.current;
+    setLoading(true);
+    api
+      .get<PageBody<T>>(path, { query: { searchParam: debounced, pageNumber: page, ...(JSON.parse(extra) as Record<string, string>) } })
+      .then(
+        (body) => {
+          if (mine !== request.current) return;
+          const rows = (body[itemsKey] as T[]) ?? [];
+          setItems((prev) => {
+            // Merge by id: a row that moved between pages after an edit appears once.
+            const seen = new Set(prev.map((r) => r.id));
+            return page === 1 ? rows : [...prev, ...rows.filter((r) => !seen.has(r.id))];
+          });
+          setHasMore(body.hasMore);
+        },
+        (err: unknown) => mine === request.current && toastError(err),
+      )
+      .finally(() => mine === request.current && setLoading(false));
+  }, [path, itemsKey, debounced, page, tick, extra]);
+
+  const onScroll = useCallback(
+    (e: UIEvent<HTMLElement>) => {
+      if (hasMore && !loading && nearBottom(e.currentTarget)) setPage((p) => p + 1);
+    },
+    [hasMore, loading],
+  );
+
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { items, setItems, loading, hasMore, onScroll, reload };
+}

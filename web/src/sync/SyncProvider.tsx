@@ -1,0 +1,43 @@
+// The signed-in user's local-first state: one Replicache per user (IndexedDB), pulled on pokes from
+// /sync/ws. Its `auth` event is how "the account was accessed on another computer" arrives
+// (spec/01 §4): toast, clear local storage, reload after 1 s.
+import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { createReplicache, type ZapReplicache } from '@zapdesk/sync/replicache';
+import { api } from '../api/client.ts';
+import { i18next } from '../i18n/index.ts';
+import { useSession, useUser } from '../session/SessionProvider.tsx';
+import { toast } from '../ui/toast/store.ts';
+
+const SyncContext = createContext<ZapReplicache | null>(null);
+
+/** The Replicache of the signed-in user, or null while it opens. */
+export function useReplicache(): ZapReplicache | null {
+  return use(SyncContext);
+}
+
+export function SyncProvider({ children }: { children: ReactNode }) {
+  const user = useUser();
+  const { endElsewhere } = useSession();
+  const [rep, setRep] = useState<ZapReplicache | null>(null);
+
+  // Reopened when the company or the user changes (spec/01 §4), never without a token.
+  useEffect(() => {
+    if (!api.getToken()) return;
+    const client = createReplicache({
+      api,
+      userId: user.id,
+      companyId: user.companyId,
+      onAuth: () => {
+        toast.warning(i18next.t('layout.accessedElsewhere'));
+        endElsewhere();
+      },
+    });
+    setRep(client.rep);
+    return () => {
+      setRep(null);
+      void client.close();
+    };
+  }, [user.id, user.companyId, endElsewhere]);
+
+  return <SyncContext value={rep}>{children}</SyncContext>;
+}

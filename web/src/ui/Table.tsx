@@ -1,0 +1,30 @@
+import type { ReactNode, ThHTMLAttributes, TdHTMLAttributes } from 'react';
+
+/** A dense data table that scrolls sideways on narrow screens instead of squeezing. */
+export function Table({ children, label }: { children: ReactNode; label: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table aria-label={label} className="w-full min-w-[36rem] border-collapse text-left text-[13.5px]">
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function Th({ className = '', ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return <th scope="col" className={`border-b border-line bg-raised px-4 py-2.5 text-xs font-semibold tracking-wide text-muted uppercase ${className}`} {...rest} />;
+}
+
+export function Td({ className = '', ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={`border-b border-line px-4 py-2.5 align-middle ${className}`} {...rest} />;
+}
+
+export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'brand' | 'danger' | 'warning' }) {
+  const tones = {
+    neutral: 'bg-raised text-muted border-line',
+    brand: 'bg-brand-soft text-brand border-brand/20',
+    danger: 'bg-danger-soft text-danger border-danger/20',
+    warning: 'bg-amber-50 text-amber-800 border-amber-200 dark:bg-amber-950/40 dark:text-amber-300 dark:border-amber-800/50',
+  };
+  return <span className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium ${tones[tone]}`}>{children}</span>;
+}
