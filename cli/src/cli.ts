@@ -4,7 +4,7 @@ import { readConfig } from './config.ts';
 import { describeFailure, EXIT_OK, EXIT_USAGE } from './errors.ts';
 import type { Io } from './io.ts';
 import { resolveLanguage } from './lang.ts';
-import { writeLine } from './output.tsx';
+import { writeLine } from './output.ts';
 import { buildProgram } from './program.ts';
 
 // Commander's own exits that are not failures.

@@ -3,7 +3,6 @@
 // same body with the same schema, so what passes here passes there.
 import { readFileSync } from 'node:fs';
 import { AppError } from '@zapdesk/sync';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { Ctx } from './context.ts';
 import { UsageError, UserError } from './errors.ts';
@@ -28,8 +27,8 @@ export async function readDataFile(ctx: Ctx, file: string): Promise<Record<strin
   }
   let data: unknown;
   try {
-    // YAML is a superset of JSON, so one parser reads both; the extension only names the error.
-    data = parseYaml(text);
+    // Loaded here, not at start-up: only --from-file needs it. YAML is a superset of JSON, so one parser reads both; the extension only names the error.
+    data = (await import('yaml')).parse(text);
   } catch (err) {
     throw new UserError(`${file} is not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -8,7 +8,7 @@ import { jsonOption, type CommandSpec, type Group } from './define.ts';
 import { UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { flagOf, optionsFromSchema } from './options.ts';
-import { emit } from './output.tsx';
+import { emit } from './output.ts';
 import { commandTree } from './commands/index.ts';
 
 export function buildProgram(io: Io): Command {
@@ -52,7 +52,9 @@ function addCommand(parent: Command, name: string, spec: CommandSpec<z.ZodObject
     if (!parsed.success) throw new UsageError(`${optionIssue(parsed.error)} (see ${commandPath(command)} --help)`);
     const ctx = createContext(io, command.optsWithGlobals<{ lang?: string }>());
     const input = { args, options: parsed.data };
-    const data = await spec.run(input, ctx).catch((err: unknown) => {
+    const data = await Promise.resolve()
+      .then(() => spec.run(input, ctx))
+      .catch((err: unknown) => {
       throw err instanceof UsageError ? new UsageError(`${err.message} (see ${commandPath(command)} --help)`) : err;
     });
     const json = Boolean((parsed.data as { json?: boolean }).json);

@@ -9,3 +9,6 @@ export function ShownView({ shown }: { shown: Shown }) {
   if (shown.kind === 'record') return <Record title={shown.title} fields={shown.fields} />;
   return <Text>{shown.text}</Text>;
 }
+
+/** For callers that load this module lazily and should not need JSX themselves. */
+export const shownElement = (shown: Shown) => <ShownView shown={shown} />;

@@ -10,6 +10,10 @@ export default defineCommand({
   examples: ['zapdesk companies get 2', 'zapdesk companies get 2 --json | jq .settings'],
   args: [idArg('company')],
   options: z.object({}),
-  run: ({ args }, ctx) => ctx.api().request<Company>('GET', `/companies/${parseId(args[0], 'company')}`),
+  run({ args }, ctx) {
+    // The id is checked before the session, so a typo is a usage error even when logged out.
+    const id = parseId(args[0], 'company');
+    return ctx.api().request<Company>('GET', `/companies/${id}`);
+  },
   show: showCompany,
 });

@@ -10,6 +10,10 @@ export default defineCommand({
   examples: ['zapdesk companies renew 2', 'zapdesk companies renew 2 --json | jq -r .dueDate'],
   args: [idArg('company')],
   options: z.object({}),
-  run: ({ args }, ctx) => ctx.api().request<Company>('POST', `/companies/${parseId(args[0], 'company')}/renew`),
+  run({ args }, ctx) {
+    // The id is checked before the session, so a typo is a usage error even when logged out.
+    const id = parseId(args[0], 'company');
+    return ctx.api().request<Company>('POST', `/companies/${id}/renew`);
+  },
   show: (c) => ({ kind: 'text', text: `Renewed ${c.name} (${c.recurrence}): due ${dueText(c.dueDate)}.` }),
 });

@@ -10,6 +10,10 @@ export default defineCommand({
   examples: ['zapdesk plans get 2', 'zapdesk plans get 2 --json'],
   args: [idArg('plan')],
   options: z.object({}),
-  run: ({ args }, ctx) => ctx.api().request<Plan>('GET', `/plans/${parseId(args[0], 'plan')}`),
+  run({ args }, ctx) {
+    // The id is checked before the session, so a typo is a usage error even when logged out.
+    const id = parseId(args[0], 'plan');
+    return ctx.api().request<Plan>('GET', `/plans/${id}`);
+  },
   show: showPlan,
 });

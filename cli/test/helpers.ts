@@ -1,0 +1,50 @@
+// Test helpers: the real server in-process on a fresh SQLite database and a free port, and the CLI
+// as a real process (node + the bin launcher) with its own XDG_CONFIG_HOME.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type Config } from '../../server/src/config.ts';
+import { createMemoryLogger } from '../../server/src/log.ts';
+import { startServer, type RunningServer } from '../../server/src/server.ts';
+
+export const BIN = fileURLToPath(new URL('../bin/zapdesk.js', import.meta.url));
+export const ADMIN = { email: 'admin@zapdesk.local', password: 'Admin-Pass-1' };
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-cli-server-'));
+  const config = {
+    ...loadConfig({ DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: '0', JWT_SECRET: 'cli-test', JWT_REFRESH_SECRET: 'cli-test-refresh' }),
+    rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
+    ...overrides,
+  };
+  return startServer(config, { log: createMemoryLogger() });
+}
+
+export const tempConfigHome = () => mkdtempSync(path.join(tmpdir(), 'zapdesk-cli-home-'));
+
+export type Run = { code: number | null; stdout: string; stderr: string };
+
+/** `zapdesk ...args` as a child process; `env` adds to a clean environment (no inherited LANG or tokens). */
+export function zapdesk(args: string[], opts: { home: string; input?: string; env?: Record<string, string> }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: opts.home, XDG_CONFIG_HOME: opts.home, LANG: 'C.UTF-8', NO_COLOR: '1', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export async function login(url: string, home: string, user: { email: string; password: string } = ADMIN): Promise<Run> {
+  const run = await zapdesk(['login', '--url', url, '--email', user.email, '--password-stdin'], { home, input: user.password });
+  if (run.code !== 0) throw new Error(`login failed: ${run.code} ${run.stderr}`);
+  return run;
+}
