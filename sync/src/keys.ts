@@ -108,12 +108,30 @@ export type SyncedMutationError = {
   createdAt: string;
 };
 
+/** A scheduled message; the contact's name and number ride along (contacts are not all in the view). */
+export type SyncedSchedule = {
+  id: number;
+  body: string;
+  status: string;
+  sendAt: string;
+  sentAt: string | null;
+  error: string | null;
+  contactId: number;
+  contact: { id: number; name: string; number: string } | null;
+  userId: number | null;
+  ticketId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  updatedAt: string;
+};
+
 export type SyncValues = {
   company: SyncedCompany;
   user: SyncedUser;
   queue: SyncedQueue;
   tag: SyncedTag;
   quickMessage: SyncedQuickMessage;
+  schedule: SyncedSchedule;
   connection: SyncedConnection;
   setting: SyncedSetting;
   mutationError: SyncedMutationError;

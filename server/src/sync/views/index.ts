@@ -5,6 +5,7 @@ import { connectionsView } from './connections.ts';
 import { mutationErrorsView } from './mutation-errors.ts';
 import { ownQuickMessagesView, sharedQuickMessagesView } from './quick-messages.ts';
 import { queuesView } from './queues.ts';
+import { schedulesView } from './schedules.ts';
 import { settingsView } from './settings.ts';
 import { tagsView } from './tags.ts';
 import type { SyncView } from './types.ts';
@@ -18,6 +19,7 @@ export const VIEWS: readonly SyncView[] = [
   tagsView,
   sharedQuickMessagesView,
   ownQuickMessagesView,
+  schedulesView,
   connectionsView,
   mutationErrorsView,
 ] as SyncView[];
