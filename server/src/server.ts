@@ -38,7 +38,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
   // Status writes poke through deps, which the closure reads only once sessions run.
-  const sessions = createChannelSessions({ db, log, config, onRowChanged: (companyId) => notifySyncedChange(deps, companyId) });
+  const sessions = createChannelSessions({ db, log, config, dialect, onRowChanged: (companyId) => notifySyncedChange(deps, companyId) });
   const deps: AppDeps = {
     db,
     dialect,

@@ -3,7 +3,9 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
+import type { Dialect } from '../db/database.ts';
 import { createBaileysFactory } from './baileys/adapter.ts';
+import { createLeases } from './lease.ts';
 import { createSessionManager, type SessionManager } from './session-manager.ts';
 import { createSimulatorNetwork } from './simulator/network.ts';
 
@@ -16,6 +18,8 @@ export function createChannelSessions(opts: {
   onRowChanged?: (companyId: number) => void;
   /** false in tests: `beta` connections run on the simulator too. */
   realWhatsApp?: boolean;
+  /** On PostgreSQL several instances may share the database, so connections are leased (30 s). */
+  dialect?: Dialect;
 }): SessionManager {
   const simulator = createSimulatorNetwork(opts.config.simulatorTiming);
   const beta = opts.realWhatsApp === false ? simulator.createChannel : createBaileysFactory({ log: opts.log });
@@ -25,5 +29,7 @@ export function createChannelSessions(opts: {
     simulator,
     factories: { simulator: simulator.createChannel, beta },
     ...(opts.onRowChanged ? { onRowChanged: opts.onRowChanged } : {}),
+    // One SQLite file serves one process: there is nobody to share a connection with.
+    ...(opts.dialect === 'postgres' ? { leases: createLeases(opts.db, 30_000), heartbeatMs: 10_000 } : {}),
   });
 }

@@ -8,6 +8,7 @@ import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Logger } from '../log.ts';
 import { createAuthStore, type AuthStore } from './auth-store.ts';
+import type { Leases } from './lease.ts';
 import type { SimulatorNetwork } from './simulator/network.ts';
 import type { Ack, Channel, ConnectionStatus, InboundMessage, Peer } from './types.ts';
 
@@ -42,6 +43,8 @@ export type SessionManager = {
   onInbound(listener: Listener<InboundEvent>): () => void;
   onAck(listener: Listener<AckEvent>): () => void;
   onStatus(listener: Listener<StatusEvent>): () => void;
+  /** Renews held leases and takes over connections whose instance died; runs on a timer after startAll. */
+  heartbeat(): Promise<void>;
   readonly simulator: SimulatorNetwork;
 };
 
@@ -54,10 +57,14 @@ export function createSessionManager(deps: {
   factories: Record<string, AdapterFactory>;
   /** Called after each committed status write (the sync poke). */
   onRowChanged?: (companyId: number) => void;
+  /** Several instances on one PostgreSQL: a connection runs where its lease is held. */
+  leases?: Leases;
+  heartbeatMs?: number;
 }): SessionManager {
   const { db, log } = deps;
   const sessions = new Map<number, { channel: Channel; companyId: number; detach: () => void }>();
   const writes = new Map<number, Promise<void>>();
+  let heartbeatTimer: NodeJS.Timeout | undefined;
   const listeners = { inbound: new Set<Listener<InboundEvent>>(), ack: new Set<Listener<AckEvent>>(), status: new Set<Listener<StatusEvent>>() };
 
   const subscribe = <T>(set: Set<Listener<T>>, l: Listener<T>) => {
@@ -145,6 +152,9 @@ export function createSessionManager(deps: {
       const row = await findConnection(companyId, connectionId);
       const current = sessions.get(connectionId);
       if (current && LIVE.includes(current.channel.status())) return manager.flush(connectionId);
+      if (deps.leases && !(await deps.leases.claim(companyId, connectionId))) {
+        throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection runs on another server instance.');
+      }
       await drop(connectionId, 'disconnect');
       const factory = deps.factories[row.provider];
       if (!factory) throw new AppError('ERR_WAPP_NOT_INITIALIZED', `No channel adapter for provider "${row.provider}".`);
@@ -181,20 +191,41 @@ export function createSessionManager(deps: {
     forget: (connectionId) => drop(connectionId, 'logout'),
 
     async stopAll() {
+      if (heartbeatTimer) clearInterval(heartbeatTimer);
+      heartbeatTimer = undefined;
+      const held = [...sessions.entries()].map(([connectionId, s]) => ({ connectionId, companyId: s.companyId }));
       await Promise.all([...sessions.keys()].map((id) => drop(id, 'disconnect')));
       await Promise.all([...writes.values()]);
+      await deps.leases?.release(held).catch((err) => log.warn('releasing leases failed', { error: String(err) }));
+    },
+
+    async heartbeat() {
+      if (!deps.leases) return;
+      const held = [...sessions.entries()].map(([connectionId, s]) => ({ connectionId, companyId: s.companyId }));
+      // Lost means another instance took it over after our lease lapsed: we must stop talking.
+      for (const id of await deps.leases.renew(held)) await drop(id, 'disconnect');
+      await startLive((row) => !sessions.has(row.id) && (row.leaseExpiresAt === null || Date.parse(row.leaseExpiresAt) < Date.now()));
     },
 
     async startAll() {
-      const companies = await db.selectFrom('companies').select('id').execute();
-      for (const company of companies) {
-        const rows = await tenant(db, company.id).selectFrom('whatsapps').select('id').where('status', 'in', LIVE).execute();
-        for (const row of rows) {
-          // One failing connection must not keep the others down.
-          await manager.start(company.id, row.id).catch((err) => log.warn('boot: session not started', { connectionId: row.id, error: String(err) }));
-        }
+      await startLive(() => true);
+      if (deps.leases && !heartbeatTimer) {
+        heartbeatTimer = setInterval(() => void manager.heartbeat().catch((err) => log.warn('lease heartbeat failed', { error: String(err) })), deps.heartbeatMs ?? 10_000);
+        heartbeatTimer.unref?.();
       }
     },
   };
+
+  /** Starts the live connections the filter picks, company by company (every query through tenant()). */
+  async function startLive(pick: (row: { id: number; leaseExpiresAt: string | null }) => boolean) {
+    const companies = await db.selectFrom('companies').select('id').execute();
+    for (const company of companies) {
+      const rows = await tenant(db, company.id).selectFrom('whatsapps').select(['id', 'leaseExpiresAt']).where('status', 'in', LIVE).execute();
+      for (const row of rows.filter(pick)) {
+        // One failing connection must not keep the others down.
+        await manager.start(company.id, row.id).catch((err) => log.warn('session not started', { connectionId: row.id, error: String(err) }));
+      }
+    }
+  }
   return manager;
 }
