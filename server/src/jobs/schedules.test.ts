@@ -119,6 +119,20 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     expect(s.outbox()).toHaveLength(0);
   });
 
+  it("goes through the contact's active ticket on that connection, so the conversation shows it", async () => {
+    const s = await setup();
+    const tt = tenant(t.db, s.company.id);
+    const ticket = await tt.insertInto('tickets', { uuid: `job-active-${++seq}`, contactId: s.contact.id, whatsappId: s.connectionId!, status: 'open', userId: s.admin.id }).returningAll().executeTakeFirstOrThrow();
+    const due = await s.schedule({ body: 'Seu protocolo: {{protocol}}' });
+    await runSchedulesOnce(t.deps, opts());
+    const sent = s.outbox();
+    expect(sent.map((m) => m.body)).toEqual([`Seu protocolo: 20300315120405${ticket.id}`]);
+    const messages = await tt.selectFrom('messages').selectAll().where('ticketId', '=', ticket.id).execute();
+    expect(messages).toMatchObject([{ body: `Seu protocolo: 20300315120405${ticket.id}`, fromMe: 1, wid: sent[0]!.id, ack: 1 }]);
+    expect((await tt.selectFrom('tickets').select('lastMessage').where('id', '=', ticket.id).executeTakeFirstOrThrow()).lastMessage).toContain('Seu protocolo');
+    expect((await s.read(due.id)).status).toBe('ENVIADA');
+  });
+
   it('sends the image with the rendered body as caption', async () => {
     const s = await setup();
     const rel = `${s.company.id}/schedules/test-${seq}.png`;

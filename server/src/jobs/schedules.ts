@@ -11,16 +11,13 @@
 // The claim and the stale sweep cross companies on purpose (one job serves every tenant); each
 // claimed row is then handled through tenant(db, row.companyId).
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { AppError, buildTemplateVars, renderTemplate } from '@zapdesk/sync';
+import { AppError } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
-import type { OutboundContent } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import type { Schedules } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import { contactPeer } from '../modules/contacts/queries.ts';
-import { mimeOfPath, resolveMediaFile } from '../modules/media/storage.ts';
 import { startCronJob, type RunningJob } from './runner.ts';
+import { deliverSchedule } from './schedule-delivery.ts';
 
 type ScheduleRow = Selectable<Schedules>;
 
@@ -96,14 +93,6 @@ async function renewClaims(deps: AppDeps, claimer: string, at: Date) {
     .execute();
 }
 
-async function buildContent(deps: AppDeps, row: ScheduleRow, body: string): Promise<OutboundContent> {
-  if (!row.mediaPath) return { kind: 'text', body };
-  const file = resolveMediaFile(deps.config.mediaDir, row.mediaPath);
-  const data = file ? await readFile(file).catch(() => undefined) : undefined;
-  if (!data) throw new AppError('ERR_SENDING_WAPP_MSG', 'The image of the schedule is missing.');
-  return { kind: 'media', mediaType: 'image', data, mimeType: mimeOfPath(row.mediaPath), fileName: row.mediaName ?? 'image', caption: body || undefined };
-}
-
 /** Sends one claimed schedule; resolves to its final status (never throws for a send failure). */
 export async function sendClaimedSchedule(deps: AppDeps, row: ScheduleRow, opts: { clock: () => Date; timeZone: string }): Promise<'ENVIADA' | 'ERRO'> {
   const t = tenant(deps.db, row.companyId);
@@ -113,9 +102,7 @@ export async function sendClaimedSchedule(deps: AppDeps, row: ScheduleRow, opts:
     if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
     const connection = await t.selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.isDefault', '=', 1).orderBy('whatsapps.id').executeTakeFirst();
     if (!connection) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
-    const vars = buildTemplateVars({ contactName: contact.name, ticketId: row.ticketId, now: opts.clock(), timeZone: opts.timeZone, lang: 'pt' });
-    const content = await buildContent(deps, row, renderTemplate(row.body, vars));
-    await deps.outbound.send(connection.id, { to: contactPeer(contact), content });
+    await deliverSchedule(deps, row, contact, connection.id, { now: opts.clock(), timeZone: opts.timeZone });
   } catch (err) {
     error = err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG';
     if (!(err instanceof AppError)) deps.log.error('scheduled send failed', { scheduleId: row.id, error: String(err) });
