@@ -125,6 +125,54 @@ export type SyncedSchedule = {
   updatedAt: string;
 };
 
+/** A platform-wide announcement from the super-admin (active ones; the super-admin sees all). */
+export type SyncedAnnouncement = {
+  id: number;
+  title: string;
+  text: string;
+  priority: number;
+  status: boolean;
+  mediaPath: string | null;
+  mediaName: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** An internal chat the user is a member of, with every member's unread count. */
+export type SyncedChat = {
+  id: number;
+  uuid: string;
+  title: string;
+  ownerId: number | null;
+  lastMessage: string;
+  createdAt: string;
+  updatedAt: string;
+  users: { userId: number; unreads: number; user: { id: number; name: string } }[];
+};
+
+/** One of the recent messages of a chat; the key is `chatMessage/<chatId>/<id>`. */
+export type SyncedChatMessage = {
+  id: number;
+  chatId: number;
+  message: string;
+  senderId: number | null;
+  sender: { id: number; name: string } | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  createdAt: string;
+};
+
+/** A note on a ticket the user may see. */
+export type SyncedTicketNote = {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  createdAt: string;
+};
+
 export type SyncValues = {
   company: SyncedCompany;
   user: SyncedUser;
@@ -132,6 +180,10 @@ export type SyncValues = {
   tag: SyncedTag;
   quickMessage: SyncedQuickMessage;
   schedule: SyncedSchedule;
+  announcement: SyncedAnnouncement;
+  chat: SyncedChat;
+  chatMessage: SyncedChatMessage;
+  ticketNote: SyncedTicketNote;
   connection: SyncedConnection;
   setting: SyncedSetting;
   mutationError: SyncedMutationError;

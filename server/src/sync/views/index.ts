@@ -1,5 +1,7 @@
 // The view registry: every entity of the client view, in one list. A module joins the sync by
 // writing views/<entity>.ts and adding it here; the engine (pull.ts) never changes for that.
+import { announcementsView } from './announcements.ts';
+import { chatMessagesView, chatsView } from './chats.ts';
 import { companyView } from './company.ts';
 import { connectionsView } from './connections.ts';
 import { mutationErrorsView } from './mutation-errors.ts';
@@ -8,6 +10,7 @@ import { queuesView } from './queues.ts';
 import { schedulesView } from './schedules.ts';
 import { settingsView } from './settings.ts';
 import { tagsView } from './tags.ts';
+import { ticketNotesView } from './ticket-notes.ts';
 import type { SyncView } from './types.ts';
 import { usersView } from './users.ts';
 
@@ -20,6 +23,10 @@ export const VIEWS: readonly SyncView[] = [
   sharedQuickMessagesView,
   ownQuickMessagesView,
   schedulesView,
+  announcementsView,
+  chatsView,
+  chatMessagesView,
+  ticketNotesView,
   connectionsView,
   mutationErrorsView,
 ] as SyncView[];

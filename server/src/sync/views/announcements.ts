@@ -1,0 +1,42 @@
+// announcement/<id>: the platform's active announcements (the super-admin: all of them). They are
+// written by the super-admin into their own company and read by every company, so this listing is
+// never cached per company (audience null). Known limit: a pull that finds its company's watermark
+// unchanged answers "no change" without listing, so a new announcement reaches other companies'
+// clients at their next change; the REST list (GET /announcements) is always current.
+import type { SyncedAnnouncement } from '@zapdesk/sync/keys';
+import type { Actor } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { chunk, defineView, type RowId } from './types.ts';
+
+// Platform-wide rows: deliberately not company-filtered (see modules/announcements/service.ts).
+const readable = (db: Database, actor: Actor) => db.selectFrom('announcements').$if(!actor.super, (q) => q.where('announcements.status', '=', 1));
+
+export const announcementsView = defineView({
+  name: 'announcement',
+  prefix: 'announcement',
+  audience: () => null,
+  listVersions: ({ db, actor }) => readable(db, actor).select(['announcements.id', 'announcements.version']).execute(),
+  async getValues({ db, actor }, ids) {
+    const out: { id: RowId; value: SyncedAnnouncement }[] = [];
+    for (const part of chunk(ids as number[])) {
+      const rows = await readable(db, actor).selectAll('announcements').where('announcements.id', 'in', part).execute();
+      for (const r of rows) {
+        out.push({
+          id: r.id,
+          value: {
+            id: r.id,
+            title: r.title,
+            text: r.text,
+            priority: r.priority,
+            status: r.status === 1,
+            mediaPath: r.mediaPath,
+            mediaName: r.mediaName,
+            createdAt: r.createdAt,
+            updatedAt: r.updatedAt,
+          },
+        });
+      }
+    }
+    return out;
+  },
+});
