@@ -1,16 +1,152 @@
-import { AppError } from '@zapdesk/sync';
-import { Hono } from 'hono';
+import { Readable } from 'node:stream';
+import {
+  AppError,
+  contactCreateSchema,
+  contactImportRowsSchema,
+  contactListQuerySchema,
+  contactOptionsQuerySchema,
+  contactUpdateSchema,
+  contactUploadSchema,
+  pickContactFields,
+  type ContactImportIssue,
+  type ContactUploadResult,
+} from '@zapdesk/sync';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { stream } from 'hono/streaming';
 import type { AppDeps, AppEnv } from '../../context.ts';
-import { requireAuth } from '../../auth/middleware.ts';
-import { parseId } from '../../http/validate.ts';
-import { findContact, findExtraInfo, toContactDto } from './queries.ts';
+import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import type { Database } from '../../db/database.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { importContacts } from './import.ts';
+import { exportContactsCsv, findContactOptions, findContactsPage } from './list.ts';
+import { importPhoneContacts } from './phone-import.ts';
+import { createContact, deleteContact, getContact, updateContact } from './service.ts';
+import { detectFormat, readSpreadsheet } from './spreadsheet.ts';
 
-// Only what tickets need now; the full contacts REST (list, create, import, export) is issue 5.
+/** Largest spreadsheet POST /contacts/import/file takes (a 100,000-row xlsx is about 4 MB). */
+export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;
+
+const importFileLimit = bodyLimit({
+  maxSize: MAX_IMPORT_FILE_BYTES,
+  onError: () => {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `A spreadsheet may have at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB.`);
+  },
+});
+
+/** The uploaded file of a multipart request (field `file`), refused before any row is read when unusable. */
+async function readUploadedFile(c: Context) {
+  if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) {
+    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the spreadsheet as multipart/form-data in the field "file".');
+  }
+  let file: unknown;
+  try {
+    file = (await c.req.parseBody()).file;
+  } catch {
+    throw new AppError('ERR_VALIDATION', 'The multipart body could not be read.');
+  }
+  if (!(file instanceof File)) throw new AppError('ERR_VALIDATION', 'file: Required', { issues: [{ path: 'file', message: 'Required' }] });
+  const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.name, file.type);
+  if (!format) throw new AppError('ERR_VALIDATION', 'file: Only .xlsx and .csv spreadsheets can be imported', { issues: [{ path: 'file', message: 'Only .xlsx and .csv spreadsheets can be imported' }] });
+  return { file, format };
+}
+
+const toErrorBag = (issues: ContactImportIssue[]): ContactUploadResult['errorBag'] =>
+  issues.map((i) => ({ contactName: i.name || i.number, row: i.row, error: { message: i.reason, code: i.code } }));
+
+// Every user of the company works the contact list; deleting is reserved (contacts-page:deleteContact).
+// Fixed paths come before /contacts/:id.
 export function contactsRoutes(deps: AppDeps) {
-  return new Hono<AppEnv>().get('/contacts/:id', requireAuth(deps), async (c) => {
-    const { companyId } = c.get('actor');
-    const row = await findContact(deps.db, companyId, parseId(c, 'id', 'ERR_NO_CONTACT_FOUND'));
-    if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
-    return c.json(toContactDto(row, await findExtraInfo(deps.db, companyId, row.id)));
-  });
+  const auth = requireAuth(deps);
+  const poke = (companyId: number) => () => {
+    try {
+      deps.realtime.pokeCompany(companyId);
+    } catch (err) {
+      deps.log.warn('poke failed', { error: String(err) });
+    }
+  };
+  const write = <T>(c: Context<AppEnv>, fn: (trx: Database) => Promise<T>) =>
+    deps.db
+      .transaction()
+      .execute(fn)
+      .then((result) => (poke(c.get('actor').companyId)(), result));
+  return new Hono<AppEnv>()
+    .on('GET', ['/contacts', '/contacts/'], auth, async (c) => {
+      const query = parseQuery(c, contactListQuerySchema);
+      return c.json(await findContactsPage(deps.db, deps.dialect, c.get('actor').companyId, query));
+    })
+    .get('/contacts/list', auth, async (c) => {
+      const { name } = parseQuery(c, contactOptionsQuerySchema);
+      return c.json(await findContactOptions(deps.db, deps.dialect, c.get('actor').companyId, name));
+    })
+    .get('/contacts/export', auth, (c) => {
+      const csv = Readable.from(exportContactsCsv(deps.db, c.get('actor').companyId));
+      c.header('content-type', 'text/csv; charset=utf-8');
+      c.header('content-disposition', 'attachment; filename="contatos.csv"');
+      return c.body(Readable.toWeb(csv) as ReadableStream);
+    })
+    .post('/contacts/upload', auth, async (c) => {
+      const records = await parseBody(c, contactUploadSchema);
+      const rows = records.map((record, i) => ({ row: i + 2, fields: pickContactFields(record) }));
+      const result: ContactUploadResult = { newContacts: [], errorBag: [] };
+      const companyId = c.get('actor').companyId;
+      await importContacts(deps.db, companyId, rows, {
+        onCommit: poke(companyId),
+        onBatch: (batch) => {
+          result.newContacts.push(...batch.created.map((x) => ({ contactId: x.id, contactName: x.name })));
+          result.errorBag.push(...toErrorBag(batch.issues));
+        },
+      });
+      return c.json(result);
+    })
+    .post('/contacts/import', auth, async (c) => {
+      const companyId = c.get('actor').companyId;
+      return c.json(await importPhoneContacts(deps, companyId, poke(companyId)));
+    })
+    .post('/contacts/import/rows', auth, async (c) => {
+      const input = await parseBody(c, contactImportRowsSchema);
+      const rows = input.rows.map((record, i) => ({ row: input.firstRow + i, fields: pickContactFields(record) }));
+      const issues: ContactImportIssue[] = [];
+      const companyId = c.get('actor').companyId;
+      const summary = await importContacts(deps.db, companyId, rows, {
+        importId: input.importId,
+        batchSize: rows.length || 1,
+        onCommit: poke(companyId),
+        onBatch: (batch) => issues.push(...batch.issues),
+      });
+      return c.json({ ...summary, issues });
+    })
+    .post('/contacts/import/file', auth, importFileLimit, async (c) => {
+      const { file, format } = await readUploadedFile(c);
+      const companyId = c.get('actor').companyId;
+      const importId = c.req.query('importId') || undefined;
+      if (importId !== undefined && !/^[\w.:-]{1,64}$/.test(importId)) throw new AppError('ERR_VALIDATION', 'importId: Invalid');
+      c.header('content-type', 'application/x-ndjson; charset=utf-8');
+      return stream(c, async (out) => {
+        const rows = readSpreadsheet(Readable.fromWeb(file.stream() as import('node:stream/web').ReadableStream), format);
+        await importContacts(deps.db, companyId, rows, {
+          importId,
+          onCommit: poke(companyId),
+          onEvent: (event) => out.write(`${JSON.stringify(event)}\n`).then(() => undefined),
+        }).catch((err: unknown) => {
+          // Already reported as the `failed` line; the status (200) left with the first line.
+          if (!(err instanceof AppError)) deps.log.error('contact import failed', { error: String(err) });
+        });
+      });
+    })
+    .get('/contacts/:id', auth, async (c) => c.json(await getContact(deps.db, c.get('actor'), parseId(c, 'id', 'ERR_NO_CONTACT_FOUND'))))
+    .on('POST', ['/contacts', '/contacts/'], auth, async (c) => {
+      const input = await parseBody(c, contactCreateSchema);
+      return c.json(await write(c, (trx) => createContact(trx, c.get('actor'), input)), 201);
+    })
+    .put('/contacts/:id', auth, async (c) => {
+      const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');
+      const input = await parseBody(c, contactUpdateSchema);
+      return c.json(await write(c, (trx) => updateContact(trx, c.get('actor'), contactId, input)));
+    })
+    .delete('/contacts/:id', auth, requirePermission('contacts-page:deleteContact'), async (c) => {
+      const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');
+      await write(c, (trx) => deleteContact(trx, c.get('actor'), contactId));
+      return c.json({ message: 'Contact deleted' });
+    });
 }

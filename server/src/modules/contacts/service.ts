@@ -1,0 +1,83 @@
+// The business rules of the contact form (spec/02 §5-§7). Services take the database handle the
+// route gives them (its transaction for writes) and the Actor; they never open transactions.
+import { AppError, type Contact, type ContactCreateInput, type ContactUpdateInput } from '@zapdesk/sync';
+import type { Actor } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
+import { findContact, findExtraInfo, toContactDto } from './queries.ts';
+
+const duplicated = () => new AppError('ERR_DUPLICATED_CONTACT');
+
+export async function getContact(db: Database, actor: Actor, contactId: number): Promise<Contact> {
+  const row = await findContact(db, actor.companyId, contactId);
+  if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+  return toContactDto(row, await findExtraInfo(db, actor.companyId, row.id));
+}
+
+/** The list becomes exactly `extraInfo` (the form sends it whole); rows are replaced, not merged. */
+async function replaceExtraInfo(db: Database, companyId: number, contactId: number, extraInfo: ContactCreateInput['extraInfo']) {
+  const t = tenant(db, companyId);
+  await t.deleteFrom('contactCustomFields').where('contactCustomFields.contactId', '=', contactId).execute();
+  if (extraInfo.length === 0) return;
+  await t.insertInto('contactCustomFields', extraInfo.map((f) => ({ contactId, name: f.name, value: f.value }))).execute();
+}
+
+/**
+ * The unique (company, number) index is the judge: checking first would race with the pipeline
+ * creating the same contact from an inbound message.
+ */
+async function guardDuplicate<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicated();
+    throw err;
+  }
+}
+
+export async function createContact(db: Database, actor: Actor, input: ContactCreateInput): Promise<Contact> {
+  const row = await guardDuplicate(() =>
+    tenant(db, actor.companyId)
+      .insertInto('contacts', {
+        name: input.name,
+        number: input.number,
+        email: input.email,
+        ...(input.disableBot !== undefined ? { disableBot: input.disableBot ? 1 : 0 } : {}),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  await replaceExtraInfo(db, actor.companyId, row.id, input.extraInfo);
+  return getContact(db, actor, row.id);
+}
+
+export async function updateContact(db: Database, actor: Actor, contactId: number, input: ContactUpdateInput): Promise<Contact> {
+  const current = await findContact(db, actor.companyId, contactId);
+  if (!current) throw new AppError('ERR_NO_CONTACT_FOUND');
+  // A new number makes the stored JID stale: the next send derives it from the number again.
+  const numberChanged = input.number !== undefined && input.number !== current.number;
+  await guardDuplicate(() =>
+    tenant(db, actor.companyId)
+      .updateTable('contacts')
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.number !== undefined ? { number: input.number } : {}),
+        ...(numberChanged ? { jid: null } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.disableBot !== undefined ? { disableBot: input.disableBot ? 1 : 0 } : {}),
+        ...bumpVersion(),
+      })
+      .where('contacts.id', '=', contactId)
+      .execute(),
+  );
+  if (input.extraInfo !== undefined) await replaceExtraInfo(db, actor.companyId, contactId, input.extraInfo);
+  return getContact(db, actor, contactId);
+}
+
+/** Deletes the contact; its tickets, messages, notes and schedules go with it (foreign-key cascades). */
+export async function deleteContact(db: Database, actor: Actor, contactId: number): Promise<void> {
+  const result = await tenant(db, actor.companyId).deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
+}
