@@ -1,0 +1,62 @@
+// The contact import service: any stream of rows (a spreadsheet file, the web's JSON rows, the
+// CLI's batches) goes in, batches of BATCH_SIZE rows each commit in their own transaction, and a
+// report comes out row by row. Memory stays flat: one batch is held at a time.
+// A crash or a bad file midway leaves only whole batches behind; the unique (company, number)
+// index makes rerunning the same file harmless (every stored row is reported as skipped).
+import { randomUUID } from 'node:crypto';
+import { AppError, type ContactImportCounts, type ContactImportEvent, type ContactImportSummary } from '@zapdesk/sync';
+import type { Database } from '../../db/database.ts';
+import { importContactBatch, type BatchResult, type NumberedRow } from './import-batch.ts';
+
+export const BATCH_SIZE = 1_000;
+
+export type ImportOptions = {
+  /** Stamped on the created contacts (contacts.import_key); a fresh UUID when not given. */
+  importId?: string;
+  batchSize?: number;
+  /** Every event of the report, awaited: a slow consumer (an HTTP response) slows the import down. */
+  onEvent?: (event: ContactImportEvent) => void | Promise<void>;
+  /** Each committed batch, with the contacts it created (POST /contacts/upload lists them). */
+  onBatch?: (result: BatchResult) => void;
+  /** Called after each commit: the company's clients pull. */
+  onCommit?: () => void;
+};
+
+export async function importContacts(db: Database, companyId: number, rows: AsyncIterable<NumberedRow> | Iterable<NumberedRow>, opts: ImportOptions = {}): Promise<ContactImportSummary> {
+  const importId = opts.importId ?? randomUUID();
+  const batchSize = opts.batchSize ?? BATCH_SIZE;
+  const counts: ContactImportCounts = { rows: 0, imported: 0, skipped: 0, rejected: 0 };
+  const emit = async (event: ContactImportEvent) => opts.onEvent?.(event);
+  let batch: NumberedRow[] = [];
+
+  async function flush() {
+    if (batch.length === 0) return;
+    const rowsOfBatch = batch;
+    batch = [];
+    const result = await db.transaction().execute((trx) => importContactBatch(trx, companyId, importId, rowsOfBatch));
+    counts.rows += rowsOfBatch.length;
+    counts.imported += result.created.length;
+    for (const issue of result.issues) counts[issue.kind] += 1;
+    opts.onCommit?.();
+    opts.onBatch?.(result);
+    for (const issue of result.issues) await emit({ type: 'issue', ...issue });
+    await emit({ type: 'progress', ...counts });
+  }
+
+  await emit({ type: 'start', importId });
+  try {
+    for await (const row of rows) {
+      batch.push(row);
+      if (batch.length >= batchSize) await flush();
+    }
+    await flush();
+  } catch (err) {
+    // The batch being read is dropped whole; what committed stays, and a rerun finishes the job.
+    const error = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
+    await emit({ type: 'failed', error: error.code, message: error.message, importId, ...counts });
+    throw err;
+  }
+  const summary = { importId, ...counts };
+  await emit({ type: 'done', ...summary });
+  return summary;
+}
