@@ -57,7 +57,7 @@ export async function connectClient(
 }
 
 /** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
-export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -508,8 +508,10 @@ export interface Settings {
   version: Generated<number>;
 }
 
-export interface SyncWatermarks {
+/** Per (company, table) change counters kept by triggers (migrations/20261122T010040_sync_table_versions.ts). */
+export interface SyncVersions {
   companyId: number;
+  tbl: string;
   version: Generated<number>;
 }
 
@@ -715,7 +717,7 @@ export interface DB {
   replicacheMutationErrors: ReplicacheMutationErrors;
   schedules: Schedules;
   settings: Settings;
-  syncWatermarks: SyncWatermarks;
+  syncVersions: SyncVersions;
   tags: Tags;
   ticketNotes: TicketNotes;
   tickets: Tickets;

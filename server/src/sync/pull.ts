@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppDeps, Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { diffViews, encodeEntries, sameClients, sameListing, toListing, type Cvr, type Listing } from './cvr.ts';
-import { claimClientGroup, findClients, readWatermark, type SyncStore } from './store.ts';
+import { claimClientGroup, findClients, readWatermarks, type SyncStore } from './store.ts';
 import { VIEWS } from './views/index.ts';
 import type { ViewContext } from './views/types.ts';
 
@@ -33,8 +33,9 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
   // 1. The client group is the actor's (created on first pull); anyone else's is refused.
   const group = await claimClientGroup(db, actor, req.clientGroupID);
 
-  // 2. The watermark is read before any row, so whatever we read below is at least that new.
-  const [watermark, clients] = await Promise.all([readWatermark(db, actor.companyId), findClients(db, actor.companyId, group.id)]);
+  // 2. The watermarks are read before any row, so whatever we read below is at least that new.
+  const [marks, clients] = await Promise.all([readWatermarks(db, actor.companyId), findClients(db, actor.companyId, group.id)]);
+  const watermark = marks.total;
 
   // 3. The CVR the cookie names; unknown or lost means a full resync (clear + puts), never an error.
   const base = cookie.success ? await store.loadCvr(actor.companyId, group.id, baseVersion) : undefined;
@@ -50,7 +51,8 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
   for (const view of VIEWS) {
     const audience = view.audience(actor);
     const key = audience === null ? null : `${view.name}|${audience}`;
-    views[view.name] = await store.listing(actor.companyId, key, watermark, async () => toListing(await view.listVersions(ctx)), sameListing);
+    const stamp = view.tables ? view.tables.map((t) => marks.byTable.get(t) ?? 0).join('.') : String(watermark);
+    views[view.name] = await store.listing(actor.companyId, key, stamp, watermark, async () => toListing(await view.listVersions(ctx)), sameListing);
   }
   const next: Cvr = { watermark, clients, views };
 

@@ -3,6 +3,7 @@
 // the one lookup of a client group by id, which must see a foreign group in order to refuse it.
 import { AppError } from '@zapdesk/sync';
 import type { Actor } from '../context.ts';
+import { sql } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeEntries, type Cvr, type Listing } from './cvr.ts';
@@ -30,9 +31,18 @@ export async function claimClientGroup(db: Database, actor: Actor, id: string): 
   return group;
 }
 
-export async function readWatermark(db: Database, companyId: number): Promise<number> {
-  const row = await tenant(db, companyId).selectFrom('syncWatermarks').select('syncWatermarks.version').executeTakeFirst();
-  return row?.version ?? 0;
+/** The company's change counters per table, and their sum: the watermark a CVR is stamped with. */
+export type Watermarks = { total: number; byTable: Map<string, number> };
+
+export async function readWatermarks(db: Database, companyId: number): Promise<Watermarks> {
+  const rows = await tenant(db, companyId).selectFrom('syncVersions').select(['syncVersions.tbl', 'syncVersions.version']).execute();
+  const byTable = new Map<string, number>();
+  let total = 0;
+  for (const r of rows) {
+    byTable.set(r.tbl, r.version);
+    total += r.version;
+  }
+  return { total, byTable };
 }
 
 export async function findClients(db: Database, companyId: number, groupId: string): Promise<Record<string, number>> {
@@ -76,9 +86,10 @@ export type SyncStore = ReturnType<typeof createSyncStore>;
  * Listings are cached per (company, view, audience) with the watermark they were read at; a
  * recomputed listing equal to the cached one keeps the old object, so diffs skip it by identity.
  */
-export function createSyncStore(db: Database, dialect: Dialect) {
+export function createSyncStore(db: Database, _dialect?: Dialect) {
   const cvrs = new Lru<string, Cvr>(5000);
-  const listings = new Lru<number, Map<string, { watermark: number; listing: Listing }>>(1000);
+  // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
+  const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
 
   return {
     async loadCvr(companyId: number, groupId: string, version: number): Promise<Cvr | undefined> {
@@ -113,13 +124,15 @@ export function createSyncStore(db: Database, dialect: Dialect) {
     async saveCvr(companyId: number, groupId: string, baseVersion: number, cvr: Cvr, entries: string): Promise<number> {
       const version = await db.transaction().execute(async (trx) => {
         const t = tenant(trx, companyId);
-        let q = t.selectFrom('replicacheClientGroups').select('replicacheClientGroups.cvrVersion').where('replicacheClientGroups.id', '=', groupId);
-        if (dialect === 'postgres') q = q.forUpdate();
-        const group = await q.executeTakeFirstOrThrow();
-        // Past the cookie too: a group the server lost restarts above what the client holds.
-        const next = Math.max(group.cvrVersion, baseVersion) + 1;
         const now = nowIso();
-        await t.updateTable('replicacheClientGroups').set({ cvrVersion: next, updatedAt: now }).where('replicacheClientGroups.id', '=', groupId).execute();
+        // One atomic step (no read-then-write race between two pulls of a group), and past the
+        // cookie too: a group the server lost restarts above what the client holds.
+        const { cvrVersion: next } = await t
+          .updateTable('replicacheClientGroups')
+          .set({ cvrVersion: sql<number>`(CASE WHEN cvr_version > ${baseVersion} THEN cvr_version ELSE ${baseVersion} END) + 1`, updatedAt: now })
+          .where('replicacheClientGroups.id', '=', groupId)
+          .returning('replicacheClientGroups.cvrVersion')
+          .executeTakeFirstOrThrow();
         await t.insertInto('replicacheCvrs', { clientGroupId: groupId, version: next, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), createdAt: now, updatedAt: now }).execute();
         await t.deleteFrom('replicacheCvrs').where('replicacheCvrs.clientGroupId', '=', groupId).where('replicacheCvrs.version', '<=', next - CVRS_KEPT).execute();
         return next;
@@ -128,18 +141,21 @@ export function createSyncStore(db: Database, dialect: Dialect) {
       return version;
     },
 
-    /** The cached listing of a view at this watermark, or the result of `compute` (deduplicated against the last one). */
-    async listing(companyId: number, key: string | null, watermark: number, compute: () => Promise<Listing>, same: (a: Listing, b: Listing) => boolean): Promise<Listing> {
+    /**
+     * The cached listing of a view while the counters of its tables (`stamp`) are unchanged, or the
+     * result of `compute`, deduplicated against the previous listing (same content → same object).
+     */
+    async listing(companyId: number, key: string | null, stamp: string, watermark: number, compute: () => Promise<Listing>, same: (a: Listing, b: Listing) => boolean): Promise<Listing> {
       if (key === null) return compute();
       let perCompany = listings.get(companyId);
       if (!perCompany) listings.set(companyId, (perCompany = new Map()));
       const hit = perCompany.get(key);
-      if (hit && hit.watermark === watermark) return hit.listing;
+      if (hit && hit.stamp === stamp) return hit.listing;
       const fresh = await compute();
       const listing = hit && same(hit.listing, fresh) ? hit.listing : fresh;
       // Never move a cached entry backwards: a slower pull of an older watermark must not win.
-      const now = perCompany.get(key);
-      if (!now || now.watermark <= watermark) perCompany.set(key, { watermark, listing });
+      const current = perCompany.get(key);
+      if (!current || current.watermark <= watermark) perCompany.set(key, { stamp, watermark, listing });
       return listing;
     },
   };

@@ -46,12 +46,12 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const a = await connect(live, admin);
     const dir = mkdtempSync(path.join(tmpdir(), 'zapdesk-rep-'));
     const b = await connect(live, user, { storeFile: path.join(dir, 'b.db') });
-    await waitFor(() => get<SyncedSetting>(b, 'setting/userRating'), 5000, 'first pull of B');
+    await waitFor(() => get<SyncedSetting>(b, 'setting/userRating'), 10_000, 'first pull of B');
     expect((await get<SyncedSetting>(b, 'setting/userRating'))?.value).toBe('disabled');
 
     await a.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' });
     expect((await get<SyncedSetting>(a, 'setting/userRating'))?.value).toBe('enabled'); // optimistic
-    await waitFor(async () => (await get<SyncedSetting>(b, 'setting/userRating'))?.value === 'enabled', 5000, 'poke to B');
+    await waitFor(async () => (await get<SyncedSetting>(b, 'setting/userRating'))?.value === 'enabled', 10_000, 'poke to B');
   });
 
   it('applies the same push only once', async () => {
@@ -76,11 +76,11 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
   it('records a business error and goes on with the mutations behind it', async () => {
     const { company, user } = await seedTeam();
     const u = await connect(live, user);
-    await waitFor(() => get(u, `user/${user.id}`), 5000, 'first pull');
+    await waitFor(() => get(u, `user/${user.id}`), 10_000, 'first pull');
     await u.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' }); // not an admin
     await u.rep.mutate.updateMyName({ userId: user.id, name: 'Renamed User' });
 
-    await waitFor(async () => (await get<SyncedUser>(u, `user/${user.id}`))?.name === 'Renamed User' && (await u.rep.experimentalPendingMutations()).length === 0, 5000, 'queue drained');
+    await waitFor(async () => (await get<SyncedUser>(u, `user/${user.id}`))?.name === 'Renamed User' && (await u.rep.experimentalPendingMutations()).length === 0, 10_000, 'queue drained');
     const row = await tenant(live.db, company.id).selectFrom('users').select('name').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.name).toBe('Renamed User');
     // The refused change is undone locally and its reason is in the view.
@@ -99,7 +99,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const conn = await seedConnection(live, company.id);
     await tenant(live.db, company.id).updateTable('whatsapps').set({ token: 'secret-token' }).where('id', '=', conn.id).execute();
     const u = await connect(live, user);
-    await waitFor(() => get(u, `quickMessage/${own.id}`), 5000, 'own quick message');
+    await waitFor(() => get(u, `quickMessage/${own.id}`), 10_000, 'own quick message');
     expect((await get<SyncedConnection>(u, `connection/${conn.id}`))?.token).toBeUndefined();
 
     const reassign = async (userId: number) => {
@@ -107,9 +107,9 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
       live.deps.realtime.pokeCompany(company.id);
     };
     await reassign(other.id);
-    await waitFor(async () => (await get(u, `quickMessage/${own.id}`)) === undefined, 5000, 'row left the view');
+    await waitFor(async () => (await get(u, `quickMessage/${own.id}`)) === undefined, 10_000, 'row left the view');
     await reassign(user.id);
-    await waitFor(() => get(u, `quickMessage/${own.id}`), 5000, 'row came back');
+    await waitFor(() => get(u, `quickMessage/${own.id}`), 10_000, 'row came back');
 
     // A role change: the user becomes admin and now sees the connection's token; back to user, it is gone.
     const setProfile = async (profile: string) => {
@@ -117,9 +117,9 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
       live.deps.realtime.pokeUsers(company.id, [user.id]);
     };
     await setProfile('admin');
-    await waitFor(async () => (await get<SyncedConnection>(u, `connection/${conn.id}`))?.token === 'secret-token', 5000, 'token shown');
+    await waitFor(async () => (await get<SyncedConnection>(u, `connection/${conn.id}`))?.token === 'secret-token', 10_000, 'token shown');
     await setProfile('user');
-    await waitFor(async () => (await get<SyncedConnection>(u, `connection/${conn.id}`))?.token === undefined, 5000, 'token hidden');
+    await waitFor(async () => (await get<SyncedConnection>(u, `connection/${conn.id}`))?.token === undefined, 10_000, 'token hidden');
     expect(admin.id).toBeGreaterThan(0);
   });
 
@@ -135,13 +135,13 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
 
     // Forged ids in mutation args: refused, nothing of B changes.
     await a.rep.mutate.updateMyName({ userId: teamB.admin.id, name: 'Hijacked' });
-    await waitFor(async () => (await a.rep.query(listMutationErrors)).length > 0, 5000, 'refusal recorded');
+    await waitFor(async () => (await a.rep.query(listMutationErrors)).length > 0, 10_000, 'refusal recorded');
     const bAdmin = await tenant(live.db, teamB.company.id).selectFrom('users').select('name').where('id', '=', teamB.admin.id).executeTakeFirstOrThrow();
     expect(bAdmin.name).not.toBe('Hijacked');
 
     // Forged client group and client ids of B: refused outright.
     await b.rep.mutate.updateSetting({ key: 'call', value: 'disabled' });
-    await waitFor(async () => (await b.rep.experimentalPendingMutations()).length === 0, 5000, 'B pushed');
+    await waitFor(async () => (await b.rep.experimentalPendingMutations()).length === 0, 10_000, 'B pushed');
     const groupB = await b.rep.clientGroupID;
     const pullB = await live.request('POST', '/sync/pull', { token: a.api.getToken()!, body: { pullVersion: 1, schemaVersion: '', profileID: 'p', clientGroupID: groupB, cookie: null } });
     expect(pullB.status).toBe(403);
@@ -166,7 +166,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const { company, admin } = await seedTeam();
     const tags = await tenant(live.db, company.id).insertInto('tags', [{ name: 'keep' }, { name: 'gone' }]).returning(['id', 'name']).execute();
     const a = await connect(live, admin);
-    await waitFor(() => get(a, `tag/${tags[1]!.id}`), 5000, 'tags');
+    await waitFor(() => get(a, `tag/${tags[1]!.id}`), 10_000, 'tags');
     const before = (await keys(a)).length;
 
     await tenant(live.db, company.id).deleteFrom('replicacheCvrs').execute();
@@ -174,7 +174,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const added = await tenant(live.db, company.id).insertInto('tags', { name: 'new' }).returning('id').executeTakeFirstOrThrow();
     live.deps.realtime.pokeCompany(company.id);
 
-    await waitFor(() => get(a, `tag/${added.id}`), 5000, 'resync');
+    await waitFor(() => get(a, `tag/${added.id}`), 10_000, 'resync');
     expect(await get(a, `tag/${tags[1]!.id}`)).toBeUndefined();
     expect(await get(a, `tag/${tags[0]!.id}`)).toBeTruthy();
     expect((await keys(a)).length).toBe(before);
@@ -184,9 +184,9 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const { user } = await seedTeam();
     const u = await connect(live, user);
     await live.request('POST', '/auth/login', { body: { email: user.email, password: user.password } });
-    await waitFor(() => u.authEvents.length > 0, 5000, 'auth event');
+    await waitFor(() => u.authEvents.length > 0, 10_000, 'auth event');
     expect(u.authEvents).toEqual(['replaced']);
-    await waitFor(() => !u.pokes?.isOpen(), 5000, 'socket closed');
+    await waitFor(() => !u.pokes?.isOpen(), 10_000, 'socket closed');
   });
 
   it('keeps the shared quick messages and the own ones apart', async () => {

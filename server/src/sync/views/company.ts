@@ -5,6 +5,7 @@ import { defineView, parseJson } from './types.ts';
 export const companyView = defineView({
   name: 'company',
   prefix: 'company',
+  tables: ['companies', 'plans'],
   audience: () => '',
   async listVersions({ db, actor }) {
     const row = await db

@@ -24,6 +24,7 @@ async function findQueueIds(t: Tenant, whatsappIds?: number[]): Promise<Map<numb
 export const connectionsView = defineView({
   name: 'connection',
   prefix: 'connection',
+  tables: ['whatsapps', 'whatsapp_queues'],
   audience: (actor) => (seesToken(actor) ? 'admin' : 'member'),
   async listVersions({ t, actor }) {
     const [rows, queues] = await Promise.all([t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.version']).execute(), findQueueIds(t)]);

@@ -5,6 +5,7 @@ import { chunk, defineView, parseJson, type RowId } from './types.ts';
 export const queuesView = defineView({
   name: 'queue',
   prefix: 'queue',
+  tables: ['queues'],
   audience: () => '',
   listVersions: ({ t }) => t.selectFrom('queues').select(['queues.id', 'queues.version']).execute(),
   async getValues({ t }, ids) {

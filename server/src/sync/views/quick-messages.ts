@@ -32,6 +32,7 @@ async function findQuickMessages(t: Tenant, ids: RowId[]) {
 export const sharedQuickMessagesView = defineView({
   name: 'quickMessage.shared',
   prefix: 'quickMessage',
+  tables: ['quick_messages'],
   audience: () => '',
   listVersions: ({ t }) => t.selectFrom('quickMessages').select(['quickMessages.id', 'quickMessages.version']).where('quickMessages.geral', '=', 1).execute(),
   getValues: ({ t }, ids) => findQuickMessages(t, ids),
@@ -40,6 +41,7 @@ export const sharedQuickMessagesView = defineView({
 export const ownQuickMessagesView = defineView({
   name: 'quickMessage.own',
   prefix: 'quickMessage',
+  tables: ['quick_messages'],
   audience: (actor) => `user:${actor.userId}`,
   listVersions: ({ t, actor }) =>
     t.selectFrom('quickMessages')

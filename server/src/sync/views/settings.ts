@@ -5,6 +5,7 @@ import { chunk, defineView, type RowId } from './types.ts';
 export const settingsView = defineView({
   name: 'setting',
   prefix: 'setting',
+  tables: ['settings'],
   audience: () => '',
   async listVersions({ t }) {
     const rows = await t.selectFrom('settings').select(['settings.key', 'settings.version']).execute();

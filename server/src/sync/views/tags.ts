@@ -5,6 +5,7 @@ import { chunk, defineView, type RowId } from './types.ts';
 export const tagsView = defineView({
   name: 'tag',
   prefix: 'tag',
+  tables: ['tags'],
   audience: () => '',
   listVersions: ({ t }) => t.selectFrom('tags').select(['tags.id', 'tags.version']).execute(),
   async getValues({ t }, ids) {

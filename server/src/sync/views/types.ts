@@ -24,6 +24,11 @@ export type SyncView<P extends SyncPrefix = SyncPrefix> = {
   /** Keys are `<prefix>/<id>`. */
   prefix: P;
   /**
+   * The tables (SQL names) whose rows decide this view's listing. While their change counters
+   * stand still, the cached listing is reused; omitted means "any table of the company".
+   */
+  tables?: readonly string[];
+  /**
    * What the listing depends on besides the company's synced data (which the watermark covers):
    * listings are cached per (company, watermark, audience). Return '' when every user of the
    * company sees the same (id, version) pairs, e.g. `actor.profile` when the role decides, or

@@ -21,6 +21,7 @@ async function findQueueIds(t: Tenant, userIds?: number[]): Promise<Map<number, 
 export const usersView = defineView({
   name: 'user',
   prefix: 'user',
+  tables: ['users', 'user_queues'],
   audience: () => '',
   async listVersions({ t }) {
     const [users, queues] = await Promise.all([t.selectFrom('users').select(['users.id', 'users.version']).execute(), findQueueIds(t)]);

@@ -1,0 +1,39 @@
+// Child process of sync.bench.ts: N real Replicache clients (memory store, pokes over ws, no
+// polling), each reporting over IPC the moment the watched key shows a new value.
+import { createApiClient, createNodeReplicache } from '@zapdesk/sync/node';
+import type { SyncClient } from '@zapdesk/sync/replicache';
+
+type Start = { type: 'start'; url: string; users: { email: string; password: string }[]; watchKey: string; expectedRows: number };
+const now = () => performance.timeOrigin + performance.now();
+const send = (m: unknown) => process.send?.(m);
+const clients: SyncClient[] = [];
+
+async function start(m: Start) {
+  const t0 = performance.now();
+  await Promise.all(
+    m.users.map(async (u) => {
+      const api = createApiClient({ baseUrl: m.url, refreshTokenStore: { get: () => null, set: () => {} } });
+      const session = await api.login(u.email, u.password);
+      const client = createNodeReplicache({ api, userId: session.user.id, companyId: session.user.companyId, pullInterval: null });
+      clients.push(client);
+      await client.pokes?.whenOpen();
+      for (;;) {
+        const n = await client.rep.query(async (tx) => (await tx.scan().keys().toArray()).length);
+        if (n >= m.expectedRows) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      client.rep.subscribe((tx) => tx.get(m.watchKey), {
+        onData: (v) => {
+          const name = (v as { name?: string } | undefined)?.name;
+          if (name) send({ type: 'seen', name, at: now() });
+        },
+      });
+    }),
+  );
+  send({ type: 'ready', connectMs: performance.now() - t0 });
+}
+
+process.on('message', (m: Start | { type: 'stop' }) => {
+  if (m.type === 'start') start(m).catch((err: unknown) => send({ type: 'error', error: String(err) }));
+  if (m.type === 'stop') void Promise.all(clients.map((c) => c.close().catch(() => {}))).then(() => process.exit(0));
+});
