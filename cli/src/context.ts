@@ -1,10 +1,9 @@
 // What a command's run() gets besides its options: the streams, the language, the saved config and
 // a way to the API. Built once per invocation by cli.ts.
-import type { Api } from './api/http.ts';
 import { readConfig, type Config } from './config.ts';
 import { isInteractive, type Io } from './io.ts';
 import { resolveLanguage, type CliLanguage } from './lang.ts';
-import { anonymousApi, loggedInApi } from './session.ts';
+import { loggedInApi, savedSessionApi, type Api } from './session.ts';
 
 export type Ctx = {
   io: Io;
@@ -13,7 +12,8 @@ export type Ctx = {
   /** A person at a terminal: Ink views, prompts and live redraws. */
   interactive: boolean;
   api(): Api;
-  anonymousApi(url?: string): Api;
+  /** The saved session's client even when it is empty (logout). */
+  savedSessionApi(): Api;
 };
 
 export function createContext(io: Io, globals: { lang?: string }): Ctx {
@@ -24,6 +24,6 @@ export function createContext(io: Io, globals: { lang?: string }): Ctx {
     config,
     interactive: isInteractive(io),
     api: () => loggedInApi(io.env, config),
-    anonymousApi: (url) => anonymousApi(io.env, url),
+    savedSessionApi: () => savedSessionApi(io.env, config),
   };
 }

@@ -35,6 +35,9 @@ export type Failure = { exitCode: number; line: string };
 export function describeFailure(err: unknown, lang: CliLanguage): Failure {
   if (err instanceof UsageError) return { exitCode: EXIT_USAGE, line: `error: ${err.message}` };
   if (err instanceof UserError) return { exitCode: EXIT_USER, line: `error: ${err.message}` };
+  // A code this build does not know (a newer server) is shown as is, as the web does (spec/01 §8).
+  const unknown = err instanceof AppError ? err.details?.error : undefined;
+  if (typeof unknown === 'string') return { exitCode: EXIT_USER, line: unknown };
   const code = errorCode(err);
   if (code) {
     const issues = (err as AppError).issues?.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)) ?? [];

@@ -1,39 +1,60 @@
-// The logged-in API for a command: ZAPDESK_TOKEN (an access token, nothing saved) or the session
-// saved by `zapdesk login` in the config file, whose refresh token the transport rotates.
-import { createHttpApi, type Api, type TokenStore } from './api/http.ts';
+// The API for a command, on sync/'s typed client (the web's too): ZAPDESK_TOKEN (an access token,
+// nothing saved), or the session `zapdesk login` saved in the config file. The client refreshes
+// once on a 403 and ends the session on a 401; the config file plays the browser's cookie jar.
+import { createApiClient, type ApiClient, type RefreshTokenStore } from '@zapdesk/sync/client';
 import { readConfig, removeSession, serverUrl, updateConfig, type Config, type Env } from './config.ts';
-import { UserError } from './errors.ts';
+import { NetworkError, UserError } from './errors.ts';
 
-/** The refresh-token store over the config file: the CLI's stand-in for the browser's cookie jar. */
-export function configTokenStore(env: Env): TokenStore {
-  return {
-    accessToken: () => readConfig(env).accessToken,
-    refreshToken: () => readConfig(env).refreshToken,
-    save: ({ accessToken, refreshToken }) => void updateConfig(env, { accessToken, refreshToken }),
-    clear: () => removeSession(env),
+export type Api = ApiClient;
+
+/** fetch that turns "nothing answered" into one line naming the server, instead of a TypeError. */
+function fetchNaming(baseUrl: string): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await fetch(input, init);
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      throw new NetworkError(baseUrl, err);
+    }
   };
 }
 
-/** ZAPDESK_TOKEN: used as given; it cannot be refreshed, and nothing is written to disk. */
-function envTokenStore(token: string): TokenStore {
-  let current: string | undefined = token;
+/** The refresh token lives in the config file; each rotation is written back at once. */
+export function configRefreshStore(env: Env): RefreshTokenStore {
   return {
-    accessToken: () => current,
-    refreshToken: () => undefined,
-    save: ({ accessToken }) => void (current = accessToken),
-    clear: () => void (current = undefined),
+    get: () => readConfig(env).refreshToken,
+    set: (value) => void updateConfig(env, { refreshToken: value ?? undefined }),
   };
 }
 
-export function anonymousApi(env: Env, url?: string): Api {
-  return createHttpApi(url ?? serverUrl(env, readConfig(env)), configTokenStore(env));
+/** A client whose tokens stay in memory: login (saved only once it succeeds) and ZAPDESK_TOKEN. */
+export function memoryApi(baseUrl: string, token: string | null = null): { api: Api; refreshToken(): string | undefined } {
+  let refresh: string | undefined;
+  const api = createApiClient({
+    baseUrl,
+    token,
+    fetch: fetchNaming(baseUrl),
+    refreshTokenStore: { get: () => refresh, set: (v) => void (refresh = v ?? undefined) },
+  });
+  return { api, refreshToken: () => refresh };
+}
+
+export function savedSessionApi(env: Env, config: Config = readConfig(env)): Api {
+  const baseUrl = serverUrl(env, config);
+  return createApiClient({
+    baseUrl,
+    token: config.accessToken ?? null,
+    fetch: fetchNaming(baseUrl),
+    refreshTokenStore: configRefreshStore(env),
+    onToken: (token) => void updateConfig(env, { accessToken: token ?? undefined }),
+    onLogout: () => removeSession(env),
+  });
 }
 
 export function loggedInApi(env: Env, config: Config = readConfig(env)): Api {
-  const url = serverUrl(env, config);
-  if (env.ZAPDESK_TOKEN) return createHttpApi(url, envTokenStore(env.ZAPDESK_TOKEN));
+  if (env.ZAPDESK_TOKEN) return memoryApi(serverUrl(env, config), env.ZAPDESK_TOKEN).api;
   if (!config.refreshToken && !config.accessToken) {
     throw new UserError('not logged in: run `zapdesk login --url URL --email EMAIL` or set ZAPDESK_TOKEN');
   }
-  return createHttpApi(url, configTokenStore(env));
+  return savedSessionApi(env, config);
 }

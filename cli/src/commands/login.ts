@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { createHttpApi } from '../api/http.ts';
 import type { LoginAnswer } from '../api/types.ts';
 import { readConfig, serverUrl, updateConfig } from '../config.ts';
 import { defineCommand } from '../define.ts';
 import { UsageError } from '../errors.ts';
 import { toLanguage } from '../lang.ts';
 import { promptHidden, promptLine, readStdin } from '../prompt.ts';
+import { memoryApi } from '../session.ts';
 
 export const options = z.object({
   url: z.url({ protocol: /^https?$/, error: 'give the server address, like http://localhost:8080' }).optional().describe('server address (default: ZAPDESK_URL, the saved one, http://localhost:8080)'),
@@ -34,18 +34,12 @@ export default defineCommand({
     else throw new UsageError('give the password with --password-stdin, or run on a terminal to be asked for it');
 
     // Tokens are held in memory until the login succeeds: a failed one leaves the saved session alone.
-    const tokens: { accessToken?: string; refreshToken?: string } = {};
-    const api = createHttpApi(url, {
-      accessToken: () => tokens.accessToken,
-      refreshToken: () => tokens.refreshToken,
-      save: (t) => Object.assign(tokens, t),
-      clear: () => undefined,
-    });
-    const answer = await api.login<LoginAnswer>(email, password);
+    const session = memoryApi(url);
+    const answer = (await session.api.login(email, password)) as unknown as LoginAnswer;
     const { user } = answer;
     const language = toLanguage(user.language ?? undefined) ?? readConfig(env).language;
     // A new login replaces the old session entirely, on whichever server it was.
-    updateConfig(env, { url, ...tokens, userId: user.id, companyId: user.companyId, email: user.email, language });
+    updateConfig(env, { url, accessToken: answer.token, refreshToken: session.refreshToken(), userId: user.id, companyId: user.companyId, email: user.email, language });
     return { url, user, subscription: answer.subscription };
   },
   show: ({ url, user, subscription }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readConfig } from '../config.ts';
+import { readConfig, removeSession } from '../config.ts';
 import { defineCommand } from '../define.ts';
 
 export default defineCommand({
@@ -11,7 +11,8 @@ export default defineCommand({
     const config = readConfig(ctx.io.env);
     if (!config.refreshToken && !config.accessToken) return { wasLoggedIn: false };
     // The session is forgotten locally even when the server cannot be reached.
-    await ctx.anonymousApi().logout().catch(() => undefined);
+    await ctx.savedSessionApi().logout().catch(() => undefined);
+    removeSession(ctx.io.env);
     return { wasLoggedIn: true, email: config.email };
   },
   show: (r) => ({ kind: 'text', text: r.wasLoggedIn ? `Logged out${r.email ? ` (${r.email})` : ''}.` : 'Not logged in.' }),

@@ -15,7 +15,7 @@ export function deleteCommand(noun: string, path: (id: number) => string, extra:
     options: z.object({}),
     async run({ args }, ctx) {
       const id = parseId(args[0], noun);
-      await ctx.api().request('DELETE', path(id));
+      await ctx.api().delete(path(id));
       return { id, deleted: true };
     },
     show: ({ id }) => ({ kind: 'text', text: `Deleted ${noun} ${id}.` }),

@@ -1,3 +1,4 @@
+import { AppError } from '@zapdesk/sync';
 import { z } from 'zod';
 import type { Me } from '../api/types.ts';
 import { serverUrl } from '../config.ts';
@@ -8,7 +9,14 @@ export default defineCommand({
   examples: ['zapdesk whoami', 'zapdesk whoami --json | jq .company.id'],
   options: z.object({}),
   async run(_input, ctx) {
-    const me = await ctx.api().request<Me>('GET', '/auth/me');
+    const api = ctx.api();
+    // The shared client does not refresh on a 403 from /auth/* paths (login's 403 means an inactive
+    // company), so an expired token on /auth/me is refreshed here, once.
+    const me = await api.get<Me>('/auth/me').catch(async (err: unknown) => {
+      if (!(err instanceof AppError && err.code === 'ERR_TOKEN_EXPIRED')) throw err;
+      await api.refresh();
+      return api.get<Me>('/auth/me');
+    });
     return { ...me, url: serverUrl(ctx.io.env, ctx.config) };
   },
   show: (me) => ({

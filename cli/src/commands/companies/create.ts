@@ -20,7 +20,7 @@ export default defineCommand({
       flags.password = await readStdin(ctx.io);
     }
     const body = await buildBody(ctx, companyCreateSchema, options.fromFile, flags);
-    return ctx.api().request<Company>('POST', '/companies', { body });
+    return ctx.api().post<Company>('/companies', body);
   },
   show: showCompany,
 });

@@ -13,7 +13,7 @@ export default defineCommand({
   run({ args }, ctx) {
     // The id is checked before the session, so a typo is a usage error even when logged out.
     const id = parseId(args[0], 'company');
-    return ctx.api().request<Company>('GET', `/companies/${id}`);
+    return ctx.api().get<Company>(`/companies/${id}`);
   },
   show: showCompany,
 });

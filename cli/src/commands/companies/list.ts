@@ -11,11 +11,11 @@ export default defineCommand({
   options: z.object({ search: z.string().trim().optional().describe('text to search for') }),
   async run({ options }, ctx) {
     const api = ctx.api();
-    if (!options.search) return api.request<Company[]>('GET', '/companies/list');
+    if (!options.search) return api.get<Company[]>('/companies/list');
     // The search is paged on the server; a script wants every match.
     const all: Company[] = [];
     for (let pageNumber = 1; ; pageNumber++) {
-      const page = await api.request<Page>('GET', '/companies', { query: { searchParam: options.search, pageNumber } });
+      const page = await api.get<Page>('/companies', { query: { searchParam: options.search, pageNumber } });
       all.push(...page.companies);
       if (!page.hasMore || page.companies.length === 0) return all;
     }

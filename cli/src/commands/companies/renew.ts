@@ -13,7 +13,7 @@ export default defineCommand({
   run({ args }, ctx) {
     // The id is checked before the session, so a typo is a usage error even when logged out.
     const id = parseId(args[0], 'company');
-    return ctx.api().request<Company>('POST', `/companies/${id}/renew`);
+    return ctx.api().post<Company>(`/companies/${id}/renew`);
   },
   show: (c) => ({ kind: 'text', text: `Renewed ${c.name} (${c.recurrence}): due ${dueText(c.dueDate)}.` }),
 });

@@ -13,7 +13,7 @@ export default defineCommand({
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'company');
     const body = await buildBody(ctx, companyUpdateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().request<Company>('PUT', `/companies/${id}`, { body });
+    return ctx.api().put<Company>(`/companies/${id}`, body);
   },
   show: showCompany,
 });

@@ -10,7 +10,7 @@ export default defineCommand({
   options: helpOptions,
   async run({ options }, ctx) {
     const body = await buildBody(ctx, helpCreateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().request<Help>('POST', '/helps', { body });
+    return ctx.api().post<Help>('/helps', body);
   },
   show: showHelp,
 });

@@ -7,6 +7,6 @@ export default defineCommand({
   description: 'List the help videos everyone sees on the Help page',
   examples: ['zapdesk helps list', 'zapdesk helps list --json'],
   options: z.object({}),
-  run: (_input, ctx) => ctx.api().request<Help[]>('GET', '/helps/list'),
+  run: (_input, ctx) => ctx.api().get<Help[]>('/helps/list'),
   show: (helps) => ({ kind: 'table', columns: helpColumns, rows: helps, empty: 'No help videos yet.' }),
 });

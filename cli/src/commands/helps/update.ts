@@ -13,7 +13,7 @@ export default defineCommand({
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'help');
     const body = await buildBody(ctx, helpUpdateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().request<Help>('PUT', `/helps/${id}`, { body });
+    return ctx.api().put<Help>(`/helps/${id}`, body);
   },
   show: showHelp,
 });

@@ -13,7 +13,7 @@ export default defineCommand({
   options: planOptions,
   async run({ options }, ctx) {
     const body = await buildBody(ctx, planCreateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().request<Plan>('POST', '/plans', { body });
+    return ctx.api().post<Plan>('/plans', body);
   },
   show: showPlan,
 });

@@ -13,7 +13,7 @@ export default defineCommand({
   run({ args }, ctx) {
     // The id is checked before the session, so a typo is a usage error even when logged out.
     const id = parseId(args[0], 'plan');
-    return ctx.api().request<Plan>('GET', `/plans/${id}`);
+    return ctx.api().get<Plan>(`/plans/${id}`);
   },
   show: showPlan,
 });

@@ -7,6 +7,6 @@ export default defineCommand({
   description: 'List every plan',
   examples: ['zapdesk plans list', "zapdesk plans list --json | jq '.[] | {id, name}'"],
   options: z.object({}),
-  run: (_input, ctx) => ctx.api().request<Plan[]>('GET', '/plans/all'),
+  run: (_input, ctx) => ctx.api().get<Plan[]>('/plans/all'),
   show: (plans) => ({ kind: 'table', columns: planColumns, rows: plans, empty: 'No plans yet: zapdesk plans create --help' }),
 });

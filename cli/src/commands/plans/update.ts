@@ -13,7 +13,7 @@ export default defineCommand({
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'plan');
     const body = await buildBody(ctx, planUpdateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().request<Plan>('PUT', `/plans/${id}`, { body });
+    return ctx.api().put<Plan>(`/plans/${id}`, body);
   },
   show: showPlan,
 });

@@ -17,7 +17,7 @@ export default defineCommand({
     const flags = givenFlags(options, ['passwordStdin']);
     if (options.passwordStdin) flags.password = await readStdin(ctx.io);
     const body = await buildBody(ctx, userCreateSchema, options.fromFile, flags);
-    return ctx.api().request<User>('POST', '/users', { body });
+    return ctx.api().post<User>('/users', body);
   },
   show: showUser,
 });

@@ -11,7 +11,7 @@ export default defineCommand({
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'user');
     const companyId = options.companyId ? parseId(options.companyId, 'company') : undefined;
-    await ctx.api().request('DELETE', `/users/${id}`, { query: { companyId } });
+    await ctx.api().delete(`/users/${id}`, { query: { companyId } });
     return { id, deleted: true };
   },
   show: ({ id }) => ({ kind: 'text', text: `Deleted user ${id}.` }),

@@ -13,7 +13,7 @@ export default defineCommand({
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'user');
     const companyId = options.companyId ? parseId(options.companyId, 'company') : undefined;
-    return ctx.api().request<User>('GET', `/users/${id}`, { query: { companyId } });
+    return ctx.api().get<User>(`/users/${id}`, { query: { companyId } });
   },
   show: showUser,
 });

@@ -15,7 +15,7 @@ export default defineCommand({
     // The list is paged on the server; a script wants every user.
     const all: User[] = [];
     for (let pageNumber = 1; ; pageNumber++) {
-      const page = await api.request<UsersPage>('GET', '/users', { query: { companyId, searchParam: options.search, pageNumber } });
+      const page = await api.get<UsersPage>('/users', { query: { companyId, searchParam: options.search, pageNumber } });
       all.push(...page.users);
       if (!page.hasMore || page.users.length === 0) return all;
     }

@@ -17,7 +17,7 @@ export default defineCommand({
     const flags = givenFlags(options, ['passwordStdin']);
     if (options.passwordStdin) flags.password = await readStdin(ctx.io);
     const body = await buildBody(ctx, userUpdateSchema, options.fromFile, flags);
-    return ctx.api().request<User>('PUT', `/users/${id}`, { body, query: { companyId: body.companyId as string | undefined } });
+    return ctx.api().put<User>(`/users/${id}`, body, { query: { companyId: body.companyId as string | undefined } });
   },
   show: showUser,
 });
