@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Channel } from '../channels/types.ts';
 import { tenant } from '../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
@@ -130,6 +131,30 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     const messages = await tt.selectFrom('messages').selectAll().where('ticketId', '=', ticket.id).execute();
     expect(messages).toMatchObject([{ body: `Seu protocolo: 20300315120405${ticket.id}`, fromMe: 1, wid: sent[0]!.id, ack: 1 }]);
     expect((await tt.selectFrom('tickets').select('lastMessage').where('id', '=', ticket.id).executeTakeFirstOrThrow()).lastMessage).toContain('Seu protocolo');
+    expect((await s.read(due.id)).status).toBe('ENVIADA');
+  });
+
+  it('a slow send renews its claim, so a racing pass does not take it for a dead one', async () => {
+    const s = await setup(false);
+    const conn = await tenant(t.db, s.company.id).insertInto('whatsapps', { name: 'Slow', provider: 'simulator', isDefault: 1 }).returningAll().executeTakeFirstOrThrow();
+    const sent: string[] = [];
+    // A channel double whose network takes 1 s per message.
+    t.channels.set(conn.id, {
+      status: () => 'CONNECTED',
+      send: async (req: { content: { kind: string; body?: string } }) => {
+        await new Promise((r) => setTimeout(r, 1000));
+        sent.push(req.content.body ?? '');
+        return { id: `slow-${sent.length}`, timestamp: new Date().toISOString() };
+      },
+    } as unknown as Channel);
+    const due = await s.schedule({ body: 'Slow but once', sendAt: new Date(Date.now() - 1000).toISOString() });
+    const fast = { timeZone: 'UTC', staleAfterMs: 400, heartbeatMs: 25 };
+    const first = runSchedulesOnce(t.deps, { ...fast, claimer: 'slow-a' });
+    await new Promise((r) => setTimeout(r, 600));
+    const second = await runSchedulesOnce(t.deps, { ...fast, claimer: 'slow-b' });
+    expect(second).toMatchObject({ claimed: 0, interrupted: 0 });
+    expect(await first).toMatchObject({ claimed: 1, sent: 1 });
+    expect(sent).toEqual(['Slow but once']);
     expect((await s.read(due.id)).status).toBe('ENVIADA');
   });
 
