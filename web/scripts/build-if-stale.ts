@@ -31,7 +31,12 @@ export function isStale(): boolean {
 
 export function buildWeb(): void {
   const started = Date.now();
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--mode', 'production', '--logLevel', 'warn'], {
+    cwd: web,
+    stdio: 'inherit',
+    // A development NODE_ENV in the shell would otherwise produce a development React build.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error(`web build failed (exit ${result.status})`);
   writeFileSync(stamp, new Date().toISOString());
   console.log(`web app built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

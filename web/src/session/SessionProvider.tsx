@@ -24,6 +24,20 @@ export type Session = {
 
 const SessionContext = createContext<Session | null>(null);
 
+let booting: Promise<SessionResponse> | null = null;
+
+/**
+ * One refresh per page load, however often the effect runs (StrictMode runs it twice): refresh
+ * tokens rotate, and presenting a spent one again revokes the whole session.
+ */
+function bootRefresh(): Promise<SessionResponse> {
+  booting ??= api.post<SessionResponse>('/auth/refresh_token').then((session) => {
+    api.setToken(session.token);
+    return session;
+  });
+  return booting;
+}
+
 export function useSession(): Session {
   const session = use(SessionContext);
   if (!session) throw new Error('useSession outside SessionProvider');
@@ -64,10 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Boot: the access token may be stale, and the user object is not stored, so refresh once.
   useEffect(() => {
     if (status !== 'loading') return;
-    api.post<SessionResponse>('/auth/refresh_token').then((session) => {
-      api.setToken(session.token);
-      establish(session);
-    }, drop);
+    bootRefresh().then(establish, drop);
   }, [status, establish, drop]);
 
   const companyId = user?.companyId;

@@ -1,10 +1,11 @@
 import type { ReactNode, ThHTMLAttributes, TdHTMLAttributes } from 'react';
 
 /** A dense data table that scrolls sideways on narrow screens instead of squeezing. */
-export function Table({ children, label }: { children: ReactNode; label: string }) {
+/** `fluid` tables fit narrow screens by hiding columns themselves, so they need no minimum width. */
+export function Table({ children, label, fluid = false }: { children: ReactNode; label: string; fluid?: boolean }) {
   return (
     <div className="overflow-x-auto">
-      <table aria-label={label} className="w-full min-w-[36rem] border-collapse text-left text-[13.5px]">
+      <table aria-label={label} className={`w-full border-collapse text-left text-[13.5px] ${fluid ? '' : 'min-w-[36rem]'}`}>
         {children}
       </table>
     </div>

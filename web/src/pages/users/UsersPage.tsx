@@ -57,13 +57,13 @@ export function Component() {
     >
       <Card className="overflow-hidden">
         <div className="max-h-[calc(100vh-13rem)] overflow-y-auto" onScroll={list.onScroll} data-testid="users-scroll">
-          <Table label={t('users.title')}>
+          <Table label={t('users.title')} fluid>
             <thead className="sticky top-0 z-10">
               <tr>
                 <Th>{t('users.name')}</Th>
-                <Th>{t('users.email')}</Th>
+                <Th className="hidden md:table-cell">{t('users.email')}</Th>
                 <Th>{t('users.profile')}</Th>
-                <Th>{t('users.queues')}</Th>
+                <Th className="hidden sm:table-cell">{t('users.queues')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
             </thead>
@@ -73,14 +73,17 @@ export function Component() {
                   <Td>
                     <span className="flex items-center gap-2.5">
                       <span className={`size-2 shrink-0 rounded-full ${u.online ? 'bg-emerald-500' : 'bg-line'}`} title={u.online ? t('users.online') : t('users.offline')} />
-                      <span className="font-medium">{u.name}</span>
+                      <span className="min-w-0">
+                        <span className="block font-medium">{u.name}</span>
+                        <span className="block truncate text-xs text-muted md:hidden">{u.email}</span>
+                      </span>
                     </span>
                   </Td>
-                  <Td className="text-muted">{u.email}</Td>
+                  <Td className="hidden text-muted md:table-cell">{u.email}</Td>
                   <Td>
                     <Badge tone={u.profile === 'admin' ? 'brand' : 'neutral'}>{t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}</Badge>
                   </Td>
-                  <Td>
+                  <Td className="hidden sm:table-cell">
                     <span className="flex flex-wrap gap-1">
                       {u.queues.length === 0 && <span className="text-muted">—</span>}
                       {u.queues.map((q) => (

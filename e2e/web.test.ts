@@ -1,0 +1,103 @@
+// The web app in a real Chromium against the real server (issue 6): sign-in, the gated drawer,
+// language switch, logout, the redirect away from a page the plan lacks, sign-up then sign-in.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+
+// A browser test does a lot per step; on a loaded two-core machine each can take seconds.
+vi.setConfig({ testTimeout: 90_000 });
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+}, 120_000);
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('web app', () => {
+  it('signs the demo admin in, shows the admin drawer, switches language and signs out', async () => {
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    const nav = page.getByRole('navigation');
+    await expect(nav.getByRole('link', { name: 'Users' }).isVisible()).resolves.toBe(true);
+    await expect(nav.getByRole('link', { name: 'Settings' }).isVisible()).resolves.toBe(true);
+    await expect(nav.getByText('Administration').isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('active-until').textContent()).resolves.toMatch(/^Active until \d{2}\/\d{2}\/\d{4}$/);
+    await shot(page, 'layout-light');
+
+    const saved = page.waitForResponse((r) => r.url().endsWith('/users/set-language/pt') && r.ok());
+    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('menuitemradio', { name: 'Português' }).click();
+    await saved;
+    await nav.getByRole('link', { name: 'Usuários' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('pt');
+
+    await page.getByRole('button', { name: 'Conta' }).click();
+    await page.getByRole('menuitem', { name: 'Sair' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    // A private page now leads back to the login.
+    await page.goto('/users');
+    await page.waitForURL('**/login');
+    await context.close();
+  });
+
+  it('keeps an attendant out of admin pages and out of a page the plan lacks', async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const companies = await superApi<{ id: number; name: string; planId: number }[]>('GET', '/companies/list');
+    const demo = companies.find((c) => c.name.toLowerCase().includes('demo'));
+    expect(demo).toBeDefined();
+    await superApi('PUT', `/plans/${demo!.planId}`, { useKanban: false });
+
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.attendant, e2e.demoPassword);
+    const nav = page.getByRole('navigation');
+    expect(await nav.getByText('Administration').count()).toBe(0);
+
+    await page.goto('/kanban');
+    await page.waitForURL('**/helps');
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('not allowed to open this page');
+
+    await page.goto('/users');
+    await page.waitForURL('**/helps');
+    await context.close();
+  });
+
+  it('signs a new company up with a public plan, then signs its admin in', async () => {
+    const { context, page } = await newPage(e2e);
+    await page.goto('/signup?companyId=1');
+    await page.getByLabel('Company name').fill('Acme Support');
+    await page.getByLabel('Email').fill('owner@acme.test');
+    await page.getByLabel('WhatsApp phone').pressSequentially('11987654321');
+    await expect(page.getByLabel('WhatsApp phone').inputValue()).resolves.toBe('(11) 98765-4321');
+    await page.locator('input[name=password]').fill('secret1');
+    const plan = page.getByLabel('Plan');
+    await plan.locator('option:nth-child(2)').waitFor({ state: 'attached' });
+    await plan.selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/login');
+    await expect(page.getByRole('status').filter({ hasText: 'Your company was created' }).count()).resolves.toBe(1);
+
+    await login(page, 'owner@acme.test', 'secret1');
+    await expect(page.locator('header').textContent()).resolves.toContain('Welcome to Acme Support');
+    // A fresh trial has fewer than 5 days left: the warning toast says so.
+    await expect(page.getByRole('status').filter({ hasText: /Your subscription expires in \d days?/ }).count()).resolves.toBe(1);
+    await context.close();
+  });
+
+  it('renders the login and the layout in light, dark and 360 px wide', async () => {
+    for (const variant of [{ name: 'light' }, { name: 'dark', dark: true }, { name: 'narrow', width: 360, height: 740 }]) {
+      const { context, page } = await newPage(e2e, variant);
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await shot(page, `login-${variant.name}`);
+      await login(page, DEMO.admin, e2e.demoPassword);
+      await page.goto('/users');
+      await page.getByText('Bruno Attendant', { exact: true }).waitFor();
+      await shot(page, `users-${variant.name}`);
+      // The document never scrolls sideways, even at 360 px.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await context.close();
+    }
+  });
+});
