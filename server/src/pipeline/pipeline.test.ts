@@ -48,7 +48,8 @@ describe.each(DIALECTS)('inbound pipeline on %s', (dialect) => {
     expect(Number(count.n)).toBe(200);
     const contacts = await db.selectFrom('contacts').select('contacts.id').where('contacts.number', 'in', numbers).execute();
     expect(contacts).toHaveLength(20);
-  });
+    // Heavy on purpose (200 HTTP deliveries): a generous timeout for a busy 2-core CI machine.
+  }, 180_000);
 
   it('a redelivered message is ignored, also when the deliveries race', async () => {
     const desk = await setupDesk(t);
