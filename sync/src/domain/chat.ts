@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { idSchema, listQuerySchema } from './common.ts';
+import { listQuerySchema } from './common.ts';
+import { refIdSchema } from './tag.ts';
 
 // Internal chat (spec/02 §3, §5): chats between users of one company, unread counts per member.
 
 const chatUsersSchema = z
-  .array(z.object({ id: idSchema }).loose(), { error: 'Required' })
+  .array(z.object({ id: refIdSchema }).loose(), { error: 'Required' })
   .min(1, 'Choose at least one user')
   .max(500)
   .transform((users) => [...new Set(users.map((u) => u.id))]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, listQuerySchema } from './common.ts';
+import { listQuerySchema } from './common.ts';
+import { refIdSchema } from './tag.ts';
 
 // Quick messages (spec/02 §3, §5, §7): `geral` ones are shared with the company, others belong to
 // their user alone.
@@ -25,13 +26,13 @@ export type QuickMessageUpdateInput = z.infer<typeof quickMessageUpdateSchema>;
 
 /** `userId` is what the web sends; only the caller's own id is meaningful (see the service). */
 export const quickMessageListQuerySchema = listQuerySchema.extend({
-  userId: idSchema.optional(),
+  userId: refIdSchema.optional(),
 });
 export type QuickMessageListQuery = z.infer<typeof quickMessageListQuerySchema>;
 
 export const quickMessageAllQuerySchema = z.object({
-  companyId: idSchema.optional(),
-  userId: idSchema.optional(),
+  companyId: refIdSchema.optional(),
+  userId: refIdSchema.optional(),
 });
 
 export type QuickMessageDto = {

@@ -5,6 +5,13 @@ import { idSchema, listQuerySchema, queryBool } from './common.ts';
 
 export const DEFAULT_TAG_COLOR = '#A4CCCC';
 
+/**
+ * An id in a body or query that refers to a row. Ids are 32-bit integers in both databases: a
+ * larger number names no row, and PostgreSQL would fail the comparison, so it is a validation
+ * error here rather than a failed query.
+ */
+export const refIdSchema = idSchema.max(2_147_483_647, 'No such id');
+
 /** The kanban flag is 0 or 1 in the spec; forms may send a boolean. */
 export const kanbanFlagSchema = z
   .union([z.literal(0), z.literal(1), z.boolean()])
@@ -35,9 +42,9 @@ export const tagListQuerySchema = listQuerySchema;
 
 /** POST /tags/sync: the ticket's tags become exactly these. */
 export const tagSyncSchema = z.object({
-  ticketId: idSchema,
+  ticketId: refIdSchema,
   tags: z
-    .array(z.object({ id: idSchema }).loose())
+    .array(z.object({ id: refIdSchema }).loose())
     .max(100)
     .transform((tags) => [...new Set(tags.map((t) => t.id))]),
 });
@@ -54,7 +61,7 @@ const queueIdsQuerySchema = z.preprocess((v) => {
   } catch {
     return v;
   }
-}, z.array(idSchema).max(500));
+}, z.array(refIdSchema).max(500));
 
 export const kanbanQuerySchema = z.object({
   queueIds: queueIdsQuerySchema.optional().default([]),

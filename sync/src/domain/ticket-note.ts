@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { refIdSchema } from './tag.ts';
 
 // Ticket notes (spec/02 §3, §5): at least 2 characters, on a ticket and its contact.
 
 export const ticketNoteCreateSchema = z.object({
   note: z.string().trim().min(2, 'Too Short!').max(5000, 'Too Long!'),
-  ticketId: idSchema,
-  contactId: idSchema,
+  ticketId: refIdSchema,
+  contactId: refIdSchema,
 });
 export type TicketNoteCreateInput = z.infer<typeof ticketNoteCreateSchema>;
 
 export const ticketNoteListQuerySchema = z.object({
-  ticketId: idSchema,
-  contactId: idSchema,
+  ticketId: refIdSchema,
+  contactId: refIdSchema,
 });
 export type TicketNoteListQuery = z.infer<typeof ticketNoteListQuerySchema>;
 

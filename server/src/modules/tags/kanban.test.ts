@@ -129,6 +129,32 @@ describe.each(DIALECTS)('ticket tags and kanban on %s', (dialect) => {
     expect(board.body.tickets.map((x: { id: number }) => x.id)).not.toContain(theirTicket.id);
   });
 
+  it('answers ids beyond 32 bits with a validation error, never a failed query', async () => {
+    const { token } = await setup();
+    const big = 99_999_999_999;
+    for (const [method, url, body] of [
+      ['POST', '/tags/sync', { ticketId: big, tags: [{ id: big }] }],
+      ['POST', '/ticket-notes', { note: 'hello', ticketId: big, contactId: big }],
+      ['GET', `/ticket-notes/list?ticketId=${big}&contactId=${big}`],
+      ['POST', '/chats', { title: 'x', users: [{ id: big }] }],
+      ['GET', `/ticket/kanban?queueIds=[${big}]`],
+    ] as const) {
+      const res = await t.request(method, url, { token, body });
+      expect(res.status, `${method} ${url}`).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+    for (const [method, url] of [
+      ['GET', `/tags/${big}`],
+      ['PUT', `/ticket-tags/${big}/${big}`],
+      ['GET', `/quick-messages/${big}`],
+      ['GET', `/chats/${big}`],
+      ['GET', `/announcements/${big}`],
+      ['DELETE', `/ticket-notes/${big}`],
+    ] as const) {
+      expect((await t.request(method, url, { token })).status, url).toBe(404);
+    }
+  });
+
   it('needs the kanban plan for the board and the kanban tags', async () => {
     const { adminSession } = await seedTenant(t, { useKanban: 0 });
     const token = adminSession.token;
