@@ -7,6 +7,8 @@
 import { AppError, isErrorCode, type ValidationIssue } from './errors.ts';
 
 export const REFRESH_COOKIE = 'jrt';
+/** The endpoints that read the refresh cookie and answer for the session themselves (no refresh-and-retry). */
+const SESSION_PATHS = new Set(['/auth/login', '/auth/refresh_token', '/auth/logout']);
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -91,14 +93,14 @@ export function createApiClient(opts: ApiClientOptions) {
 
   async function request<T>(method: string, path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
     if (refreshing) await refreshing.catch(() => {});
-    const withCookie = path.startsWith('/auth/');
+    const withCookie = SESSION_PATHS.has(path);
     let res = await send(method, path, body, ro, withCookie);
     // The auth endpoints answer for themselves: their 403 (an inactive company) is not an expired token.
     if (res.status === 403 && !withCookie) {
       await refresh();
       res = await send(method, path, body, ro, withCookie);
     }
-    if (res.status === 401 && !path.startsWith('/auth/login')) {
+    if (res.status === 401 && path !== '/auth/login') {
       const err = await toAppError(res);
       endSession(err);
       throw err;
