@@ -80,10 +80,21 @@ export function contactsRoutes(deps: AppDeps) {
       return c.json(await findContactOptions(deps.db, deps.dialect, c.get('actor').companyId, name));
     })
     .get('/contacts/export', auth, (c) => {
-      const csv = Readable.from(exportContactsCsv(deps.db, c.get('actor').companyId));
+      const chunks = exportContactsCsv(deps.db, c.get('actor').companyId);
+      const encoder = new TextEncoder();
+      const csv = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        },
+        async cancel() {
+          await chunks.return(undefined);
+        },
+      });
       c.header('content-type', 'text/csv; charset=utf-8');
       c.header('content-disposition', 'attachment; filename="contatos.csv"');
-      return c.body(Readable.toWeb(csv) as ReadableStream);
+      return c.body(csv);
     })
     .post('/contacts/upload', auth, async (c) => {
       const records = await parseBody(c, contactUploadSchema);
