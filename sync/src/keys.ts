@@ -3,6 +3,9 @@
 // type to SyncValues, a view file on the server, and (if it has mutators) entries in mutators.ts.
 import type { ReadonlyJSONValue } from 'replicache';
 import type { PlanFlags } from './plan-features.ts';
+import type { Contact } from './domain/contact.ts';
+import type { Message } from './domain/message.ts';
+import type { Ticket } from './domain/ticket.ts';
 
 export type SyncedPlan = {
   id: number;
@@ -173,6 +176,13 @@ export type SyncedTicketNote = {
   createdAt: string;
 };
 
+/** ticket/<id>: an open or pending ticket the user may see, as GET /tickets/{id} answers it. */
+export type SyncedTicket = Ticket;
+/** contact/<id>: the contact of a synced ticket. */
+export type SyncedContact = Contact;
+/** message/<ticketId>/<id>: one of the newest 50 messages of a synced ticket. */
+export type SyncedMessage = Message;
+
 export type SyncValues = {
   company: SyncedCompany;
   user: SyncedUser;
@@ -187,6 +197,9 @@ export type SyncValues = {
   connection: SyncedConnection;
   setting: SyncedSetting;
   mutationError: SyncedMutationError;
+  ticket: SyncedTicket;
+  contact: SyncedContact;
+  message: SyncedMessage;
 };
 export type SyncPrefix = keyof SyncValues;
 

@@ -11,6 +11,7 @@ import { schedulesView } from './schedules.ts';
 import { settingsView } from './settings.ts';
 import { tagsView } from './tags.ts';
 import { ticketNotesView } from './ticket-notes.ts';
+import { ticketContactsView, ticketMessagesView, ticketsView } from './tickets.ts';
 import type { SyncView } from './types.ts';
 import { usersView } from './users.ts';
 
@@ -27,6 +28,9 @@ export const VIEWS: readonly SyncView[] = [
   chatsView,
   chatMessagesView,
   ticketNotesView,
+  ticketsView,
+  ticketContactsView,
+  ticketMessagesView,
   connectionsView,
   mutationErrorsView,
 ] as SyncView[];
