@@ -1,10 +1,12 @@
 // Every command, by name: a command file or a group of them (one folder per group).
 import type { CommandSpec, Group } from '../define.ts';
 import { companies } from './companies/index.ts';
+import { connections } from './connections/index.ts';
 import { helps } from './helps/index.ts';
 import login from './login.ts';
 import logout from './logout.ts';
 import { plans } from './plans/index.ts';
+import { sim } from './sim/index.ts';
 import { users } from './users/index.ts';
 import whoami from './whoami.ts';
 
@@ -17,4 +19,6 @@ export const commandTree: Record<string, CommandSpec<any, any> | Group> = {
   plans,
   users,
   helps,
+  connections,
+  sim,
 };

@@ -1,0 +1,80 @@
+// One connection's live state for `connections pair`: from the Replicache client with its SQLite
+// store under the config folder (pokes over the WebSocket, so a new QR shows as soon as the server
+// has it), the same data the web shows. A super-admin watching another company's connection is
+// outside their Replicache view, so that case polls GET /whatsapp/{id}.
+import path from 'node:path';
+import type { Whatsapp } from '@zapdesk/sync';
+import type { SyncedConnection } from '@zapdesk/sync/keys';
+import { configDir } from '../config.ts';
+import type { Ctx } from '../context.ts';
+import type { Api } from '../session.ts';
+
+export type ConnectionState = { id: number; name: string; status: string; qrcode: string; retries: number };
+export type Watch = { mode: 'replicache' | 'poll'; stop(): Promise<void> };
+
+const toState = (c: SyncedConnection | Whatsapp): ConnectionState => ({
+  id: c.id,
+  name: c.name,
+  status: c.status,
+  qrcode: c.qrcode ?? '',
+  retries: c.retries ?? 0,
+});
+
+export async function watchConnection(
+  ctx: Ctx,
+  api: Api,
+  target: { id: number; companyId: number; userId: number | undefined; ownCompany: boolean; poll?: boolean },
+  onChange: (state: ConnectionState) => void,
+): Promise<Watch> {
+  if (target.ownCompany && target.userId && !target.poll) return watchReplicache(ctx, api, { ...target, userId: target.userId }, onChange);
+  return watchPolling(api, target, onChange);
+}
+
+async function watchReplicache(ctx: Ctx, api: Api, target: { id: number; companyId: number; userId: number }, onChange: (s: ConnectionState) => void): Promise<Watch> {
+  // Loaded only here: better-sqlite3, replicache and ws are not needed by any other command.
+  const { createNodeReplicache } = await import('@zapdesk/sync/node');
+  const { syncKey } = await import('@zapdesk/sync/keys');
+  const client = createNodeReplicache({
+    api,
+    userId: target.userId,
+    companyId: target.companyId,
+    storeFile: path.join(configDir(ctx.io.env), 'replicache.db'),
+    // Pokes carry the updates; the pull interval only covers a poke lost to a reconnect.
+    pullInterval: 5_000,
+  });
+  const unsubscribe = client.rep.subscribe((tx) => tx.get(syncKey('connection', target.id)) as Promise<SyncedConnection | undefined>, {
+    onData: (c) => {
+      if (c) onChange(toState(c));
+    },
+  });
+  return {
+    mode: 'replicache',
+    async stop() {
+      unsubscribe();
+      await client.close();
+    },
+  };
+}
+
+function watchPolling(api: Api, target: { id: number; companyId: number }, onChange: (s: ConnectionState) => void): Watch {
+  let stopped = false;
+  let last = '';
+  const loop = (async () => {
+    while (!stopped) {
+      const c = await api.get<Whatsapp>(`/whatsapp/${target.id}`, { query: { companyId: target.companyId } }).catch(() => undefined);
+      if (c && !stopped) {
+        const key = `${c.status}|${c.qrcode ?? ''}`;
+        if (key !== last) onChange(toState(c));
+        last = key;
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  })();
+  return {
+    mode: 'poll',
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
