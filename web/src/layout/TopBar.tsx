@@ -1,5 +1,6 @@
 // The top bar of spec/02 §2.9 (the parts whose server side exists): greeting, the company's
 // active-until date for admins, language (saved on the user too), theme, refresh, account menu.
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@zapdesk/sync';
 import { api } from '../api/client.ts';
@@ -12,6 +13,9 @@ import { LanguageMenu } from '../ui/LanguageMenu.tsx';
 import { Menu } from '../ui/Menu.tsx';
 import { toastError } from '../ui/toast/toast-error.ts';
 
+// The profile modal is the users page's modal on the signed-in user: loaded only when opened.
+const UserModal = lazy(() => import('../pages/users/UserModal.tsx').then((m) => ({ default: m.UserModal })));
+
 type Props = { onMenu: () => void; showMenuButton: boolean };
 
 export function TopBar({ onMenu, showMenuButton }: Props) {
@@ -20,6 +24,7 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
   const { logout, updateUser } = useSession();
   const [theme, toggleTheme] = useTheme();
   const isAdmin = user.profile === 'admin';
+  const [profileOpen, setProfileOpen] = useState(false);
 
   const saveLanguage = (lang: Language) => {
     api.post(`/users/set-language/${lang}`).then(() => updateUser({ language: lang }), toastError);
@@ -47,9 +52,24 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
         triggerClassName="ml-1 flex size-9 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand hover:ring-2 hover:ring-brand/30"
         trigger={<span aria-hidden="true">{initials(user.name)}</span>}
         entries={[
+          { key: 'profile', label: t('layout.profile'), icon: <Icon name="user" className="size-4 text-muted" />, onSelect: () => setProfileOpen(true) },
           { key: 'logout', label: t('layout.logout'), icon: <Icon name="logout" className="size-4 text-muted" />, onSelect: () => void logout() },
         ]}
       />
+      {profileOpen && (
+        <Suspense>
+          <UserModal
+            open
+            user={{ ...user, online: true }}
+            title={t('layout.profile')}
+            onClose={() => setProfileOpen(false)}
+            onSaved={(saved) => {
+              updateUser({ name: saved.name, email: saved.email, profile: saved.profile, queues: saved.queues, allTicket: saved.allTicket });
+              setProfileOpen(false);
+            }}
+          />
+        </Suspense>
+      )}
     </header>
   );
 }

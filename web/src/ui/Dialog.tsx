@@ -24,7 +24,11 @@ export function Dialog({ open, title, onClose, children, footer, size = 'md', on
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    if (open && !el.open) el.showModal();
+    if (open && !el.open) {
+      el.showModal();
+      // showModal focuses the first button (the close button); the first field is where work starts.
+      el.querySelector<HTMLElement>('input:not([type=hidden]), select, textarea')?.focus();
+    }
     if (!open && el.open) el.close();
   }, [open]);
 

@@ -147,6 +147,7 @@ export const en = {
     lightTheme: 'Switch to light theme',
     refresh: 'Refresh',
     account: 'Account',
+    profile: 'Profile',
     logout: 'Log out',
     accessedElsewhere: 'Your account was accessed on another computer.',
   },

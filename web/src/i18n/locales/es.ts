@@ -149,6 +149,7 @@ export const es: Messages = {
     lightTheme: 'Usar tema claro',
     refresh: 'Actualizar',
     account: 'Cuenta',
+    profile: 'Perfil',
     logout: 'Cerrar sesión',
     accessedElsewhere: 'Tu cuenta fue accedida desde otra computadora.',
   },

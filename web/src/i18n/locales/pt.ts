@@ -149,6 +149,7 @@ export const pt: Messages = {
     lightTheme: 'Usar tema claro',
     refresh: 'Atualizar',
     account: 'Conta',
+    profile: 'Perfil',
     logout: 'Sair',
     accessedElsewhere: 'Sua conta foi acessada em outro computador.',
   },

@@ -1,13 +1,16 @@
 // The queues of a user, chosen from the company's queues in the local (synced) state.
 import { useTranslation } from 'react-i18next';
+import type { QueueRef } from '../../session/types.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 
-type Props = { value: number[]; onChange: (ids: number[]) => void; disabled?: boolean };
+type Props = { value: number[]; onChange: (ids: number[]) => void; known?: QueueRef[]; disabled?: boolean };
 
-export function QueuePicker({ value, onChange, disabled }: Props) {
+export function QueuePicker({ value, onChange, known = [], disabled }: Props) {
   const { t } = useTranslation();
-  const queues = useSyncedList('queue');
-  const sorted = [...(queues ?? [])].sort((a, b) => (a.orderQueue ?? 0) - (b.orderQueue ?? 0) || a.name.localeCompare(b.name));
+  const synced = useSyncedList('queue');
+  // Until the local state has pulled, the user's own queues (from REST) are still shown and kept.
+  const queues = [...(synced ?? []), ...known.filter((k) => !synced?.some((q) => q.id === k.id)).map((k) => ({ ...k, orderQueue: null }))];
+  const sorted = queues.sort((a, b) => (a.orderQueue ?? 0) - (b.orderQueue ?? 0) || a.name.localeCompare(b.name));
   const toggle = (id: number) => onChange(value.includes(id) ? value.filter((q) => q !== id) : [...value, id]);
   return (
     <fieldset className="flex flex-col gap-1.5" disabled={disabled}>

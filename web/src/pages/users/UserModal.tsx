@@ -14,11 +14,11 @@ import { toastError } from '../../ui/toast/toast-error.ts';
 import { QueuePicker } from './QueuePicker.tsx';
 import type { UserRow } from './types.ts';
 
-type Props = { open: boolean; user: UserRow | null; onClose: () => void; onSaved: (user: UserRow) => void };
+type Props = { open: boolean; user: UserRow | null; title?: string; onClose: () => void; onSaved: (user: UserRow) => void };
 
 const blank = { name: '', email: '', password: '', profile: 'user', allTicket: 'desabled', queueIds: [] as number[] };
 
-export function UserModal({ open, user, onClose, onSaved }: Props) {
+export function UserModal({ open, user, title, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const me = useUser();
   const [values, setValues] = useState(() =>
@@ -59,7 +59,7 @@ export function UserModal({ open, user, onClose, onSaved }: Props) {
   return (
     <Dialog
       open={open}
-      title={user ? t('users.edit') : t('users.new')}
+      title={title ?? (user ? t('users.edit') : t('users.new'))}
       onClose={onClose}
       onSubmit={() => void save()}
       footer={
@@ -109,7 +109,7 @@ export function UserModal({ open, user, onClose, onSaved }: Props) {
         )}
         {editQueues && (
           <div className="sm:col-span-2">
-            <QueuePicker value={values.queueIds} onChange={(queueIds) => setValues((v) => ({ ...v, queueIds }))} />
+            <QueuePicker value={values.queueIds} known={user?.queues} onChange={(queueIds) => setValues((v) => ({ ...v, queueIds }))} />
           </div>
         )}
       </div>
