@@ -3,6 +3,7 @@
 // inserts nothing twice. The caller owns the transaction (one per batch, so a crash keeps whole
 // batches only).
 import { contactNameSchema, contactNumberSchema, emailSchema, type ContactImportIssue, type ContactImportRow } from '@zapdesk/sync';
+import { CompiledQuery } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 
@@ -36,6 +37,23 @@ const issueOf = (r: NumberedRow | Valid, kind: ContactImportIssue['kind'], reaso
   return { row: r.row, name: fields.name, number: fields.number, kind, code, reason };
 };
 
+/**
+ * The one hot statement of an import, written as SQL text: building a query tree for 1,000 rows ×
+ * 5 values cost more than SQLite's own work. company_id is bound from the caller's tenant like
+ * tenant().insertInto() would stamp it; the same text runs on both dialects.
+ */
+async function insertContacts(db: Database, companyId: number, importId: string, rows: Valid[]): Promise<{ id: number; number: string }[]> {
+  const params: unknown[] = [];
+  const tuples: string[] = [];
+  const pg = db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres');
+  const mark = pg ? () => `$${params.length}` : () => '?';
+  const add = (v: unknown) => (params.push(v), mark());
+  for (const r of rows) tuples.push(`(${add(companyId)}, ${add(r.name)}, ${add(r.number)}, ${add(r.email)}, ${add(importId)})`);
+  const text = `INSERT INTO contacts (company_id, name, number, email, import_key) VALUES ${tuples.join(', ')} ON CONFLICT (company_id, number) DO NOTHING RETURNING id, number`;
+  const result = await db.executeQuery<{ id: number; number: string }>(CompiledQuery.raw(text, params));
+  return result.rows;
+}
+
 const DUPLICATE_IN_FILE = 'Duplicated number in this file';
 const ALREADY_EXISTS = 'A contact with this number already exists';
 
@@ -60,14 +78,7 @@ export async function importContactBatch(db: Database, companyId: number, import
   const created: CreatedContact[] = [];
   if (valid.length > 0) {
     const t = tenant(db, companyId);
-    const inserted = await t
-      .insertInto(
-        'contacts',
-        valid.map((v) => ({ name: v.name, number: v.number, email: v.email, importKey: importId })),
-      )
-      .onConflict((oc) => oc.columns(['companyId', 'number']).doNothing())
-      .returning(['contacts.id', 'contacts.number'])
-      .execute();
+    const inserted = await insertContacts(db, companyId, importId, valid);
     const idByNumber = new Map(inserted.map((r) => [r.number, r.id]));
     const conflicting = valid.filter((v) => !idByNumber.has(v.number));
     const keyByNumber = new Map<string, string | null>();

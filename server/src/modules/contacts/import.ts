@@ -28,11 +28,10 @@ export async function importContacts(db: Database, companyId: number, rows: Asyn
   const counts: ContactImportCounts = { rows: 0, imported: 0, skipped: 0, rejected: 0 };
   const emit = async (event: ContactImportEvent) => opts.onEvent?.(event);
   let batch: NumberedRow[] = [];
+  // One batch is stored while the next is read: on PostgreSQL the reading overlaps the round trip.
+  let storing: Promise<void> = Promise.resolve();
 
-  async function flush() {
-    if (batch.length === 0) return;
-    const rowsOfBatch = batch;
-    batch = [];
+  async function store(rowsOfBatch: NumberedRow[]) {
     const result = await db.transaction().execute((trx) => importContactBatch(trx, companyId, importId, rowsOfBatch));
     counts.rows += rowsOfBatch.length;
     counts.imported += result.created.length;
@@ -43,6 +42,16 @@ export async function importContacts(db: Database, companyId: number, rows: Asyn
     await emit({ type: 'progress', ...counts });
   }
 
+  async function flush() {
+    if (batch.length === 0) return;
+    const rowsOfBatch = batch;
+    batch = [];
+    await storing;
+    storing = store(rowsOfBatch);
+    // A failed store must not go unobserved while the next batch is read; it is awaited below.
+    storing.catch(() => undefined);
+  }
+
   await emit({ type: 'start', importId });
   try {
     for await (const row of rows) {
@@ -50,8 +59,10 @@ export async function importContacts(db: Database, companyId: number, rows: Asyn
       if (batch.length >= batchSize) await flush();
     }
     await flush();
+    await storing;
   } catch (err) {
     // The batch being read is dropped whole; what committed stays, and a rerun finishes the job.
+    await storing.catch(() => undefined);
     const error = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
     await emit({ type: 'failed', error: error.code, message: error.message, importId, ...counts });
     throw err;
