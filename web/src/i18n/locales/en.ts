@@ -153,9 +153,14 @@ export const en = {
   },
   settings: {
     title: 'Settings',
-    tabs: { options: 'Options', companies: 'Companies', plans: 'Plans', help: 'Help' },
+    tabs: { options: 'Options', schedules: 'Schedules', companies: 'Companies', plans: 'Plans', help: 'Help' },
     optionsIntro: 'How tickets, greetings and business hours behave for the whole company.',
     optionUpdated: 'Option updated.',
+    schedulesIntro: 'Opening hours of the company, used when business hours are managed by company. Set both times to midnight (00:00) for a closed day.',
+    startTime: 'opens at',
+    endTime: 'closes at',
+    closed: 'Closed',
+    weekdays: { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' },
     keys: {
       userRating: 'Ratings',
       scheduleType: 'Business hours management',

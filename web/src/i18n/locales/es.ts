@@ -155,9 +155,14 @@ export const es: Messages = {
   },
   settings: {
     title: 'Configuración',
-    tabs: { options: 'Opciones', companies: 'Empresas', plans: 'Planes', help: 'Ayuda' },
+    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes', help: 'Ayuda' },
     optionsIntro: 'Cómo funcionan los tickets, los saludos y el horario de atención en toda la empresa.',
     optionUpdated: 'Opción actualizada.',
+    schedulesIntro: 'Horario de atención de la empresa, usado cuando el horario se gestiona por empresa. Usa medianoche (00:00) en ambas horas para un día cerrado.',
+    startTime: 'abre a las',
+    endTime: 'cierra a las',
+    closed: 'Cerrado',
+    weekdays: { monday: 'Lunes', tuesday: 'Martes', wednesday: 'Miércoles', thursday: 'Jueves', friday: 'Viernes', saturday: 'Sábado', sunday: 'Domingo' },
     keys: {
       userRating: 'Evaluaciones',
       scheduleType: 'Gestión del horario de atención',

@@ -155,9 +155,14 @@ export const pt: Messages = {
   },
   settings: {
     title: 'Configurações',
-    tabs: { options: 'Opções', companies: 'Empresas', plans: 'Planos', help: 'Ajuda' },
+    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos', help: 'Ajuda' },
     optionsIntro: 'Como atendimentos, saudações e horários de expediente funcionam para toda a empresa.',
     optionUpdated: 'Opção atualizada.',
+    schedulesIntro: 'Horário de funcionamento da empresa, usado quando o expediente é gerenciado por empresa. Use meia-noite (00:00) nos dois horários para um dia fechado.',
+    startTime: 'abre às',
+    endTime: 'fecha às',
+    closed: 'Fechado',
+    weekdays: { monday: 'Segunda-feira', tuesday: 'Terça-feira', wednesday: 'Quarta-feira', thursday: 'Quinta-feira', friday: 'Sexta-feira', saturday: 'Sábado', sunday: 'Domingo' },
     keys: {
       userRating: 'Avaliações',
       scheduleType: 'Gerenciamento de expediente',

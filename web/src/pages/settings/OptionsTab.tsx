@@ -3,16 +3,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SETTING_KEYS, SETTING_VALUES, type Setting, type SettingKey } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { useResource } from '../../hooks/use-resource.ts';
+import type { Resource } from '../../hooks/use-resource.ts';
 import { SelectField } from '../../ui/Field.tsx';
 import { Card } from '../../ui/Page.tsx';
 import { Splash } from '../../ui/Splash.tsx';
 import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 
-export function OptionsTab() {
+/** `settings` is owned by the page, which also shows the Schedules tab by scheduleType. */
+export function OptionsTab({ settings }: { settings: Resource<Setting[]> }) {
   const { t } = useTranslation();
-  const settings = useResource(() => api.get<Setting[]>('/settings'), []);
   const [saving, setSaving] = useState<SettingKey | null>(null);
 
   if (!settings.data) return <Splash inline />;
