@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../server/src/config.ts';
-import { createLogger } from '../server/src/log.ts';
+import { createMemoryLogger } from '../server/src/log.ts';
 import { startServer, type RunningServer } from '../server/src/server.ts';
 import { buildWeb, isStale } from '../web/scripts/build-if-stale.ts';
 
@@ -18,7 +18,16 @@ export const DEMO = { admin: 'admin@demo.zapdesk.local', attendant: 'bruno@demo.
 /** Where the e2e screenshots go, to be looked at after a run. */
 export const SHOTS_DIR = path.join(tmpdir(), 'zapdesk-e2e-shots');
 
-export type E2E = { server: RunningServer; webUrl: string; apiUrl: string; browser: Browser; demoPassword: string; close(): Promise<void> };
+export type E2E = {
+  server: RunningServer;
+  webUrl: string;
+  apiUrl: string;
+  browser: Browser;
+  demoPassword: string;
+  /** What the server logged, mails included (no SMTP in tests). */
+  log: ReturnType<typeof createMemoryLogger>;
+  close(): Promise<void>;
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,7 +55,8 @@ export async function startE2E(): Promise<E2E> {
     RATE_LIMIT_PER_IP: '10000',
     RATE_LIMIT_PER_ACCOUNT: '10000',
   });
-  const server = await startServer(config, { log: createLogger({ silent: true }) });
+  const log = createMemoryLogger();
+  const server = await startServer(config, { log });
   if (!server.webUrl) throw new Error('the web app was not served');
   // The seed reads DEMO_PASSWORD from the process environment; the generated one is reported back.
   const demoPassword = server.firstStart.demo?.users[0]?.password;
@@ -59,6 +69,7 @@ export async function startE2E(): Promise<E2E> {
     apiUrl: server.apiUrl,
     browser,
     demoPassword,
+    log,
     async close() {
       await browser.close();
       await server.close();
@@ -110,4 +121,10 @@ export async function apiAs(e2e: E2E, email: string, password: string) {
 
 export function shot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
+}
+
+/** The text of the last mail the server "sent" to an address (logged, since tests have no SMTP). */
+export function lastMailTo(e2e: E2E, to: string): string | undefined {
+  const mails = e2e.log.lines.filter((l) => l.msg.startsWith('mail') && l.data?.to === to);
+  return mails.at(-1)?.data?.text as string | undefined;
 }

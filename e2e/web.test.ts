@@ -1,7 +1,7 @@
 // The web app in a real Chromium against the real server (issue 6): sign-in, the gated drawer,
 // language switch, logout, the redirect away from a page the plan lacks, sign-up then sign-in.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+import { ADMIN_PASSWORD, apiAs, DEMO, lastMailTo, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
 // A browser test does a lot per step; on a loaded two-core machine each can take seconds.
 vi.setConfig({ testTimeout: 90_000 });
@@ -82,6 +82,42 @@ describe('web app', () => {
     await expect(page.locator('header').textContent()).resolves.toContain('Welcome to Acme Support');
     // A fresh trial has fewer than 5 days left: the warning toast says so.
     await expect(page.getByRole('status').filter({ hasText: /Your subscription expires in \d days?/ }).count()).resolves.toBe(1);
+    await context.close();
+  });
+
+  it('refuses an expired company with its date, and resets a password in two steps', async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const plans = await superApi<{ id: number }[]>('GET', '/plans/all');
+    await superApi('POST', '/companies', { name: 'Lapsed Co', email: 'boss@lapsed.test', planId: plans[0]!.id, dueDate: '2024-03-07', password: 'first1' });
+
+    const { context, page } = await newPage(e2e);
+    await page.goto('/forgetpsw');
+    await page.getByLabel('Email').fill('nobody@lapsed.test');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByText('No account was found with this email.').waitFor();
+
+    await page.getByLabel('Email').fill('boss@lapsed.test');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByLabel('Reset code').waitFor();
+    const code = /code is (\w+)/.exec(lastMailTo(e2e, 'boss@lapsed.test') ?? '')?.[1];
+    expect(code).toBeDefined();
+    await page.getByLabel('Reset code').fill(code!);
+    await page.locator('input[name=password]').fill('weakpass');
+    await page.locator('input[name=confirm]').fill('weakpass');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Include an uppercase letter').waitFor();
+    await page.locator('input[name=password]').fill('Stronger1');
+    await page.locator('input[name=confirm]').fill('Stronger1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL('**/login');
+
+    // The new password is accepted; the expired subscription is what refuses the sign-in.
+    await page.getByLabel('Email').fill('boss@lapsed.test');
+    await page.locator('input[name=password]').fill('Stronger1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'expired on 07/03/2024' }).textContent()).resolves.toBe(
+      'Your subscription expired on 07/03/2024. Please contact support.',
+    );
     await context.close();
   });
 
