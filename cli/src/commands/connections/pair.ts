@@ -29,6 +29,8 @@ export default defineCommand({
 
     const json = Boolean((options as { json?: boolean }).json);
     const screen = await createPairScreen(ctx, { id, name: conn.name, live: ctx.interactive && !json });
+    // The QR already known is drawn at once, before the live client has synced.
+    if (conn.status === 'qrcode' && conn.qrcode) await screen.update({ id, name: conn.name, status: conn.status, qrcode: conn.qrcode, retries: conn.retries ?? 0 });
     const final = await waitForOutcome(ctx, options.timeout * 1000, (onChange) =>
       watchConnection(
         ctx,

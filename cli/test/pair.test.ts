@@ -1,0 +1,77 @@
+// `connections pair` against the real server with the simulator: the QR is drawn, redrawn as the
+// server emits new ones, and the command exits 0 on a simulated scan (in a pseudo-terminal, through
+// the Ink view) or 1 on TIMEOUT (in a pipe, as plain lines).
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/src/server.ts';
+import { BIN, login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
+
+let server: RunningServer;
+let home: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ simulator: true, simulatorTiming: { qrIntervalMs: 2_500, qrMaxAttempts: 6, reconnectDelayMs: 200 } });
+  home = tempConfigHome();
+  await login(server.apiUrl, home);
+});
+afterAll(() => server?.close());
+
+async function addConnection(name: string): Promise<number> {
+  const run = await zapdesk(['connections', 'add', '--name', name, '--provider', 'simulator', '--json'], { home });
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout).id as number;
+}
+
+/** The CLI in a pseudo-terminal (util-linux `script`), so stdout is a TTY and Ink draws. */
+function inPty(args: string[]) {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color', COLUMNS: '120', LINES: '60' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const waitFor = async (pattern: RegExp, ms = 60_000) => {
+    const until = Date.now() + ms;
+    while (!pattern.test(output)) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { exited, waitFor, output: () => output };
+}
+
+describe('zapdesk connections pair', { timeout: 120_000 }, () => {
+  it('draws the QR in a terminal and exits 0 once a scan connects it', async () => {
+    const id = await addConnection('Pairing test');
+    const pty = inPty(['connections', 'pair', String(id)]);
+    await pty.waitFor(/qrcode.*QR 1/);
+    // Half-block characters of the terminal renderer: a QR is on the screen.
+    expect(pty.output()).toMatch(/[▀▄█]{5}/);
+    expect(pty.output()).toContain('Link a device');
+    const scan = await zapdesk(['sim', 'scan', String(id), '--number', '5511955554444'], { home });
+    expect(scan.code, scan.stderr).toBe(0);
+    expect(await pty.exited).toBe(0);
+    expect(pty.output()).toContain(`Connected: Pairing test (connection ${id}), number 5511955554444.`);
+
+    const list = JSON.parse((await zapdesk(['connections', 'list', '--json'], { home })).stdout) as { id: number; status: string }[];
+    expect(list.find((c) => c.id === id)?.status).toBe('CONNECTED');
+  });
+
+  it('prints each new QR as plain lines in a pipe and exits 1 when nobody scans (TIMEOUT)', async () => {
+    const id = await addConnection('Nobody scans');
+    const run = await zapdesk(['connections', 'pair', String(id), '--json'], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    // Each QR the client saw, numbered in order (a busy machine may coalesce two into one update).
+    const statusLines = run.stderr.split('\n').filter((l) => l.startsWith(`connection ${id}:`));
+    const qrLines = statusLines.filter((l) => l.includes('qrcode'));
+    expect(qrLines.length).toBeGreaterThanOrEqual(2);
+    qrLines.forEach((line, i) => expect(line).toBe(`connection ${id}: qrcode (QR ${i + 1})`));
+    expect(statusLines.at(-1)).toBe(`connection ${id}: TIMEOUT`);
+    expect(run.stderr.match(/▀▀▀▀▀/g)?.length).toBeGreaterThanOrEqual(qrLines.length);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Nobody scans) did not pair: TIMEOUT`);
+  });
+});
