@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
   AppError,
   contactCreateSchema,
@@ -134,7 +135,7 @@ export function contactsRoutes(deps: AppDeps) {
       if (importId !== undefined && !/^[\w.:-]{1,64}$/.test(importId)) throw new AppError('ERR_VALIDATION', 'importId: Invalid');
       c.header('content-type', 'application/x-ndjson; charset=utf-8');
       return stream(c, async (out) => {
-        const rows = readSpreadsheet(Readable.fromWeb(file.stream() as import('node:stream/web').ReadableStream), format);
+        const rows = readSpreadsheet(Readable.fromWeb(file.stream() as NodeReadableStream), format);
         await importContacts(deps.db, companyId, rows, {
           importId,
           onCommit: poke(companyId),
