@@ -35,7 +35,7 @@ export function OptionsTab({ settings }: { settings: Resource<Setting[]> }) {
   };
 
   return (
-    <Card className="mt-4 p-4 sm:p-5">
+    <Card className="p-4 sm:p-5">
       <p className="mb-4 text-muted">{t('settings.optionsIntro')}</p>
       <div className="grid gap-x-5 gap-y-4 sm:grid-cols-2 xl:grid-cols-3">
         {SETTING_KEYS.map((key) => (

@@ -52,7 +52,7 @@ export function SchedulesTab() {
   };
 
   return (
-    <Card className="mt-4 p-4 sm:p-5">
+    <Card className="p-4 sm:p-5">
       <p className="mb-4 text-muted">{t('settings.schedulesIntro')}</p>
       <form
         noValidate

@@ -57,7 +57,7 @@ export default function CompaniesTab() {
   };
 
   return (
-    <div className="mt-4 flex flex-col gap-3">
+    <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <SearchInput label={t('companies.search')} value={search} onChange={setSearch} />
         <Button icon="plus" onClick={() => setEditing('new')}>

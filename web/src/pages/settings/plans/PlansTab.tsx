@@ -38,7 +38,7 @@ export default function PlansTab() {
   };
 
   return (
-    <div className="mt-4 flex flex-col gap-3">
+    <div className="flex flex-col gap-3">
       <div className="flex justify-end">
         <Button icon="plus" onClick={() => setEditing('new')}>
           {t('plans.new')}
