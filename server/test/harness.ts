@@ -18,6 +18,7 @@ import { createSendQueue } from '../src/outbound/send-queue.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
 import { attachPipeline } from '../src/pipeline/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
+import { notifySyncedChange } from '../src/channels/notify.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -57,7 +58,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   // Channels by connection id: tests put channel doubles here until the session manager owns them.
   const channels = new Map<number, Channel>();
   // Real sessions on the simulator: `beta` connections too, so no test ever reaches WhatsApp.
-  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false });
+  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false, onRowChanged: (companyId) => notifySyncedChange(deps, companyId) });
   const deps: AppDeps = {
     db,
     dialect,
