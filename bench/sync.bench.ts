@@ -4,6 +4,8 @@
 // (bench/sync-clients.ts), so clients and server do not share one event loop.
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import argon2 from 'argon2';
 import { sql } from 'kysely';
@@ -125,7 +127,15 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
   child.send({ type: 'start', url: live.url, users, watchKey: `tag/${tagId}`, expectedRows: world.visible });
   const { connectMs } = (await ready) as { connectMs: number };
 
+  // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the server process over the poke rounds only.
+  const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const latencies: number[] = [];
+  const cpu0 = process.cpuUsage();
   for (let r = 0; r < ROUNDS; r++) {
     const name = `round-${r}`;
     const seen: number[] = [];
@@ -148,9 +158,15 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     latencies.push(...seen.map((at) => at - t0));
     await new Promise((r) => setTimeout(r, 100));
   }
+  const cpu = process.cpuUsage(cpu0);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   child.send({ type: 'stop' });
   await new Promise((r) => child.once('exit', r));
-  return { clients: users.length, rounds: ROUNDS, connectAndInitialSyncMs: Math.round(connectMs), pokeToVisibleMs: stats(latencies) };
+  return { clients: users.length, rounds: ROUNDS, connectAndInitialSyncMs: Math.round(connectMs), pokeToVisibleMs: stats(latencies), serverCpuMsPerPokedPull: Number(((cpu.user + cpu.system) / 1000 / (ROUNDS * users.length)).toFixed(3)) };
 }
 
 const live = await startLiveApp(dialect);
@@ -165,6 +181,7 @@ try {
     JSON.stringify({
       dialect,
       cpus: (await import('node:os')).cpus().length,
+      loadAverage: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(1))),
       visibleRows: world.visible,
       ...pulls,
       ...pokes,

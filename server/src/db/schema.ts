@@ -459,11 +459,21 @@ export interface ReplicacheCvrs {
   clients: Generated<string>;
   companyId: number;
   createdAt: Generated<string>;
+  /** JSON map view → replicache_listings id (rows written before shared listings: the listing inline). */
   entries: string;
   updatedAt: Generated<string>;
   version: number;
   /** The company's sync watermark when the CVR was last known to match the view. */
   watermark: Generated<number>;
+}
+
+/** A view listing shared by CVRs: `[id0,v0,id1,v1,…]` stored once per company under its content hash. */
+export interface ReplicacheListings {
+  companyId: number;
+  entries: string;
+  id: string;
+  /** Last time a server instance started relying on the row; garbage collection spares recent ones. */
+  usedAt: string;
 }
 
 export interface ReplicacheMutationErrors {
@@ -714,6 +724,7 @@ export interface DB {
   replicacheClientGroups: ReplicacheClientGroups;
   replicacheClients: ReplicacheClients;
   replicacheCvrs: ReplicacheCvrs;
+  replicacheListings: ReplicacheListings;
   replicacheMutationErrors: ReplicacheMutationErrors;
   schedules: Schedules;
   settings: Settings;

@@ -1,7 +1,9 @@
 // Client View Records: per view, the (id → version) pairs a client group was sent.
-// Stored compactly as JSON `{"<view>":[id0,v0,id1,v1,…]}`. Listings are immutable once built, so
-// two CVRs (or two users) may share one listing object, and an unchanged view is skipped by
-// identity before any per-row work.
+// A listing is stored once per company as JSON `[id0,v0,id1,v1,…]` under the hash of that text
+// (its id), and a CVR row is the small map `{"<view>":"<listing id>"}`. Listings are immutable
+// once built, so two CVRs (or two users) share one listing object and one row, and an unchanged
+// view is skipped by identity (or by id) before any per-row work.
+import { createHash } from 'node:crypto';
 import type { RowId, RowVersion, VersionRow } from './views/types.ts';
 
 export type Listing = {
@@ -11,6 +13,8 @@ export type Listing = {
   index?: Map<RowId, RowVersion>;
   /** `[id0,v0,…]` as JSON, built on first use. */
   json?: string;
+  /** Content hash of `json`: the listing's row id, built on first use. */
+  id?: string;
 };
 
 export type Cvr = {
@@ -59,26 +63,47 @@ function jsonOf(listing: Listing): string {
   return listing.json;
 }
 
-export function encodeEntries(views: Record<string, Listing>): string {
-  return `{${Object.entries(views)
-    .map(([name, listing]) => `${JSON.stringify(name)}:${jsonOf(listing)}`)
-    .join(',')}}`;
+export { jsonOf as listingJson };
+
+/** The listing's id: a hash of its JSON (equal content, equal id, whoever listed it). */
+export function listingId(listing: Listing): string {
+  if (listing.id === undefined) listing.id = createHash('sha256').update(jsonOf(listing)).digest('base64url').slice(0, 32);
+  return listing.id;
 }
 
-export function decodeEntries(text: string): Record<string, Listing> {
-  const parsed = JSON.parse(text) as Record<string, (RowId | RowVersion)[]>;
-  const out: Record<string, Listing> = {};
-  for (const [name, flat] of Object.entries(parsed)) {
-    const n = flat.length / 2;
-    const ids = new Array<RowId>(n);
-    const versions = new Array<RowVersion>(n);
-    for (let i = 0; i < n; i++) {
-      ids[i] = flat[2 * i]!;
-      versions[i] = flat[2 * i + 1]!;
-    }
-    out[name] = { ids, versions };
+/** A listing from its stored JSON; the text is kept, so its id costs no re-encoding. */
+export function parseListing(json: string, id?: string): Listing {
+  const flat = JSON.parse(json) as (RowId | RowVersion)[];
+  const n = flat.length / 2;
+  const ids = new Array<RowId>(n);
+  const versions = new Array<RowVersion>(n);
+  for (let i = 0; i < n; i++) {
+    ids[i] = flat[2 * i]!;
+    versions[i] = flat[2 * i + 1]!;
   }
-  return out;
+  return { ids, versions, json, ...(id === undefined ? {} : { id }) };
+}
+
+/** The CVR row's `entries`: view → listing id. */
+export function encodeRefs(views: Record<string, Listing>): string {
+  const refs: Record<string, string> = {};
+  for (const [name, listing] of Object.entries(views)) refs[name] = listingId(listing);
+  return JSON.stringify(refs);
+}
+
+/**
+ * A CVR row's `entries`: view → listing id, or (rows written before shared listings) view → the
+ * listing inline, returned as listings at once.
+ */
+export function decodeRefs(text: string): { refs: Record<string, string>; inline: Record<string, Listing> } {
+  const parsed = JSON.parse(text) as Record<string, string | (RowId | RowVersion)[]>;
+  const refs: Record<string, string> = {};
+  const inline: Record<string, Listing> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value === 'string') refs[name] = value;
+    else inline[name] = parseListing(JSON.stringify(value));
+  }
+  return { refs, inline };
 }
 
 export type ViewDiff = { puts: RowId[]; dels: RowId[] };

@@ -4,8 +4,8 @@ import type { Cookie, PatchOperation, PullResponseOKV1 } from 'replicache';
 import { z } from 'zod';
 import type { AppDeps, Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
-import { diffViews, encodeEntries, sameClients, sameListing, toListing, type Cvr, type Listing } from './cvr.ts';
-import { claimClientGroup, findClients, readWatermarks, type SyncStore } from './store.ts';
+import { diffViews, sameClients, sameListing, toListing, type Cvr, type Listing } from './cvr.ts';
+import { readPullState, type SyncStore } from './store.ts';
 import { VIEWS } from './views/index.ts';
 import type { ViewContext } from './views/types.ts';
 
@@ -31,14 +31,15 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
   const baseVersion = cookie.success ? cookie.data.order : 0;
 
   // 1. The client group is the actor's (created on first pull); anyone else's is refused.
-  const group = await claimClientGroup(db, actor, req.clientGroupID);
+  const groupId = req.clientGroupID;
+  await store.claimGroup(actor, groupId);
 
   // 2. The watermarks are read before any row, so whatever we read below is at least that new.
-  const [marks, clients] = await Promise.all([readWatermarks(db, actor.companyId), findClients(db, actor.companyId, group.id)]);
+  const { marks, clients } = await readPullState(db, actor.companyId, groupId);
   const watermark = marks.total;
 
   // 3. The CVR the cookie names; unknown or lost means a full resync (clear + puts), never an error.
-  const base = cookie.success ? await store.loadCvr(actor.companyId, group.id, baseVersion) : undefined;
+  const base = cookie.success ? await store.loadCvr(actor.companyId, groupId, baseVersion) : undefined;
 
   // 4. Nothing in the company moved and no client of the group pushed: same cookie, empty patch.
   if (base && base.watermark === watermark && sameClients(base.clients, clients)) {
@@ -46,13 +47,16 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
   }
 
   // 5. The (id, version) pairs the actor may see now, view by view (shared listings come cached).
-  const ctx: ViewContext = { db, t: tenant(db, actor.companyId), actor, clientGroupId: group.id };
+  const ctx: ViewContext = { db, t: tenant(db, actor.companyId), actor, clientGroupId: groupId };
   const views: Record<string, Listing> = {};
   for (const view of VIEWS) {
     const audience = view.audience(actor);
     const key = audience === null ? null : `${view.name}|${audience}`;
     const stamp = view.tables ? view.tables.map((t) => marks.byTable.get(t) ?? 0).join('.') : String(watermark);
-    views[view.name] = await store.listing(actor.companyId, key, stamp, watermark, async () => toListing(await view.listVersions(ctx)), sameListing);
+    const listing = await store.listing(actor.companyId, key, stamp, watermark, async () => toListing(await view.listVersions(ctx)), sameListing);
+    // An uncached view listed the same as last time keeps the base's object (and its stored id).
+    const before = base?.views[view.name];
+    views[view.name] = before && before !== listing && sameListing(before, listing) ? before : listing;
   }
   const next: Cvr = { watermark, clients, views };
 
@@ -62,7 +66,7 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
 
   // 7. Same rows, same clients: remember the newer watermark on the base CVR and answer "no change".
   if (base && Object.keys(diff).length === 0 && changedClients.length === 0) {
-    await store.advanceWatermark(actor.companyId, group.id, baseVersion, base, watermark);
+    await store.advanceWatermark(actor.companyId, groupId, baseVersion, base, watermark);
     return { response: { cookie: req.cookie as Cookie, lastMutationIDChanges: {}, patch: [] }, stats: { path: 'same-view', rows: 0 } };
   }
 
@@ -84,8 +88,9 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
   }
   patch.push(...puts);
 
-  // 9. Store the new CVR under the next version of the group; old ones beyond a few are dropped.
-  const version = await store.saveCvr(actor.companyId, group.id, baseVersion, next, encodeEntries(views));
+  // 9. Store the new CVR under the next version of the group (a map view → shared listing id);
+  //    old ones beyond a few are dropped.
+  const version = await store.saveCvr(actor, groupId, baseVersion, next);
 
   // 10. lastMutationIDChanges: clients of the group whose lastMutationID moved since the base CVR.
   return { response: { cookie: { order: version }, lastMutationIDChanges: Object.fromEntries(changedClients), patch }, stats: { path: 'patch', rows } };

@@ -6,7 +6,8 @@ import type { Actor } from '../context.ts';
 import { sql } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
-import { decodeEntries, type Cvr, type Listing } from './cvr.ts';
+import { decodeRefs, encodeRefs, listingId, listingJson, parseListing, type Cvr, type Listing } from './cvr.ts';
+import { chunk } from './views/types.ts';
 
 /** CVRs kept per client group: the current one plus a few a slow tab may still name. */
 export const CVRS_KEPT = 4;
@@ -34,26 +35,26 @@ export async function claimClientGroup(db: Database, actor: Actor, id: string): 
 /** The company's change counters per table, and their sum: the watermark a CVR is stamped with. */
 export type Watermarks = { total: number; byTable: Map<string, number> };
 
-export async function readWatermarks(db: Database, companyId: number): Promise<Watermarks> {
-  const rows = await tenant(db, companyId).selectFrom('syncVersions').select(['syncVersions.tbl', 'syncVersions.version']).execute();
+/**
+ * The change counters and the group's clients' lastMutationIDs in one statement (one round trip
+ * on PostgreSQL, one prepared statement on SQLite): every pull starts with it.
+ */
+export async function readPullState(db: Database, companyId: number, groupId: string | null): Promise<{ marks: Watermarks; clients: Record<string, number> }> {
+  const { rows } = await sql<{ k: number; id: string; v: number }>`
+    SELECT 0 AS k, tbl AS id, version AS v FROM sync_versions WHERE company_id = ${companyId}
+    UNION ALL
+    SELECT 1 AS k, id, last_mutation_id AS v FROM replicache_clients WHERE company_id = ${companyId} AND client_group_id = ${groupId ?? ''}`.execute(db);
   const byTable = new Map<string, number>();
+  const clients: Record<string, number> = {};
   let total = 0;
   for (const r of rows) {
-    byTable.set(r.tbl, r.version);
-    total += r.version;
+    const v = Number(r.v);
+    if (Number(r.k) === 0) {
+      byTable.set(r.id, v);
+      total += v;
+    } else clients[r.id] = v;
   }
-  return { total, byTable };
-}
-
-export async function findClients(db: Database, companyId: number, groupId: string): Promise<Record<string, number>> {
-  const rows = await tenant(db, companyId)
-    .selectFrom('replicacheClients')
-    .select(['replicacheClients.id', 'replicacheClients.lastMutationId'])
-    .where('replicacheClients.clientGroupId', '=', groupId)
-    .execute();
-  const out: Record<string, number> = {};
-  for (const r of rows) out[r.id] = r.lastMutationId;
-  return out;
+  return { marks: { total, byTable }, clients };
 }
 
 /** Small LRU over a Map (insertion order). */
@@ -71,6 +72,9 @@ class Lru<K, V> {
     }
     return v;
   }
+  delete(key: K): void {
+    this.#map.delete(key);
+  }
   set(key: K, value: V): void {
     this.#map.delete(key);
     this.#map.set(key, value);
@@ -80,18 +84,60 @@ class Lru<K, V> {
 
 export type SyncStore = ReturnType<typeof createSyncStore>;
 
+/** How long an instance relies on a listing row it wrote or touched without touching it again. */
+export const LISTING_TRUST_MS = 5 * 60_000;
+/** Garbage collection spares listing rows touched this recently (well above LISTING_TRUST_MS). */
+export const LISTING_GRACE_MS = 30 * 60_000;
+/** How often one instance collects a company's unreferenced listings (after a save). */
+export const LISTING_GC_INTERVAL_MS = 10 * 60_000;
+
+export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string, data?: Record<string, unknown>): void } };
+
 /**
  * CVRs by (group, version) are immutable apart from the watermark, which only moves forward, so
  * caching them is safe across instances: a stale watermark only costs a recomputation.
  * Listings are cached per (company, view, audience) with the watermark they were read at; a
  * recomputed listing equal to the cached one keeps the old object, so diffs skip it by identity.
+ * Stored listings are cached by id (content-addressed, so immutable). A client group's owner never
+ * changes, so it is cached too.
  */
-export function createSyncStore(db: Database, _dialect?: Dialect) {
+export function createSyncStore(db: Database, _dialect?: Dialect, opts: SyncStoreOptions = {}) {
   const cvrs = new Lru<string, Cvr>(5000);
   // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
+  // `${companyId}:${listing id}` → the listing, and → when this instance last knew its row exists.
+  const byId = new Lru<string, Listing>(5000);
+  const stored = new Lru<string, number>(50_000);
+  const owners = new Lru<string, { userId: number; companyId: number }>(50_000);
+  const lastGc = new Map<number, number>();
+  const gcIntervalMs = opts.gcIntervalMs ?? LISTING_GC_INTERVAL_MS;
 
-  return {
+  async function bumpGroupVersion(trx: Database, companyId: number, groupId: string, baseVersion: number, now: string) {
+    // One atomic step (no read-then-write race between two pulls of a group), and past the
+    // cookie too: a group the server lost restarts above what the client holds.
+    const row = await tenant(trx, companyId)
+      .updateTable('replicacheClientGroups')
+      .set({ cvrVersion: sql<number>`(CASE WHEN cvr_version > ${baseVersion} THEN cvr_version ELSE ${baseVersion} END) + 1`, updatedAt: now })
+      .where('replicacheClientGroups.id', '=', groupId)
+      .returning('replicacheClientGroups.cvrVersion')
+      .executeTakeFirst();
+    return row?.cvrVersion;
+  }
+
+  const store = {
+    /** claimClientGroup, with the owner of a known group answered from memory (it never changes). */
+    async claimGroup(actor: Actor, id: string): Promise<void> {
+      const owner = owners.get(id);
+      if (!owner) {
+        const group = await claimClientGroup(db, actor, id);
+        owners.set(id, { userId: group.userId, companyId: group.companyId });
+        return;
+      }
+      if (owner.userId !== actor.userId || owner.companyId !== actor.companyId) {
+        throw new AppError('ERR_NO_PERMISSION', 'This sync client group belongs to another user.');
+      }
+    },
+
     async loadCvr(companyId: number, groupId: string, version: number): Promise<Cvr | undefined> {
       const cached = cvrs.get(`${groupId}:${version}`);
       if (cached) return cached;
@@ -102,7 +148,28 @@ export function createSyncStore(db: Database, _dialect?: Dialect) {
         .where('replicacheCvrs.version', '=', version)
         .executeTakeFirst();
       if (!row) return undefined;
-      const cvr: Cvr = { watermark: row.watermark, clients: JSON.parse(row.clients) as Record<string, number>, views: decodeEntries(row.entries) };
+      const { refs, inline } = decodeRefs(row.entries);
+      const views: Record<string, Listing> = { ...inline };
+      const missing = new Set<string>();
+      for (const [name, id] of Object.entries(refs)) {
+        const hit = byId.get(`${companyId}:${id}`);
+        if (hit) views[name] = hit;
+        else missing.add(id);
+      }
+      if (missing.size) {
+        for (const part of chunk([...missing])) {
+          const rows = await tenant(db, companyId).selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.id', 'in', part).execute();
+          for (const r of rows) byId.set(`${companyId}:${r.id}`, parseListing(r.entries, r.id));
+        }
+        for (const [name, id] of Object.entries(refs)) {
+          if (views[name]) continue;
+          const listing = byId.get(`${companyId}:${id}`);
+          // A listing row is gone (collected, or lost): the CVR is as good as lost, so a full resync.
+          if (!listing) return undefined;
+          views[name] = listing;
+        }
+      }
+      const cvr: Cvr = { watermark: row.watermark, clients: JSON.parse(row.clients) as Record<string, number>, views };
       cvrs.set(`${groupId}:${version}`, cvr);
       return cvr;
     },
@@ -120,25 +187,75 @@ export function createSyncStore(db: Database, _dialect?: Dialect) {
         .execute();
     },
 
-    /** Stores the next CVR of the group under a fresh version and forgets the old ones. */
-    async saveCvr(companyId: number, groupId: string, baseVersion: number, cvr: Cvr, entries: string): Promise<number> {
+    /**
+     * Stores the next CVR of the group under a fresh version and forgets the old ones. The CVR row
+     * is the map view → listing id; a listing this instance does not know to be stored is upserted
+     * in the same transaction (after a change, that is the changed view's, once per company).
+     */
+    async saveCvr(actor: Actor, groupId: string, baseVersion: number, cvr: Cvr): Promise<number> {
+      const { companyId } = actor;
+      const entries = encodeRefs(cvr.views);
+      const now = Date.now();
+      const toStore = new Map<string, Listing>();
+      for (const listing of Object.values(cvr.views)) {
+        const key = `${companyId}:${listingId(listing)}`;
+        if (now - (stored.get(key) ?? -Infinity) > LISTING_TRUST_MS) toStore.set(listing.id!, listing);
+      }
       const version = await db.transaction().execute(async (trx) => {
         const t = tenant(trx, companyId);
-        const now = nowIso();
-        // One atomic step (no read-then-write race between two pulls of a group), and past the
-        // cookie too: a group the server lost restarts above what the client holds.
-        const { cvrVersion: next } = await t
-          .updateTable('replicacheClientGroups')
-          .set({ cvrVersion: sql<number>`(CASE WHEN cvr_version > ${baseVersion} THEN cvr_version ELSE ${baseVersion} END) + 1`, updatedAt: now })
-          .where('replicacheClientGroups.id', '=', groupId)
-          .returning('replicacheClientGroups.cvrVersion')
-          .executeTakeFirstOrThrow();
-        await t.insertInto('replicacheCvrs', { clientGroupId: groupId, version: next, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), createdAt: now, updatedAt: now }).execute();
+        const at = new Date(now).toISOString();
+        let next = await bumpGroupVersion(trx, companyId, groupId, baseVersion, at);
+        if (next === undefined) {
+          // The group row is gone (its owner was cached): claim it anew, then bump.
+          owners.delete(groupId);
+          await claimClientGroup(trx, actor, groupId);
+          next = (await bumpGroupVersion(trx, companyId, groupId, baseVersion, at))!;
+        }
+        for (const [id, listing] of toStore) {
+          await t
+            .insertInto('replicacheListings', { id, entries: listingJson(listing), usedAt: at })
+            .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
+            .execute();
+        }
+        await t.insertInto('replicacheCvrs', { clientGroupId: groupId, version: next, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), createdAt: at, updatedAt: at }).execute();
         await t.deleteFrom('replicacheCvrs').where('replicacheCvrs.clientGroupId', '=', groupId).where('replicacheCvrs.version', '<=', next - CVRS_KEPT).execute();
         return next;
       });
+      for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
+      for (const id of toStore.keys()) stored.set(`${companyId}:${id}`, now);
       cvrs.set(`${groupId}:${version}`, cvr);
+      if (now - (lastGc.get(companyId) ?? (lastGc.set(companyId, now), now)) >= gcIntervalMs) {
+        lastGc.set(companyId, now);
+        store.collectGarbage(companyId).catch((err: unknown) => opts.log?.warn('sync listing collection failed', { companyId, error: String(err) }));
+      }
       return version;
+    },
+
+    /**
+     * Deletes the company's listing rows that no CVR references and that nobody touched for
+     * `graceMs`. An instance relies on a row only within LISTING_TRUST_MS of touching it, and the
+     * delete re-checks the age, so a listing being saved right now is never taken away.
+     */
+    async collectGarbage(companyId: number, graceMs = LISTING_GRACE_MS): Promise<number> {
+      const cutoff = new Date(Date.now() - graceMs).toISOString();
+      const t = tenant(db, companyId);
+      const candidates = await t.selectFrom('replicacheListings').select('replicacheListings.id').where('replicacheListings.usedAt', '<', cutoff).execute();
+      if (candidates.length === 0) return 0;
+      const referenced = new Set<string>();
+      for (const r of await t.selectFrom('replicacheCvrs').select('replicacheCvrs.entries').execute()) {
+        for (const id of Object.values(decodeRefs(r.entries).refs)) referenced.add(id);
+      }
+      const doomed = candidates.map((c) => c.id).filter((id) => !referenced.has(id));
+      let deleted = 0;
+      for (const part of chunk(doomed)) {
+        const res = await t.deleteFrom('replicacheListings').where('replicacheListings.id', 'in', part).where('replicacheListings.usedAt', '<', cutoff).executeTakeFirst();
+        deleted += Number(res.numDeletedRows);
+      }
+      for (const id of doomed) {
+        stored.delete(`${companyId}:${id}`);
+        byId.delete(`${companyId}:${id}`);
+      }
+      return deleted;
     },
 
     /**
@@ -159,4 +276,5 @@ export function createSyncStore(db: Database, _dialect?: Dialect) {
       return listing;
     },
   };
+  return store;
 }
