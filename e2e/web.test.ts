@@ -121,6 +121,22 @@ describe('web app', () => {
     await context.close();
   });
 
+  it('signs the first browser out when the same account signs in on another computer', async () => {
+    const first = await newPage(e2e);
+    // The sync session (and its poke socket) must be up before the second sign-in replaces it.
+    const synced = first.page.waitForResponse((r) => r.url().endsWith('/sync/pull') && r.ok());
+    await login(first.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
+    await synced;
+    const second = await newPage(e2e);
+    await login(second.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
+    await first.page.getByText('Your account was accessed on another computer.').waitFor();
+    await first.page.waitForURL('**/login');
+    expect(await first.page.evaluate(() => localStorage.length)).toBe(0);
+    expect(new URL(second.page.url()).pathname).not.toBe('/login');
+    await first.context.close();
+    await second.context.close();
+  });
+
   it('renders the login and the layout in light, dark and 360 px wide', async () => {
     for (const variant of [{ name: 'light' }, { name: 'dark', dark: true }, { name: 'narrow', width: 360, height: 740 }]) {
       const { context, page } = await newPage(e2e, variant);

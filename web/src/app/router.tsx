@@ -1,6 +1,7 @@
 // The routes of spec/01 §2. Every page is its own chunk, so /login loads only what it needs.
 import { createBrowserRouter, Outlet } from 'react-router';
 import { SessionProvider } from '../session/SessionProvider.tsx';
+import { Splash } from '../ui/Splash.tsx';
 import { Toaster } from '../ui/toast/Toaster.tsx';
 import { HomeRedirect, PublicOnly, RequireAccess, RequireAuth } from './guards.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -17,6 +18,8 @@ function Root() {
 export const router = createBrowserRouter([
   {
     element: <Root />,
+    // Shown while the first lazy page loads.
+    hydrateFallbackElement: <Splash />,
     errorElement: <RouteError />,
     children: [
       {
