@@ -17,7 +17,7 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     [xlsx, csv] = await Promise.all([generateXlsx({ rows: 10_000, badRows: true }), generateCsv({ rows: 10_000, badRows: true, delimiter: ';' })]);
-  });
+  }, 180_000);
   afterAll(async () => t.close());
 
   /** POST /contacts/import/file with the file as multipart; the NDJSON answer as events. */
@@ -59,7 +59,8 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
     expect(again.events.at(-1)).toMatchObject({ type: 'done', imported: 0, skipped: sheet.goodCount, rejected: sheet.bad.length });
     expect(again.events.filter((e) => e.type === 'issue' && e.kind === 'skipped')[0]).toMatchObject({ row: 2, reason: 'A contact with this number already exists' });
     expect(await countContacts(company.id)).toBe(sheet.goodCount);
-  });
+    // Two imports of 10,000 rows: minutes, not seconds, on a busy CI machine.
+  }, 240_000);
 
   it('refuses what is not a spreadsheet, and reports a broken one as failed', async () => {
     const { adminSession } = await seedTenant(t);
