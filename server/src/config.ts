@@ -24,6 +24,7 @@ export type Config = {
   adminEmail: string;
   adminPassword: string | undefined;
   seedDemo: boolean;
+  demoPassword: string | undefined;
   simulator: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -74,7 +75,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail: (env.ADMIN_EMAIL ?? 'admin@zapdesk.local').toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD || undefined,
     seedDemo: env.SEED_DEMO !== '0',
-    simulator: env.SIMULATOR === '1',
+    demoPassword: env.DEMO_PASSWORD || undefined,
+    // The demo runs on the simulator, so its controls are on unless SIMULATOR=0 or there is no demo.
+    simulator: env.SIMULATOR ? env.SIMULATOR === '1' : env.SEED_DEMO !== '0',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'zapdesk <no-reply@zapdesk.local>',
     rateLimits: {

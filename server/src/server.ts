@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
+import { playDemoConversations } from './bootstrap/demo-activity.ts';
 import { runFirstStart, type FirstStartResult } from './bootstrap/first-start.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
@@ -61,6 +62,9 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const socket = attachSyncSocket(server as Server, deps);
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
+  if (firstStart.demo) {
+    await playDemoConversations(deps, firstStart.demo).catch((err) => log.error('demo conversations failed', { error: String(err) }));
+  }
   const schedulesJob = startSchedulesJob(deps);
   const ticketJobs = startTicketJobs(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);

@@ -14,10 +14,13 @@ type DemoFixture = {
   users: { name: string; email: string; profile: string; queues: string[] }[];
   queues: { name: string; color: string; greetingMessage: string; orderQueue: number }[];
   tags: { name: string; color: string; kanban: number }[];
+  connection: { name: string; greetingMessage: string; queues: string[] };
+  conversations: { from: string; name: string; messages: string[] }[];
 };
 
 export type Credentials = { email: string; password: string; generated: boolean };
-export type FirstStartResult = { superAdmin?: Credentials; demo?: { companyId: number; users: Credentials[] } };
+export type DemoResult = { companyId: number; connectionId: number; users: Credentials[]; conversations: DemoFixture['conversations'] };
+export type FirstStartResult = { superAdmin?: Credentials; demo?: DemoResult };
 
 const DEMO_FILE = new URL('../../../fixtures/demo.json', import.meta.url);
 const randomPassword = () => `${randomBytes(9).toString('base64url')}A1`;
@@ -27,7 +30,7 @@ export async function runFirstStart(deps: AppDeps): Promise<FirstStartResult> {
   if (anyUser) return {};
   const superAdmin = await createPlatform(deps);
   if (!deps.config.seedDemo) return { superAdmin };
-  return { superAdmin, demo: await createDemo(deps.db, JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as DemoFixture) };
+  return { superAdmin, demo: await createDemo(deps.db, JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as DemoFixture, deps.config.demoPassword) };
 }
 
 async function createCompany(db: Database, values: { name: string; email?: string; phone?: string; planId: number; dueDate: string; recurrence?: string }) {
@@ -54,8 +57,8 @@ async function createPlatform(deps: AppDeps): Promise<Credentials> {
   return { email: deps.config.adminEmail, password, generated: !deps.config.adminPassword };
 }
 
-async function createDemo(db: Database, demo: DemoFixture): Promise<{ companyId: number; users: Credentials[] }> {
-  const password = process.env.DEMO_PASSWORD || randomPassword();
+async function createDemo(db: Database, demo: DemoFixture, chosenPassword: string | undefined): Promise<DemoResult> {
+  const password = chosenPassword ?? randomPassword();
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const plan = await trx.insertInto('plans').values({ ...demo.plan, isPublic: 1 }).returning('id').executeTakeFirstOrThrow();
@@ -76,10 +79,17 @@ async function createDemo(db: Database, demo: DemoFixture): Promise<{ companyId:
         .executeTakeFirstOrThrow();
       const links = u.queues.map((name) => ({ userId: row.id, queueId: queueIds.get(name)! }));
       if (links.length) await db.insertInto('userQueues', links).execute();
-      users.push({ email: u.email, password, generated: !process.env.DEMO_PASSWORD });
+      users.push({ email: u.email, password, generated: !chosenPassword });
     }
     const admin = await db.selectFrom('users').select('id').where('profile', '=', 'admin').executeTakeFirstOrThrow();
     await db.insertInto('tags', demo.tags.map((tag) => ({ ...tag, userId: admin.id, createdAt: nowIso() }))).execute();
-    return { companyId, users };
+    // A simulator connection, paired after the server starts (see demo-activity.ts).
+    const { queues: connectionQueues, ...connection } = demo.connection;
+    const wa = await db
+      .insertInto('whatsapps', { ...connection, provider: 'simulator', isDefault: 1, token: randomBytes(24).toString('base64url') })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('whatsappQueues', connectionQueues.map((name) => ({ whatsappId: wa.id, queueId: queueIds.get(name)! }))).execute();
+    return { companyId, connectionId: wa.id, users, conversations: demo.conversations };
   });
 }
