@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 export const PAGE_SIZE = 20;
 
-export const idSchema = z.coerce.number().int().positive();
+// Ids are 32-bit in the database: a larger one is a validation error, not a failed query.
+export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** `searchParam` and `pageNumber` of the paginated lists (spec/02 §7). */
 export const listQuerySchema = z.object({
