@@ -149,6 +149,8 @@ describe('web app', () => {
       await shot(page, `users-${variant.name}`);
       // The document never scrolls sideways, even at 360 px.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      // Nor does the users table: its columns fold away rather than hide the row actions.
+      expect(await page.evaluate(() => document.querySelector('table')!.scrollWidth <= document.querySelector('table')!.parentElement!.clientWidth)).toBe(true);
       await context.close();
     }
   });

@@ -13,11 +13,11 @@ export function Table({ children, label, fluid = false }: { children: ReactNode;
 }
 
 export function Th({ className = '', ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={`border-b border-line bg-raised px-4 py-2.5 text-xs font-semibold tracking-wide text-muted uppercase ${className}`} {...rest} />;
+  return <th scope="col" className={`border-b border-line bg-raised px-2.5 py-2.5 text-xs sm:px-4 font-semibold tracking-wide text-muted uppercase ${className}`} {...rest} />;
 }
 
 export function Td({ className = '', ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={`border-b border-line px-4 py-2.5 align-middle ${className}`} {...rest} />;
+  return <td className={`border-b border-line px-2.5 py-2.5 align-middle sm:px-4 ${className}`} {...rest} />;
 }
 
 export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'brand' | 'danger' | 'warning' }) {

@@ -62,7 +62,7 @@ export function Component() {
               <tr>
                 <Th>{t('users.name')}</Th>
                 <Th className="hidden md:table-cell">{t('users.email')}</Th>
-                <Th>{t('users.profile')}</Th>
+                <Th className="hidden sm:table-cell">{t('users.profile')}</Th>
                 <Th className="hidden sm:table-cell">{t('users.queues')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
@@ -74,13 +74,17 @@ export function Component() {
                     <span className="flex items-center gap-2.5">
                       <span className={`size-2 shrink-0 rounded-full ${u.online ? 'bg-emerald-500' : 'bg-line'}`} title={u.online ? t('users.online') : t('users.offline')} />
                       <span className="min-w-0">
-                        <span className="block font-medium">{u.name}</span>
-                        <span className="block truncate text-xs text-muted md:hidden">{u.email}</span>
+                        <span className="block font-medium">
+                          {u.name}
+                          {/* On phones the profile column folds into the name. */}
+                          {u.profile === 'admin' && <span className="ml-1.5 text-xs font-normal text-brand sm:hidden">{t('users.profiles.admin')}</span>}
+                        </span>
+                        <span className="block max-w-[12rem] truncate text-xs text-muted md:hidden">{u.email}</span>
                       </span>
                     </span>
                   </Td>
                   <Td className="hidden text-muted md:table-cell">{u.email}</Td>
-                  <Td>
+                  <Td className="hidden sm:table-cell">
                     <Badge tone={u.profile === 'admin' ? 'brand' : 'neutral'}>{t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}</Badge>
                   </Td>
                   <Td className="hidden sm:table-cell">
