@@ -24,7 +24,31 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  cachePreparedStatements(sqlite);
   return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), plugins }), dialect: 'sqlite' };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing an insert compiles the table's
+ * triggers (full-text index, sync counters) too, a large share of a hot path's time. Statements are
+ * reusable, so the same SQL text gets the same statement (SQLite re-prepares by itself after a
+ * schema change). Bounded, least recently used out.
+ */
+function cachePreparedStatements(sqlite: SQLite.Database, max = 1000): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const hit = cache.get(source);
+    if (hit) {
+      cache.delete(source);
+      cache.set(source, hit);
+      return hit;
+    }
+    const statement = prepare(source);
+    cache.set(source, statement);
+    if (cache.size > max) cache.delete(cache.keys().next().value!);
+    return statement;
+  }) as typeof sqlite.prepare;
 }
 
 export function nowIso(): string {

@@ -12,12 +12,14 @@ import { announceTicketChange } from '../modules/tickets/events.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import { isOpenAt, parseSchedules } from './business-hours.ts';
 import type { ConnectionRow } from './ingest.ts';
-import { findConnectionQueues, findOption, findOptions, isBack, optionsMenuText, parseChoice, queueMenuText, type MenuQueue } from './menu.ts';
+import { findOption, findOptions, isBack, optionsMenuText, parseChoice, queueMenuText, type MenuQueue } from './menu.ts';
 import { sendAutoReply } from './reply.ts';
 import type { CompanySettings } from './settings.ts';
 
 export type AutomationContext = {
   connection: ConnectionRow;
+  /** The connection's queues, by orderQueue. */
+  queues: MenuQueue[];
   ticket: TicketRow;
   contact: ContactRow;
   settings: CompanySettings;
@@ -36,7 +38,7 @@ export async function runAutomation(deps: AppDeps, ctx: AutomationContext): Prom
     const company = await deps.db.selectFrom('companies').select('companies.schedules').where('companies.id', '=', connection.companyId).executeTakeFirst();
     if (!isOpenAt(parseSchedules(company?.schedules), ctx.now)) return replyOutOfHours(deps, ctx, connection.outOfHoursMessage);
   }
-  const queues = await findConnectionQueues(deps.db, connection.companyId, connection.id);
+  const { queues } = ctx;
   if (ticket.queueId === null) {
     if (queues.length === 0) return;
     if (queues.length === 1) return enterQueue(deps, ctx, ticket, queues[0]!, queues, settings.sendGreetingMessageOneQueues === 'enabled');

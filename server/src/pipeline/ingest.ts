@@ -16,7 +16,8 @@ import { announceTicketChange } from '../modules/tickets/events.ts';
 import { startTracking } from '../modules/ticket-tracking/service.ts';
 import { runAutomation } from './automation.ts';
 import { captureRating, dropRatingWait, parseRating } from './rating.ts';
-import { readSettings } from './settings.ts';
+import { loadConnectionContext } from './connection-context.ts';
+import { runGrouped } from './group-commit.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
 
@@ -34,25 +35,28 @@ export async function ingest(deps: AppDeps, connection: { id: number; companyId:
 }
 
 async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number }, msg: InboundMessage): Promise<IngestResult> {
-  const t = tenant(deps.db, ref.companyId);
-  const seen = await t.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', ref.id).where('messages.wid', '=', msg.id).executeTakeFirst();
-  if (seen) return { status: 'duplicate' };
-  const connection = await t.selectFrom('whatsapps').selectAll('whatsapps').where('whatsapps.id', '=', ref.id).executeTakeFirst();
-  if (!connection) return { status: 'ignored', reason: 'unknown connection' };
-  const settings = await readSettings(deps.db, ref.companyId);
+  const context = await loadConnectionContext(deps, ref);
+  if (!context) return { status: 'ignored', reason: 'unknown connection' };
+  const { connection, settings } = context;
   if (msg.from.isGroup && settings.CheckMsgIsGroup === 'enabled') return { status: 'ignored', reason: 'group messages are ignored' };
+  // Files are written before the insert can tell a redelivery: look first so none is written twice.
+  // Text messages rely on the insert alone (on conflict do nothing, then roll back).
+  if (msg.media) {
+    const seen = await tenant(deps.db, ref.companyId).selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', ref.id).where('messages.wid', '=', msg.id).executeTakeFirst();
+    if (seen) return { status: 'duplicate' };
+  }
 
   const rated = msg.fromMe ? undefined : parseRating(msg.body);
   let media: StoredMedia | undefined;
   let stored: { messageId: number; ticket: TicketRow; contact: ContactRow; created: boolean; ratingTicket?: TicketRow };
   try {
-    stored = await deps.db.transaction().execute(async (trx) => {
+    stored = await runGrouped(deps, ref.companyId, async (trx) => {
       const contact = await findOrCreateContact(trx, ref.companyId, msg.from, connection.id);
-      const waiting = msg.fromMe ? undefined : await findAwaitingRating(trx, ref.companyId, contact.id, connection.id);
+      const { active, waiting } = await findContactTickets(trx, ref.companyId, contact.id, connection.id);
       let ticket: TicketRow;
       let created = false;
-      if (waiting && rated !== undefined) ticket = waiting;
-      else ({ ticket, created } = await findOrCreateTicket(trx, connection, contact));
+      if (waiting && !msg.fromMe && rated !== undefined) ticket = waiting;
+      else ({ ticket, created } = active ? { ticket: active, created: false } : await createTicket(trx, connection, contact));
       if (msg.media) media = await saveInboundMedia(deps, ticket, msg);
       const messageId = await insertMessage(trx, connection, ticket, contact, msg, media);
       const counts = ticket !== waiting && !msg.fromMe;
@@ -69,7 +73,8 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
         .where('tickets.id', '=', ticket.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { messageId, ticket: updated, contact, created, ratingTicket: waiting && ticket === waiting ? updated : waiting };
+      const ratingTicket = msg.fromMe ? undefined : ticket === waiting ? updated : waiting;
+      return { messageId, ticket: updated, contact, created, ratingTicket };
     });
   } catch (err) {
     if (media) await removeMediaFile(deps.config.mediaDir, media.relPath);
@@ -85,45 +90,44 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   }
   // Any other reply ends the wait for a rating; the message went the normal way.
   if (stored.ratingTicket) await dropRatingWait(deps, stored.ratingTicket);
-  await runAutomation(deps, { connection, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now: new Date() });
+  await runAutomation(deps, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now: new Date() });
   return result;
 }
 
-async function findAwaitingRating(db: Database, companyId: number, contactId: number, connectionId: number): Promise<TicketRow | undefined> {
-  const latest = await tenant(db, companyId)
+/**
+ * In one read: the contact's active (open or pending) ticket on this connection, and the closed
+ * ticket waiting for a rating when it is the contact's latest there.
+ */
+async function findContactTickets(db: Database, companyId: number, contactId: number, connectionId: number): Promise<{ active?: TicketRow; waiting?: TicketRow }> {
+  const rows = await tenant(db, companyId)
     .selectFrom('tickets')
     .selectAll('tickets')
     .where('tickets.contactId', '=', contactId)
     .where('tickets.whatsappId', '=', connectionId)
-    .orderBy('tickets.updatedAt', 'desc')
-    .orderBy('tickets.id', 'desc')
-    .executeTakeFirst();
-  return latest && latest.status === 'closed' && latest.awaitingRating === 1 ? latest : undefined;
+    .where((eb) => eb.or([eb('tickets.status', 'in', ['open', 'pending']), eb('tickets.awaitingRating', '=', 1)]))
+    .execute();
+  // Sorted here: an ORDER BY id LIMIT lets SQLite walk the whole table by rowid instead of the
+  // (company, contact, connection) index; the rows of one contact are few.
+  rows.sort((a, b) => b.id - a.id);
+  const latest = rows[0];
+  return {
+    active: rows.find((r) => r.status !== 'closed'),
+    waiting: latest && latest.status === 'closed' && latest.awaitingRating === 1 ? latest : undefined,
+  };
 }
 
-/** The contact's open or pending ticket on this connection, or a new pending one. */
-async function findOrCreateTicket(db: Database, connection: ConnectionRow, contact: ContactRow): Promise<{ ticket: TicketRow; created: boolean }> {
+/** A new pending ticket; when another instance made one first (the unique active-ticket index), that one. */
+async function createTicket(db: Database, connection: ConnectionRow, contact: ContactRow): Promise<{ ticket: TicketRow; created: boolean }> {
   const t = tenant(db, connection.companyId);
-  const find = () =>
-    t.selectFrom('tickets')
-      .selectAll('tickets')
-      .where('tickets.contactId', '=', contact.id)
-      .where('tickets.whatsappId', '=', connection.id)
-      .where('tickets.status', 'in', ['open', 'pending'])
-      .orderBy('tickets.id', 'desc')
-      .executeTakeFirst();
-  const existing = await find();
-  if (existing) return { ticket: existing, created: false };
   const now = new Date().toISOString();
-  // Another instance may create it between find and insert: the unique active-ticket index refuses ours.
   const inserted = await t
     .insertInto('tickets', { uuid: randomUUID(), status: 'pending', contactId: contact.id, whatsappId: connection.id, isGroup: contact.isGroup, lastInteractionAt: now })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
   if (!inserted) {
-    const raced = await find();
-    if (raced) return { ticket: raced, created: false };
+    const { active } = await findContactTickets(db, connection.companyId, contact.id, connection.id);
+    if (active) return { ticket: active, created: false };
     throw new Error('ticket neither created nor found');
   }
   await startTracking(db, connection.companyId, inserted);

@@ -47,7 +47,7 @@ export function peerKey(peer: Peer): string | undefined {
 async function findByPeer(db: Database, companyId: number, peer: Peer, number: string): Promise<ContactRow | undefined> {
   const t = tenant(db, companyId);
   if (peer.lid) {
-    const byLid = await t.selectFrom('contacts').selectAll().where('contacts.lid', '=', peer.lid).orderBy('contacts.id').executeTakeFirst();
+    const byLid = await t.selectFrom('contacts').selectAll().where('contacts.lid', '=', peer.lid).executeTakeFirst();
     if (byLid) return byLid;
   }
   return t.selectFrom('contacts').selectAll().where('contacts.number', '=', number).executeTakeFirst();
