@@ -157,7 +157,11 @@ export async function toAppError(res: Response): Promise<AppError> {
     // not JSON: fall through to a generic error
   }
   const message = typeof body.message === 'string' ? body.message : undefined;
-  if (isErrorCode(body.error)) return new AppError(body.error, message, { issues: body.issues });
+  if (isErrorCode(body.error)) {
+    // Fields beside error/message/issues (the expiry refusal's dueDate, a ticket holder…) stay as details.
+    const { error, message: _m, issues, ...details } = body as Record<string, unknown> & { error: typeof body.error };
+    return new AppError(error, message, { issues: issues as ValidationIssue[] | undefined, details: Object.keys(details).length ? details : undefined });
+  }
   if (res.status === 401) return new AppError('ERR_SESSION_EXPIRED', message);
   return new AppError('ERR_INTERNAL_SERVER_ERROR', message ?? (typeof body.error === 'string' ? body.error : `HTTP ${res.status}`), {
     details: { status: res.status, ...(typeof body.error === 'string' ? { error: body.error } : {}) },
