@@ -16,6 +16,7 @@ async function findMemberChatIds(t: Tenant, userId: number): Promise<number[]> {
 
 export const chatsView = defineView({
   name: 'chat',
+  tables: ['chats', 'chat_users', 'users'],
   prefix: 'chat',
   audience: (actor) => `user:${actor.userId}`,
   async listVersions({ t, actor }) {
@@ -93,6 +94,7 @@ async function listRecentMessages({ db, t, actor }: ViewContext) {
 
 export const chatMessagesView = defineView({
   name: 'chatMessage',
+  tables: ['chat_messages', 'chat_users', 'users'],
   prefix: 'chatMessage',
   audience: (actor) => `user:${actor.userId}`,
   listVersions: listRecentMessages,

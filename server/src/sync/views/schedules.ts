@@ -10,6 +10,7 @@ const seesAll = (actor: Actor) => actor.profile === 'admin' || actor.super;
 export const schedulesView = defineView({
   name: 'schedule',
   prefix: 'schedule',
+  tables: ['schedules', 'contacts'],
   audience: (actor) => (seesAll(actor) ? 'admin' : `user:${actor.userId}`),
   async listVersions({ t, actor }) {
     let query = t

@@ -8,6 +8,8 @@ import { chunk, defineView, type RowId } from './types.ts';
 export const ticketNotesView = defineView({
   name: 'ticketNote',
   prefix: 'ticketNote',
+  // Visibility follows the tickets and the viewer's queues and flags; the author's name rides along.
+  tables: ['ticket_notes', 'tickets', 'user_queues', 'users'],
   audience: (actor) => (actor.profile === 'admin' ? 'admin' : `user:${actor.userId}`),
   async listVersions({ db, t, actor }) {
     const viewer = await loadViewer(db, actor);
