@@ -19,7 +19,8 @@ const json = (run: { code: number | null; stdout: string; stderr: string }) => {
   return JSON.parse(run.stdout);
 };
 
-describe('provisioning from a script', { timeout: 120_000 }, () => {
+// Ten CLI processes in the first case: generous, for a busy 2-core machine.
+describe('provisioning from a script', { timeout: 300_000 }, () => {
   it('creates a plan from YAML and a company from JSON with its first admin, who can then log in', async () => {
     const planFile = path.join(home, 'plan.yaml');
     writeFileSync(planFile, ['name: Starter', 'users: 3', 'connections: 1', 'queues: 2', 'value: "29,90"', 'kanban: false', 'useOpenAi: false', ''].join('\n'));

@@ -1,5 +1,6 @@
 // Every command, by name: a command file or a group of them (one folder per group).
 import type { CommandSpec, Group } from '../define.ts';
+import { announcements } from './announcements/index.ts';
 import { companies } from './companies/index.ts';
 import { connections } from './connections/index.ts';
 import { helps } from './helps/index.ts';
@@ -19,6 +20,7 @@ export const commandTree: Record<string, CommandSpec<any, any> | Group> = {
   plans,
   users,
   helps,
+  announcements,
   connections,
   sim,
 };
