@@ -4,7 +4,7 @@
 import { AppError } from '@zapdesk/sync';
 import type { Actor } from '../context.ts';
 import { sql } from 'kysely';
-import { nowIso, type Database, type Dialect } from '../db/database.ts';
+import type { Database, Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeRefs, encodeRefs, listingId, listingJson, parseListing, type Cvr, type Listing } from './cvr.ts';
 import { chunk } from './views/types.ts';

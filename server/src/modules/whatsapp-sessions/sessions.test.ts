@@ -3,6 +3,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedTenant } from '../../../test/seed.ts';
 import { createChannelSessions } from '../../channels/index.ts';
 import { waitFor } from '../../channels/testing.ts';
+import type { InboundMessage } from '../../channels/types.ts';
 
 describe.each(DIALECTS)('connection sessions and the simulator on %s', (dialect) => {
   let t: TestApp;
@@ -117,7 +118,7 @@ describe.each(DIALECTS)('connection sessions and the simulator on %s', (dialect)
   it('delivers inbound messages of every kind to the pipeline hook, with media bytes', async () => {
     const { adminSession, id } = await pairedConnection();
     const token = adminSession.token;
-    const seen: { connectionId: number; companyId: number; message: import('../../channels/types.ts').InboundMessage }[] = [];
+    const seen: { connectionId: number; companyId: number; message: InboundMessage }[] = [];
     const off = t.deps.sessions.onInbound((e) => void seen.push(e));
     try {
         const text = await t.request('POST', '/simulator/messages', { token, body: { connectionId: id, from: '5511988887777', name: 'Ana', body: 'Oi' } });
