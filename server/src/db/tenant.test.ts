@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { seedCompany, seedUser } from '../../test/seed.ts';
+import { tenant } from './tenant.ts';
+
+describe.each(DIALECTS)('tenant() on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it("finds nothing of another company's rows by id, and changes none of them", async () => {
+    const a = await seedCompany(t);
+    const b = await seedCompany(t);
+    const userOfB = await seedUser(t, b.id, { name: 'Bea' });
+
+    expect(await tenant(t.db, a.id).selectFrom('users').selectAll().where('users.id', '=', userOfB.id).executeTakeFirst()).toBeUndefined();
+    expect(await tenant(t.db, b.id).selectFrom('users').select('name').where('users.id', '=', userOfB.id).executeTakeFirst()).toEqual({ name: 'Bea' });
+
+    const updated = await tenant(t.db, a.id).updateTable('users').set({ name: 'Hijacked' }).where('id', '=', userOfB.id).executeTakeFirst();
+    expect(Number(updated.numUpdatedRows)).toBe(0);
+    const deleted = await tenant(t.db, a.id).deleteFrom('users').where('id', '=', userOfB.id).executeTakeFirst();
+    expect(Number(deleted.numDeletedRows)).toBe(0);
+    expect((await t.db.selectFrom('users').select('name').where('id', '=', userOfB.id).executeTakeFirstOrThrow()).name).toBe('Bea');
+  });
+
+  it('stamps inserts with its company whatever the caller passed', async () => {
+    const a = await seedCompany(t);
+    const b = await seedCompany(t);
+    const forged = { key: 'forged', value: 'x', companyId: b.id } as unknown as { key: string; value: string };
+    await tenant(t.db, a.id).insertInto('settings', forged).execute();
+    const row = await t.db.selectFrom('settings').select('companyId').where('key', '=', 'forged').executeTakeFirstOrThrow();
+    expect(row.companyId).toBe(a.id);
+  });
+
+  it('refuses to build a query without a valid company', () => {
+    expect(() => tenant(t.db, 0)).toThrow(/invalid companyId/);
+    expect(() => tenant(t.db, Number.NaN)).toThrow(/invalid companyId/);
+  });
+});
