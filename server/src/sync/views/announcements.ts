@@ -7,6 +7,7 @@ import type { SyncedAnnouncement } from '@zapdesk/sync/keys';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId } from './types.ts';
+import { toAnnouncementDto } from '../../modules/announcements/service.ts';
 
 // Platform-wide rows: deliberately not company-filtered (see modules/announcements/service.ts).
 const readable = (db: Database, actor: Actor) => db.selectFrom('announcements').$if(!actor.super, (q) => q.where('announcements.status', '=', 1));
@@ -21,20 +22,7 @@ export const announcementsView = defineView({
     for (const part of chunk(ids as number[])) {
       const rows = await readable(db, actor).selectAll('announcements').where('announcements.id', 'in', part).execute();
       for (const r of rows) {
-        out.push({
-          id: r.id,
-          value: {
-            id: r.id,
-            title: r.title,
-            text: r.text,
-            priority: r.priority,
-            status: r.status === 1,
-            mediaPath: r.mediaPath,
-            mediaName: r.mediaName,
-            createdAt: r.createdAt,
-            updatedAt: r.updatedAt,
-          },
-        });
+        out.push({ id: r.id, value: toAnnouncementDto(r) });
       }
     }
     return out;

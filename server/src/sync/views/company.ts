@@ -1,6 +1,7 @@
 // company/<id>: the actor's own company with its plan's limits and flags. Never another company.
 import type { SyncedCompany } from '@zapdesk/sync/keys';
 import { defineView, parseJson } from './types.ts';
+import { toPlanFlags } from '../../modules/plans/dto.ts';
 
 export const companyView = defineView({
   name: 'company',
@@ -40,13 +41,7 @@ export const companyView = defineView({
             connections: p.connections,
             queues: p.queues,
             valueCents: p.valueCents,
-            useCampaigns: p.useCampaigns === 1,
-            useSchedules: p.useSchedules === 1,
-            useInternalChat: p.useInternalChat === 1,
-            useExternalApi: p.useExternalApi === 1,
-            useKanban: p.useKanban === 1,
-            useOpenAi: p.useOpenAi === 1,
-            useIntegrations: p.useIntegrations === 1,
+            ...toPlanFlags(p),
           }
         : null,
     };
