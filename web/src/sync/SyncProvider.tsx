@@ -27,8 +27,10 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       api,
       userId: user.id,
       companyId: user.companyId,
-      onAuth: () => {
-        toast.warning(i18next.t('layout.accessedElsewhere'));
+      onAuth: (reason) => {
+        // Only a login elsewhere is "accessed on another computer"; a logout, a new password or a
+        // stolen refresh token end the session with a plainer message.
+        toast.warning(i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : 'layout.sessionEnded'));
         endElsewhere();
       },
     });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signAccessToken } from '../../auth/tokens.ts';
 import { createTestApp, DIALECTS, refreshCookie, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedCompany, seedTenant, seedUser } from '../../../test/seed.ts';
@@ -113,6 +113,33 @@ describe.each(DIALECTS)('auth on %s', (dialect) => {
       expect((await t.request('GET', '/auth/me', { token: second.token })).status).toBe(200);
       const revoked = await t.db.selectFrom('userSessions').select('revokedReason').where('userId', '=', user.id).where('revokedAt', 'is not', null).execute();
       expect(revoked.map((r) => r.revokedReason)).toEqual(['replaced']);
+    });
+
+    it('tells the open sockets of every ended session: logout, password reset, a reused refresh token', async () => {
+      const revoked = vi.spyOn(t.deps.realtime, 'sessionRevoked');
+      const sessionOf = async (userId: number) =>
+        (await t.db.selectFrom('userSessions').select('id').where('userId', '=', userId).where('revokedAt', 'is', null).executeTakeFirstOrThrow()).id;
+      try {
+        const a = await seedTenant(t);
+        const sidA = await sessionOf(a.user.id);
+        await t.request('DELETE', '/auth/logout', { token: a.userSession.token, cookie: a.userSession.cookie });
+        expect(revoked).toHaveBeenLastCalledWith(sidA, 'logout');
+
+        const b = await seedTenant(t);
+        const sidB = await sessionOf(b.user.id);
+        await t.request('POST', '/auth/refresh_token', { cookie: b.userSession.cookie });
+        await t.request('POST', '/auth/refresh_token', { cookie: b.userSession.cookie });
+        expect(revoked).toHaveBeenLastCalledWith(sidB, 'refresh-reuse');
+
+        const c = await seedTenant(t);
+        const sidC = await sessionOf(c.user.id);
+        await t.request('POST', `/forgetpassword/${c.user.email}`);
+        const code = /code is (\d{6})/.exec(t.mails.findLast((m) => m.to === c.user.email)!.text)![1]!;
+        expect((await t.request('POST', `/resetpasswords/${c.user.email}/${code}/NewPass123`)).status).toBe(200);
+        expect(revoked).toHaveBeenLastCalledWith([sidC], 'password-reset');
+      } finally {
+        revoked.mockRestore();
+      }
     });
 
     it('DELETE /auth/logout ends the session', async () => {

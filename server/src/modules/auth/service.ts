@@ -98,7 +98,7 @@ export async function refresh(deps: AppDeps, presented: string | undefined): Pro
     const db = tenant(trx, row.companyId);
     if (row.usedAt) {
       await db.updateTable('userSessions').set({ revokedAt: t, revokedReason: 'refresh-reuse', updatedAt: t }).where('id', '=', row.sessionId).execute();
-      return 'reused' as const; // committed, then refused below
+      return { reused: row.sessionId }; // committed, then refused below
     }
     if (Date.parse(row.expiresAt) <= Date.now()) throw new AppError('ERR_SESSION_EXPIRED');
     // Spend it conditionally, so two concurrent refreshes with one token cannot both win.
@@ -107,7 +107,10 @@ export async function refresh(deps: AppDeps, presented: string | undefined): Pro
     await db.updateTable('userSessions').set({ lastUsedAt: t, updatedAt: t }).where('id', '=', row.sessionId).execute();
     return issueTokens({ ...deps, db: trx }, row.companyId, row.userId, row.sessionId);
   });
-  if (outcome === 'reused') throw new AppError('ERR_SESSION_EXPIRED');
+  if ('reused' in outcome) {
+    deps.realtime.sessionRevoked(outcome.reused, 'refresh-reuse');
+    throw new AppError('ERR_SESSION_EXPIRED');
+  }
   return outcome;
 }
 
@@ -121,6 +124,8 @@ export async function logout(deps: AppDeps, refreshToken: string | undefined, se
   if (!sid) return;
   const t = nowIso();
   await deps.db.updateTable('userSessions').set({ revokedAt: t, revokedReason: 'logout', updatedAt: t }).where('id', '=', sid).where('revokedAt', 'is', null).execute();
+  // Other tabs of this session hear it and leave too.
+  deps.realtime.sessionRevoked(sid, 'logout');
 }
 
 /** Step one of the reset: a code goes out by mail (or to the log when no SMTP is set). */
@@ -172,11 +177,18 @@ export async function resetPassword(deps: AppDeps, input: { email: string; token
     }
     await db.updateTable('passwordResets').set({ usedAt: t, updatedAt: t }).where('id', '=', reset.id).execute();
     await db.updateTable('users').set({ passwordHash, updatedAt: t }).where('id', '=', user.id).execute();
-    await db.updateTable('userSessions').set({ revokedAt: t, revokedReason: 'password-reset', updatedAt: t }).where('userId', '=', user.id).where('revokedAt', 'is', null).execute();
-    return 'ok';
+    const revoked = await db
+      .updateTable('userSessions')
+      .set({ revokedAt: t, revokedReason: 'password-reset', updatedAt: t })
+      .where('userId', '=', user.id)
+      .where('revokedAt', 'is', null)
+      .returning('userSessions.id')
+      .execute();
+    return revoked.map((r) => r.id);
   }).then((outcome) => {
     // The failed attempt is counted (committed) before the refusal is reported.
     if (outcome === 'wrong-code') throw new AppError('ERR_INVALID_RESET_CODE');
+    deps.realtime.sessionRevoked(outcome, 'password-reset');
   });
 }
 

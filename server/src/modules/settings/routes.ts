@@ -20,10 +20,11 @@ export function settingsRoutes(deps: AppDeps) {
       if (!key.success) throw new AppError('ERR_NO_SETTING_FOUND');
       const { value } = await parseBody(c, settingValueSchema(key.data));
       const { companyId } = parseQuery(c, companyScopeQuerySchema);
-      const setting = await deps.db.transaction().execute(async (trx) => {
+      const { target, setting } = await deps.db.transaction().execute(async (trx) => {
         const target = await resolveSettingsCompany(trx, c.get('actor'), companyId);
-        return upsertSetting(trx, target, key.data, value);
+        return { target, setting: await upsertSetting(trx, target, key.data, value) };
       });
+      deps.realtime.pokeCompany(target);
       return c.json(setting);
     });
 }

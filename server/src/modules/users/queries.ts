@@ -112,7 +112,8 @@ export async function replaceUserQueues(db: Database, companyId: number, userId:
 }
 
 /** Ends every open session of a user except the one named (the request's own, when it is theirs). */
-export async function revokeUserSessions(db: Database, companyId: number, userId: number, reason: string, keepSessionId?: string) {
+/** Revokes the user's live sessions (but one) and answers their ids, for the `auth` event after commit. */
+export async function revokeUserSessions(db: Database, companyId: number, userId: number, reason: string, keepSessionId?: string): Promise<string[]> {
   const t = nowIso();
   let query = tenant(db, companyId)
     .updateTable('userSessions')
@@ -120,7 +121,7 @@ export async function revokeUserSessions(db: Database, companyId: number, userId
     .where('userSessions.userId', '=', userId)
     .where('userSessions.revokedAt', 'is', null);
   if (keepSessionId) query = query.where('userSessions.id', '!=', keepSessionId);
-  await query.execute();
+  return (await query.returning('userSessions.id').execute()).map((r) => r.id);
 }
 
 export async function deleteUserRow(db: Database, companyId: number, userId: number) {

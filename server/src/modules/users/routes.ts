@@ -35,6 +35,7 @@ export function usersRoutes(deps: AppDeps) {
         // Hashing is slow: done before the transaction so it holds no lock meanwhile.
         const passwordHash = await hashPassword(input.password);
         const user = await deps.db.transaction().execute((trx) => createUser(trx, deps.dialect, c.get('actor'), input, passwordHash));
+        deps.realtime.pokeCompany(user.companyId);
         return c.json(user, 201);
       })
       .put('/users/:id', auth, async (c) => {
@@ -43,7 +44,13 @@ export function usersRoutes(deps: AppDeps) {
         const actor = c.get('actor');
         const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId ?? input.companyId);
         const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
-        const user = await deps.db.transaction().execute((trx) => updateUser(trx, actor, companyId, userId, input, passwordHash));
+        const revoked: string[] = [];
+        const user = await deps.db
+          .transaction()
+          .execute((trx) => updateUser(trx, actor, companyId, userId, input, passwordHash, (ids) => revoked.push(...ids)));
+        // After the commit: other devices of the user hear their session ended; every client re-pulls.
+        if (revoked.length) deps.realtime.sessionRevoked(revoked, 'password-changed');
+        deps.realtime.pokeCompany(companyId);
         return c.json(user);
       })
       .delete('/users/:id', auth, requireAdmin, async (c) => {
@@ -51,11 +58,13 @@ export function usersRoutes(deps: AppDeps) {
         const actor = c.get('actor');
         const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId);
         await deps.db.transaction().execute((trx) => deleteUser(trx, actor, companyId, userId));
+        deps.realtime.pokeCompany(companyId);
         return c.json({ message: 'User deleted' });
       })
       .post('/users/set-language/:lang', auth, async (c) => {
         const { lang } = parseWith(setLanguageParamsSchema, { lang: c.req.param('lang') });
         const user = await deps.db.transaction().execute((trx) => setLanguage(trx, c.get('actor'), lang));
+        deps.realtime.pokeUsers(user.companyId, [user.id]);
         return c.json(user);
       })
   );

@@ -121,6 +121,7 @@ export async function updateUser(
   userId: number,
   input: UserUpdateInput,
   passwordHash: string | undefined,
+  onSessionsRevoked: (sessionIds: string[]) => void = () => {},
 ): Promise<UserDto> {
   const self = companyId === actor.companyId && userId === actor.userId;
   if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
@@ -143,7 +144,7 @@ export async function updateUser(
   await updateUserRow(db, companyId, userId, values).catch(rethrowEmailInUse);
   if (input.queueIds !== undefined) await replaceUserQueues(db, companyId, userId, input.queueIds);
   // A new password ends the account's other sessions; the one making the request stays signed in.
-  if (passwordHash !== undefined) await revokeUserSessions(db, companyId, userId, 'password-changed', actor.sessionId);
+  if (passwordHash !== undefined) onSessionsRevoked(await revokeUserSessions(db, companyId, userId, 'password-changed', actor.sessionId));
   return (await findUser(db, companyId, userId))!;
 }
 

@@ -150,6 +150,7 @@ export const en = {
     profile: 'Profile',
     logout: 'Log out',
     accessedElsewhere: 'Your account was accessed on another computer.',
+    sessionEnded: 'Your session has ended. Please sign in again.',
   },
   settings: {
     title: 'Settings',

@@ -152,6 +152,7 @@ export const es: Messages = {
     profile: 'Perfil',
     logout: 'Cerrar sesión',
     accessedElsewhere: 'Tu cuenta fue accedida desde otra computadora.',
+    sessionEnded: 'Tu sesión terminó. Inicia sesión de nuevo.',
   },
   settings: {
     title: 'Configuración',

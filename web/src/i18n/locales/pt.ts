@@ -152,6 +152,7 @@ export const pt: Messages = {
     profile: 'Perfil',
     logout: 'Sair',
     accessedElsewhere: 'Sua conta foi acessada em outro computador.',
+    sessionEnded: 'Sua sessão foi encerrada. Entre novamente.',
   },
   settings: {
     title: 'Configurações',
