@@ -27,23 +27,13 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 export async function createTestApp(dialect: Dialect, overrides: Partial<Config> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-test-'));
   let databaseUrl = path.join(dataDir, 'test.db');
-  let dropSchema: (() => Promise<void>) | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
   if (dialect === 'postgres') {
-    const base = process.env.TEST_POSTGRES_URL!;
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const url = new URL(base);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
-    };
+    // A database per test app, not a schema: Kysely's migrator introspects every schema of its
+    // database, and another file dropping its schema meanwhile made that introspection fail.
+    const fresh = await createPostgresDatabase(process.env.TEST_POSTGRES_URL!);
+    databaseUrl = fresh.url;
+    dropDatabase = fresh.drop;
   }
   const config: Config = {
     ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret' }),
@@ -107,7 +97,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
       await sessions.stopAll();
       await deps.realtime.close();
       await db.destroy();
-      await dropSchema?.();
+      await dropDatabase?.();
     },
   };
 }
@@ -116,4 +106,22 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
 export function refreshCookie(headers: Headers): string | undefined {
   const set = headers.getSetCookie().find((c) => c.startsWith('jrt='));
   return set?.split(';')[0];
+}
+
+/** A new, empty PostgreSQL database next to the one TEST_POSTGRES_URL names, and how to drop it. */
+export async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `zapdesk_t_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const c = new pg.Client({ connectionString: baseUrl });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name} TEMPLATE template0`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
