@@ -3,14 +3,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { can, userCreateSchema, userUpdateSchema } from '@zapdesk/sync';
-import { api, AppError } from '../../api/client.ts';
-import { serverFieldErrors, validate, type FieldErrors } from '../../forms/validate.ts';
+import { api } from '../../api/client.ts';
+import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useUser } from '../../session/SessionProvider.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PasswordField, SelectField, TextField } from '../../ui/Field.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 import { QueuePicker } from './QueuePicker.tsx';
 import type { UserRow } from './types.ts';
 
@@ -24,8 +21,7 @@ export function UserModal({ open, user, title, onClose, onSaved }: Props) {
   const [values, setValues] = useState(() =>
     user ? { name: user.name, email: user.email, password: '', profile: user.profile, allTicket: user.allTicket, queueIds: user.queues.map((q) => q.id) } : blank,
   );
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, submit } = useSaveForm<UserRow>(onSaved);
   const editProfile = can(me, 'user-modal:editProfile');
   const editQueues = can(me, 'user-modal:editQueues');
 
@@ -40,20 +36,7 @@ export function UserModal({ open, user, title, onClose, onSaved }: Props) {
       ...(editProfile ? { profile: values.profile, allTicket: values.allTicket } : {}),
       ...(editQueues ? { queueIds: values.queueIds } : {}),
     };
-    const parsed = validate(user ? userUpdateSchema : userCreateSchema, body, t);
-    setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
-    setBusy(true);
-    try {
-      const saved = user ? await api.put<UserRow>(`/users/${user.id}`, body) : await api.post<UserRow>('/users', body);
-      toast.success(t('common.saved'));
-      onSaved(saved);
-    } catch (err) {
-      if (err instanceof AppError && err.issues) setErrors(serverFieldErrors(err.issues));
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    await submit(user ? userUpdateSchema : userCreateSchema, body, () => (user ? api.put<UserRow>(`/users/${user.id}`, body) : api.post<UserRow>('/users', body)));
   };
 
   return (
@@ -62,16 +45,7 @@ export function UserModal({ open, user, title, onClose, onSaved }: Props) {
       title={title ?? (user ? t('users.edit') : t('users.new'))}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" busy={busy}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label={t('users.name')} name="name" autoFocus value={values.name} error={errors.name} onChange={set('name')} />

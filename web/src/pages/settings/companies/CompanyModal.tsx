@@ -2,15 +2,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { companyCreateSchema, companyUpdateSchema, RECURRENCES, type Company, type Plan } from '@zapdesk/sync';
-import { api, AppError } from '../../../api/client.ts';
+import { api } from '../../../api/client.ts';
 import { maskPhone } from '../../../forms/format.ts';
-import { serverFieldErrors, validate, type FieldErrors } from '../../../forms/validate.ts';
+import { SaveCancelFooter, useSaveForm } from '../../../forms/useSaveForm.tsx';
 import { useResource } from '../../../hooks/use-resource.ts';
-import { Button } from '../../../ui/Button.tsx';
 import { Dialog } from '../../../ui/Dialog.tsx';
 import { PasswordField, SelectField, TextField } from '../../../ui/Field.tsx';
-import { toast } from '../../../ui/toast/store.ts';
-import { toastError } from '../../../ui/toast/toast-error.ts';
 
 type Props = { company: Company | null; onClose: () => void; onSaved: (company: Company) => void };
 type Values = { name: string; email: string; phone: string; planId: string; status: string; dueDate: string; recurrence: string; campaignsEnabled: string; password: string };
@@ -33,8 +30,7 @@ export function CompanyModal({ company, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const plans = useResource(() => api.get<Plan[]>('/plans/all'), []);
   const [values, setValues] = useState(() => initial(company));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, submit } = useSaveForm<Company>(onSaved);
   const set = (field: keyof Values) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: field === 'phone' ? maskPhone(e.target.value) : e.target.value }));
 
@@ -50,20 +46,7 @@ export function CompanyModal({ company, onClose, onSaved }: Props) {
       campaignsEnabled: values.campaignsEnabled,
       ...(company ? {} : { password: values.password }),
     };
-    const parsed = validate(company ? companyUpdateSchema : companyCreateSchema, body, t);
-    setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
-    setBusy(true);
-    try {
-      const saved = company ? await api.put<Company>(`/companies/${company.id}`, body) : await api.post<Company>('/companies', body);
-      toast.success(t('common.saved'));
-      onSaved(saved);
-    } catch (err) {
-      if (err instanceof AppError && err.issues) setErrors(serverFieldErrors(err.issues));
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    await submit(company ? companyUpdateSchema : companyCreateSchema, body, () => (company ? api.put<Company>(`/companies/${company.id}`, body) : api.post<Company>('/companies', body)));
   };
 
   const yesNo = (yes: string, no: string) => [
@@ -78,16 +61,7 @@ export function CompanyModal({ company, onClose, onSaved }: Props) {
       title={company ? t('companies.edit') : t('companies.new')}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" busy={busy}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label={t('companies.name')} name="name" autoFocus value={values.name} error={errors.name} onChange={set('name')} />

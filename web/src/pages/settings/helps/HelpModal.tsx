@@ -2,38 +2,21 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { helpCreateSchema, helpUpdateSchema, type Help } from '@zapdesk/sync';
-import { api, AppError } from '../../../api/client.ts';
-import { serverFieldErrors, validate, type FieldErrors } from '../../../forms/validate.ts';
-import { Button } from '../../../ui/Button.tsx';
+import { api } from '../../../api/client.ts';
+import { SaveCancelFooter, useSaveForm } from '../../../forms/useSaveForm.tsx';
 import { Dialog } from '../../../ui/Dialog.tsx';
 import { TextField } from '../../../ui/Field.tsx';
-import { toast } from '../../../ui/toast/store.ts';
-import { toastError } from '../../../ui/toast/toast-error.ts';
 
 type Props = { help: Help | null; onClose: () => void; onSaved: (help: Help) => void };
 
 export function HelpModal({ help, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [values, setValues] = useState({ title: help?.title ?? '', video: help?.video ?? '', description: help?.description ?? '', link: help?.link ?? '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, submit } = useSaveForm<Help>(onSaved);
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const save = async () => {
-    const parsed = validate(help ? helpUpdateSchema : helpCreateSchema, values, t);
-    setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
-    setBusy(true);
-    try {
-      const saved = help ? await api.put<Help>(`/helps/${help.id}`, values) : await api.post<Help>('/helps', values);
-      toast.success(t('common.saved'));
-      onSaved(saved);
-    } catch (err) {
-      if (err instanceof AppError && err.issues) setErrors(serverFieldErrors(err.issues));
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    await submit(help ? helpUpdateSchema : helpCreateSchema, values, () => (help ? api.put<Help>(`/helps/${help.id}`, values) : api.post<Help>('/helps', values)));
   };
 
   return (
@@ -42,16 +25,7 @@ export function HelpModal({ help, onClose, onSaved }: Props) {
       title={help ? t('helpAdmin.edit') : t('helpAdmin.new')}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" busy={busy}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}
     >
       <div className="grid gap-4">
         <TextField label={t('helpAdmin.title')} name="title" autoFocus value={values.title} error={errors.title} onChange={set('title')} />

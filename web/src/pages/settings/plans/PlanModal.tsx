@@ -2,13 +2,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PLAN_FEATURES, planCreateSchema, planUpdateSchema, type Plan, type PlanFlags } from '@zapdesk/sync';
-import { api, AppError } from '../../../api/client.ts';
-import { serverFieldErrors, validate, type FieldErrors } from '../../../forms/validate.ts';
-import { Button } from '../../../ui/Button.tsx';
+import { api } from '../../../api/client.ts';
+import { SaveCancelFooter, useSaveForm } from '../../../forms/useSaveForm.tsx';
 import { Dialog } from '../../../ui/Dialog.tsx';
 import { Switch, TextField } from '../../../ui/Field.tsx';
-import { toast } from '../../../ui/toast/store.ts';
-import { toastError } from '../../../ui/toast/toast-error.ts';
 
 type Props = { plan: Plan | null; onClose: () => void; onSaved: (plan: Plan) => void };
 type FlagKey = keyof PlanFlags;
@@ -25,26 +22,12 @@ export function PlanModal({ plan, onClose, onSaved }: Props) {
   });
   const [flags, setFlags] = useState<Record<FlagKey, boolean>>(() => Object.fromEntries(FLAGS.map((f) => [f, plan ? plan[f] : true])) as Record<FlagKey, boolean>);
   const [isPublic, setIsPublic] = useState(plan?.isPublic ?? true);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, submit } = useSaveForm<Plan>(onSaved);
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const save = async () => {
     const body = { ...values, value: values.value.replace(',', '.'), isPublic, ...flags };
-    const parsed = validate(plan ? planUpdateSchema : planCreateSchema, body, t);
-    setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
-    setBusy(true);
-    try {
-      const saved = plan ? await api.put<Plan>(`/plans/${plan.id}`, body) : await api.post<Plan>('/plans', body);
-      toast.success(t('common.saved'));
-      onSaved(saved);
-    } catch (err) {
-      if (err instanceof AppError && err.issues) setErrors(serverFieldErrors(err.issues));
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    await submit(plan ? planUpdateSchema : planCreateSchema, body, () => (plan ? api.put<Plan>(`/plans/${plan.id}`, body) : api.post<Plan>('/plans', body)));
   };
 
   return (
@@ -54,16 +37,7 @@ export function PlanModal({ plan, onClose, onSaved }: Props) {
       title={plan ? t('plans.edit') : t('plans.new')}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" busy={busy}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label={t('plans.name')} name="name" autoFocus wrapperClassName="sm:col-span-2" value={values.name} error={errors.name} onChange={set('name')} />
