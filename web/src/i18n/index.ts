@@ -7,6 +7,7 @@ import { readStored, writeStored } from '../session/storage.ts';
 import { en } from './locales/en.ts';
 import { es } from './locales/es.ts';
 import { pt } from './locales/pt.ts';
+import { onStrings } from './strings.ts';
 
 export const resources = { en: { translation: en }, pt: { translation: pt }, es: { translation: es } } as const;
 
@@ -24,6 +25,11 @@ void i18next.use(initReactI18next).init({
   supportedLngs: ['en', 'pt', 'es'],
   interpolation: { escapeValue: false },
   returnNull: false,
+});
+
+// Page strings (strings.ts beside each page) join the same `translation` namespace as they load.
+onStrings((namespace, strings) => {
+  for (const [lng, tree] of Object.entries(strings)) i18next.addResourceBundle(lng, 'translation', { [namespace]: tree }, true, true);
 });
 
 i18next.on('languageChanged', (lng) => {

@@ -7,6 +7,7 @@ import { PLAN_FEATURES, PROFILES, RECURRENCES, SETTING_KEYS, SETTING_VALUES } fr
 import { en } from './locales/en.ts';
 import { es } from './locales/es.ts';
 import { pt } from './locales/pt.ts';
+import type { PageStrings } from './strings.ts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -20,7 +21,23 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const languages = { en: flatten(en), pt: flatten(pt), es: flatten(es) };
+function sourceFilesNamed(dir: string, name: string): string[] {
+  return sourceFiles(dir).filter((file) => path.basename(file) === name);
+}
+
+// Core texts plus every page's strings.ts (defineStrings(namespace, …)), as i18next ends up with them.
+const srcDir = path.resolve(import.meta.dirname, '..');
+const pageStrings = new Map<string, { file: string; strings: PageStrings }>();
+const clashes: string[] = [];
+for (const file of sourceFilesNamed(srcDir, 'strings.ts').filter((f) => !f.endsWith(path.join('i18n', 'strings.ts')))) {
+  const { strings } = (await import(file)) as { strings?: PageStrings & { namespace?: never } };
+  const namespace = path.basename(path.dirname(file));
+  if (!strings) throw new Error(`${file} must export \`strings\` = defineStrings(…)`);
+  if (namespace in en || pageStrings.has(namespace)) clashes.push(namespace);
+  pageStrings.set(namespace, { file, strings });
+}
+const withPages = (core: Tree, lang: 'en' | 'pt' | 'es'): Tree => ({ ...core, ...Object.fromEntries([...pageStrings].map(([ns, { strings }]) => [ns, strings[lang]])) });
+const languages = { en: flatten(withPages(en, 'en')), pt: flatten(withPages(pt, 'pt')), es: flatten(withPages(es, 'es')) };
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
 function sourceFiles(dir: string): string[] {
@@ -32,6 +49,13 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('translations', () => {
+  it('names each page namespace after its folder, once, apart from the core texts', () => {
+    expect(clashes).toEqual([]);
+    for (const [namespace, { file }] of pageStrings) {
+      expect(readFileSync(file, 'utf8'), file).toContain(`defineStrings('${namespace}'`);
+    }
+  });
+
   for (const [lang, table] of Object.entries(languages)) {
     it(`${lang} has every key of the others, none empty`, () => {
       for (const other of Object.values(languages)) {
@@ -49,7 +73,7 @@ describe('translations', () => {
   }
 
   it('defines every key the source code asks for', () => {
-    const src = path.resolve(import.meta.dirname, '..');
+    const src = srcDir;
     const used = new Set<string>();
     for (const file of sourceFiles(src)) {
       for (const m of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) used.add(m[1] as string);

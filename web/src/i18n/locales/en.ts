@@ -243,13 +243,6 @@ export const en = {
     deleteConfirm: 'Delete {{name}}?',
     empty: 'No help videos yet.',
   },
-  helps: {
-    title: 'Help',
-    subtitle: 'Short videos about how to use zapdesk.',
-    empty: 'No help videos have been published yet.',
-    watch: 'Watch: {{title}}',
-    moreInfo: 'More information',
-  },
   users: {
     title: 'Users',
     search: 'Search by name or email',

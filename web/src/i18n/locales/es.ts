@@ -245,13 +245,6 @@ export const es: Messages = {
     deleteConfirm: '¿Eliminar {{name}}?',
     empty: 'Todavía no hay videos de ayuda.',
   },
-  helps: {
-    title: 'Ayuda',
-    subtitle: 'Videos cortos sobre cómo usar zapdesk.',
-    empty: 'Todavía no se publicó ningún video de ayuda.',
-    watch: 'Ver: {{title}}',
-    moreInfo: 'Más información',
-  },
   users: {
     title: 'Usuarios',
     search: 'Buscar por nombre o email',

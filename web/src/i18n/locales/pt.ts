@@ -245,13 +245,6 @@ export const pt: Messages = {
     deleteConfirm: 'Excluir {{name}}?',
     empty: 'Nenhum vídeo de ajuda ainda.',
   },
-  helps: {
-    title: 'Ajuda',
-    subtitle: 'Vídeos curtos sobre como usar o zapdesk.',
-    empty: 'Nenhum vídeo de ajuda foi publicado ainda.',
-    watch: 'Assistir: {{title}}',
-    moreInfo: 'Mais informações',
-  },
   users: {
     title: 'Usuários',
     search: 'Pesquisar por nome ou email',

@@ -8,6 +8,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { EmptyState, Page } from '../../ui/Page.tsx';
 import { Splash } from '../../ui/Splash.tsx';
+import './strings.ts';
 
 function Thumbnail({ video }: { video: string | null }) {
   const [failed, setFailed] = useState(false);
