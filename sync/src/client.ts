@@ -55,12 +55,14 @@ export function createApiClient(opts: ApiClientOptions) {
     for (const [k, v] of Object.entries(ro.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...ro.headers };
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A FormData body (file uploads) is sent as multipart with the boundary fetch writes itself.
+    const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
+    if (body !== undefined && !multipart) headers['content-type'] = 'application/json';
     if (withCookie && opts.refreshTokenStore) {
       const value = await opts.refreshTokenStore.get();
       if (value) headers.cookie = `${REFRESH_COOKIE}=${value}`;
     }
-    const res = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'include', signal: ro.signal });
+    const res = await doFetch(url, { method, headers, body: body === undefined ? undefined : multipart ? body : JSON.stringify(body), credentials: 'include', signal: ro.signal });
     if (opts.refreshTokenStore) await keepRefreshCookie(res, opts.refreshTokenStore);
     return res;
   }

@@ -52,4 +52,16 @@ describe('API client', () => {
     expect(api.getToken()).toBeNull();
     expect(tokens.at(-1)).toBeNull();
   });
+  it('sends a FormData body as multipart (file uploads)', async () => {
+    const company = await seedCompany(live);
+    const user = await seedUser(live, company.id);
+    const api = createApiClient({ baseUrl: live.url, refreshTokenStore: memoryRefreshStore() });
+    await api.login(user.email, user.password);
+    const quick = await api.post<{ id: number }>('/quick-messages', { shortcode: 'price', message: 'Our prices', geral: true });
+    const form = new FormData();
+    form.append('typeArch', 'quickMessage');
+    form.append('file', new File(['a price list'], 'prices.txt', { type: 'text/plain' }));
+    const saved = await api.post<{ mediaName: string | null }>(`/quick-messages/${quick.id}/media-upload`, form);
+    expect(saved.mediaName).toBe('prices.txt');
+  });
 });
