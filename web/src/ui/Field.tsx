@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from './Icon.tsx';
 
@@ -35,6 +35,26 @@ export function TextField({ label, error, hint, wrapperClassName, id, ...rest }:
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
       <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={CONTROL} {...rest} />
+    </FieldShell>
+  );
+}
+
+type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string };
+
+/** A multi-line text input with the same label, hint and error as TextField. */
+export function TextAreaField({ label, error, hint, wrapperClassName, id, rows = 3, ...rest }: TextAreaFieldProps) {
+  const auto = useId();
+  const fieldId = id ?? auto;
+  return (
+    <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
+      <textarea
+        id={fieldId}
+        rows={rows}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${fieldId}-msg` : undefined}
+        className={`${CONTROL} h-auto resize-y py-2`}
+        {...rest}
+      />
     </FieldShell>
   );
 }
