@@ -10,6 +10,9 @@ const KNOWN: Record<string, string> = {
   'Too Short!': 'validation.tooShort',
   'Too Long!': 'validation.tooLong',
   Required: 'validation.required',
+  // The Portuguese messages of the schedule and quick-message schemas (spec/02 §5).
+  Obrigatório: 'validation.required',
+  'Mensagem muito curta': 'validation.tooShort',
   'Invalid email': 'validation.email',
   'Needs an uppercase letter': 'validation.upper',
   'Needs a lowercase letter': 'validation.lower',
