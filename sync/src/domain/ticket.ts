@@ -67,6 +67,8 @@ export const ticketUpdateSchema = z.object({
   useIntegration: z.boolean().optional(),
   promptId: optionalId,
   integrationId: optionalId,
+  /** Closing only: false closes without the queue's or connection's closing message (default true). */
+  sendFarewell: z.boolean().optional(),
 });
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
 

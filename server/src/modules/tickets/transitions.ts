@@ -77,6 +77,7 @@ async function planStep(deps: AppDeps, actor: Actor, row: TicketRow, input: Tick
       patch: { ...BOT_OFF, status: 'closed', userId: actor.userId, closedAt: now, unreadMessages: 0, useIntegration: 0, integrationId: null, promptId: null, typebotSessionId: null, awaitingRating: rating ? 1 : 0 },
       track: { finishedAt: now, userId: actor.userId },
       after: async (closed) => {
+        if (input.sendFarewell === false) return;
         if (rating) return requestRating(deps, closed, me.language);
         const message = await complationMessage(deps, closed);
         if (message && closed.isGroup === 0) await sendAutoReply(deps, closed, message);
