@@ -4,10 +4,10 @@
 // guess that the next pull confirms or replaces.
 import type { WriteTransaction } from 'replicache';
 import { z } from 'zod';
-import { personNameSchema } from './domain/common.ts';
+import { idSchema, personNameSchema } from './domain/common.ts';
 import { settingKeySchema } from './domain/setting.ts';
 import { languageSchema } from './domain/user.ts';
-import { syncKey, type SyncedSetting, type SyncedUser } from './keys.ts';
+import { syncKey, syncPrefix, type SyncedMessage, type SyncedQueue, type SyncedSetting, type SyncedTicket, type SyncedUser } from './keys.ts';
 
 export const mutatorArgs = {
   /** PUT /settings/{key} as a mutation (admins). */
@@ -16,6 +16,24 @@ export const mutatorArgs = {
   setMyLanguage: z.object({ userId: z.number().int().positive(), language: languageSchema }),
   /** The signed-in user's display name. */
   updateMyName: z.object({ userId: z.number().int().positive(), name: personNameSchema }),
+  /** A pending (or another's open) ticket becomes the user's, open (PUT /tickets/{id} status open). */
+  acceptTicket: z.object({ ticketId: idSchema, userId: idSchema }),
+  /** POST /messages/{ticketId} (text). `localId` keys the optimistic bubble; `sentAt` is the client's clock, for its place in the chat. */
+  sendMessage: z.object({
+    ticketId: idSchema,
+    localId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+    body: z.string().max(65_536).refine((b) => b.trim() !== '', 'Required'),
+    quotedMsgId: idSchema.nullable().optional(),
+    signMessage: z.boolean(),
+    userId: idSchema,
+    sentAt: z.iso.datetime(),
+  }),
+  /** PUT /tickets/{id} status closed; `farewell` false closes without the queue's or connection's closing message. */
+  resolveTicket: z.object({ ticketId: idSchema, userId: idSchema, farewell: z.boolean().optional().default(true) }),
+  /** PUT /tickets/{id} status pending: back to the queue, no user. */
+  returnTicket: z.object({ ticketId: idSchema }),
+  /** PUT /tickets/{id} with a queue, optionally a user and a connection (spec/02 §4 transfer). */
+  transferTicket: z.object({ ticketId: idSchema, queueId: idSchema, userId: idSchema.nullable(), whatsappId: idSchema.nullable() }),
 };
 
 export type MutatorName = keyof typeof mutatorArgs;
@@ -25,6 +43,23 @@ async function patchUser(tx: WriteTransaction, userId: number, patch: Partial<Sy
   const key = syncKey('user', userId);
   const user = (await tx.get(key)) as SyncedUser | undefined;
   if (user) await tx.set(key, { ...user, ...patch });
+}
+
+async function patchTicket(tx: WriteTransaction, ticketId: number, patch: (t: SyncedTicket) => Partial<SyncedTicket>) {
+  const key = syncKey('ticket', ticketId);
+  const ticket = (await tx.get(key)) as SyncedTicket | undefined;
+  if (ticket) await tx.set(key, { ...ticket, ...patch(ticket), updatedAt: new Date().toISOString() });
+}
+
+async function userRef(tx: WriteTransaction, userId: number | null): Promise<SyncedTicket['user']> {
+  if (userId === null) return null;
+  const user = (await tx.get(syncKey('user', userId))) as SyncedUser | undefined;
+  return user ? { id: user.id, name: user.name } : null;
+}
+
+/** The key of a message the server has not confirmed yet; the next pull replaces it by the real one. */
+export function localMessageKey(ticketId: number, localId: string): string {
+  return `${syncPrefix('message')}${ticketId}/local-${localId}`;
 }
 
 export const mutators = {
@@ -39,6 +74,66 @@ export const mutators = {
   async updateMyName(tx: WriteTransaction, args: MutatorArgs<'updateMyName'>) {
     const { userId, name } = mutatorArgs.updateMyName.parse(args);
     await patchUser(tx, userId, { name });
+  },
+  async acceptTicket(tx: WriteTransaction, args: MutatorArgs<'acceptTicket'>) {
+    const { ticketId, userId } = mutatorArgs.acceptTicket.parse(args);
+    const user = await userRef(tx, userId);
+    await patchTicket(tx, ticketId, () => ({ status: 'open', userId, user, unreadMessages: 0, chatbot: false }));
+  },
+  async sendMessage(tx: WriteTransaction, args: MutatorArgs<'sendMessage'>) {
+    const { ticketId, localId, body, quotedMsgId, signMessage, userId, sentAt } = mutatorArgs.sendMessage.parse(args);
+    const ticket = (await tx.get(syncKey('ticket', ticketId))) as SyncedTicket | undefined;
+    if (!ticket) return;
+    const me = await userRef(tx, userId);
+    const text = signMessage && me ? `*${me.name}*:\n${body}` : body;
+    const quoted = quotedMsgId ? ((await tx.scan({ prefix: `${syncPrefix('message')}${ticketId}/` }).values().toArray()) as SyncedMessage[]).find((m) => m.id === quotedMsgId) : undefined;
+    const message: SyncedMessage = {
+      // Negative: never an id the server hands out.
+      id: -Date.parse(sentAt),
+      wid: `local:${localId}`,
+      ticketId,
+      contactId: ticket.contactId,
+      contact: null,
+      body: text,
+      mediaType: null,
+      mediaUrl: null,
+      fromMe: true,
+      isDeleted: false,
+      isEdited: false,
+      ack: 0,
+      read: true,
+      quotedMsgId: quotedMsgId ?? null,
+      quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType, mediaUrl: quoted.mediaUrl, isDeleted: quoted.isDeleted } : null,
+      createdAt: sentAt,
+      updatedAt: sentAt,
+      version: 0,
+    };
+    await tx.set(localMessageKey(ticketId, localId), message);
+    await patchTicket(tx, ticketId, () => ({ lastMessage: text, lastInteractionAt: sentAt }));
+  },
+  async resolveTicket(tx: WriteTransaction, args: MutatorArgs<'resolveTicket'>) {
+    const { ticketId, userId } = mutatorArgs.resolveTicket.parse(args);
+    const user = await userRef(tx, userId);
+    await patchTicket(tx, ticketId, () => ({ status: 'closed', userId, user, unreadMessages: 0, closedAt: new Date().toISOString() }));
+  },
+  async returnTicket(tx: WriteTransaction, args: MutatorArgs<'returnTicket'>) {
+    const { ticketId } = mutatorArgs.returnTicket.parse(args);
+    await patchTicket(tx, ticketId, (t) => (t.status === 'open' ? { status: 'pending', userId: null, user: null } : {}));
+  },
+  async transferTicket(tx: WriteTransaction, args: MutatorArgs<'transferTicket'>) {
+    const { ticketId, queueId, userId, whatsappId } = mutatorArgs.transferTicket.parse(args);
+    const queue = (await tx.get(syncKey('queue', queueId))) as SyncedQueue | undefined;
+    const user = await userRef(tx, userId);
+    await patchTicket(tx, ticketId, (t) => ({
+      // With a queue and no user the ticket waits in that queue (spec/02 §4).
+      status: userId === null ? 'pending' : 'open',
+      userId,
+      user,
+      queueId,
+      queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : t.queue,
+      whatsappId: whatsappId ?? t.whatsappId,
+      chatbot: false,
+    }));
   },
 } satisfies { [N in MutatorName]: (tx: WriteTransaction, args: MutatorArgs<N>) => Promise<void> };
 
