@@ -4,7 +4,7 @@
 // queued and run together in the next one, each inside its own savepoint: one that fails (a
 // redelivery, a bad row) rolls back alone, the others commit, and every caller learns its own
 // outcome only after the commit. PostgreSQL keeps one transaction per delivery (real concurrency).
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -16,6 +16,12 @@ type Job = { work: Work<unknown>; resolve: (value: unknown) => void; reject: (er
 type Group = { queue: Job[]; draining: boolean };
 
 const groups = new WeakMap<AppDeps, Group>();
+
+// One savepoint at a time, released before the next, so one name serves. Raw statements: Kysely's
+// savepoint() builds a new transaction object for each.
+const SAVEPOINT = CompiledQuery.raw('savepoint delivery');
+const RELEASE = CompiledQuery.raw('release delivery');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to delivery');
 
 export function runGrouped<T>(deps: AppDeps, companyId: number, work: Work<T>): Promise<T> {
   if (deps.dialect !== 'sqlite') return runLocked(deps, companyId, work);
@@ -50,15 +56,14 @@ async function runBatch(deps: AppDeps, batch: Job[]): Promise<void> {
     return;
   }
   try {
-    for (const [i, job] of batch.entries()) {
-      const name = `d${i}`;
-      const sp = await trx.savepoint(name).execute();
+    for (const job of batch) {
+      await trx.executeQuery(SAVEPOINT);
       try {
-        outcomes.push({ ok: true, value: await job.work(sp) });
-        await sp.releaseSavepoint(name).execute();
+        outcomes.push({ ok: true, value: await job.work(trx) });
+        await trx.executeQuery(RELEASE);
       } catch (error) {
-        await sp.rollbackToSavepoint(name).execute();
-        await sp.releaseSavepoint(name).execute();
+        await trx.executeQuery(ROLLBACK_TO);
+        await trx.executeQuery(RELEASE);
         outcomes.push({ ok: false, error });
       }
     }

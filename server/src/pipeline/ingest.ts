@@ -7,7 +7,6 @@ import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { Whatsapps } from '../db/schema.ts';
-import { tenant } from '../db/tenant.ts';
 import { findOrCreateContact, peerKey, type ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
@@ -18,6 +17,7 @@ import { runAutomation } from './automation.ts';
 import { captureRating, dropRatingWait, parseRating } from './rating.ts';
 import { loadConnectionContext } from './connection-context.ts';
 import { runGrouped } from './group-commit.ts';
+import { insertMessageRow, insertPendingTicket, selectContactTickets, selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
 
@@ -42,8 +42,8 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   // Files are written before the insert can tell a redelivery: look first so none is written twice.
   // Text messages rely on the insert alone (on conflict do nothing, then roll back).
   if (msg.media) {
-    const seen = await tenant(deps.db, ref.companyId).selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', ref.id).where('messages.wid', '=', msg.id).executeTakeFirst();
-    if (seen) return { status: 'duplicate' };
+    const seen = await selectMessageByWid(deps.db, { companyId: ref.companyId, connectionId: ref.id, wid: msg.id });
+    if (seen.rows.length > 0) return { status: 'duplicate' };
   }
 
   const rated = msg.fromMe ? undefined : parseRating(msg.body);
@@ -60,19 +60,15 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
       if (msg.media) media = await saveInboundMedia(deps, ticket, msg);
       const messageId = await insertMessage(trx, connection, ticket, contact, msg, media);
       const counts = ticket !== waiting && !msg.fromMe;
-      const now = new Date().toISOString();
-      const updated = await tenant(trx, ref.companyId)
-        .updateTable('tickets')
-        .set((eb) => ({
-          lastMessage: previewOf(bodyOf(msg), mediaTypeOf(msg), msg.media?.fileName),
-          lastInteractionAt: now,
-          updatedAt: now,
-          unreadMessages: counts ? eb('tickets.unreadMessages', '+', 1) : eb.ref('tickets.unreadMessages'),
-          version: eb('tickets.version', '+', 1),
-        }))
-        .where('tickets.id', '=', ticket.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const touched = await touchTicket(trx, {
+        companyId: ref.companyId,
+        ticketId: ticket.id,
+        lastMessage: previewOf(bodyOf(msg), mediaTypeOf(msg), msg.media?.fileName),
+        now: new Date().toISOString(),
+        unread: counts ? 1 : 0,
+      });
+      const updated = touched.rows[0];
+      if (!updated) throw new Error(`ticket ${ticket.id} vanished while storing a message`);
       const ratingTicket = msg.fromMe ? undefined : ticket === waiting ? updated : waiting;
       return { messageId, ticket: updated, contact, created, ratingTicket };
     });
@@ -99,13 +95,7 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
  * ticket waiting for a rating when it is the contact's latest there.
  */
 async function findContactTickets(db: Database, companyId: number, contactId: number, connectionId: number): Promise<{ active?: TicketRow; waiting?: TicketRow }> {
-  const rows = await tenant(db, companyId)
-    .selectFrom('tickets')
-    .selectAll('tickets')
-    .where('tickets.contactId', '=', contactId)
-    .where('tickets.whatsappId', '=', connectionId)
-    .where((eb) => eb.or([eb('tickets.status', 'in', ['open', 'pending']), eb('tickets.awaitingRating', '=', 1)]))
-    .execute();
+  const { rows } = await selectContactTickets(db, { companyId, contactId, connectionId });
   // Sorted here: an ORDER BY id LIMIT lets SQLite walk the whole table by rowid instead of the
   // (company, contact, connection) index; the rows of one contact are few.
   rows.sort((a, b) => b.id - a.id);
@@ -118,13 +108,15 @@ async function findContactTickets(db: Database, companyId: number, contactId: nu
 
 /** A new pending ticket; when another instance made one first (the unique active-ticket index), that one. */
 async function createTicket(db: Database, connection: ConnectionRow, contact: ContactRow): Promise<{ ticket: TicketRow; created: boolean }> {
-  const t = tenant(db, connection.companyId);
-  const now = new Date().toISOString();
-  const inserted = await t
-    .insertInto('tickets', { uuid: randomUUID(), status: 'pending', contactId: contact.id, whatsappId: connection.id, isGroup: contact.isGroup, lastInteractionAt: now })
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const { rows } = await insertPendingTicket(db, {
+    companyId: connection.companyId,
+    uuid: randomUUID(),
+    contactId: contact.id,
+    connectionId: connection.id,
+    isGroup: contact.isGroup,
+    now: new Date().toISOString(),
+  });
+  const inserted = rows[0];
   if (!inserted) {
     const { active } = await findContactTickets(db, connection.companyId, contact.id, connection.id);
     if (active) return { ticket: active, created: false };
@@ -135,11 +127,8 @@ async function createTicket(db: Database, connection: ConnectionRow, contact: Co
 }
 
 async function insertMessage(db: Database, connection: ConnectionRow, ticket: TicketRow, contact: ContactRow, msg: InboundMessage, media: StoredMedia | undefined): Promise<number> {
-  const t = tenant(db, connection.companyId);
-  const quoted = msg.quotedId
-    ? await t.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', connection.id).where('messages.wid', '=', msg.quotedId).executeTakeFirst()
-    : undefined;
-  const values = {
+  const quoted = msg.quotedId ? (await selectMessageByWid(db, { companyId: connection.companyId, connectionId: connection.id, wid: msg.quotedId })).rows[0] : undefined;
+  const values: MessageValues = {
     wid: msg.id,
     ticketId: ticket.id,
     contactId: contact.id,
@@ -156,7 +145,7 @@ async function insertMessage(db: Database, connection: ConnectionRow, ticket: Ti
     createdAt: validTime(msg.timestamp),
   };
   try {
-    const row = await t.insertInto('messages', values).onConflict((oc) => oc.doNothing()).returning('messages.id').executeTakeFirst();
+    const row = (await insertMessageRow(db, { companyId: connection.companyId, ...values })).rows[0];
     if (!row) throw new Duplicate();
     return row.id;
   } catch (err) {
