@@ -41,7 +41,8 @@ export const messageMultipartSchema = z.object({
 /** Upload kinds: allowed extensions, MIME types and the byte cap of each (spec/03 §5; documents are ours). */
 export const UPLOAD_RULES = {
   image: { extensions: ['png', 'jpg', 'jpeg'], mimeTypes: ['image/png', 'image/jpeg', 'image/jpg'], maxBytes: 2 * 1024 * 1024 },
-  audio: { extensions: ['ogg', 'mp3', 'opus', 'mpeg'], mimeTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp3', 'audio/opus'], maxBytes: 5 * 1024 * 1024 },
+  // webm/opus: what Chromium's MediaRecorder records (the web's voice notes).
+  audio: { extensions: ['ogg', 'mp3', 'opus', 'mpeg', 'webm'], mimeTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp3', 'audio/opus', 'audio/webm'], maxBytes: 5 * 1024 * 1024 },
   video: { extensions: ['mp4'], mimeTypes: ['video/mp4'], maxBytes: 20 * 1024 * 1024 },
   document: {
     extensions: ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'txt', 'csv', 'zip'],
