@@ -59,26 +59,6 @@ export function TextAreaField({ label, error, hint, wrapperClassName, id, rows =
   );
 }
 
-type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string };
-
-/** A multi-line text input (message bodies). */
-export function TextAreaField({ label, error, hint, wrapperClassName, id, rows = 4, ...rest }: TextAreaFieldProps) {
-  const auto = useId();
-  const fieldId = id ?? auto;
-  return (
-    <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
-      <textarea
-        id={fieldId}
-        rows={rows}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? `${fieldId}-msg` : undefined}
-        className={`${CONTROL} h-auto py-2`}
-        {...rest}
-      />
-    </FieldShell>
-  );
-}
-
 /** A password input with a show/hide toggle. */
 export function PasswordField({ label, error, hint, wrapperClassName, id, ...rest }: TextFieldProps) {
   const { t } = useTranslation();
