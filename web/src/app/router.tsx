@@ -43,6 +43,8 @@ export const router = createBrowserRouter([
                   { path: '/helps', lazy: () => import('../pages/helps/HelpsPage.tsx') },
                   { path: '/users', lazy: () => import('../pages/users/UsersPage.tsx') },
                   { path: '/settings', lazy: () => import('../pages/settings/SettingsPage.tsx') },
+                  { path: '/contacts', lazy: () => import('../pages/contacts/ContactsPage.tsx') },
+                  { path: '/quick-messages', lazy: () => import('../pages/quick-messages/QuickMessagesPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],

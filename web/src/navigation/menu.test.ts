@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanFlags } from '@zapdesk/sync';
-import { homePath, isGroup, routeAccess, visibleMenu, type MenuSection } from './menu.ts';
+import { BUILT_PAGES, homePath, isGroup, routeAccess, visibleMenu, type MenuSection } from './menu.ts';
 
 const ALL_ON: PlanFlags = { useCampaigns: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useKanban: true, useOpenAi: true, useIntegrations: true };
 const ALL_OFF: PlanFlags = { useCampaigns: false, useSchedules: false, useInternalChat: false, useExternalApi: false, useKanban: false, useOpenAi: false, useIntegrations: false };
@@ -55,8 +55,11 @@ describe('visibleMenu', () => {
   });
 
   it('lists only the pages that are built', () => {
-    expect(paths(visibleMenu(admin, ALL_ON, true))).toEqual(['/helps', '/users', '/settings']);
-    expect(paths(visibleMenu(attendant, ALL_ON, true))).toEqual(['/helps']);
+    const built = new Set(['/helps', '/users', '/settings']);
+    expect(paths(visibleMenu(admin, ALL_ON, true, built))).toEqual(['/helps', '/users', '/settings']);
+    expect(paths(visibleMenu(attendant, ALL_ON, true, built))).toEqual(['/helps']);
+    // The default is this build's pages, in menu order.
+    expect(paths(visibleMenu(admin, ALL_ON, true))).toEqual(paths(visibleMenu(admin, ALL_ON, true, EVERYTHING)).filter((p) => BUILT_PAGES.has(p)));
   });
 
   it('treats a missing plan as no features', () => {
@@ -94,6 +97,6 @@ describe('homePath', () => {
   it('is the dashboard for an admin once it is built, and never a forbidden page', () => {
     expect(homePath(admin, ALL_ON, false, EVERYTHING)).toBe('/');
     expect(homePath(attendant, ALL_ON, false, EVERYTHING)).toBe('/tickets');
-    expect(homePath(attendant, ALL_ON, false)).toBe('/helps');
+    expect(homePath(attendant, ALL_ON, false, new Set(['/helps', '/users']))).toBe('/helps');
   });
 });
