@@ -46,6 +46,8 @@ export const router = createBrowserRouter([
                   { path: '/contacts', lazy: () => import('../pages/contacts/ContactsPage.tsx') },
                   { path: '/quick-messages', lazy: () => import('../pages/quick-messages/QuickMessagesPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
+                  { path: '/connections', lazy: () => import('../pages/connections/ConnectionsPage.tsx') },
+                  { path: '/queues', lazy: () => import('../pages/queues/QueuesPage.tsx') },
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],
               },
