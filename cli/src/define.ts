@@ -17,7 +17,8 @@ export type CommandSpec<S extends z.ZodObject = z.ZodObject, D = unknown> = {
   /** Commands that print no data (login, logout) say so; every other one gets --json. */
   noJson?: boolean;
   run(input: RunInput<S>, ctx: Ctx): Promise<D>;
-  show?(data: D, input: RunInput<S>): Shown;
+  /** Nothing (undefined) when run() has already written what the user asked for (an export to stdout). */
+  show?(data: D, input: RunInput<S>): Shown | undefined;
 };
 
 export function defineCommand<S extends z.ZodObject, D>(spec: CommandSpec<S, D>): CommandSpec<S, D> {

@@ -2,12 +2,11 @@
 // store under the config folder (pokes over the WebSocket, so a new QR shows as soon as the server
 // has it), the same data the web shows. A super-admin watching another company's connection is
 // outside their Replicache view, so that case polls GET /whatsapp/{id}.
-import path from 'node:path';
 import type { Whatsapp } from '@zapdesk/sync';
 import type { SyncedConnection } from '@zapdesk/sync/keys';
-import { configDir } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
+import { openLiveClient } from './client.ts';
 
 export type ConnectionState = { id: number; name: string; status: string; qrcode: string; retries: number };
 export type Watch = { mode: 'replicache' | 'poll'; stop(): Promise<void> };
@@ -31,17 +30,8 @@ export async function watchConnection(
 }
 
 async function watchReplicache(ctx: Ctx, api: Api, target: { id: number; companyId: number; userId: number }, onChange: (s: ConnectionState) => void): Promise<Watch> {
-  // Loaded only here: better-sqlite3, replicache and ws are not needed by any other command.
-  const { createNodeReplicache } = await import('@zapdesk/sync/node');
   const { syncKey } = await import('@zapdesk/sync/keys');
-  const client = createNodeReplicache({
-    api,
-    userId: target.userId,
-    companyId: target.companyId,
-    storeFile: path.join(configDir(ctx.io.env), 'replicache.db'),
-    // Pokes carry the updates; the pull interval only covers a poke lost to a reconnect.
-    pullInterval: 5_000,
-  });
+  const client = await openLiveClient(ctx, api, { userId: target.userId, companyId: target.companyId });
   const unsubscribe = client.rep.subscribe((tx) => tx.get(syncKey('connection', target.id)) as Promise<SyncedConnection | undefined>, {
     onData: (c) => {
       if (c) onChange(toState(c));

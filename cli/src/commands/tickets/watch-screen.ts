@@ -1,0 +1,60 @@
+// What `tickets watch` shows: the Ink view redrawn in place on a TTY; elsewhere one line per
+// change on stdout (`+` a ticket came into view, `~` it changed, `-` it left: closed, moved away or
+// deleted), or with --json one JSON object per change, for scripts that follow the queue.
+import { createElement } from 'react';
+import type { Ticket } from '@zapdesk/sync';
+import type { Ctx } from '../../context.ts';
+import { writeLine } from '../../output.ts';
+import { cellText } from '../../present.ts';
+import { ticketColumns } from './show.ts';
+
+export type WatchScreen = { update(tickets: Ticket[], synced: boolean): void; close(): void };
+
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+/** One ticket as a line: the table's cells, labelled. */
+export function ticketLine(t: Ticket): string {
+  const cells = ticketColumns.map((c) => [c.header, cellText(c.value(t as never))] as const);
+  const [id, status, ...rest] = cells;
+  return `ticket ${id![1]}: ${status![1]}, ${rest.map(([h, v]) => `${h} ${v}`).join(', ')}`;
+}
+
+export async function createWatchScreen(ctx: Ctx, mode: 'live' | 'lines' | 'json'): Promise<WatchScreen> {
+  if (mode !== 'live') {
+    let shown = new Map<number, string>();
+    const say = (event: 'added' | 'changed' | 'removed', t: Ticket | { id: number }, line: string) =>
+      writeLine(ctx.io.stdout, mode === 'json' ? JSON.stringify({ event, ...(event === 'removed' ? { id: t.id } : { ticket: t }) }) : line);
+    return {
+      update(tickets, synced) {
+        // The local cache may be stale until the first pull: lines start from the server's truth.
+        if (!synced) return;
+        const next = new Map(tickets.map((t) => [t.id, ticketLine(t)]));
+        for (const t of [...tickets].reverse()) {
+          const line = next.get(t.id)!;
+          const before = shown.get(t.id);
+          if (before === undefined) say('added', t, `+ ${line}`);
+          else if (before !== line) say('changed', t, `~ ${line}`);
+        }
+        for (const id of shown.keys()) if (!next.has(id)) say('removed', { id }, `- ticket ${id}`);
+        shown = next;
+      },
+      close() {},
+    };
+  }
+
+  const { render } = await import('ink');
+  const { TicketsWatch } = await import('../../views/TicketsWatch.tsx');
+  const stdout = ctx.io.stdout as NodeJS.WriteStream;
+  let props = { columns: ticketColumns, tickets: [] as Ticket[], synced: false, maxRows: 20, at: clock() };
+  const draw = () => createElement(TicketsWatch, { ...props, maxRows: (stdout.rows || 24) - 4 });
+  const instance = render(draw(), { stdout, patchConsole: false, exitOnCtrlC: false });
+  return {
+    update(tickets, synced) {
+      props = { ...props, tickets, synced, at: clock() };
+      instance.rerender(draw());
+    },
+    close() {
+      instance.unmount();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The CLI's Replicache client: the SQLite store under the config folder (kept between runs, so a
+// view starts from what the last one saw) and pokes over the WebSocket. Pokes carry the updates,
+// and the poke socket pulls on every reconnect; a slow pull on a clock covers a poke lost anyway.
+// That clock is ours and unref'd: Replicache's own pullInterval timer outlives close() and would
+// keep the process alive for up to one interval after the user quits.
+import path from 'node:path';
+import type { SyncClient } from '@zapdesk/sync/replicache';
+import { configDir } from '../config.ts';
+import type { Ctx } from '../context.ts';
+import type { Api } from '../session.ts';
+
+const SAFETY_PULL_MS = 5_000;
+
+export async function openLiveClient(ctx: Ctx, api: Api, who: { userId: number; companyId: number }): Promise<SyncClient> {
+  // Loaded only here: better-sqlite3, replicache and ws are not needed by the other commands.
+  const { createNodeReplicache } = await import('@zapdesk/sync/node');
+  const client = createNodeReplicache({
+    api,
+    userId: who.userId,
+    companyId: who.companyId,
+    storeFile: path.join(configDir(ctx.io.env), 'replicache.db'),
+    pullInterval: null,
+  });
+  const timer = setInterval(() => {
+    if (!client.rep.closed) client.rep.pull().catch(() => undefined);
+  }, SAFETY_PULL_MS);
+  timer.unref();
+  return {
+    ...client,
+    async close() {
+      clearInterval(timer);
+      await client.close();
+    },
+  };
+}
