@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
   AppError,
   contactCreateSchema,
@@ -135,7 +133,7 @@ export function contactsRoutes(deps: AppDeps) {
       if (importId !== undefined && !/^[\w.:-]{1,64}$/.test(importId)) throw new AppError('ERR_VALIDATION', 'importId: Invalid');
       c.header('content-type', 'application/x-ndjson; charset=utf-8');
       return stream(c, async (out) => {
-        const rows = readSpreadsheet(Readable.fromWeb(file.stream() as NodeReadableStream), format);
+        const rows = readSpreadsheet(file, format);
         await importContacts(deps.db, companyId, rows, {
           importId,
           onCommit: poke(companyId),

@@ -1,11 +1,12 @@
 // Streaming readers of contact spreadsheets: rows come out one at a time, whatever the file's
-// size. xlsx through exceljs's WorkbookReader (SAX over the zip, first sheet only), csv through
-// csv-parse with the separator guessed from the title line (`;` as in our own export, `,` or tab).
+// size. xlsx through our streaming reader (xlsx.ts: first sheet only), csv through csv-parse with
+// the separator guessed from the title line (`;` as in our own export, `,` or tab).
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { AppError, findContactColumns, pickContactCells, POSITIONAL_COLUMNS, type ContactColumns } from '@zapdesk/sync';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import type { NumberedRow } from './import-batch.ts';
+import { readXlsxRows, type SheetRow } from './xlsx.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'csv';
 
@@ -20,24 +21,13 @@ export function detectFormat(fileName = '', contentType = ''): SpreadsheetFormat
   return undefined;
 }
 
-/** An exceljs cell value as plain text or number: rich text, hyperlinks (emails) and formula results unwrapped. */
-function plainCell(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  const v = value as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: unknown };
-  if (Array.isArray(v.richText)) return v.richText.map((p) => p.text).join('');
-  if (v.text !== undefined) return plainCell(v.text);
-  if (v.result !== undefined) return plainCell(v.result);
-  return '';
-}
-
 const isBlank = (cells: readonly unknown[]) => cells.every((c) => c === undefined || c === null || String(c).trim() === '');
 
 /**
  * Rows of a sheet as import rows. The first non-blank row names the columns; when none of its
  * titles is known the sheet has no title row and columns are name, number, email.
  */
-async function* toImportRows(rows: AsyncIterable<{ row: number; cells: unknown[] }>): AsyncGenerator<NumberedRow> {
+async function* toImportRows(rows: AsyncIterable<SheetRow>): AsyncGenerator<NumberedRow> {
   let columns: ContactColumns | undefined;
   for await (const { row, cells } of rows) {
     if (isBlank(cells)) continue;
@@ -50,19 +40,9 @@ async function* toImportRows(rows: AsyncIterable<{ row: number; cells: unknown[]
   }
 }
 
-async function* xlsxRows(input: Readable): AsyncGenerator<{ row: number; cells: unknown[] }> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
+async function* xlsxRows(file: Blob): AsyncGenerator<SheetRow> {
   try {
-    for await (const sheet of workbook) {
-      for await (const row of sheet) {
-        // row.values is 1-based and sparse: index 1 is column A.
-        const values = (row as ExcelJS.Row).values as unknown[];
-        const cells: unknown[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
-        yield { row: (row as ExcelJS.Row).number, cells };
-      }
-      return; // the first sheet only: later ones are notes, pivots, lookups
-    }
+    yield* readXlsxRows(file);
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw new AppError('ERR_VALIDATION', `The file is not a readable .xlsx spreadsheet (${(err as Error).message}).`);
@@ -77,7 +57,8 @@ function guessDelimiter(firstLine: string): string {
   return counts[0]![1] > 0 ? counts[0]![0] : ',';
 }
 
-async function* csvRows(input: Readable): AsyncGenerator<{ row: number; cells: unknown[] }> {
+async function* csvRows(file: Blob): AsyncGenerator<SheetRow> {
+  const input = Readable.fromWeb(file.stream() as NodeReadableStream<Uint8Array>);
   // Peek at the start of the stream for the separator, then hand every byte to the parser.
   const chunks: Buffer[] = [];
   const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
@@ -111,7 +92,11 @@ async function* csvRows(input: Readable): AsyncGenerator<{ row: number; cells: u
   }
 }
 
-/** The contact rows of a spreadsheet stream, numbered as the spreadsheet numbers them. */
-export function readSpreadsheet(input: Readable, format: SpreadsheetFormat): AsyncGenerator<NumberedRow> {
-  return toImportRows(format === 'xlsx' ? xlsxRows(input) : csvRows(input));
+/**
+ * The contact rows of a spreadsheet, numbered as the spreadsheet numbers them. The file is a Blob:
+ * an upload the multipart parser holds, or a file on disk (`fs.openAsBlob`); an xlsx is read by
+ * random access (its parts in the order the reader needs), a csv as one stream.
+ */
+export function readSpreadsheet(file: Blob, format: SpreadsheetFormat): AsyncGenerator<NumberedRow> {
+  return toImportRows(format === 'xlsx' ? xlsxRows(file) : csvRows(file));
 }
