@@ -45,6 +45,7 @@ export const router = createBrowserRouter([
                   { path: '/settings', lazy: () => import('../pages/settings/SettingsPage.tsx') },
                   { path: '/contacts', lazy: () => import('../pages/contacts/ContactsPage.tsx') },
                   { path: '/quick-messages', lazy: () => import('../pages/quick-messages/QuickMessagesPage.tsx') },
+                  { path: '/schedules', lazy: () => import('../pages/schedules/SchedulesPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '/connections', lazy: () => import('../pages/connections/ConnectionsPage.tsx') },
                   { path: '/queues', lazy: () => import('../pages/queues/QueuesPage.tsx') },
