@@ -3,7 +3,7 @@ import { createBrowserRouter, Outlet } from 'react-router';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import { Splash } from '../ui/Splash.tsx';
 import { Toaster } from '../ui/toast/Toaster.tsx';
-import { HomeRedirect, PublicOnly, RequireAccess, RequireAuth } from './guards.tsx';
+import { PublicOnly, RequireAccess, RequireAuth } from './guards.tsx';
 import { RouteError } from './RouteError.tsx';
 
 function Root() {
@@ -36,19 +36,20 @@ export const router = createBrowserRouter([
           {
             lazy: () => import('../layout/AppLayout.tsx'),
             children: [
+              // The dashboard for admins; anyone else goes on to their first page without a refusal toast.
+              { index: true, lazy: () => import('../pages/dashboard/DashboardPage.tsx') },
               {
                 element: <RequireAccess />,
                 children: [
-                  { index: true, element: <HomeRedirect /> },
                   { path: '/helps', lazy: () => import('../pages/helps/HelpsPage.tsx') },
                   { path: '/users', lazy: () => import('../pages/users/UsersPage.tsx') },
                   { path: '/settings', lazy: () => import('../pages/settings/SettingsPage.tsx') },
                   { path: '/contacts', lazy: () => import('../pages/contacts/ContactsPage.tsx') },
                   { path: '/quick-messages', lazy: () => import('../pages/quick-messages/QuickMessagesPage.tsx') },
                   { path: '/schedules', lazy: () => import('../pages/schedules/SchedulesPage.tsx') },
-                  // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '/connections', lazy: () => import('../pages/connections/ConnectionsPage.tsx') },
                   { path: '/queues', lazy: () => import('../pages/queues/QueuesPage.tsx') },
+                  // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],
               },
