@@ -3,7 +3,7 @@
 // conversation like an agent's message; otherwise it goes straight to the network and no ticket
 // is opened (a reminder should not fill the pending list; the contact's reply opens one).
 import { readFile } from 'node:fs/promises';
-import { AppError, buildTemplateVars, renderTemplate } from '@zapdesk/sync';
+import { AppError, buildTemplateVars, renderTemplate, type GreetingLanguage } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { Schedules } from '../db/schema.ts';
@@ -24,6 +24,17 @@ async function readImage(deps: AppDeps, row: ScheduleRow): Promise<Image | undef
   return { data, fileName: row.mediaName ?? 'image', mimeType: mimeOfPath(row.mediaPath) };
 }
 
+/**
+ * The language of `{{ms}}`: the interface language of the schedule's author, who wrote the body in
+ * it; English (the interface's default, spec/01) when the author chose none or is gone.
+ */
+async function greetingLanguage(deps: AppDeps, row: ScheduleRow): Promise<GreetingLanguage> {
+  if (row.userId === null) return 'en';
+  const author = await tenant(deps.db, row.companyId).selectFrom('users').select('users.language').where('users.id', '=', row.userId).executeTakeFirst();
+  const lang = author?.language;
+  return lang === 'pt' || lang === 'es' ? lang : 'en';
+}
+
 /** Renders and sends the schedule through the connection; throws the catalogue error of a failure. */
 export async function deliverSchedule(deps: AppDeps, row: ScheduleRow, contact: ContactRow, connectionId: number, opts: { now: Date; timeZone: string }): Promise<void> {
   const t = tenant(deps.db, row.companyId);
@@ -35,7 +46,7 @@ export async function deliverSchedule(deps: AppDeps, row: ScheduleRow, contact: 
     .where('tickets.status', 'in', ['open', 'pending'])
     .orderBy('tickets.id', 'desc')
     .executeTakeFirst();
-  const vars = buildTemplateVars({ contactName: contact.name, ticketId: row.ticketId ?? ticket?.id, now: opts.now, timeZone: opts.timeZone, lang: 'pt' });
+  const vars = buildTemplateVars({ contactName: contact.name, ticketId: row.ticketId ?? ticket?.id, now: opts.now, timeZone: opts.timeZone, lang: await greetingLanguage(deps, row) });
   const body = renderTemplate(row.body, vars);
   const image = await readImage(deps, row);
   if (!ticket) {

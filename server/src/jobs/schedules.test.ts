@@ -34,9 +34,9 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
       await t.deps.sessions.flush(conn.id);
       connectionId = conn.id;
     }
-    const schedule = (values: { body?: string; sendAt?: string; ticketId?: number; mediaPath?: string; mediaName?: string } = {}) =>
+    const schedule = (values: { body?: string; sendAt?: string; ticketId?: number; mediaPath?: string; mediaName?: string; userId?: number | null } = {}) =>
       tt
-        .insertInto('schedules', { body: values.body ?? 'Hello there', contactId: contact.id, userId: tn.admin.id, sendAt: values.sendAt ?? ago(30_000), ticketId: values.ticketId ?? null, mediaPath: values.mediaPath ?? null, mediaName: values.mediaName ?? null })
+        .insertInto('schedules', { body: values.body ?? 'Hello there', contactId: contact.id, userId: values.userId === undefined ? tn.admin.id : values.userId, sendAt: values.sendAt ?? ago(30_000), ticketId: values.ticketId ?? null, mediaPath: values.mediaPath ?? null, mediaName: values.mediaName ?? null })
         .returningAll()
         .executeTakeFirstOrThrow();
     const read = (id: number) => tt.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -46,6 +46,8 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
 
   it('sends a due schedule once, renders its variables and marks it ENVIADA with sentAt', async () => {
     const s = await setup();
+    // The greeting speaks the author's interface language.
+    expect((await t.request('POST', '/users/set-language/pt', { token: s.adminSession.token })).status).toBe(200);
     const ticket = await tenant(t.db, s.company.id).insertInto('tickets', { uuid: `job-${++seq}`, contactId: s.contact.id }).returningAll().executeTakeFirstOrThrow();
     const due = await s.schedule({ body: '{{ms}}, {{firstName}}! ({{name}}) protocolo {{protocol}} em {{date}} às {{hour}} {{unknown}}', ticketId: ticket.id });
     const future = await s.schedule({ sendAt: new Date(NOW.getTime() + 60_000).toISOString() });
@@ -59,6 +61,30 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     // Later passes find nothing more to send.
     expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 0, sent: 0 });
     expect(s.outbox()).toHaveLength(1);
+  });
+
+  it.each([
+    ['en', ['Good morning', 'Good afternoon', 'Good evening', 'Good evening']],
+    ['es', ['Buenos días', 'Buenas tardes', 'Buenas noches', 'Buenas noches']],
+    ['pt', ['Bom dia', 'Boa tarde', 'Boa noite', 'Boa noite']],
+  ])("greets by the hour in the author's language (%s)", async (lang, greetings) => {
+    const s = await setup();
+    expect((await t.request('POST', `/users/set-language/${lang}`, { token: s.userSession.token })).status).toBe(200);
+    // 08:30, 12:00, 18:00 and 04:59 in São Paulo (UTC-3).
+    const moments = ['2030-03-15T11:30:00.000Z', '2030-03-15T15:00:00.000Z', '2030-03-15T21:00:00.000Z', '2030-03-16T07:59:00.000Z'];
+    for (const at of moments) {
+      await s.schedule({ body: `{{ms}}, {{firstName}}!`, userId: s.user.id, sendAt: at });
+      await runSchedulesOnce(t.deps, { now: () => new Date(at), timeZone: 'America/Sao_Paulo' });
+    }
+    expect(s.outbox().map((m) => m.body)).toEqual(greetings.map((g) => `${g}, Maria!`));
+  });
+
+  it('greets in English when the author chose no language or is gone', async () => {
+    const s = await setup();
+    await s.schedule({ body: '{{ms}} ({{name}})' });
+    await s.schedule({ body: '{{ms}}!', userId: null });
+    await runSchedulesOnce(t.deps, opts());
+    expect(s.outbox().map((m) => m.body).sort()).toEqual(['Good afternoon (Maria Clara Souza)', 'Good afternoon!']);
   });
 
   it('two passes racing send every due schedule exactly once', async () => {
