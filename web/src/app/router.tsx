@@ -42,6 +42,7 @@ export const router = createBrowserRouter([
                 element: <RequireAccess />,
                 children: [
                   { path: '/helps', lazy: () => import('../pages/helps/HelpsPage.tsx') },
+                  { path: '/tickets/:uuid?', lazy: () => import('../pages/tickets/TicketsPage.tsx') },
                   { path: '/users', lazy: () => import('../pages/users/UsersPage.tsx') },
                   { path: '/settings', lazy: () => import('../pages/settings/SettingsPage.tsx') },
                   { path: '/contacts', lazy: () => import('../pages/contacts/ContactsPage.tsx') },

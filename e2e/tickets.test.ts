@@ -1,0 +1,126 @@
+// The tickets screen in a real Chromium against the real server and the simulator (issue 6): a
+// customer writes, the attendant sees the ticket waiting, accepts, answers (the reply reaches the
+// simulated phone), transfers; the admin, in another browser, sees every step live and resolves.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+}, 120_000);
+afterAll(async () => {
+  await e2e?.close();
+});
+
+type Api = Awaited<ReturnType<typeof apiAs>>;
+type Outbox = { id: string; to: string; body: string }[];
+
+const ticketRow = (page: Page, name: string) => page.getByTestId('ticket-item').filter({ hasText: name });
+
+async function demoConnection(): Promise<number> {
+  const admin: Api = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+  return (await admin<{ id: number }[]>('GET', '/whatsapp'))[0]!.id;
+}
+
+async function openTab(page: Page, name: RegExp) {
+  await page.getByRole('tab', { name }).click();
+}
+
+describe('tickets', () => {
+  it('receives, accepts, answers, transfers and resolves, seen live by a second user', async () => {
+    // The admin's own API session would end when she signs in in the browser: the simulator is driven by the super-admin.
+    const connectionId = await demoConnection();
+    const simulator: Api = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const customer = { from: '5511900012345', name: 'Eva Tester' };
+
+    const bruno = await newPage(e2e);
+    await login(bruno.page, DEMO.attendant, e2e.demoPassword);
+    await bruno.page.goto('/tickets');
+    const ana = await newPage(e2e, { width: 1400 });
+    await login(ana.page, DEMO.admin, e2e.demoPassword);
+    await ana.page.goto('/tickets');
+
+    // The customer writes and picks Sales (option 1 of the connection's menu): a pending ticket in Bruno's queue.
+    await simulator('POST', '/simulator/messages', { connectionId, ...customer, body: 'Hello, I need help with my order' });
+    await simulator('POST', '/simulator/messages', { connectionId, ...customer, body: '1' });
+
+    await openTab(bruno.page, /^Waiting \(\d+\)$/);
+    const waiting = ticketRow(bruno.page, customer.name);
+    await waiting.waitFor();
+    await expect(waiting.getAttribute('data-status')).resolves.toBe('pending');
+    await shot(bruno.page, 'tickets-waiting-light');
+
+    await waiting.getByRole('button', { name: 'Accept' }).click();
+    await bruno.page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const chat = bruno.page.getByTestId('chat');
+    await expect(chat.getAttribute('data-ticket-status')).resolves.toBe('open');
+    await chat.getByText('Hello, I need help with my order').waitFor();
+
+    // The admin's list shows it taken by Bruno, without a reload.
+    await openTab(ana.page, /^Attending \(\d+\)$/);
+    await ticketRow(ana.page, customer.name).filter({ hasText: 'Bruno Attendant' }).waitFor();
+
+    const input = bruno.page.getByRole('textbox', { name: 'Type a message, or / for quick answers' });
+    await input.fill('Of course! Let me check it for you.');
+    await input.press('Enter');
+    const bubble = chat.locator('[data-from-me="true"]').filter({ hasText: 'Let me check it for you.' });
+    await bubble.waitFor();
+    // Confirmed by the server: the clock becomes a tick once the network took it.
+    await bubble.locator('[data-tick="sent"], [data-tick="delivered"], [data-tick="read"]').waitFor();
+    const outbox = await simulator<Outbox>('GET', `/simulator/outbox?connectionId=${connectionId}&to=${customer.from}`);
+    expect(outbox.map((m) => m.body)).toContain('*Bruno Attendant*:\nOf course! Let me check it for you.');
+    await shot(bruno.page, 'tickets-chat-light');
+
+    // Transfer to Support without a user: it waits there, out of Bruno's view, into Ana's Waiting.
+    await chat.getByRole('button', { name: 'Ticket actions' }).click();
+    await bruno.page.getByRole('menuitem', { name: 'Transfer' }).click();
+    const dialog = bruno.page.getByRole('dialog', { name: 'Transfer ticket' });
+    await dialog.getByLabel('Queue').selectOption({ label: 'Support' });
+    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await bruno.page.waitForURL(/\/tickets$/);
+    await ticketRow(bruno.page, customer.name).waitFor({ state: 'detached' });
+
+    await openTab(ana.page, /^Waiting \(\d+\)$/);
+    const atAna = ticketRow(ana.page, customer.name).filter({ hasText: 'Support' });
+    await atAna.waitFor();
+    await atAna.getByRole('button', { name: 'Accept' }).click();
+    await ana.page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const uuid = new URL(ana.page.url()).pathname.split('/').pop()!;
+    await ana.page.getByTestId('chat').getByText('Of course! Let me check it for you.').waitFor();
+
+    await ana.page.getByTestId('chat').getByRole('button', { name: 'Ticket actions' }).click();
+    await ana.page.getByRole('menuitem', { name: 'Resolve with farewell' }).click();
+    await ana.page.waitForURL(/\/tickets$/);
+    await ticketRow(ana.page, customer.name).waitFor({ state: 'detached' });
+
+    // The Closed tab lists it; opening it shows the closed conversation with the reopen action.
+    await openTab(ana.page, /^Closed$/);
+    await ticketRow(ana.page, customer.name).getByRole('button', { name: customer.name }).click();
+    await ana.page.waitForURL(`**/tickets/${uuid}`);
+    await ana.page.getByTestId('chat').getByText('Conversation closed').waitFor();
+    await ana.page.getByRole('button', { name: 'Reopen' }).waitFor();
+    await bruno.context.close();
+    await ana.context.close();
+  });
+
+  it('keeps an attendant out of a ticket of another queue, and looks right narrow and dark', async () => {
+    const connectionId = await demoConnection();
+    const admin: Api = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    await admin('POST', '/simulator/messages', { connectionId, from: '5511900054321', name: 'Otto Support', body: 'My router is broken' });
+    await admin('POST', '/simulator/messages', { connectionId, from: '5511900054321', name: 'Otto Support', body: '2' });
+    const page = await admin<{ tickets: { uuid: string; contact: { name: string } }[] }>('GET', '/tickets?searchParam=Otto');
+    const uuid = page.tickets[0]!.uuid;
+
+    const { context, page: bruno } = await newPage(e2e, { width: 360, height: 740, dark: true });
+    await login(bruno, DEMO.attendant, e2e.demoPassword);
+    await bruno.goto(`/tickets/${uuid}`);
+    await bruno.getByText('Access not allowed').waitFor();
+    await bruno.waitForURL(/\/tickets$/);
+    await bruno.getByRole('tab', { name: 'Attendances' }).waitFor();
+    await shot(bruno, 'tickets-list-360-dark');
+    await context.close();
+  });
+});

@@ -1,0 +1,70 @@
+// A ticket's chat: header (contact, queue and holder, the action menu), the message list and the
+// input; the contact drawer opens from the header. Writing is allowed only in an open ticket one
+// holds (admins in any open ticket), as the server enforces.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Message, Ticket } from '@zapdesk/sync';
+import type { SyncedContact } from '@zapdesk/sync/keys';
+import { api } from '../../../api/client.ts';
+import { useUser } from '../../../session/SessionProvider.tsx';
+import { IconButton } from '../../../ui/Button.tsx';
+import { toastError } from '../../../ui/toast/toast-error.ts';
+import { ticketActions } from '../actions/ticket-actions.ts';
+import { TicketActions } from '../actions/TicketActions.tsx';
+import { ContactDrawer } from '../ContactDrawer.tsx';
+import { Avatar } from '../manager/TicketItem.tsx';
+import { MessageInput } from './MessageInput.tsx';
+import { MessageList } from './MessageList.tsx';
+import { useChatMessages } from './use-chat-messages.ts';
+
+type Props = { ticket: Ticket; synced: boolean; contact: SyncedContact | undefined; onBack?: () => void; onReopened: (t: Ticket) => void };
+
+export function ChatView({ ticket, synced, contact, onBack, onReopened }: Props) {
+  const { t } = useTranslation();
+  const me = useUser();
+  const chat = useChatMessages(ticket.id, synced);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [drawer, setDrawer] = useState(false);
+  const writable = ticketActions(ticket, me).has('write');
+
+  const remove = async (m: Message) => {
+    try {
+      await api.delete(`/messages/${m.id}`);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  return (
+    <div className="relative flex min-h-0 flex-1">
+      <section className="flex min-w-0 flex-1 flex-col" aria-label={ticket.contact.name} data-testid="chat" data-ticket-status={ticket.status}>
+        <header className="flex h-14 shrink-0 items-center gap-2 border-b border-line bg-surface px-2 sm:px-3">
+          {onBack && <IconButton icon="chevronLeft" label={t('tickets.chat.back')} onClick={onBack} />}
+          <button type="button" onClick={() => setDrawer((d) => !d)} aria-expanded={drawer} aria-label={t('tickets.actions.contact')} className="flex min-w-0 flex-1 items-center gap-2.5 rounded-md text-left hover:bg-raised">
+            <Avatar name={ticket.contact.name} url={ticket.contact.profilePicUrl} size="size-9 text-sm" />
+            <span className="min-w-0">
+              <span className="block truncate font-semibold">{ticket.contact.name}</span>
+              <span className="block truncate text-xs text-muted">
+                #{ticket.id} · {ticket.queue?.name ?? t('tickets.list.noQueue')}
+                {ticket.user ? ` · ${ticket.user.name}` : ''}
+              </span>
+            </span>
+          </button>
+          <TicketActions ticket={ticket} onReopened={onReopened} />
+        </header>
+        <MessageList
+          messages={chat.messages}
+          hasOlder={chat.hasOlder}
+          loadingOlder={chat.loadingOlder}
+          closed={ticket.status === 'closed'}
+          contactName={ticket.contact.name}
+          onLoadOlder={chat.loadOlder}
+          onReply={writable ? setReplyTo : undefined}
+          onDelete={writable ? (m) => void remove(m) : undefined}
+        />
+        <MessageInput key={ticket.id} ticket={ticket} enabled={writable} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+      </section>
+      {drawer && <ContactDrawer ticket={ticket} contact={contact} onClose={() => setDrawer(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+// The tickets screen's reads: synced rows under any key prefix (one ticket's messages), a ticket by
+// uuid (synced first, REST for closed or unsynced ones), refused mutations as toasts, and media
+// files fetched with the session's token (an <img src> cannot send it).
+import { useEffect, useState } from 'react';
+import { translateError, type Message, type Ticket } from '@zapdesk/sync';
+import type { SyncedMutationError } from '@zapdesk/sync/keys';
+import { api } from '../../api/client.ts';
+import { apiBaseUrl } from '../../api/config.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+import { useReplicache } from '../../sync/SyncProvider.tsx';
+import { useSyncedList } from '../../sync/use-synced.ts';
+import { toast } from '../../ui/toast/store.ts';
+
+/** Every value under a key prefix, re-read when a pull or a local mutation changes them. */
+export function useSyncedScan<T>(prefix: string | null): T[] | undefined {
+  const rep = useReplicache();
+  const [rows, setRows] = useState<T[] | undefined>(undefined);
+  useEffect(() => {
+    setRows(undefined);
+    if (!rep || prefix === null) return;
+    return rep.subscribe((tx) => tx.scan({ prefix }).values().toArray() as Promise<T[]>, { onData: setRows });
+  }, [rep, prefix]);
+  return rows;
+}
+
+export const useTicketMessages = (ticketId: number | null) => useSyncedScan<Message>(ticketId === null ? null : `message/${ticketId}/`);
+
+export type TicketLookup = { ticket: Ticket | undefined; synced: boolean; missing: unknown };
+
+/**
+ * The ticket of /tickets/{uuid}: the synced row while the user's view holds it (open and pending
+ * tickets), otherwise GET /tickets/u/{uuid}; `missing` is the REST refusal (not found, not allowed).
+ */
+export function useTicketByUuid(uuid: string | undefined, tickets: Ticket[] | undefined): TicketLookup {
+  const synced = uuid ? tickets?.find((t) => t.uuid === uuid) : undefined;
+  const [fetched, setFetched] = useState<{ uuid: string; ticket?: Ticket; error?: unknown } | null>(null);
+  const needRest = Boolean(uuid && tickets && !synced);
+  useEffect(() => {
+    if (!needRest || !uuid) return;
+    let live = true;
+    api.get<Ticket>(`/tickets/u/${uuid}`).then(
+      (ticket) => live && setFetched({ uuid, ticket }),
+      (error: unknown) => live && setFetched({ uuid, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [needRest, uuid]);
+  if (synced) return { ticket: synced, synced: true, missing: null };
+  const rest = fetched?.uuid === uuid ? fetched : null;
+  return { ticket: rest?.ticket, synced: false, missing: rest?.error ?? null };
+}
+
+// Errors already shown (or already there when the page opened) are not toasted again.
+const shownErrors = new Set<string>();
+let primed = false;
+
+/** A mutation the server refused (synced mutationError) is toasted once, in the user's language. */
+export function useMutationErrorToasts(): void {
+  const errors = useSyncedList('mutationError');
+  useEffect(() => {
+    if (!errors) return;
+    const key = (e: SyncedMutationError) => `${e.clientID}/${e.mutationID}`;
+    if (!primed) {
+      primed = true;
+      for (const e of errors) shownErrors.add(key(e));
+      return;
+    }
+    for (const e of errors) {
+      if (shownErrors.has(key(e))) continue;
+      shownErrors.add(key(e));
+      toast.error(translateError(e.code, currentLanguage()));
+    }
+  }, [errors]);
+}
+
+/** An object URL of a media file served behind the session's token; revoked on unmount. */
+export function useMediaSrc(url: string | null): string | undefined {
+  const [src, setSrc] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (!url) return;
+    let live = true;
+    let objectUrl: string | undefined;
+    const absolute = /^(https?:|blob:|data:)/.test(url) ? url : `${apiBaseUrl()}${url}`;
+    fetch(absolute, { headers: { authorization: `Bearer ${api.getToken() ?? ''}` } })
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
+      .then((blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setSrc(objectUrl);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [url]);
+  return src;
+}
