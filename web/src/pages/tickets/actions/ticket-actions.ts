@@ -18,17 +18,13 @@ export function ticketActions(ticket: Pick<Ticket, 'status' | 'userId'>, actor: 
     out.add('transfer');
   }
   if (ticket.status === 'open') {
-    if (mine || admin) {
-      out.add('return');
-      out.add('resolve');
-      out.add('transfer');
-      out.add('schedule');
-      out.add('tags');
-      out.add('write');
+    if (mine) {
+      for (const a of ['return', 'resolve', 'transfer', 'schedule', 'tags', 'write'] as const) out.add(a);
     } else {
-      // Someone else's conversation: taking it over is an accept.
+      // Someone else's conversation: taking it over is an accept; an admin may also peek at it
+      // and manage it, but writes only after taking it over.
       out.add('accept');
-      if (admin) out.add('spy');
+      if (admin) for (const a of ['spy', 'return', 'resolve', 'transfer'] as const) out.add(a);
     }
   }
   if (ticket.status === 'closed') out.add('reopen');
