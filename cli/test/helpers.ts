@@ -1,5 +1,6 @@
-// Test helpers: the real server in-process on a fresh SQLite database and a free port, and the CLI
-// as a real process (node + the bin launcher) with its own XDG_CONFIG_HOME.
+// Test helpers: the real server in-process on a fresh database (SQLite, or a new PostgreSQL database
+// when TEST_POSTGRES_URL is set) and a free port, and the CLI as a real process (node + the bin
+// launcher) with its own XDG_CONFIG_HOME.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,18 +9,30 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../server/src/config.ts';
 import { createMemoryLogger } from '../../server/src/log.ts';
 import { startServer, type RunningServer } from '../../server/src/server.ts';
+import { createPostgresDatabase } from '../../server/test/harness.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/zapdesk.js', import.meta.url));
 export const ADMIN = { email: 'admin@zapdesk.local', password: 'Admin-Pass-1' };
 
+export const dialect = process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite';
+
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-cli-server-'));
+  const pg = process.env.TEST_POSTGRES_URL ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL) : undefined;
   const config = {
     ...loadConfig({ DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: '0', JWT_SECRET: 'cli-test', JWT_REFRESH_SECRET: 'cli-test-refresh' }),
+    ...(pg ? { databaseUrl: pg.url } : {}),
     rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
     ...overrides,
   };
-  return startServer(config, { log: createMemoryLogger() });
+  const server = await startServer(config, { log: createMemoryLogger() });
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      await pg?.drop();
+    },
+  };
 }
 
 export const tempConfigHome = () => mkdtempSync(path.join(tmpdir(), 'zapdesk-cli-home-'));

@@ -33,7 +33,10 @@ export default defineCommand({
         throw err.syscall ? new UserError(`cannot write ${options.output}: ${err.code ?? err.message}`) : err;
       });
     } else {
-      await pipeline(body, count, ctx.io.stdout, { end: false });
+      // A reader that stops early (`| head`) is not a failure.
+      await pipeline(body, count, ctx.io.stdout, { end: false }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') throw err;
+      });
     }
     // Every line ends in CRLF, the title line included.
     return { file: options.output ?? null, contacts: Math.max(lineBreaks - 1, 0), bytes };

@@ -16,21 +16,23 @@ export async function createImportScreen(ctx: Ctx, head: { file: string; label: 
 
   if (!head.live) {
     let last = 0;
-    let seen = false;
+    let printed: ContactImportCounts | undefined;
     const line = () => {
+      printed = counts;
       const rate = Math.round(counts.rows / Math.max(seconds(), 0.001));
       writeLine(ctx.io.stderr, `${head.label}: ${counts.rows} rows, ${counts.imported} imported, ${counts.skipped} skipped, ${counts.rejected} rejected (${rate} rows/s)`);
     };
     return {
       update(next) {
         counts = next;
-        seen = true;
         if (Date.now() - last < 1000) return;
         last = Date.now();
         line();
       },
       close: () => {
-        if (seen) line();
+        // The last counts, unless they are on the screen already (or nothing came at all).
+        const same = printed && printed.rows === counts.rows && printed.imported === counts.imported && printed.skipped === counts.skipped && printed.rejected === counts.rejected;
+        if (counts !== ZERO && !same) line();
       },
     };
   }

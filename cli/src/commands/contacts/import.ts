@@ -47,7 +47,9 @@ export default defineCommand({
       await errors?.close();
     }
     if (outcome.failure) {
-      throw new UserError(`the import stopped after ${outcome.rows} rows (${outcome.imported} imported): ${outcome.failure.message}; what was imported stays, run the same command again to finish`);
+      const why = outcome.failure.message.replace(/\.$/, '');
+      if (outcome.rows === 0) throw new UserError(`the import failed: ${why}`);
+      throw new UserError(`the import stopped after ${outcome.rows} rows (${outcome.imported} imported): ${why}; what was imported stays, run the same command again to finish`);
     }
     const seconds = (Date.now() - started) / 1000;
     return {
