@@ -48,6 +48,8 @@ export const router = createBrowserRouter([
                   { path: '/contacts', lazy: () => import('../pages/contacts/ContactsPage.tsx') },
                   { path: '/quick-messages', lazy: () => import('../pages/quick-messages/QuickMessagesPage.tsx') },
                   { path: '/schedules', lazy: () => import('../pages/schedules/SchedulesPage.tsx') },
+                  { path: '/tags', lazy: () => import('../pages/tags/TagsPage.tsx') },
+                  { path: '/kanban', lazy: () => import('../pages/kanban/KanbanPage.tsx') },
                   { path: '/connections', lazy: () => import('../pages/connections/ConnectionsPage.tsx') },
                   { path: '/queues', lazy: () => import('../pages/queues/QueuesPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
