@@ -123,4 +123,42 @@ describe('tickets', () => {
     await shot(bruno, 'tickets-list-360-dark');
     await context.close();
   });
+
+  it('draws every kind of media a customer sends, in the dark theme', async () => {
+    const connectionId = await demoConnection();
+    const simulator: Api = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const customer = { connectionId, from: '5511900099999', name: 'Mia Media' };
+    await simulator('POST', '/simulator/messages', { ...customer, body: 'Look at these' });
+    await simulator('POST', '/simulator/messages', { ...customer, body: '1' });
+
+    const { context, page } = await newPage(e2e, { dark: true, width: 1280, height: 900 });
+    await login(page, DEMO.attendant, e2e.demoPassword);
+    await page.goto('/tickets');
+    await openTab(page, /^Waiting \(\d+\)$/);
+    await ticketRow(page, customer.name).getByRole('button', { name: 'Accept' }).click();
+    const chat = page.getByTestId('chat');
+    await chat.getByText('Look at these').waitFor();
+
+    for (const media of [
+      { mediaType: 'image', fileName: 'photo.jpg', body: 'a photo' },
+      { mediaType: 'audio' },
+      { mediaType: 'video', fileName: 'clip.mp4' },
+      { mediaType: 'document', fileName: 'invoice.pdf' },
+      { mediaType: 'location', body: 'Main Street 10' },
+      { mediaType: 'vcard', body: 'Rita Contact' },
+      { mediaType: 'call_log' },
+    ]) {
+      await simulator('POST', '/simulator/messages', { ...customer, ...media });
+    }
+    await chat.locator('img[alt="a photo"]').waitFor();
+    await chat.locator('audio[controls]').waitFor();
+    await chat.locator('video[controls]').waitFor();
+    await chat.getByRole('link', { name: /Download .*\.pdf/ }).waitFor();
+    await chat.getByText('Contact card').waitFor();
+    await chat.getByText('Rita Contact').waitFor();
+    await chat.getByText('Missed call').waitFor();
+    await chat.locator('a[href*="maps"]').waitFor();
+    await shot(page, 'tickets-media-dark');
+    await context.close();
+  });
 });

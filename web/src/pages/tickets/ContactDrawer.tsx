@@ -1,5 +1,5 @@
 // The contact drawer (spec/02 §2.4, §9: 320 px): name, number (telephone link), email (mail link),
-// the ticket's notes (synced ticketNote; add with at least 2 characters, delete) and extra info.
+// the edit form (the contacts page's modal), the ticket's notes (synced ticketNote; add with at least 2 characters, delete) and extra info.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ticketNoteCreateSchema, type Ticket } from '@zapdesk/sync';
@@ -10,6 +10,8 @@ import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
+import { ContactModal } from '../contacts/ContactModal.tsx';
+import '../contacts/strings.ts';
 import { Avatar } from './manager/TicketItem.tsx';
 
 type Props = { ticket: Ticket; contact: SyncedContact | undefined; onClose: () => void };
@@ -18,6 +20,7 @@ export function ContactDrawer({ ticket, contact, onClose }: Props) {
   const { t } = useTranslation();
   const notes = (useSyncedList('ticketNote') ?? []).filter((n) => n.ticketId === ticket.id && n.contactId === ticket.contactId).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const [note, setNote] = useState('');
+  const [editing, setEditing] = useState(false);
   const form = useSaveForm<unknown>(() => setNote(''));
   const c = contact ?? { ...ticket.contact, extraInfo: [] };
 
@@ -55,6 +58,11 @@ export function ContactDrawer({ ticket, contact, onClose }: Props) {
             <a href={`mailto:${c.email}`} className="text-sm text-brand">
               {c.email}
             </a>
+          )}
+          {contact && (
+            <Button variant="secondary" icon="edit" onClick={() => setEditing(true)}>
+              {t('common.edit')}
+            </Button>
           )}
         </div>
 
@@ -117,6 +125,8 @@ export function ContactDrawer({ ticket, contact, onClose }: Props) {
           )}
         </section>
       </div>
+      {/* The synced contact refreshes itself after the save's poke. */}
+      {editing && contact && <ContactModal contact={contact} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />}
     </aside>
   );
 }

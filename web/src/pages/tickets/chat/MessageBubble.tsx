@@ -40,7 +40,7 @@ type Props = { message: Message; first: boolean; contactName: string; onReply?: 
 
 export const MessageBubble = memo(function MessageBubble({ message: m, first, contactName, onReply, onDelete }: Props) {
   const { t } = useTranslation();
-  const showsBody = m.body && m.mediaType !== 'locationMessage' && m.mediaType !== 'vcard' && m.mediaType !== 'contactMessage';
+  const showsBody = m.body && !['locationMessage', 'vcard', 'contactMessage', 'call_log'].includes(m.mediaType ?? '');
   const entries: MenuEntry[] = [];
   if (onReply && !m.isDeleted && m.id > 0) entries.push({ key: 'reply', label: t('tickets.chat.reply'), onSelect: () => onReply(m) });
   if (onDelete && m.fromMe && !m.isDeleted && m.id > 0) entries.push({ key: 'delete', label: t('tickets.chat.deleteMessage'), onSelect: () => onDelete(m) });
@@ -48,7 +48,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, first, co
     <div className={`group flex px-3 sm:px-6 ${m.fromMe ? 'justify-end' : 'justify-start'} ${first ? 'pt-2' : 'pt-0.5'}`} data-message-id={m.id} data-from-me={m.fromMe}>
       <div
         className={`relative max-w-[85%] min-w-24 rounded-lg px-2.5 pt-1.5 pb-1 shadow-xs sm:max-w-[70%] ${
-          m.fromMe ? 'bg-emerald-100 text-ink dark:bg-emerald-900/60' : 'bg-surface text-ink'
+          m.fromMe ? 'bg-emerald-100 text-ink dark:bg-emerald-900/60' : 'bg-surface text-ink dark:bg-slate-800'
         } ${first ? (m.fromMe ? 'rounded-tr-none' : 'rounded-tl-none') : ''}`}
       >
         {entries.length > 0 && (

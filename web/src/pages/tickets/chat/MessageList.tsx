@@ -84,7 +84,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, closed, contactN
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div ref={scrollRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto bg-raised/50" role="log" aria-label={t('tickets.chat.messages')} data-testid="chat-scroll">
+    <div ref={scrollRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto bg-canvas" role="log" aria-label={t('tickets.chat.messages')} data-testid="chat-scroll">
       {loadingOlder && <p className="sticky top-0 z-10 py-1 text-center text-xs text-muted">{t('tickets.chat.loadingOlder')}</p>}
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${items[0]?.start ?? 0}px)` }}>

@@ -27,7 +27,7 @@ type Props = {
   onNewTicket: () => void;
 };
 
-type ListProps = Omit<Props, 'tickets' | 'onNewTicket'> & { query: Record<string, string | number | undefined>; search?: string };
+type ListProps = Omit<Props, 'tickets' | 'onNewTicket'> & { query: Record<string, string | number | undefined>; search?: string; sections?: boolean };
 
 /** A REST page list (closed, search): mounted only while its tab is shown. */
 function PagedTickets({ query, search = '', ...rest }: ListProps) {
@@ -120,7 +120,7 @@ export function TicketManager({ tickets, selectedUuid, narrow, onOpen, onAccept,
         </>
       )}
       {tab === 'closed' && <PagedTickets key="closed" query={{ status: 'closed', ...restQuery }} {...common} />}
-      {tab === 'search' && <PagedTickets key="search" search={search} query={{ ...restQuery, tags: ids(tagIds), users: ids(userIds) }} {...common} />}
+      {tab === 'search' && <PagedTickets key="search" sections search={search} query={{ ...restQuery, tags: ids(tagIds), users: ids(userIds) }} {...common} />}
     </div>
   );
 }
