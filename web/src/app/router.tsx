@@ -52,6 +52,7 @@ export const router = createBrowserRouter([
                   { path: '/kanban', lazy: () => import('../pages/kanban/KanbanPage.tsx') },
                   { path: '/connections', lazy: () => import('../pages/connections/ConnectionsPage.tsx') },
                   { path: '/queues', lazy: () => import('../pages/queues/QueuesPage.tsx') },
+                  { path: '/announcements', lazy: () => import('../pages/announcements/AnnouncementsPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],
