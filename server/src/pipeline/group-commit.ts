@@ -1,9 +1,12 @@
 // Group commit for the inbound pipeline on SQLite. SQLite has one writer and one connection here,
-// so deliveries are serialised anyway; what costs is each commit (WAL frames for every page touched,
-// a new full-text segment per transaction). Deliveries that arrive while a transaction runs are
-// queued and run together in the next one, each inside its own savepoint: one that fails (a
-// redelivery, a bad row) rolls back alone, the others commit, and every caller learns its own
-// outcome only after the commit. PostgreSQL keeps one transaction per delivery (real concurrency).
+// so deliveries are serialised anyway; what costs is each commit (WAL frames for every page touched)
+// and each statement (a full-text segment per insert, store.ts). Deliveries that arrive while a
+// transaction runs are queued and stored together in the next one by one call of the store
+// function, which answers an outcome per delivery (a redelivery is an outcome, not a failure). If
+// that call throws (a bad row, a conflict the store could not foresee), the batch is rolled back and
+// run again one delivery at a time, each in its own savepoint, so the failure stays with its
+// delivery. Every caller learns its outcome only after the commit. PostgreSQL keeps one transaction
+// per delivery (real concurrency), under a per-company advisory lock with deadlock retries.
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
@@ -11,11 +14,14 @@ import type { DB } from '../db/schema.ts';
 /** Deliveries per transaction at most: bounds how long other queries wait for the connection. */
 export const MAX_GROUP = 200;
 
-type Work<T> = (trx: Transaction<DB>) => Promise<T>;
-type Job = { work: Work<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
-type Group = { queue: Job[]; draining: boolean };
+/** Stores items in the given transaction, one outcome per item in order; throws to fail them all. */
+export type Store<I, O> = (trx: Transaction<DB>, items: I[]) => Promise<O[]>;
 
-const groups = new WeakMap<AppDeps, Group>();
+type Job<I, O> = { item: I; resolve: (value: O) => void; reject: (err: unknown) => void };
+type Group<I, O> = { queue: Job<I, O>[]; draining: boolean };
+
+// Per app and store function, never shared between apps or tests.
+const groups = new WeakMap<AppDeps, Map<Store<never, unknown>, Group<never, unknown>>>();
 
 // One savepoint at a time, released before the next, so one name serves. Raw statements: Kysely's
 // savepoint() builds a new transaction object for each.
@@ -23,31 +29,70 @@ const SAVEPOINT = CompiledQuery.raw('savepoint delivery');
 const RELEASE = CompiledQuery.raw('release delivery');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to delivery');
 
-export function runGrouped<T>(deps: AppDeps, companyId: number, work: Work<T>): Promise<T> {
-  if (deps.dialect !== 'sqlite') return runLocked(deps, companyId, work);
-  let group = groups.get(deps);
-  if (!group) groups.set(deps, (group = { queue: [], draining: false }));
+export function runGrouped<I, O>(deps: AppDeps, companyId: number, item: I, store: Store<I, O>): Promise<O> {
+  if (deps.dialect !== 'sqlite') return runLocked(deps, companyId, async (trx) => one(await store(trx, [item])));
+  let byStore = groups.get(deps);
+  if (!byStore) groups.set(deps, (byStore = new Map()));
+  let group = byStore.get(store as Store<never, unknown>) as Group<I, O> | undefined;
+  if (!group) byStore.set(store as Store<never, unknown>, (group = { queue: [], draining: false }) as Group<never, unknown>);
   const g = group;
-  return new Promise<T>((resolve, reject) => {
-    g.queue.push({ work: work as Work<unknown>, resolve: resolve as (v: unknown) => void, reject });
-    if (!g.draining) void drain(deps, g);
+  return new Promise<O>((resolve, reject) => {
+    g.queue.push({ item, resolve, reject });
+    if (!g.draining) void drain(deps, g, store);
   });
 }
 
-async function drain(deps: AppDeps, group: Group): Promise<void> {
+function one<O>(outcomes: O[]): O {
+  if (outcomes.length !== 1) throw new Error(`store answered ${outcomes.length} outcomes for one item`);
+  return outcomes[0]!;
+}
+
+async function drain<I, O>(deps: AppDeps, group: Group<I, O>, store: Store<I, O>): Promise<void> {
   group.draining = true;
   try {
     while (group.queue.length > 0) {
       const batch = group.queue.splice(0, MAX_GROUP);
-      await runBatch(deps, batch);
+      const stored = await runBatch(deps, batch, store);
+      if (!stored) await runOneByOne(deps, batch, store);
     }
   } finally {
     group.draining = false;
   }
 }
 
-async function runBatch(deps: AppDeps, batch: Job[]): Promise<void> {
-  const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+/** The whole batch in one call and one transaction; false (rolled back) when the call failed. */
+async function runBatch<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<boolean> {
+  let trx;
+  try {
+    trx = await deps.db.startTransaction().execute();
+  } catch (err) {
+    for (const job of batch) job.reject(err);
+    return true;
+  }
+  let outcomes: O[];
+  try {
+    outcomes = await store(trx, batch.map((job) => job.item));
+    if (outcomes.length !== batch.length) throw new Error(`store answered ${outcomes.length} outcomes for ${batch.length} items`);
+  } catch (err) {
+    await trx.rollback().execute().catch(() => undefined);
+    if (batch.length > 1) return false;
+    batch[0]!.reject(err);
+    return true;
+  }
+  try {
+    await trx.commit().execute();
+  } catch (err) {
+    await trx.rollback().execute().catch(() => undefined);
+    for (const job of batch) job.reject(err);
+    return true;
+  }
+  batch.forEach((job, i) => job.resolve(outcomes[i]!));
+  return true;
+}
+
+/** Each delivery in its own savepoint of one transaction: a failure rolls back alone and is its caller's. */
+async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
+  const outcomes: ({ ok: true; value: O } | { ok: false; error: unknown })[] = [];
   let trx;
   try {
     trx = await deps.db.startTransaction().execute();
@@ -59,7 +104,7 @@ async function runBatch(deps: AppDeps, batch: Job[]): Promise<void> {
     for (const job of batch) {
       await trx.executeQuery(SAVEPOINT);
       try {
-        outcomes.push({ ok: true, value: await job.work(trx) });
+        outcomes.push({ ok: true, value: one(await store(trx, [job.item])) });
         await trx.executeQuery(RELEASE);
       } catch (error) {
         await trx.executeQuery(ROLLBACK_TO);
@@ -92,7 +137,7 @@ const RETRYABLE = new Set(['40P01', '40001']);
  */
 const INGEST_LOCK = 0x7a64; // "zd": the advisory-lock namespace of the inbound pipeline
 
-async function runLocked<T>(deps: AppDeps, companyId: number, work: Work<T>): Promise<T> {
+async function runLocked<T>(deps: AppDeps, companyId: number, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await deps.db.transaction().execute(async (trx) => {

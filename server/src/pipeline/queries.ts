@@ -24,32 +24,8 @@ export const insertPendingTicket = prepare(
       .returningAll(),
 );
 
+/** A message row as the pipeline inserts it (store.ts, one multi-row insert per batch). */
 export type MessageValues = Required<Pick<Insertable<Messages>, 'wid' | 'ticketId' | 'contactId' | 'whatsappId' | 'body' | 'fromMe' | 'read' | 'ack' | 'mediaType' | 'mediaUrl' | 'quotedMsgId' | 'participant' | 'data' | 'createdAt'>>;
-
-/** The message, or nothing when (company, connection, wid) is stored already. */
-export const insertMessageRow = prepare((db, p: MessageValues & { companyId: number }) =>
-  db
-    .insertInto('messages')
-    .values({
-      companyId: p.companyId,
-      wid: p.wid,
-      ticketId: p.ticketId,
-      contactId: p.contactId,
-      whatsappId: p.whatsappId,
-      body: p.body,
-      fromMe: p.fromMe,
-      read: p.read,
-      ack: p.ack,
-      mediaType: p.mediaType,
-      mediaUrl: p.mediaUrl,
-      quotedMsgId: p.quotedMsgId,
-      participant: p.participant,
-      data: p.data,
-      createdAt: p.createdAt,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('messages.id'),
-);
 
 /** A new message in the ticket: preview, clocks, unread count (+0 or +1) and a new version. */
 export const touchTicket = prepare((db, p: { companyId: number; ticketId: number; lastMessage: string; now: string; unread: number }) =>
@@ -63,8 +39,7 @@ export const touchTicket = prepare((db, p: { companyId: number; ticketId: number
       version: eb('tickets.version', '+', 1),
     }))
     .where('tickets.companyId', '=', p.companyId)
-    .where('tickets.id', '=', p.ticketId)
-    .returningAll(),
+    .where('tickets.id', '=', p.ticketId),
 );
 
 /** A stored message of the connection by its WhatsApp id (redelivery checks, quoted replies). */

@@ -1,0 +1,78 @@
+// Deliveries that arrive together are stored together (one transaction on SQLite, group-commit.ts):
+// each keeps its own outcome, a failing one does not take the others down, and nothing is half-kept.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundMessage } from '../channels/types.ts';
+import { tenant } from '../db/tenant.ts';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { newNumber, setupDesk } from '../../test/conversation.ts';
+import { ingest } from './ingest.ts';
+
+const text = (id: string, from: InboundMessage['from'], body: string): InboundMessage => ({ id, from, fromMe: false, timestamp: new Date().toISOString(), body });
+
+describe.each(DIALECTS)('deliveries arriving together on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true });
+  });
+  afterAll(async () => t.close());
+
+  it('keep their own outcomes: new ones stored, redeliveries ignored, one that fails fails alone with its file removed', async () => {
+    const desk = await setupDesk(t);
+    const conn = { id: desk.connectionId, companyId: desk.companyId };
+    const numbers = Array.from({ length: 30 }, () => newNumber());
+    const earlier = await Promise.all(numbers.slice(0, 10).map((n, i) => ingest(t.deps, conn, text(`E${i}-${n}`, { number: n }, 'earlier'))));
+    expect(earlier.every((r) => r.status === 'stored')).toBe(true);
+
+    // Another company's connection, deleted after its settings were read (they are kept 2 s): its
+    // delivery fails on the foreign key, in the middle of everyone else's.
+    const gone = await setupDesk(t);
+    const goneConn = { id: gone.connectionId, companyId: gone.companyId };
+    await ingest(t.deps, goneConn, text(`G0-${newNumber()}`, { number: newNumber() }, 'before the delete'));
+    expect((await t.request('DELETE', `/whatsapp/${gone.connectionId}`, { token: gone.adminSession.token })).status).toBe(200);
+
+    const photoFrom = newNumber();
+    const photo: InboundMessage = { ...text(`P-${photoFrom}`, { number: photoFrom }, 'photo'), mediaType: 'image', media: { data: Buffer.from('jpeg bytes'), mimeType: 'image/jpeg', fileName: 'photo.jpg' } };
+    const results = await Promise.allSettled([
+      ...numbers.map((n, i) => ingest(t.deps, conn, text(`N${i}-${n}`, { number: n }, `new ${i}`))),
+      ...numbers.slice(0, 10).map((n, i) => ingest(t.deps, conn, text(`E${i}-${n}`, { number: n }, 'earlier'))),
+      ingest(t.deps, goneConn, text(`G1-${newNumber()}`, { number: newNumber() }, 'after the delete')),
+      ingest(t.deps, conn, photo),
+    ]);
+    const outcome = (r: PromiseSettledResult<{ status: string }>) => (r.status === 'fulfilled' ? r.value.status : 'failed');
+    expect(results.slice(0, 30).map(outcome)).toEqual(Array(30).fill('stored'));
+    expect(results.slice(30, 40).map(outcome)).toEqual(Array(10).fill('duplicate'));
+    expect(outcome(results[40]!)).toBe('failed');
+    expect(outcome(results[41]!)).toBe('stored');
+
+    const db = tenant(t.db, desk.companyId);
+    const messages = await db.selectFrom('messages').select('messages.wid').where('messages.whatsappId', '=', desk.connectionId).execute();
+    expect(messages).toHaveLength(10 + 30 + 1);
+    const tickets = await db.selectFrom('tickets').select(['tickets.id', 'tickets.unreadMessages', 'tickets.lastMessage']).where('tickets.whatsappId', '=', desk.connectionId).execute();
+    expect(tickets).toHaveLength(31);
+    expect(tickets.map((x) => x.unreadMessages).sort()).toEqual([...Array(21).fill(1), ...Array(10).fill(2)].sort());
+    const photoTicket = await desk.ticketOf(photoFrom);
+    expect(photoTicket).toMatchObject({ unreadMessages: 1, lastMessage: 'photo' });
+    // One file for the photo, whatever attempts the batch took.
+    expect(readdirSync(path.join(t.deps.config.mediaDir, String(desk.companyId), 'tickets', String(photoTicket!.id)))).toHaveLength(1);
+    expect(await tenant(t.db, gone.companyId).selectFrom('messages').select('messages.id').execute()).toHaveLength(1);
+  });
+
+  it('two deliveries of one contact under different keys (LID and number) in one batch make one ticket', async () => {
+    const desk = await setupDesk(t);
+    const conn = { id: desk.connectionId, companyId: desk.companyId };
+    const number = newNumber();
+    const lid = `${Date.now()}77@lid`;
+    const [a, b] = await Promise.all([
+      ingest(t.deps, conn, text(`K1-${number}`, { number, jid: `${number}@s.whatsapp.net`, lid, name: 'Two Keys' }, 'by lid')),
+      ingest(t.deps, conn, text(`K2-${number}`, { number, jid: `${number}@s.whatsapp.net` }, 'by number')),
+    ]);
+    expect(a).toMatchObject({ status: 'stored' });
+    expect(b).toMatchObject({ status: 'stored', ticketId: a.status === 'stored' ? a.ticketId : -1 });
+    const ticket = await desk.ticketOf(number);
+    expect(ticket).toMatchObject({ unreadMessages: 2, status: 'pending' });
+    const rows = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.wid').where('messages.ticketId', '=', ticket!.id).execute();
+    expect(rows.map((r) => r.wid).sort()).toEqual([`K1-${number}`, `K2-${number}`]);
+  });
+});

@@ -1,0 +1,256 @@
+// Storing inbound messages: contact, ticket, message row and ticket counters, for several deliveries
+// in one transaction (README.md, "Throughput"). The deliveries of a batch are of different
+// contacts (the contact lock lets one per contact in at a time), so each is planned on its own;
+// their messages then go in with one multi-row insert. One statement matters: SQLite's full-text
+// index writes its pending terms as a new segment whenever a statement opens a statement journal
+// (any insert with triggers), so row-by-row inserts cost a segment and its merging per message.
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { InboundMessage } from '../channels/types.ts';
+import type { AppDeps } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import type { Whatsapps } from '../db/schema.ts';
+import { tenant } from '../db/tenant.ts';
+import { findOrCreateContact, type ContactRow } from '../modules/contacts/queries.ts';
+import { previewOf } from '../modules/messages/dto.ts';
+import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
+import type { TicketRow } from '../modules/tickets/dto.ts';
+import { startTracking } from '../modules/ticket-tracking/service.ts';
+import { insertPendingTicket, selectContactTickets, selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
+
+export type ConnectionRow = Selectable<Whatsapps>;
+
+export type Delivery = {
+  connection: ConnectionRow;
+  msg: InboundMessage;
+  /** The reply's rating (1-3) when it reads as one. */
+  rated: number | undefined;
+  /** The file written for this delivery, so the caller can remove it if the transaction fails. */
+  media?: StoredMedia;
+};
+
+export type Stored = { messageId: number; ticket: TicketRow; contact: ContactRow; created: boolean; ratingTicket?: TicketRow };
+
+/** A message the insert refused although it was not stored when the batch began (a concurrent delivery elsewhere). */
+export class InsertConflict extends Error {}
+
+type Plan = { delivery: Delivery; contact: ContactRow; ticket: TicketRow; waiting?: TicketRow; created: boolean; values: MessageValues };
+
+/**
+ * Stores the deliveries in the caller's transaction; one outcome each, in order: what was stored,
+ * or 'duplicate' when the message is stored already (or twice in the batch). Any failure throws
+ * with nothing kept on disk, and the caller rolls the transaction back.
+ */
+export async function storeDeliveries(deps: AppDeps, trx: Database, deliveries: Delivery[]): Promise<(Stored | 'duplicate')[]> {
+  const seen = await findStoredWids(trx, deliveries);
+  const plans: (Plan | 'duplicate')[] = [];
+  try {
+    for (const d of deliveries) {
+      const key = widKey(d.connection.companyId, d.connection.id, d.msg.id);
+      if (seen.has(key)) {
+        plans.push('duplicate');
+        continue;
+      }
+      seen.add(key);
+      plans.push(await planDelivery(deps, trx, d));
+    }
+    const ids = await insertMessages(trx, plans.filter((p) => p !== 'duplicate'));
+    return await touchTickets(trx, plans, ids);
+  } catch (err) {
+    await Promise.all(deliveries.map((d) => d.media && removeMediaFile(deps.config.mediaDir, d.media.relPath)));
+    for (const d of deliveries) delete d.media;
+    throw err;
+  }
+}
+
+const widKey = (companyId: number, connectionId: number | null, wid: string) => `${companyId}:${connectionId}:${wid}`;
+
+/** The batch's messages already stored: one lookup per connection on the unique (company, connection, wid) index. */
+async function findStoredWids(db: Database, deliveries: Delivery[]): Promise<Set<string>> {
+  const seen = new Set<string>();
+  if (deliveries.length === 1) {
+    const { connection, msg } = deliveries[0]!;
+    const { rows } = await selectMessageByWid(db, { companyId: connection.companyId, connectionId: connection.id, wid: msg.id });
+    if (rows.length > 0) seen.add(widKey(connection.companyId, connection.id, msg.id));
+    return seen;
+  }
+  const byConnection = groupBy(deliveries, (d) => d.connection);
+  for (const [connection, group] of byConnection) {
+    const rows = await tenant(db, connection.companyId)
+      .selectFrom('messages')
+      .select('messages.wid')
+      .where('messages.whatsappId', '=', connection.id)
+      .where('messages.wid', 'in', group.map((d) => d.msg.id))
+      .execute();
+    for (const r of rows) seen.add(widKey(connection.companyId, connection.id, r.wid));
+  }
+  return seen;
+}
+
+/** Contact, ticket (found or created), the file if any, and the message row to insert. */
+async function planDelivery(deps: AppDeps, db: Database, delivery: Delivery): Promise<Plan> {
+  const { connection, msg, rated } = delivery;
+  const contact = await findOrCreateContact(db, connection.companyId, msg.from, connection.id);
+  const { active, waiting } = await findContactTickets(db, connection.companyId, contact.id, connection.id);
+  let ticket: TicketRow;
+  let created = false;
+  if (waiting && !msg.fromMe && rated !== undefined) ticket = waiting;
+  else ({ ticket, created } = active ? { ticket: active, created: false } : await createTicket(db, connection, contact));
+  if (msg.media) delivery.media = await saveInboundMedia(deps, ticket, msg);
+  const quoted = msg.quotedId ? (await selectMessageByWid(db, { companyId: connection.companyId, connectionId: connection.id, wid: msg.quotedId })).rows[0] : undefined;
+  const media = delivery.media;
+  const values: MessageValues = {
+    wid: msg.id,
+    ticketId: ticket.id,
+    contactId: contact.id,
+    whatsappId: connection.id,
+    body: bodyOf(msg),
+    fromMe: msg.fromMe ? 1 : 0,
+    read: msg.fromMe ? 1 : 0,
+    ack: msg.fromMe ? 1 : 0,
+    mediaType: mediaTypeOf(msg),
+    mediaUrl: media?.relPath ?? null,
+    quotedMsgId: quoted?.id ?? null,
+    participant: msg.participant?.jid ?? msg.participant?.lid ?? null,
+    data: media ? JSON.stringify({ fileName: media.fileName, mimeType: media.mimeType, size: media.size }) : null,
+    createdAt: validTime(msg.timestamp),
+  };
+  return { delivery, contact, ticket, waiting, created, values };
+}
+
+/**
+ * In one read: the contact's active (open or pending) ticket on this connection, and the closed
+ * ticket waiting for a rating when it is the contact's latest there.
+ */
+async function findContactTickets(db: Database, companyId: number, contactId: number, connectionId: number): Promise<{ active?: TicketRow; waiting?: TicketRow }> {
+  const { rows } = await selectContactTickets(db, { companyId, contactId, connectionId });
+  // Sorted here: an ORDER BY id LIMIT lets SQLite walk the whole table by rowid instead of the
+  // (company, contact, connection) index; the rows of one contact are few.
+  rows.sort((a, b) => b.id - a.id);
+  const latest = rows[0];
+  return {
+    active: rows.find((r) => r.status !== 'closed'),
+    waiting: latest && latest.status === 'closed' && latest.awaitingRating === 1 ? latest : undefined,
+  };
+}
+
+/** A new pending ticket; when another instance made one first (the unique active-ticket index), that one. */
+async function createTicket(db: Database, connection: ConnectionRow, contact: ContactRow): Promise<{ ticket: TicketRow; created: boolean }> {
+  const { rows } = await insertPendingTicket(db, {
+    companyId: connection.companyId,
+    uuid: randomUUID(),
+    contactId: contact.id,
+    connectionId: connection.id,
+    isGroup: contact.isGroup,
+    now: new Date().toISOString(),
+  });
+  const inserted = rows[0];
+  if (!inserted) {
+    const { active } = await findContactTickets(db, connection.companyId, contact.id, connection.id);
+    if (active) return { ticket: active, created: false };
+    throw new Error('ticket neither created nor found');
+  }
+  await startTracking(db, connection.companyId, inserted);
+  return { ticket: inserted, created: true };
+}
+
+/** One insert per company; the new ids by (company, connection, wid). Throws InsertConflict when a row was refused. */
+async function insertMessages(db: Database, plans: Plan[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const [companyId, group] of groupBy(plans, (p) => p.delivery.connection.companyId)) {
+    const rows = await tenant(db, companyId)
+      .insertInto(
+        'messages',
+        group.map((p) => p.values),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning(['messages.id', 'messages.whatsappId', 'messages.wid'])
+      .execute();
+    for (const r of rows) ids.set(widKey(companyId, r.whatsappId, r.wid), r.id);
+    if (rows.length < group.length) throw new InsertConflict('a message of the batch was stored meanwhile');
+  }
+  return ids;
+}
+
+/**
+ * Preview, clocks, unread count and version of each message's ticket. The row is read earlier in
+ * this transaction; what the update changes is computed here rather than returned (RETURNING *
+ * costs SQLite as much as the update), folding in earlier messages of the batch to the same ticket.
+ * On PostgreSQL a concurrent transition may have moved the ticket meanwhile: the automation chain
+ * re-checks the ticket's state with conditional updates, so a stale copy only makes it stay silent.
+ */
+async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Map<string, number>): Promise<(Stored | 'duplicate')[]> {
+  const current = new Map<number, TicketRow>();
+  const outcomes: (Stored | 'duplicate')[] = [];
+  for (const plan of plans) {
+    if (plan === 'duplicate') {
+      outcomes.push(plan);
+      continue;
+    }
+    const { delivery, contact, waiting, created, values } = plan;
+    const { connection, msg } = delivery;
+    const before = current.get(plan.ticket.id) ?? plan.ticket;
+    const unread = plan.ticket !== waiting && !msg.fromMe ? 1 : 0;
+    const now = new Date().toISOString();
+    const lastMessage = previewOf(values.body, values.mediaType, msg.media?.fileName);
+    const touched = await touchTicket(db, { companyId: connection.companyId, ticketId: before.id, lastMessage, now, unread });
+    if (touched.numAffectedRows === 0n) throw new Error(`ticket ${before.id} vanished while storing a message`);
+    const ticket: TicketRow = { ...before, lastMessage, lastInteractionAt: now, updatedAt: now, unreadMessages: before.unreadMessages + unread, version: before.version + 1 };
+    current.set(ticket.id, ticket);
+    const messageId = ids.get(widKey(connection.companyId, connection.id, msg.id));
+    if (messageId === undefined) throw new InsertConflict('a message of the batch has no id');
+    const ratingTicket = msg.fromMe ? undefined : plan.ticket === waiting ? ticket : waiting;
+    outcomes.push({ messageId, ticket, contact, created, ...(ratingTicket ? { ratingTicket } : {}) });
+  }
+  return outcomes;
+}
+
+function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+const validTime = (ts: string) => {
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? new Date().toISOString() : d.toISOString();
+};
+
+/** The spec's mediaType names (spec/02 §3). */
+export function mediaTypeOf(msg: InboundMessage): string | null {
+  switch (msg.mediaType) {
+    case undefined:
+      return null;
+    case 'document':
+      return 'application';
+    case 'sticker':
+      return 'image';
+    case 'location':
+      return 'locationMessage';
+    default:
+      return msg.mediaType;
+  }
+}
+
+/** A location body is pipe-separated: image, link, optional description (spec/02 §3). */
+function bodyOf(msg: InboundMessage): string {
+  if (msg.mediaType === 'location' && msg.location) {
+    const { latitude, longitude, description } = msg.location;
+    return `|https://maps.google.com/maps?q=${latitude}%2C${longitude}&z=17|${description ?? msg.body ?? ''}`;
+  }
+  if (msg.mediaType === 'vcard' && msg.vcard) return msg.vcard;
+  return msg.body ?? '';
+}
+
+async function saveInboundMedia(deps: AppDeps, ticket: TicketRow, msg: InboundMessage): Promise<StoredMedia | undefined> {
+  const file = msg.media;
+  if (!file) return undefined;
+  const kind = msg.mediaType === 'image' || msg.mediaType === 'sticker' ? 'image' : msg.mediaType === 'audio' ? 'audio' : msg.mediaType === 'video' ? 'video' : 'document';
+  const mediaType = kind === 'document' ? 'application' : kind;
+  return saveTicketMedia(deps.config.mediaDir, ticket.companyId, ticket.id, { data: file.data, fileName: file.fileName ?? `${msg.mediaType ?? 'file'}`, mimeType: file.mimeType, kind, mediaType });
+}
