@@ -82,8 +82,8 @@ export async function findOrCreateContact(db: Database, companyId: number, peer:
   return raced;
 }
 
-/** Fills in what the network told us and the contact lacks; a name typed by an agent is kept. */
-async function refreshContact(db: Database, companyId: number, row: ContactRow, peer: Peer, number: string): Promise<ContactRow> {
+/** Fills in what the network told us and the contact lacks; a name typed by an agent is kept. The pipeline calls it on rows it looked up for a whole batch. */
+export async function refreshContact(db: Database, companyId: number, row: ContactRow, peer: Peer, number: string): Promise<ContactRow> {
   const patch: Partial<Pick<ContactRow, 'jid' | 'lid' | 'number' | 'name'>> = {};
   if (peer.jid && row.jid !== peer.jid) patch.jid = peer.jid;
   if (peer.lid && row.lid !== peer.lid) patch.lid = peer.lid;
