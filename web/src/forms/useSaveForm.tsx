@@ -34,8 +34,8 @@ export function useSaveForm<R>(onSaved: (saved: R) => void) {
   return { errors, busy, submit };
 }
 
-/** Cancel and Save, the footer of every create/edit dialog. */
-export function SaveCancelFooter({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
+/** Cancel and Save, the footer of every create/edit dialog; `label` names the submit when it is not a save (Transfer, Open). */
+export function SaveCancelFooter({ busy, onCancel, label }: { busy: boolean; onCancel: () => void; label?: string }) {
   const { t } = useTranslation();
   return (
     <>
@@ -43,7 +43,7 @@ export function SaveCancelFooter({ busy, onCancel }: { busy: boolean; onCancel: 
         {t('common.cancel')}
       </Button>
       <Button type="submit" busy={busy}>
-        {t('common.save')}
+        {label ?? t('common.save')}
       </Button>
     </>
   );
