@@ -7,7 +7,7 @@ import type { Ticket } from '@zapdesk/sync';
 import { SEARCH_DEBOUNCE_MS } from '../../../hooks/scroll.ts';
 import { useReplicache } from '../../../sync/SyncProvider.tsx';
 import { useSyncedList } from '../../../sync/use-synced.ts';
-import { Button } from '../../../ui/Button.tsx';
+import { SaveCancelFooter } from '../../../forms/useSaveForm.tsx';
 import { Dialog } from '../../../ui/Dialog.tsx';
 import { SelectField, TextField } from '../../../ui/Field.tsx';
 
@@ -52,16 +52,7 @@ export function TransferDialog({ ticket, onClose, onDone }: Props) {
       title={t('tickets.transfer.title')}
       onClose={onClose}
       onSubmit={(e) => void submit(e)}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" icon="transfer">
-            {t('tickets.transfer.submit')}
-          </Button>
-        </>
-      }
+      footer={<SaveCancelFooter busy={false} onCancel={onClose} label={t('tickets.transfer.submit')} />}
     >
       <div className="flex flex-col gap-4">
         <SelectField

@@ -6,6 +6,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact, Ticket } from '@zapdesk/sync';
 import { AppError, api } from '../../../api/client.ts';
+import { SaveCancelFooter } from '../../../forms/useSaveForm.tsx';
 import { SEARCH_DEBOUNCE_MS } from '../../../hooks/scroll.ts';
 import { useUser } from '../../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../../sync/use-synced.ts';
@@ -91,16 +92,7 @@ export function NewTicketModal({ onClose, onOpened }: Props) {
       title={t('tickets.newTicket.title')}
       onClose={onClose}
       onSubmit={(e) => void submit(e)}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" busy={busy}>
-            {t('tickets.newTicket.open')}
-          </Button>
-        </>
-      }
+      footer={<SaveCancelFooter busy={busy} onCancel={onClose} label={t('tickets.newTicket.open')} />}
     >
       <div className="flex flex-col gap-4">
         <TextField label={t('tickets.newTicket.contact')} hint={t('tickets.newTicket.contactHint')} type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
