@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { SyncedChat, SyncedChatMessage } from '@zapdesk/sync/keys';
+import { messagesOf, sortChats, unreadFor } from './chats.ts';
+
+const chat = (id: number, updatedAt: string, unreads: Record<number, number> = {}): SyncedChat => ({
+  id,
+  uuid: `c${id}`,
+  title: `Chat ${id}`,
+  ownerId: 1,
+  lastMessage: '',
+  createdAt: updatedAt,
+  updatedAt,
+  users: Object.entries(unreads).map(([userId, n]) => ({ userId: Number(userId), unreads: n, user: { id: Number(userId), name: `U${userId}` } })),
+});
+const msg = (id: number, chatId: number, createdAt: string): SyncedChatMessage => ({ id, chatId, message: `m${id}`, senderId: 1, sender: null, mediaPath: null, mediaName: null, createdAt });
+
+describe('internal chat lists', () => {
+  it('counts only my unreads, zero when I am not listed', () => {
+    const c = chat(1, '2026-11-22T10:00:00Z', { 1: 0, 2: 3 });
+    expect(unreadFor(c, 2)).toBe(3);
+    expect(unreadFor(c, 1)).toBe(0);
+    expect(unreadFor(c, 9)).toBe(0);
+  });
+
+  it('lists chats by latest activity', () => {
+    expect(sortChats([chat(1, '2026-11-20T10:00:00Z'), chat(2, '2026-11-22T10:00:00Z'), chat(3, '2026-11-21T10:00:00Z')]).map((c) => c.id)).toEqual([2, 3, 1]);
+  });
+
+  it("keeps one chat's messages, oldest first", () => {
+    const all = [msg(3, 1, '2026-11-22T10:02:00Z'), msg(1, 1, '2026-11-22T10:00:00Z'), msg(2, 2, '2026-11-22T10:01:00Z')];
+    expect(messagesOf(all, 1).map((m) => m.id)).toEqual([1, 3]);
+  });
+});
