@@ -2,8 +2,10 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { column } from '../present.ts';
+import { ImportProgress } from './ImportProgress.tsx';
 import { Record } from './Record.tsx';
 import { Table } from './Table.tsx';
+import { TicketsWatch } from './TicketsWatch.tsx';
 
 type Row = { id: number; name: string; due: string | null; active: boolean };
 const columns = [column<Row>('id', (r) => r.id), column<Row>('name', (r) => r.name), column<Row>('due', (r) => r.due), column<Row>('active', (r) => r.active)];
@@ -33,5 +35,41 @@ describe('Record', () => {
   it('lines labels up and shows lists and booleans as words', () => {
     const { lastFrame } = render(<Record title="Plan 3: Pro" fields={[['users', 10], ['kanban', false], ['features', ['campaigns', 'kanban']]]} />);
     expect(lastFrame()).toBe(['Plan 3: Pro', 'users     10', 'kanban    no', 'features  campaigns, kanban'].join('\n'));
+  });
+});
+
+describe('ImportProgress', () => {
+  it('draws a bar when the row count is known, with the counts and the rate', () => {
+    const { lastFrame } = render(<ImportProgress file="leads.csv" rows={5000} imported={4970} skipped={0} rejected={30} total={10000} seconds={0.5} done={false} />);
+    expect(lastFrame()).toBe(['Importing leads.csv  ' + '█'.repeat(15) + '░'.repeat(15) + ' 50%', '5,000 rows · 4,970 imported · 0 skipped · 30 rejected · 10,000 rows/s · 0.5s'].join('\n'));
+  });
+
+  it('has no bar for an xlsx (no count up front) and a full one when done', () => {
+    const running = render(<ImportProgress file="book.xlsx" rows={1000} imported={0} skipped={1000} rejected={0} seconds={2} done={false} />);
+    expect(running.lastFrame()).toBe(['Importing book.xlsx', '1,000 rows · 0 imported · 1,000 skipped · 0 rejected · 500 rows/s · 2.0s'].join('\n'));
+    const done = render(<ImportProgress file="book.xlsx" rows={1000} imported={0} skipped={1000} rejected={0} seconds={2} done />);
+    expect(done.lastFrame()!.split('\n')[0]).toBe(`Imported book.xlsx  ${'█'.repeat(30)} 100%`);
+  });
+});
+
+describe('TicketsWatch', () => {
+  type T = { id: number; status: string; contact: string };
+  const columns = [column<T>('id', (t) => t.id), column<T>('status', (t) => t.status), column<T>('contact', (t) => t.contact)];
+  const tickets: T[] = [
+    { id: 3, status: 'pending', contact: 'Ana' },
+    { id: 2, status: 'open', contact: 'Joao' },
+    { id: 1, status: 'pending', contact: 'Maria' },
+  ];
+
+  it('counts by status, says when it is live, and cuts the table to the rows that fit', () => {
+    const { lastFrame, rerender } = render(<TicketsWatch columns={columns} tickets={tickets} synced={false} maxRows={2} at="10:00:00" />);
+    expect(lastFrame()).toBe(['Tickets 1 open · 2 pending ○ syncing… · 10:00:00 · q to quit', 'ID  STATUS   CONTACT', '3   pending  Ana', '2   open     Joao', '… 1 more'].join('\n'));
+    rerender(<TicketsWatch columns={columns} tickets={tickets.slice(0, 1)} synced maxRows={2} at="10:00:05" />);
+    expect(lastFrame()).toBe(['Tickets 0 open · 1 pending ● live · 10:00:05 · q to quit', 'ID  STATUS   CONTACT', '3   pending  Ana'].join('\n'));
+  });
+
+  it('says so when there is nothing to watch', () => {
+    const { lastFrame } = render(<TicketsWatch columns={columns} tickets={[]} synced maxRows={10} at="10:00:00" />);
+    expect(lastFrame()).toBe(['Tickets 0 open · 0 pending ● live · 10:00:00 · q to quit', 'No open or pending tickets.'].join('\n'));
   });
 });

@@ -22,12 +22,15 @@ export function ticketLine(t: Ticket): string {
 export async function createWatchScreen(ctx: Ctx, mode: 'live' | 'lines' | 'json'): Promise<WatchScreen> {
   if (mode !== 'live') {
     let shown = new Map<number, string>();
+    let started = false;
     const say = (event: 'added' | 'changed' | 'removed', t: Ticket | { id: number }, line: string) =>
       writeLine(ctx.io.stdout, mode === 'json' ? JSON.stringify({ event, ...(event === 'removed' ? { id: t.id } : { ticket: t }) }) : line);
     return {
       update(tickets, synced) {
         // The local cache may be stale until the first pull: lines start from the server's truth.
         if (!synced) return;
+        if (!started) writeLine(ctx.io.stderr, `watching ${tickets.length} tickets; a line "q", Ctrl-C or SIGTERM stops`);
+        started = true;
         const next = new Map(tickets.map((t) => [t.id, ticketLine(t)]));
         for (const t of [...tickets].reverse()) {
           const line = next.get(t.id)!;

@@ -1,0 +1,157 @@
+// `tickets list` and `tickets watch` against the real server with the simulator: tickets come from
+// simulated WhatsApp messages, the list's filters are read back from --json, and the watch sees a
+// new ticket arrive live (as plain lines in a pipe, and in the Ink view in a pseudo-terminal).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/src/server.ts';
+import { BIN, login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+
+let server: RunningServer;
+let home: string;
+let connectionId: number;
+
+/** The API as the logged-in CLI user, for what the CLI does not do itself (pairing by scan, accepting a ticket). */
+async function http(method: string, url: string, body?: unknown) {
+  const { accessToken } = JSON.parse(readFileSync(path.join(home, 'zapdesk', 'config.json'), 'utf8')) as { accessToken: string };
+  const res = await fetch(`${server.apiUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.status, `${method} ${url}`).toBeLessThan(300);
+  return res.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const message = (from: string, name: string, text: string) => http('POST', '/simulator/messages', { connectionId, from, name, body: text });
+
+const json = (run: Run) => {
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+};
+const ids = (r: { tickets: { id: number }[] }) => r.tickets.map((t) => t.id).sort((a, b) => a - b);
+
+/** Waits until `read()` matches, polling; fails with what was seen. */
+async function waitFor(read: () => string, pattern: RegExp, ms = 60_000): Promise<RegExpMatchArray> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const m = read().match(pattern);
+    if (m) return m;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${read()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const CONTACTS = 45;
+let accepted: number;
+let allIds: number[];
+
+beforeAll(async () => {
+  server = await startTestServer({ simulator: true });
+  home = tempConfigHome();
+  await login(server.apiUrl, home);
+  const conn = json(await zapdesk(['connections', 'add', '--name', 'Sim', '--provider', 'simulator', '--json'], { home }));
+  connectionId = conn.id;
+  await http('POST', `/whatsappsession/${connectionId}`);
+  await http('POST', `/simulator/connections/${connectionId}/scan`, { number: '5511900000001' });
+  for (let i = 0; i < CONTACTS; i++) await message(`55119770${String(i).padStart(5, '0')}`, i === 7 ? 'Zeca Aceito' : `Cliente ${i}`, `Mensagem ${i}`);
+  const page = (await http('GET', '/tickets?showAll=true&pageNumber=2')) as { tickets: { id: number; contact: { name: string } }[] };
+  const first = (await http('GET', '/tickets?showAll=true')) as typeof page;
+  allIds = [...first.tickets, ...page.tickets].map((t) => t.id).sort((a, b) => a - b);
+  expect(allIds).toHaveLength(CONTACTS);
+  accepted = [...first.tickets, ...page.tickets].find((t) => t.contact.name === 'Zeca Aceito')!.id;
+  await http('PUT', `/tickets/${accepted}`, { status: 'open', userId: 1 });
+}, 180_000);
+afterAll(() => server?.close());
+
+describe('zapdesk tickets list', { timeout: 300_000 }, () => {
+  it('pages by 40 and --all reads every page', async () => {
+    const first = json(await zapdesk(['tickets', 'list', '--show-all', '--json'], { home }));
+    expect(first.tickets).toHaveLength(40);
+    expect(first).toMatchObject({ hasMore: true, nextPage: 2 });
+    const second = json(await zapdesk(['tickets', 'list', '--show-all', '--page', '2', '--json'], { home }));
+    expect(second).toMatchObject({ hasMore: false, nextPage: null });
+    expect([...ids(first), ...ids(second)].sort((a, b) => a - b)).toEqual(allIds);
+    expect(ids(json(await zapdesk(['tickets', 'list', '--show-all', '--all', '--json'], { home })))).toEqual(allIds);
+  });
+
+  it('filters by status, user, search and day as the server does', async () => {
+    const open = json(await zapdesk(['tickets', 'list', '--status', 'open', '--show-all', '--json'], { home }));
+    expect(open.tickets).toEqual([expect.objectContaining({ id: accepted, status: 'open', userId: 1, contact: expect.objectContaining({ name: 'Zeca Aceito' }) })]);
+    expect(ids(json(await zapdesk(['tickets', 'list', '--users', '1', '--show-all', '--json'], { home })))).toEqual([accepted]);
+    expect(ids(json(await zapdesk(['tickets', 'list', '--search', 'aceito', '--show-all', '--json'], { home })))).toEqual([accepted]);
+    const pending = json(await zapdesk(['tickets', 'list', '--status', 'pending', '--show-all', '--all', '--json'], { home }));
+    expect(ids(pending)).toEqual(allIds.filter((id) => id !== accepted));
+    const today = new Date().toISOString().slice(0, 10);
+    expect(ids(json(await zapdesk(['tickets', 'list', '--date', today, '--show-all', '--all', '--json'], { home })))).toEqual(allIds);
+    expect(json(await zapdesk(['tickets', 'list', '--date', '2020-01-01', '--show-all', '--json'], { home })).tickets).toEqual([]);
+  });
+
+  it('shows a table in a pipe and refuses bad filters with exit 2', async () => {
+    const run = await zapdesk(['tickets', 'list', '--status', 'open', '--show-all'], { home });
+    expect(run.code, run.stderr).toBe(0);
+    const [header, row] = run.stdout.split('\n');
+    expect(header).toMatch(/^ID +STATUS +CONTACT +QUEUE +USER +UNREAD +TAGS +UPDATED +LAST MESSAGE$/);
+    expect(row).toMatch(new RegExp(`^${accepted} +open +Zeca Aceito \\(5511977000007\\) +- +Super Admin `));
+    expect(await zapdesk(['tickets', 'list', '--date', '2020-13-01'], { home })).toMatchObject({
+      code: 2,
+      stderr: "error: option '--date': Invalid ISO date (see zapdesk tickets list --help)\n",
+    });
+    expect((await zapdesk(['tickets', 'list', '--status', 'done'], { home })).code).toBe(2);
+    expect((await zapdesk(['tickets', 'list', '--queue-ids', 'x'], { home })).stderr).toMatch(/^error: option '--queue-ids': /);
+  });
+});
+
+describe('zapdesk tickets watch', { timeout: 300_000 }, () => {
+  it('prints a line as a ticket arrives, changes and closes, and stops cleanly on SIGINT', async () => {
+    const child = spawn(process.execPath, [BIN, 'tickets', 'watch'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+
+    // First every ticket already there, oldest first (stdout and stderr are separate pipes: either may come first).
+    const [, count] = await waitFor(() => err, /^watching (\d+) tickets/m);
+    expect(Number(count)).toBe(CONTACTS);
+    const added = () => out.split('\n').filter((l) => l.startsWith('+ ticket'));
+    await waitFor(() => String(added().length), new RegExp(`^${count}$`));
+    expect(added()[0]).toMatch(/^\+ ticket \d+: pending, contact Cliente 0 \(5511977000000\), queue -, user -, unread 1, tags -, updated \d{4}-\d\d-\d\d \d\d:\d\d, last message Mensagem 0$/);
+    // A new customer writes, through the CLI's own simulator command.
+    const sent = await zapdesk(['sim', 'send', '--from', '5511955550000', '--name', 'Nova Cliente', '--to', String(connectionId), 'Quero um orçamento'], { home });
+    expect(sent.code, sent.stderr).toBe(0);
+    const [, id] = await waitFor(() => out, /^\+ ticket (\d+): pending, contact Nova Cliente \(5511955550000\), .*last message Quero um orçamento$/m);
+    await message('5511955550000', 'Nova Cliente', 'Pode ser amanhã?');
+    await waitFor(() => out, new RegExp(`^~ ticket ${id}: pending, .*unread 2, .*last message Pode ser amanhã\\?$`, 'm'));
+    await http('PUT', `/tickets/${id}`, { status: 'closed' });
+    await waitFor(() => out, new RegExp(`^- ticket ${id}$`, 'm'));
+
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(out.split('\n').filter((l) => l.startsWith(`+ ticket ${id}:`))).toHaveLength(1);
+  });
+
+  it('draws the live table in a terminal and quits on q', async () => {
+    // A terminal wide enough for every column (a fresh pseudo-terminal has no size).
+    const command = `stty cols 160 rows 40; ${[process.execPath, BIN, 'tickets', 'watch', '--status', 'pending'].map((a) => `'${a}'`).join(' ')}`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.on('data', (d) => (screen += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const text = () => stripVTControlCharacters(screen);
+    await waitFor(text, /Tickets 0 open · \d+ pending ● live/);
+    await message('5511955551111', 'Cliente Ao Vivo', 'Olá da tela');
+    await waitFor(text, /\d+ +pending +Cliente Ao Vivo \(5511955551111\) .* Olá da tela/);
+    child.stdin.write('q');
+    expect(await exited).toBe(0);
+    expect(text()).toMatch(/ID +STATUS +CONTACT +QUEUE +USER +UNREAD +TAGS +UPDATED +LAST MESSAGE/);
+  });
+});
