@@ -1,5 +1,6 @@
 // The left drawer (spec/01 §2): 240 px; a persistent panel that collapses to an icon rail from 600 px
 // up, an overlay below 600 px. Items come from visibleMenu(), so gating lives in one tested place.
+// Badges: "!" on Connections when one needs attention, the unread internal chat count on Internal chat.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
@@ -9,36 +10,49 @@ import { useSession, useUser } from '../session/SessionProvider.tsx';
 import { IconButton } from '../ui/Button.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { Logo } from '../ui/Logo.tsx';
+import { useConnectionAttention, useUnreadChatCount } from './use-badges.ts';
 
 type DrawerProps = { open: boolean; overlay: boolean; onClose: () => void; onToggle: () => void };
 
-function Item({ item, collapsed, nested }: { item: MenuItem; collapsed: boolean; nested?: boolean }) {
+type Badges = { connections: boolean; chats: number };
+
+function Item({ item, collapsed, nested, badges }: { item: MenuItem; collapsed: boolean; nested?: boolean; badges: Badges }) {
   const { t } = useTranslation();
-  const label = t(item.labelKey);
+  const badge =
+    item.badge === 'connections' && badges.connections ? { text: '!', label: t('menu.needsAttention') } : item.badge === 'chats' && badges.chats > 0 ? { text: String(badges.chats), label: t('menu.unread') } : null;
+  const label = badge ? `${t(item.labelKey)} (${badge.label})` : t(item.labelKey);
   return (
     <NavLink
       to={item.path}
       end={item.path === '/'}
       title={collapsed ? label : undefined}
-      aria-label={collapsed ? label : undefined}
+      aria-label={collapsed || badge ? label : undefined}
       className={({ isActive }) =>
         `group flex h-9 items-center gap-3 rounded-md text-[13.5px] transition-colors ${collapsed ? 'justify-center px-0' : nested ? 'pr-2.5 pl-9' : 'px-2.5'} ${
           isActive ? 'bg-brand-soft font-medium text-brand' : 'text-muted hover:bg-raised hover:text-ink'
         }`
       }
     >
-      {(!nested || collapsed) && <Icon name={item.icon} className="size-[18px] shrink-0" />}
-      {!collapsed && <span className="truncate">{label}</span>}
+      <span className="relative shrink-0">
+        {(!nested || collapsed) && <Icon name={item.icon} className="size-[18px]" />}
+        {badge && collapsed && <span className="absolute -top-1 -right-1.5 size-2 rounded-full bg-danger" aria-hidden="true" />}
+      </span>
+      {!collapsed && <span className="flex-1 truncate">{t(item.labelKey)}</span>}
+      {!collapsed && badge && (
+        <span className="min-w-5 rounded-full bg-danger px-1.5 text-center text-[11px] leading-5 font-semibold text-white" aria-hidden="true" data-testid={`badge-${item.badge}`}>
+          {badge.text}
+        </span>
+      )}
     </NavLink>
   );
 }
 
-function Group({ group, collapsed }: { group: MenuGroup; collapsed: boolean }) {
+function Group({ group, collapsed, badges }: { group: MenuGroup; collapsed: boolean; badges: Badges }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const active = group.items.some((i) => pathname.startsWith(i.path));
   const [open, setOpen] = useState(active);
-  if (collapsed) return group.items.map((i) => <Item key={i.path} item={i} collapsed />);
+  if (collapsed) return group.items.map((i) => <Item key={i.path} item={i} collapsed badges={badges} />);
   return (
     <div>
       <button
@@ -51,7 +65,7 @@ function Group({ group, collapsed }: { group: MenuGroup; collapsed: boolean }) {
         <span className="flex-1 text-left">{t(group.labelKey)}</span>
         <Icon name="chevronDown" className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} />
       </button>
-      {open && group.items.map((i) => <Item key={i.path} item={i} collapsed={false} nested />)}
+      {open && group.items.map((i) => <Item key={i.path} item={i} collapsed={false} nested badges={badges} />)}
     </div>
   );
 }
@@ -63,6 +77,7 @@ export function Drawer({ open, overlay, onClose, onToggle }: DrawerProps) {
   const { pathname } = useLocation();
   const sections = visibleMenu(user, flags ?? null, cshow);
   const collapsed = !open && !overlay;
+  const badges: Badges = { connections: useConnectionAttention(sections.some((s) => s.entries.some((e) => !isGroup(e) && e.badge === 'connections'))), chats: useUnreadChatCount() };
 
   // The overlay drawer closes after a navigation and on Escape, as a temporary drawer should.
   useEffect(() => {
@@ -98,7 +113,7 @@ export function Drawer({ open, overlay, onClose, onToggle }: DrawerProps) {
                 ) : (
                   <p className="px-2.5 pb-1.5 text-[11px] font-semibold tracking-wider text-muted/80 uppercase">{t(section.labelKey)}</p>
                 ))}
-              {section.entries.map((e) => (isGroup(e) ? <Group key={e.labelKey} group={e} collapsed={collapsed} /> : <Item key={e.path} item={e} collapsed={collapsed} />))}
+              {section.entries.map((e) => (isGroup(e) ? <Group key={e.labelKey} group={e} collapsed={collapsed} badges={badges} /> : <Item key={e.path} item={e} collapsed={collapsed} badges={badges} />))}
             </div>
           ))}
         </nav>

@@ -1,8 +1,9 @@
-// The top bar of spec/02 §2.9 (the parts whose server side exists): greeting, the company's
-// active-until date for admins, language (saved on the user too), theme, refresh, account menu.
+// The top bar of spec/02 §2.9: greeting, the company's active-until date for admins, notifications
+// (with sound and volume), announcements, internal chats, language (saved on the user too), theme,
+// refresh, and the account menu (profile modal, logout).
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Language } from '@zapdesk/sync';
+import { planAllows, type Language } from '@zapdesk/sync';
 import { api } from '../api/client.ts';
 import { formatDate } from '../forms/format.ts';
 import { useSession, useUser } from '../session/SessionProvider.tsx';
@@ -12,6 +13,9 @@ import { Icon } from '../ui/Icon.tsx';
 import { LanguageMenu } from '../ui/LanguageMenu.tsx';
 import { Menu } from '../ui/Menu.tsx';
 import { toastError } from '../ui/toast/toast-error.ts';
+import { AnnouncementsPopover } from './topbar/AnnouncementsPopover.tsx';
+import { ChatsPopover } from './topbar/ChatsPopover.tsx';
+import { NotificationsPopover } from './topbar/NotificationsPopover.tsx';
 
 // The profile modal is the users page's modal on the signed-in user: loaded only when opened.
 const UserModal = lazy(() => import('../pages/users/UserModal.tsx').then((m) => ({ default: m.UserModal })));
@@ -21,7 +25,7 @@ type Props = { onMenu: () => void; showMenuButton: boolean };
 export function TopBar({ onMenu, showMenuButton }: Props) {
   const { t, i18n } = useTranslation();
   const user = useUser();
-  const { logout, updateUser } = useSession();
+  const { logout, updateUser, flags } = useSession();
   const [theme, toggleTheme] = useTheme();
   const isAdmin = user.profile === 'admin';
   const [profileOpen, setProfileOpen] = useState(false);
@@ -31,7 +35,7 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
   };
 
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-line bg-surface px-2 sm:px-4">
+    <header className="flex h-14 shrink-0 items-center gap-0.5 border-b border-line bg-surface px-2 sm:gap-2 sm:px-4">
       {showMenuButton && <IconButton icon="menu" label={t('layout.openMenu')} onClick={onMenu} />}
       <div className="min-w-0 flex-1 px-1">
         <p className="truncate text-sm">
@@ -44,6 +48,9 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
           </p>
         )}
       </div>
+      <NotificationsPopover />
+      <AnnouncementsPopover />
+      {planAllows(flags ?? null, 'internalChat') && <ChatsPopover />}
       <LanguageMenu compact onChange={saveLanguage} />
       <IconButton icon={theme === 'dark' ? 'sun' : 'moon'} label={theme === 'dark' ? t('layout.lightTheme') : t('layout.darkTheme')} onClick={toggleTheme} />
       <IconButton icon="refresh" label={t('layout.refresh')} onClick={() => location.reload()} className="hidden sm:inline-flex" />

@@ -1,0 +1,208 @@
+// The admin screens in a real Chromium against the real server (issue 6): pairing a simulator
+// connection through the live QR modal, a queue with a chatbot option, the dashboard's counters,
+// the language switch, the top bar's popovers and badges, and the gates around these pages.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+
+vi.setConfig({ testTimeout: 90_000 });
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+}, 120_000);
+afterAll(async () => {
+  await e2e?.close();
+});
+
+type Connection = { id: number; name: string; status: string };
+
+type Api = Awaited<ReturnType<typeof apiAs>>;
+
+async function demoCompany(superApi: Api): Promise<{ id: number; name: string; planId: number }> {
+  const companies = await superApi<{ id: number; name: string; planId: number }[]>('GET', '/companies/list');
+  const demo = companies.find((c) => c.name.toLowerCase().includes('demo'));
+  if (!demo) throw new Error('no demo company');
+  return demo;
+}
+
+describe('admin screens', () => {
+  it('adds a simulator connection, shows its QR live, and closes the modal once a scan connects it', async () => {
+    // The super-admin drives the simulator: a second sign-in of the demo admin would end the browser's session.
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const demo = await demoCompany(superApi);
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.getByRole('navigation').getByRole('link', { name: 'Connections' }).click();
+    await page.getByRole('heading', { name: 'Connections' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add connection' }).click();
+    const modal = page.getByRole('dialog', { name: 'New connection' });
+    await modal.getByLabel('Name').fill('Front desk');
+    await modal.getByLabel('Provider').selectOption('simulator');
+    // The other tabs hold the rest of the form.
+    for (const tab of ['Messages', 'Assessments', 'Integrations', 'Business hours']) await modal.getByRole('tab', { name: tab }).waitFor();
+    await modal.getByRole('tab', { name: 'Messages' }).click();
+    await modal.getByLabel('Greeting message').fill('Welcome to the front desk!');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.waitFor({ state: 'detached' });
+
+    // Saving starts the session: the row asks for its QR code.
+    const qrButton = page.getByRole('button', { name: 'QR code: Front desk' });
+    await qrButton.click();
+    const qr = page.getByRole('dialog', { name: 'Scan the QR code: Front desk' });
+    const image = qr.getByRole('img', { name: 'QR code to link Front desk' });
+    await image.waitFor();
+    expect(await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.width])).toEqual([256, 256]);
+    await shot(page, 'connections-qr');
+
+    const rowId = await page.locator('tr', { hasText: 'Front desk' }).getAttribute('data-testid');
+    const id = Number(rowId?.replace('connection-', ''));
+    const created = await superApi<Connection & { qrcode: string; companyId: number }>('GET', `/whatsapp/${id}?companyId=${demo.id}`);
+    expect(created).toMatchObject({ name: 'Front desk', status: 'qrcode' });
+    // The modal draws the code the server holds now.
+    expect(await image.getAttribute('data-code')).toBe(created.qrcode);
+    // A connection waiting for its QR needs attention: the drawer says so (2 s after the change).
+    await page.getByTestId('badge-connections').waitFor();
+    await superApi('POST', `/simulator/connections/${id}/scan`, {});
+    await qr.waitFor({ state: 'detached' });
+    const row = page.getByTestId(`connection-${id}`);
+    await row.getByText('Connected', { exact: true }).nth(1).waitFor();
+    await row.getByRole('button', { name: 'Disconnect: Front desk' }).waitFor();
+    await page.getByTestId('badge-connections').waitFor({ state: 'detached' });
+    await shot(page, 'connections');
+    await context.close();
+  });
+
+  it('creates a queue, then gives it a chatbot option and a sub-option', async () => {
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto('/queues');
+    await page.getByRole('button', { name: 'Add queue' }).click();
+    const modal = page.getByRole('dialog', { name: 'New queue' });
+    await modal.getByLabel('Name', { exact: true }).fill('Billing');
+    await modal.getByRole('button', { name: 'Colour #1976d2' }).click();
+    await expect(modal.getByLabel('Colour', { exact: true }).inputValue()).resolves.toBe('#1976d2');
+    // More than one queue: the greeting is required, and the server's refusal is worded.
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: /greeting/i }).first().waitFor();
+    await modal.getByLabel('Greeting message').fill('Billing here, how can we help?');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Edit Billing' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit queue' });
+    await edit.getByRole('button', { name: 'Add option' }).click();
+    await edit.getByLabel('Title').fill('Second copy of an invoice');
+    await edit.getByLabel('Message', { exact: true }).fill('Send us the invoice number.');
+    await edit.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await edit.getByTestId('option-1').getByText('Second copy of an invoice').waitFor();
+    await edit.getByRole('button', { name: 'Add an option under Second copy of an invoice' }).click();
+    await edit.getByLabel('Title').fill('By email');
+    await edit.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await edit.getByTestId('option-1.1').getByText('By email').waitFor();
+    await shot(page, 'queues-options');
+    await context.close();
+
+    // Signed in over the API only now: a second sign-in of the same account ends the browser's session.
+    const admin = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    const queue = (await admin<{ id: number; name: string; color: string }[]>('GET', '/queue')).find((q) => q.name === 'Billing');
+    expect(queue?.color).toBe('#1976d2');
+    const top = await admin<{ id: number; title: string; option: number }[]>('GET', `/queue-options?queueId=${queue!.id}`);
+    expect(top.map((o) => [o.option, o.title])).toEqual([[1, 'Second copy of an invoice']]);
+    const sub = await admin<{ title: string; option: number }[]>('GET', `/queue-options?queueId=${queue!.id}&parentId=${top[0]!.id}`);
+    expect(sub.map((o) => [o.option, o.title])).toEqual([[1, 'By email']]);
+  });
+
+  it("shows the demo's counters on the dashboard and switches the screen's language", async () => {
+    const admin = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    const { counters } = await admin<{ counters: Record<string, number> }>('GET', `/dashboard?timezone=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`);
+    expect(counters.supportPending! + counters.supportHappening!).toBeGreaterThan(0);
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const card = (key: string) => page.getByTestId(`card-${key}`).locator('p').nth(1);
+    await expect.poll(() => card('supportPending').textContent()).toBe(String(counters.supportPending));
+    await expect(card('supportHappening').textContent()).resolves.toBe(String(counters.supportHappening));
+    await expect(card('newContacts').textContent()).resolves.toBe(String(counters.newContacts));
+    await page.getByRole('table', { name: 'Attendants' }).getByText('Bruno', { exact: false }).first().waitFor();
+    await page.getByRole('img', { name: /^Tickets per attendant/ }).or(page.getByText('No tickets in this period.').first()).first().waitFor();
+    await shot(page, 'dashboard');
+
+    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('menuitemradio', { name: 'Español' }).click();
+    await page.getByRole('heading', { name: 'Panel' }).waitFor();
+    await page.getByText('En espera').waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Conexiones' }).click();
+    await page.getByRole('heading', { name: 'Conexiones' }).waitFor();
+    await page.getByRole('button', { name: 'Agregar conexión' }).waitFor();
+    await context.close();
+  });
+
+  it('keeps an attendant on their own pages: no dashboard, no admin screens, nothing the plan lacks', async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const demo = await demoCompany(superApi);
+    await superApi('PUT', `/plans/${demo.planId}`, { useSchedules: false });
+    try {
+      const { context, page } = await newPage(e2e);
+      await login(page, DEMO.attendant, e2e.demoPassword);
+      // "/" is the dashboard for admins only: the attendant lands on their first page, unwarned.
+      await page.waitForURL((url) => url.pathname !== '/');
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await page.goto('/connections');
+      await page.waitForURL((url) => url.pathname !== '/connections');
+      await page.getByRole('alert').filter({ hasText: 'not allowed to open this page' }).first().waitFor();
+      await page.goto('/schedules');
+      await page.waitForURL((url) => url.pathname !== '/schedules');
+      await context.close();
+    } finally {
+      await superApi('PUT', `/plans/${demo.planId}`, { useSchedules: true });
+    }
+  });
+
+  it('shows unread tickets, new announcements and unread internal chats in the top bar, live', async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const demo = await demoCompany(superApi);
+    const bruno = await apiAs(e2e, DEMO.attendant, e2e.demoPassword);
+    const { context, page } = await newPage(e2e, { width: 360, height: 740 });
+    await login(page, DEMO.admin, e2e.demoPassword);
+
+    // The demo's customers who chose Sales (1) and Support (2) wait in Ana's queues; Julia chose nothing yet.
+    const bell = page.getByTestId('notifications');
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications (2 tickets with unread messages)');
+    await bell.click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    await panel.getByText('Mariana Souza').waitFor();
+    await panel.getByText('Pedro Lima').waitFor();
+    expect(await panel.getByText('Julia Castro').count()).toBe(0);
+    await panel.getByLabel('Notification volume').fill('0.4');
+    expect(await page.evaluate(() => localStorage.getItem('volume'))).toBe('0.4');
+    await shot(page, 'topbar-notifications-360');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+
+    // Julia picks Sales: her ticket joins Ana's notifications without a reload.
+    const connection = (await superApi<{ id: number; name: string }[]>('GET', `/whatsapp?companyId=${demo.id}`)).find((c) => c.name.includes('Demo'))!;
+    await superApi('POST', '/simulator/messages', { connectionId: connection.id, from: '5511987650003', name: 'Julia Castro', body: '1' });
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications (3 tickets with unread messages)');
+
+    // An announcement from the super-admin lights the announcements dot, which clears once seen.
+    await superApi('POST', '/announcements', { title: 'Maintenance tonight', text: 'The platform restarts at 23:00.', priority: 1 });
+    const megaphone = page.getByTestId('announcements');
+    await expect.poll(() => megaphone.getAttribute('aria-label')).toBe('Announcements (New announcements)');
+    await megaphone.click();
+    await page.getByRole('dialog', { name: 'Announcements' }).getByText('The platform restarts at 23:00.').waitFor();
+    await page.keyboard.press('Escape');
+    expect(await megaphone.getAttribute('aria-label')).toBe('Announcements');
+
+    // Bruno writes to Ana in the internal chat: her chats dot lights and the popover lists it.
+    const ana = (await bruno<{ id: number; email: string }[]>('GET', '/users/list')).find((u) => u.email === DEMO.admin)!;
+    const chat = await bruno<{ id: number }>('POST', '/chats', { title: 'Shift swap', users: [{ id: ana.id }] });
+    await bruno('POST', `/chats/${chat.id}/messages`, { message: 'Can you cover Friday?' });
+    const chats = page.getByTestId('chats');
+    await expect.poll(() => chats.getAttribute('aria-label')).toBe('Internal chats (Unread internal chat messages)');
+    await chats.click();
+    await page.getByRole('dialog', { name: 'Internal chats' }).getByText('Can you cover Friday?').waitFor();
+    await shot(page, 'topbar-chats-360');
+    await context.close();
+  });
+});
