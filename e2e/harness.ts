@@ -40,7 +40,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startE2E(): Promise<E2E> {
+/** `env` adds or overrides server settings for one file (e.g. a faster simulator QR refresh). */
+export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   if (isStale()) buildWeb();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-e2e-'));
@@ -54,6 +55,7 @@ export async function startE2E(): Promise<E2E> {
     SIMULATOR: '1',
     RATE_LIMIT_PER_IP: '10000',
     RATE_LIMIT_PER_ACCOUNT: '10000',
+    ...env,
   });
   const log = createMemoryLogger();
   const server = await startServer(config, { log });
