@@ -4,6 +4,7 @@
 // A crash or a bad file midway leaves only whole batches behind; the unique (company, number)
 // index makes rerunning the same file harmless (every stored row is reported as skipped).
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError, type ContactImportCounts, type ContactImportEvent, type ContactImportSummary } from '@zapdesk/sync';
 import type { Database } from '../../db/database.ts';
 import { importContactBatch, type BatchResult, type NumberedRow } from './import-batch.ts';
@@ -40,6 +41,10 @@ export async function importContacts(db: Database, companyId: number, rows: Asyn
     opts.onBatch?.(result);
     for (const issue of result.issues) await emit({ type: 'issue', ...issue });
     await emit({ type: 'progress', ...counts });
+    // Back to the event loop between batches: on SQLite a batch is synchronous work and a file held
+    // in memory is read without I/O, so without this a big import would hold every other request
+    // of every company (and the timers) until its last row.
+    await yieldToEventLoop();
   }
 
   async function flush() {

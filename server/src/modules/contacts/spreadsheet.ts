@@ -2,11 +2,11 @@
 // size. xlsx through our streaming reader (xlsx.ts: first sheet only), csv through csv-parse with
 // the separator guessed from the title line (`;` as in our own export, `,` or tab).
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { AppError, findContactColumns, pickContactCells, POSITIONAL_COLUMNS, type ContactColumns } from '@zapdesk/sync';
 import { parse } from 'csv-parse';
 import type { NumberedRow } from './import-batch.ts';
 import { readXlsxRows, type SheetRow } from './xlsx.ts';
+import { readBlobSlices } from './zip.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'csv';
 
@@ -58,29 +58,10 @@ function guessDelimiter(firstLine: string): string {
 }
 
 async function* csvRows(file: Blob): AsyncGenerator<SheetRow> {
-  const input = Readable.fromWeb(file.stream() as NodeReadableStream<Uint8Array>);
-  // Peek at the start of the stream for the separator, then hand every byte to the parser.
-  const chunks: Buffer[] = [];
-  const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  let head = '';
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) break;
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    chunks.push(chunk);
-    head += chunk.toString('utf8');
-    if (/[\r\n]/.test(head) || head.length > 64 * 1024) break;
-  }
+  // The separator is guessed from the title line, within the first 64 KB.
+  const head = Buffer.from(await file.slice(0, 64 * 1024).arrayBuffer()).toString('utf8');
   const delimiter = guessDelimiter(head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '');
-  async function* rest() {
-    yield* chunks;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  const parser = Readable.from(rest()).pipe(
+  const parser = Readable.from(readBlobSlices(file), { objectMode: false }).pipe(
     parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true }),
   );
   try {

@@ -4,8 +4,18 @@
 // A Blob is an upload held by the multipart parser or a file on disk (fs.openAsBlob): nothing is
 // copied whole; each part streams through zlib's native inflater.
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createInflateRaw } from 'node:zlib';
+
+/** Bytes handed on at a time: a parser downstream then holds what one slice yields, not the whole file. */
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The bytes of `blob` from `start` to `end` in slices. A Blob's own stream() gives an upload held
+ * in memory as one chunk, and a parser fed one chunk parses all of it before anyone reads a row.
+ */
+export async function* readBlobSlices(blob: Blob, start = 0, end = blob.size): AsyncGenerator<Buffer> {
+  for (let at = start; at < end; at += SLICE_BYTES) yield Buffer.from(await blob.slice(at, Math.min(end, at + SLICE_BYTES)).arrayBuffer());
+}
 
 export type ZipEntry = { name: string; method: number; flags: number; compressedSize: number; localHeaderOffset: number };
 
@@ -77,7 +87,7 @@ export async function openZipEntry(blob: Blob, entry: ZipEntry): Promise<Readabl
   // The local header's extra field may differ from the central one's: its own lengths count.
   const start = entry.localHeaderOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
   if (start + entry.compressedSize > blob.size) throw new ZipError('truncated archive');
-  const raw = Readable.fromWeb(blob.slice(start, start + entry.compressedSize).stream() as NodeReadableStream<Uint8Array>);
+  const raw = Readable.from(readBlobSlices(blob, start, start + entry.compressedSize), { objectMode: false, highWaterMark: SLICE_BYTES });
   if (entry.method === 0) return raw;
   if (entry.method !== 8) throw new ZipError(`unsupported compression method ${entry.method}`);
   const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
