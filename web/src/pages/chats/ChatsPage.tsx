@@ -120,7 +120,7 @@ export function Component() {
           ]}
         />
       </div>
-      <Card className="flex h-[calc(100vh-13rem)] min-h-96 overflow-hidden">
+      <Card className="flex h-[calc(100dvh-16.5rem)] min-h-80 overflow-hidden md:h-[calc(100dvh-12rem)]">
         <div className={`w-full flex-col border-line md:flex md:w-80 md:border-r ${tab === 'list' ? 'flex' : 'hidden'}`}>{list}</div>
         <div className={`min-w-0 flex-1 flex-col md:flex ${tab === 'chat' ? 'flex' : 'hidden'}`}>{pane}</div>
       </Card>

@@ -45,7 +45,7 @@ export function KanbanLane({ lane, lanes, focusId, onDrop, onMove, onMoveBy }: P
       onDrop={drop}
       className={`flex max-h-[calc(100vh-12rem)] w-[17.5rem] shrink-0 snap-start flex-col rounded-lg border bg-raised/60 ${over ? 'border-brand ring-2 ring-brand/30' : 'border-line'}`}
     >
-      <h2 id={headingId} className="flex items-center justify-between gap-2 rounded-t-lg border-b border-line px-3 py-2 text-sm font-semibold" style={lane.color ? { borderTop: `4px solid ${lane.color}` } : undefined}>
+      <h2 id={headingId} className="flex items-center justify-between gap-2 rounded-t-lg border-b border-line px-3 py-2 text-sm font-semibold" style={{ borderTop: `4px solid ${lane.color ?? 'transparent'}` }}>
         <span className="truncate">{title}</span>
         <span className="rounded-full bg-surface px-2 text-xs text-muted tabular-nums">{lane.tickets.length}</span>
       </h2>
