@@ -8,7 +8,8 @@ vi.setConfig({ testTimeout: 90_000 });
 
 let e2e: E2E;
 beforeAll(async () => {
-  e2e = await startE2E();
+  // A new simulated QR every 3 s (20 s by default), so the QR modal can be seen redrawing.
+  e2e = await startE2E({ SIMULATOR_QR_INTERVAL_MS: '3000', SIMULATOR_QR_ATTEMPTS: '30' });
 }, 120_000);
 afterAll(async () => {
   await e2e?.close();
@@ -59,8 +60,11 @@ describe('admin screens', () => {
     const id = Number(rowId?.replace('connection-', ''));
     const created = await superApi<Connection & { qrcode: string; companyId: number }>('GET', `/whatsapp/${id}?companyId=${demo.id}`);
     expect(created).toMatchObject({ name: 'Front desk', status: 'qrcode' });
-    // The modal draws the code the server holds now.
-    expect(await image.getAttribute('data-code')).toBe(created.qrcode);
+    // The modal redraws each new code the server emits, and shows the one the server holds.
+    const first = await image.getAttribute('data-code');
+    await expect.poll(() => image.getAttribute('data-code'), { timeout: 15_000 }).not.toBe(first);
+    const held = async () => (await superApi<{ qrcode: string }>('GET', `/whatsapp/${id}?companyId=${demo.id}`)).qrcode;
+    await expect.poll(async () => (await image.getAttribute('data-code')) === (await held())).toBe(true);
     // A connection waiting for its QR needs attention: the drawer says so (2 s after the change).
     await page.getByTestId('badge-connections').waitFor();
     await superApi('POST', `/simulator/connections/${id}/scan`, {});
@@ -204,5 +208,54 @@ describe('admin screens', () => {
     await page.getByRole('dialog', { name: 'Internal chats' }).getByText('Can you cover Friday?').waitFor();
     await shot(page, 'topbar-chats-360');
     await context.close();
+  });
+
+  it('lets the super-admin publish an announcement with a picture, then shows the admin screens dark and at 360 px', async () => {
+    const { context, page } = await newPage(e2e, { dark: true });
+    await login(page, DEMO.superAdmin, ADMIN_PASSWORD);
+    await page.getByRole('navigation').getByRole('link', { name: 'Announcements' }).click();
+    await page.getByRole('button', { name: 'New announcement' }).click();
+    const modal = page.getByRole('dialog', { name: 'New announcement' });
+    // Title and text are required.
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('Required').first().waitFor();
+    await modal.getByLabel('Title').fill('New billing portal');
+    await modal.getByLabel('Text').fill('Invoices now live under Billing.');
+    await modal.getByLabel('Priority').selectOption('1');
+    // A 1×1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await modal.locator('input[type=file]').setInputFiles({ name: 'portal.png', mimeType: 'image/png', buffer: png });
+    await modal.getByText('portal.png').waitFor();
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.waitFor({ state: 'detached' });
+    const row = page.locator('tr', { hasText: 'New billing portal' });
+    await row.getByText('High').waitFor();
+    await row.getByText('portal.png').waitFor();
+    await row.getByText('Active').waitFor();
+
+    await row.getByRole('button', { name: 'Edit New billing portal' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit announcement' });
+    await edit.getByRole('switch', { name: 'Active' }).click();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await row.getByText('Inactive').waitFor();
+    await shot(page, 'announcements-dark');
+    await context.close();
+
+    const narrow = await newPage(e2e, { dark: true, width: 360, height: 740 });
+    await login(narrow.page, DEMO.admin, e2e.demoPassword);
+    await narrow.page.getByTestId('card-supportPending').waitFor();
+    await shot(narrow.page, 'dashboard-360-dark');
+    for (const [path, heading] of [
+      ['/connections', 'Connections'],
+      ['/queues', 'Queues & chatbot'],
+    ] as const) {
+      await narrow.page.goto(path);
+      await narrow.page.getByRole('heading', { name: heading }).waitFor();
+      // Nothing overflows the phone's width.
+      expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await shot(narrow.page, `${path.slice(1)}-360-dark`);
+    }
+    await narrow.context.close();
   });
 });

@@ -53,7 +53,10 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
       {planAllows(flags ?? null, 'internalChat') && <ChatsPopover />}
       <LanguageMenu compact onChange={saveLanguage} />
       <IconButton icon={theme === 'dark' ? 'sun' : 'moon'} label={theme === 'dark' ? t('layout.lightTheme') : t('layout.darkTheme')} onClick={toggleTheme} />
-      <IconButton icon="refresh" label={t('layout.refresh')} onClick={() => location.reload()} className="hidden sm:inline-flex" />
+      {/* Phones reload with a pull; the space goes to the greeting. (A class on IconButton would fight its own display.) */}
+      <span className="hidden sm:block">
+        <IconButton icon="refresh" label={t('layout.refresh')} onClick={() => location.reload()} />
+      </span>
       <Menu
         label={t('layout.account')}
         triggerClassName="ml-1 flex size-9 items-center justify-center rounded-full bg-brand-soft text-sm font-semibold text-brand hover:ring-2 hover:ring-brand/30"
