@@ -75,4 +75,26 @@ describe.each(DIALECTS)('deliveries arriving together on %s', (dialect) => {
     const rows = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.wid').where('messages.ticketId', '=', ticket!.id).execute();
     expect(rows.map((r) => r.wid).sort()).toEqual([`K1-${number}`, `K2-${number}`]);
   });
+
+  it('contacts looked up for a whole batch still learn their phone number and name', async () => {
+    const desk = await setupDesk(t);
+    const conn = { id: desk.connectionId, companyId: desk.companyId };
+    const lid = `${Date.now()}55@lid`;
+    const others = Array.from({ length: 20 }, () => newNumber());
+    const first = await ingest(t.deps, conn, text(`B0-${lid}`, { lid }, 'lid only'));
+    await Promise.all(others.map((n, i) => ingest(t.deps, conn, text(`B0-${n}`, { number: n }, `first ${i}`))));
+    const number = newNumber();
+    const results = await Promise.all([
+      ...others.map((n, i) => ingest(t.deps, conn, text(`B1-${n}`, { number: n, name: `Named ${i}` }, `second ${i}`))),
+      ingest(t.deps, conn, text(`B1-${lid}`, { lid, number, jid: `${number}@s.whatsapp.net`, name: 'Now Known' }, 'with number')),
+    ]);
+    expect(results.every((r) => r.status === 'stored')).toBe(true);
+    expect(results[20]).toMatchObject({ ticketId: first.status === 'stored' ? first.ticketId : -1 });
+    const db = tenant(t.db, desk.companyId);
+    expect(await db.selectFrom('contacts').selectAll().where('contacts.lid', '=', lid).executeTakeFirstOrThrow()).toMatchObject({ number, jid: `${number}@s.whatsapp.net`, name: 'Now Known' });
+    const named = await db.selectFrom('contacts').select(['contacts.number', 'contacts.name']).where('contacts.number', 'in', others).execute();
+    expect(named.map((c) => c.name).sort()).toEqual(others.map((_, i) => `Named ${i}`).sort());
+    const tickets = await db.selectFrom('tickets').select('tickets.unreadMessages').where('tickets.whatsappId', '=', desk.connectionId).execute();
+    expect(tickets.map((x) => x.unreadMessages)).toEqual(Array(21).fill(2));
+  });
 });

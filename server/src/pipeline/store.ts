@@ -11,11 +11,12 @@ import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import { findOrCreateContact, type ContactRow } from '../modules/contacts/queries.ts';
+import { findOrCreateContact, peerNumber, refreshContact, type ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { startTracking } from '../modules/ticket-tracking/service.ts';
+import { lookUpBatch, NO_LOOKUPS, type BatchLookups } from './lookups.ts';
 import { insertPendingTicket, selectContactTickets, selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
@@ -43,6 +44,8 @@ type Plan = { delivery: Delivery; contact: ContactRow; ticket: TicketRow; waitin
  */
 export async function storeDeliveries(deps: AppDeps, trx: Database, deliveries: Delivery[]): Promise<(Stored | 'duplicate')[]> {
   const seen = await findStoredWids(trx, deliveries);
+  const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
+  const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
   const plans: (Plan | 'duplicate')[] = [];
   try {
     for (const d of deliveries) {
@@ -52,7 +55,7 @@ export async function storeDeliveries(deps: AppDeps, trx: Database, deliveries: 
         continue;
       }
       seen.add(key);
-      plans.push(await planDelivery(deps, trx, d));
+      plans.push(await planDelivery(deps, trx, d, lookups));
     }
     const ids = await insertMessages(trx, plans.filter((p) => p !== 'duplicate'));
     return await touchTickets(trx, plans, ids);
@@ -88,10 +91,13 @@ async function findStoredWids(db: Database, deliveries: Delivery[]): Promise<Set
 }
 
 /** Contact, ticket (found or created), the file if any, and the message row to insert. */
-async function planDelivery(deps: AppDeps, db: Database, delivery: Delivery): Promise<Plan> {
+async function planDelivery(deps: AppDeps, db: Database, delivery: Delivery, lookups: BatchLookups): Promise<Plan> {
   const { connection, msg, rated } = delivery;
-  const contact = await findOrCreateContact(db, connection.companyId, msg.from, connection.id);
-  const { active, waiting } = await findContactTickets(db, connection.companyId, contact.id, connection.id);
+  const { companyId } = connection;
+  const known = lookups.contact(companyId, msg.from);
+  const contact = known ? await refreshContact(db, companyId, known, msg.from, peerNumber(msg.from) ?? known.number) : await findOrCreateContact(db, companyId, msg.from, connection.id);
+  const { active, waiting } = pickTickets(lookups.tickets(contact.id, connection.id) ?? (await selectContactTickets(db, { companyId, contactId: contact.id, connectionId: connection.id })).rows);
+  lookups.touch(contact.id);
   let ticket: TicketRow;
   let created = false;
   if (waiting && !msg.fromMe && rated !== undefined) ticket = waiting;
@@ -119,17 +125,16 @@ async function planDelivery(deps: AppDeps, db: Database, delivery: Delivery): Pr
 }
 
 /**
- * In one read: the contact's active (open or pending) ticket on this connection, and the closed
- * ticket waiting for a rating when it is the contact's latest there.
+ * Of the contact's tickets on a connection that are active or await a rating: the active (open or
+ * pending) one, and the closed one waiting for a rating when it is the contact's latest there.
  */
-async function findContactTickets(db: Database, companyId: number, contactId: number, connectionId: number): Promise<{ active?: TicketRow; waiting?: TicketRow }> {
-  const { rows } = await selectContactTickets(db, { companyId, contactId, connectionId });
+function pickTickets(rows: TicketRow[]): { active?: TicketRow; waiting?: TicketRow } {
   // Sorted here: an ORDER BY id LIMIT lets SQLite walk the whole table by rowid instead of the
   // (company, contact, connection) index; the rows of one contact are few.
-  rows.sort((a, b) => b.id - a.id);
-  const latest = rows[0];
+  const sorted = rows.toSorted((a, b) => b.id - a.id);
+  const latest = sorted[0];
   return {
-    active: rows.find((r) => r.status !== 'closed'),
+    active: sorted.find((r) => r.status !== 'closed'),
     waiting: latest && latest.status === 'closed' && latest.awaitingRating === 1 ? latest : undefined,
   };
 }
@@ -146,7 +151,7 @@ async function createTicket(db: Database, connection: ConnectionRow, contact: Co
   });
   const inserted = rows[0];
   if (!inserted) {
-    const { active } = await findContactTickets(db, connection.companyId, contact.id, connection.id);
+    const { active } = pickTickets((await selectContactTickets(db, { companyId: connection.companyId, contactId: contact.id, connectionId: connection.id })).rows);
     if (active) return { ticket: active, created: false };
     throw new Error('ticket neither created nor found');
   }
