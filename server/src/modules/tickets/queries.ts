@@ -3,7 +3,7 @@ import { TICKETS_PAGE_SIZE, type TicketListQuery, type TicketPage } from '@zapde
 import type { Database, Dialect } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toTicketDtos } from './dto.ts';
-import { searchTerms, ticketSearchCondition } from './search.ts';
+import { findMatchingTickets, searchTerms } from './search.ts';
 import { attendantScope, type Viewer } from './visibility.ts';
 
 const dayRange = (day: string) => {
@@ -46,14 +46,12 @@ export async function findTicketsPage(db: Database, dialect: Dialect, viewer: Vi
       .where((eb) => eb.or([eb('tickets.userId', '=', viewer.userId), eb('tickets.userId', 'is', null)]));
   }
   if (q.isGroup !== undefined) query = query.where('tickets.isGroup', '=', q.isGroup ? 1 : 0);
+  const window = { offset: (q.pageNumber - 1) * TICKETS_PAGE_SIZE, limit: TICKETS_PAGE_SIZE + 1 };
   const terms = searchTerms(q.searchParam);
-  if (terms.length > 0) query = query.where(ticketSearchCondition(dialect, viewer.companyId, terms));
-  const rows = await query
-    .orderBy('tickets.updatedAt', 'desc')
-    .orderBy('tickets.id', 'desc')
-    .limit(TICKETS_PAGE_SIZE + 1)
-    .offset((q.pageNumber - 1) * TICKETS_PAGE_SIZE)
-    .execute();
+  const rows =
+    terms.length > 0
+      ? await findMatchingTickets(db, dialect, viewer.companyId, query, terms, window)
+      : await query.orderBy('tickets.updatedAt', 'desc').orderBy('tickets.id', 'desc').limit(window.limit).offset(window.offset).execute();
   const hasMore = rows.length > TICKETS_PAGE_SIZE;
   return { tickets: await toTicketDtos(db, viewer.companyId, rows.slice(0, TICKETS_PAGE_SIZE)), hasMore };
 }
