@@ -104,7 +104,19 @@ describe('admin screens', () => {
     await edit.getByLabel('Title').fill('By email');
     await edit.getByRole('button', { name: 'Save', exact: true }).first().click();
     await edit.getByTestId('option-1.1').getByText('By email').waitFor();
+    await edit.getByRole('button', { name: 'Add option' }).click();
+    await edit.getByLabel('Title').fill('Payment methods');
+    await edit.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await edit.getByTestId('option-2').getByText('Payment methods').waitFor();
     await shot(page, 'queues-options');
+
+    // Deleting option 1 takes its sub-option along; option 2 moves up to 1.
+    await edit.getByRole('button', { name: 'Delete Second copy of an invoice' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete option' });
+    await confirm.getByText('Delete option 1 (Second copy of an invoice)').waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await edit.getByTestId('option-1').getByText('Payment methods').waitFor();
+    expect(await edit.getByText('By email').count()).toBe(0);
     await context.close();
 
     // Signed in over the API only now: a second sign-in of the same account ends the browser's session.
@@ -112,9 +124,7 @@ describe('admin screens', () => {
     const queue = (await admin<{ id: number; name: string; color: string }[]>('GET', '/queue')).find((q) => q.name === 'Billing');
     expect(queue?.color).toBe('#1976d2');
     const top = await admin<{ id: number; title: string; option: number }[]>('GET', `/queue-options?queueId=${queue!.id}`);
-    expect(top.map((o) => [o.option, o.title])).toEqual([[1, 'Second copy of an invoice']]);
-    const sub = await admin<{ title: string; option: number }[]>('GET', `/queue-options?queueId=${queue!.id}&parentId=${top[0]!.id}`);
-    expect(sub.map((o) => [o.option, o.title])).toEqual([[1, 'By email']]);
+    expect(top.map((o) => [o.option, o.title])).toEqual([[1, 'Payment methods']]);
   });
 
   it("shows the demo's counters on the dashboard and switches the screen's language", async () => {
@@ -214,7 +224,7 @@ describe('admin screens', () => {
     const { context, page } = await newPage(e2e, { dark: true });
     await login(page, DEMO.superAdmin, ADMIN_PASSWORD);
     await page.getByRole('navigation').getByRole('link', { name: 'Announcements' }).click();
-    await page.getByRole('button', { name: 'New announcement' }).click();
+    await page.getByRole('button', { name: 'New announcement', exact: true }).click();
     const modal = page.getByRole('dialog', { name: 'New announcement' });
     // Title and text are required.
     await modal.getByRole('button', { name: 'Save' }).click();

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnnouncementDto } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { formatDate } from '../../forms/format.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -12,8 +13,6 @@ import { SearchInput } from '../../ui/SearchInput.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Splash } from '../../ui/Splash.tsx';
 import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 import { AnnouncementModal } from './AnnouncementModal.tsx';
 import { priorityDot, sortAnnouncements } from './priority.ts';
 import './strings.ts';
@@ -23,22 +22,8 @@ export function Component() {
   const rows = useSyncedList('announcement');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<AnnouncementDto | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AnnouncementDto | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete((item: AnnouncementDto) => api.delete(`/announcements/${item.id}`));
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/announcements/${deleting.id}`);
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (!rows) return <Splash inline />;
   const needle = search.trim().toLowerCase();
@@ -94,7 +79,7 @@ export function Component() {
                 <Td className="hidden text-muted lg:table-cell">{formatDate(a.createdAt, i18n.language)}</Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${a.title}`} onClick={() => setEditing(a)} />
-                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${a.title}`} onClick={() => setDeleting(a)} />
+                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${a.title}`} onClick={() => deleting.ask(a)} />
                 </Td>
               </tr>
             ))}
@@ -103,14 +88,7 @@ export function Component() {
         {shown.length === 0 && <EmptyState>{t('announcements.empty')}</EmptyState>}
       </Card>
       {editing && <AnnouncementModal announcement={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('announcements.deleteTitle')}
-        message={t('announcements.deleteConfirm', { title: deleting?.title ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog title={t('announcements.deleteTitle')} message={t('announcements.deleteConfirm', { title: deleting.target?.title ?? '' })} {...deleting.dialog} />
     </Page>
   );
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { queueOptionCreateSchema, queueOptionUpdateSchema, type QueueOption } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
@@ -27,30 +28,18 @@ export function OptionsTree({ queueId }: { queueId: number }) {
   const { t } = useTranslation();
   const [levels, setLevels] = useState<OptionLevels>({});
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<{ option: QueueOption; label: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete(
+    ({ option }: { option: QueueOption; label: string }) => api.delete(`/queue-options/${option.id}`),
+    ({ option }) => setLevels((l) => removeOption(l, option)),
+  );
 
   const load = (parentId: number | null) => {
     api.get<QueueOption[]>('/queue-options', { query: { queueId, parentId: parentId ?? -1 } }).then((rows) => setLevels((l) => ({ ...l, [levelKey(parentId)]: rows })), toastError);
   };
   useEffect(() => load(null), [queueId]);
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/queue-options/${deleting.option.id}`);
-      setLevels((l) => removeOption(l, deleting.option));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
 
-  const state: TreeState = { queueId, levels, load, draft, setDraft, askDelete: (option, label) => setDeleting({ option, label }) };
+  const state: TreeState = { queueId, levels, load, draft, setDraft, askDelete: (option, label) => deleting.ask({ option, label }) };
   const onSaved = (o: QueueOption) => {
     setLevels((l) => upsertOption(l, o));
     setDraft(null);
@@ -64,12 +53,9 @@ export function OptionsTree({ queueId }: { queueId: number }) {
       <p className="mb-2 text-xs text-muted">{t('queues.options.intro')}</p>
       <Level state={state} parentId={null} parentLabel={null} onSaved={onSaved} />
       <ConfirmDialog
-        open={deleting !== null}
         title={t('queues.options.deleteTitle')}
-        message={t('queues.options.deleteConfirm', { label: deleting?.label ?? '', title: deleting?.option.title ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
+        message={t('queues.options.deleteConfirm', { label: deleting.target?.label ?? '', title: deleting.target?.option.title ?? '' })}
+        {...deleting.dialog}
       />
     </section>
   );

@@ -4,14 +4,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SyncedQueue } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Splash } from '../../ui/Splash.tsx';
 import { Table, Td, Th } from '../../ui/Table.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 import { QueueModal } from './QueueModal.tsx';
 import './strings.ts';
 
@@ -25,23 +24,9 @@ export function Component() {
   const queues = useSyncedList('queue');
   const settings = useSyncedList('setting');
   const [editing, setEditing] = useState<SyncedQueue | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<SyncedQueue | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete((item: SyncedQueue) => api.delete(`/queue/${item.id}`));
   const byQueue = settings?.find((s) => s.key === 'scheduleType')?.value === 'queue';
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/queue/${deleting.id}`);
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (!queues) return <Splash inline />;
   const rows = sortQueues(queues);
@@ -87,7 +72,7 @@ export function Component() {
                 <Td className="hidden max-w-xs truncate text-muted lg:table-cell">{q.greetingMessage || '—'}</Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${q.name}`} onClick={() => setEditing(q)} />
-                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${q.name}`} onClick={() => setDeleting(q)} />
+                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${q.name}`} onClick={() => deleting.ask(q)} />
                 </Td>
               </tr>
             ))}
@@ -96,14 +81,7 @@ export function Component() {
         {rows.length === 0 && <EmptyState>{t('queues.empty')}</EmptyState>}
       </Card>
       {editing && <QueueModal queue={editing === 'new' ? null : editing} byQueue={byQueue} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('queues.deleteTitle')}
-        message={t('queues.deleteConfirm', { name: deleting?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog title={t('queues.deleteTitle')} message={t('queues.deleteConfirm', { name: deleting.target?.name ?? '' })} {...deleting.dialog} />
     </Page>
   );
 }
