@@ -44,6 +44,9 @@ describe('admin screens', () => {
     for (const tab of ['Messages', 'Assessments', 'Integrations', 'Business hours']) await modal.getByRole('tab', { name: tab }).waitFor();
     await modal.getByRole('tab', { name: 'Messages' }).click();
     await modal.getByLabel('Greeting message').fill('Welcome to the front desk!');
+    await modal.getByRole('tab', { name: 'Integrations' }).click();
+    await expect(modal.getByLabel('Chatbot attempts before redirecting').inputValue()).resolves.toBe('3');
+    await shot(page, 'connection-modal');
     await modal.getByRole('button', { name: 'Save' }).click();
     await modal.waitFor({ state: 'detached' });
 
@@ -74,6 +77,20 @@ describe('admin screens', () => {
     await row.getByRole('button', { name: 'Disconnect: Front desk' }).waitFor();
     await page.getByTestId('badge-connections').waitFor({ state: 'detached' });
     await shot(page, 'connections');
+
+    // Disconnected, the row offers try-again and a new QR; the new QR opens the modal on a fresh code.
+    await row.getByRole('button', { name: 'Disconnect: Front desk' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect' }).getByRole('button', { name: 'Disconnect' }).click();
+    await row.getByRole('button', { name: 'Try again: Front desk' }).waitFor();
+    await row.getByRole('button', { name: 'New QR code: Front desk' }).click();
+    await qr.getByRole('img', { name: 'QR code to link Front desk' }).waitFor();
+    await qr.getByRole('button', { name: 'Close' }).click();
+    await row.getByRole('button', { name: 'QR code: Front desk' }).waitFor();
+
+    await row.getByRole('button', { name: 'Delete Front desk' }).click();
+    await page.getByRole('dialog', { name: 'Delete connection' }).getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await superApi<Connection[]>('GET', `/whatsapp?companyId=${demo.id}`)).map((c) => c.name)).not.toContain('Front desk');
     await context.close();
   });
 
