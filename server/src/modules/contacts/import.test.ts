@@ -165,6 +165,17 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
     expect((await t.request('POST', '/contacts/import/rows', { token, body: { importId: 'bad id!', rows: [] } })).status).toBe(400);
   });
 
+  it("never lets another company's contacts or import id touch an import", async () => {
+    const a = await seedTenant(t);
+    const b = await seedTenant(t);
+    const body = { importId: 'shared-name', rows: [{ name: 'Ana', number: '5511900008881' }, { name: 'Bia', number: '5511900008882' }] };
+    expect((await t.request('POST', '/contacts/import/rows', { token: a.adminSession.token, body })).body).toMatchObject({ imported: 2, skipped: 0, rejected: 0 });
+    // The same numbers and the same import id in company B: new contacts of B, not duplicates.
+    expect((await t.request('POST', '/contacts/import/rows', { token: b.adminSession.token, body })).body).toMatchObject({ imported: 2, skipped: 0, rejected: 0, issues: [] });
+    expect(await countContacts(a.company.id)).toBe(2);
+    expect(await countContacts(b.company.id)).toBe(2);
+  });
+
   it('exports contatos.csv with ; and name, number, email of this company only', async () => {
     const a = await seedTenant(t);
     const b = await seedTenant(t);
