@@ -19,7 +19,7 @@ describe('--help', () => {
   it('lists every command group with what it is for', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const name of ['login', 'logout', 'whoami', 'companies', 'plans', 'users', 'helps']) expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    for (const name of ['login', 'logout', 'whoami', 'companies', 'plans', 'users', 'helps', 'connections', 'contacts', 'tickets', 'sim']) expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
   });
 
   it('gives every command its flags from the zod schema and its examples', async () => {

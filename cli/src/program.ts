@@ -13,7 +13,7 @@ import { commandTree } from './commands/index.ts';
 
 export function buildProgram(io: Io): Command {
   const program = new Command('zapdesk')
-    .description('zapdesk from the terminal: tenants and plans, users, connections and the simulator.')
+    .description('zapdesk from the terminal: tenants and plans, users, connections, contacts, tickets and the simulator.')
     .version(pkg.version, '-V, --version')
     .option('--lang <lang>', 'language of messages: en, pt or es (default: saved, then LANG)')
     .exitOverride()
