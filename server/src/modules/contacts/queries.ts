@@ -65,14 +65,7 @@ export async function findOrCreateContact(db: Database, companyId: number, peer:
   const found = await findByPeer(db, companyId, peer, number);
   if (found) return refreshContact(db, companyId, found, peer, number);
   const inserted = await t
-    .insertInto('contacts', {
-      name: peer.name?.trim() || number,
-      number,
-      jid: peer.jid ?? null,
-      lid: peer.lid ?? null,
-      isGroup: peer.isGroup ? 1 : 0,
-      whatsappId: connectionId,
-    })
+    .insertInto('contacts', newContactValues(peer, number, connectionId))
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -80,6 +73,11 @@ export async function findOrCreateContact(db: Database, companyId: number, peer:
   const raced = await findByPeer(db, companyId, peer, number);
   if (!raced) throw new AppError('ERR_CREATING_MESSAGE', 'The contact could not be created.');
   return raced;
+}
+
+/** The row a peer's new contact starts as (the pipeline inserts a batch's new contacts together). */
+export function newContactValues(peer: Peer, number: string, connectionId: number | null) {
+  return { name: peer.name?.trim() || number, number, jid: peer.jid ?? null, lid: peer.lid ?? null, isGroup: peer.isGroup ? 1 : 0, whatsappId: connectionId };
 }
 
 /** Fills in what the network told us and the contact lacks; a name typed by an agent is kept. The pipeline calls it on rows it looked up for a whole batch. */
