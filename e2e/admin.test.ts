@@ -195,6 +195,16 @@ describe('admin screens', () => {
     const demo = await demoCompany(superApi);
     const bruno = await apiAs(e2e, DEMO.attendant, e2e.demoPassword);
     const { context, page } = await newPage(e2e, { width: 360, height: 740 });
+    // Records the chime's peak gains, to hear the notification sound and its volume.
+    await context.addInitScript(() => {
+      const w = window as unknown as { chimes: number[] };
+      w.chimes = [];
+      const ramp = AudioParam.prototype.linearRampToValueAtTime;
+      AudioParam.prototype.linearRampToValueAtTime = function (value: number, time: number) {
+        w.chimes.push(value);
+        return ramp.call(this, value, time);
+      };
+    });
     await login(page, DEMO.admin, e2e.demoPassword);
 
     // The demo's customers who chose Sales (1) and Support (2) wait in Ana's queues; Julia chose nothing yet.
@@ -215,6 +225,10 @@ describe('admin screens', () => {
     const connection = (await superApi<{ id: number; name: string }[]>('GET', `/whatsapp?companyId=${demo.id}`)).find((c) => c.name.includes('Demo'))!;
     await superApi('POST', '/simulator/messages', { connectionId: connection.id, from: '5511987650003', name: 'Julia Castro', body: '1' });
     await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications (3 tickets with unread messages)');
+    // A new message rang at the stored volume (0.4 of the chime's full 0.25 gain).
+    const chimes = await page.evaluate(() => (window as unknown as { chimes: number[] }).chimes);
+    expect(chimes.length).toBeGreaterThan(0);
+    for (const gain of chimes) expect(gain).toBeCloseTo(0.1, 5);
 
     // An announcement from the super-admin lights the announcements dot, which clears once seen.
     await superApi('POST', '/announcements', { title: 'Maintenance tonight', text: 'The platform restarts at 23:00.', priority: 1 });

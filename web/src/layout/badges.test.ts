@@ -48,7 +48,11 @@ describe('ticket notifications', () => {
       [1, 1],
       [2, 3],
     ]);
-    expect(newlyUnread(before, [ticket(1, { unreadMessages: 2 }), ticket(2, { unreadMessages: 3 }), ticket(3, {})]).map((t) => t.id)).toEqual([1, 3]);
+    expect(newlyUnread(before, [ticket(1, { unreadMessages: 2 }), ticket(2, { unreadMessages: 3 }), ticket(3, {})], '2026-11-22T00:00:00Z').map((t) => t.id)).toEqual([1, 3]);
+  });
+
+  it('stays silent for unread tickets last changed before the page opened (the first pull)', () => {
+    expect(newlyUnread(new Map(), [ticket(1, { updatedAt: '2026-11-22T09:00:00Z' }), ticket(2, { updatedAt: '2026-11-22T11:00:00Z' })], '2026-11-22T10:00:00Z').map((t) => t.id)).toEqual([2]);
   });
 });
 

@@ -36,9 +36,12 @@ export function notificationTickets(tickets: readonly SyncedTicket[], user: Noti
   return tickets.filter(mine).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
 }
 
-/** Tickets whose unread count grew since the last look: these ring. */
-export function newlyUnread(previous: ReadonlyMap<number, number>, now: readonly SyncedTicket[]): SyncedTicket[] {
-  return now.filter((t) => t.unreadMessages > (previous.get(t.id) ?? 0));
+/**
+ * Tickets whose unread count grew since the last look and that changed after `since` (when the
+ * page opened): these ring. Old unread tickets arriving with the first pull stay silent.
+ */
+export function newlyUnread(previous: ReadonlyMap<number, number>, now: readonly SyncedTicket[], since: string): SyncedTicket[] {
+  return now.filter((t) => t.unreadMessages > (previous.get(t.id) ?? 0) && t.updatedAt > since);
 }
 
 /** The stored volume, 0 to 1 in steps of 0.1, default 1 (spec/02 §9). */

@@ -18,13 +18,14 @@ export function NotificationsPopover() {
   const tickets = useSyncedList('ticket');
   const [volume, setVolume] = useState(() => parseVolume(readStored('volume')));
   const list = tickets ? notificationTickets(tickets, user) : [];
-  const seen = useRef<Map<number, number> | null>(null);
+  const seen = useRef(new Map<number, number>());
+  const [openedAt] = useState(() => new Date().toISOString());
 
-  // The first read only records what is unread; later growth rings (and shows in the tab title).
+  // A ticket rings when its unread count grows after the page opened.
   useEffect(() => {
     if (!tickets) return;
     const now = notificationTickets(tickets, user);
-    if (seen.current && newlyUnread(seen.current, now).length > 0) playChime(volume);
+    if (newlyUnread(seen.current, now, openedAt).length > 0) playChime(volume);
     seen.current = new Map(now.map((tk) => [tk.id, tk.unreadMessages]));
   }, [tickets]);
 
