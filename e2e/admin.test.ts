@@ -94,12 +94,19 @@ describe('admin screens', () => {
     await context.close();
   });
 
-  it('creates a queue, then gives it a chatbot option and a sub-option', async () => {
+  it('creates a queue with service hours, then gives it chatbot options and renumbers them on delete', async () => {
+    // Business hours by queue: the modal gets its Service hours tab.
+    const setup = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    await setup('PUT', '/settings/scheduleType', { key: 'scheduleType', value: 'queue' });
     const { context, page } = await newPage(e2e);
     await login(page, DEMO.admin, e2e.demoPassword);
     await page.goto('/queues');
     await page.getByRole('button', { name: 'Add queue' }).click();
     const modal = page.getByRole('dialog', { name: 'New queue' });
+    await modal.getByRole('tab', { name: 'Service hours' }).click();
+    await expect(modal.getByLabel('Saturday: closes at').inputValue()).resolves.toBe('12:00');
+    await modal.getByLabel('Saturday: closes at').fill('14:00');
+    await modal.getByRole('tab', { name: 'Queue data' }).click();
     await modal.getByLabel('Name', { exact: true }).fill('Billing');
     await modal.getByRole('button', { name: 'Colour #1976d2' }).click();
     await expect(modal.getByLabel('Colour', { exact: true }).inputValue()).resolves.toBe('#1976d2');
@@ -138,8 +145,9 @@ describe('admin screens', () => {
 
     // Signed in over the API only now: a second sign-in of the same account ends the browser's session.
     const admin = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
-    const queue = (await admin<{ id: number; name: string; color: string }[]>('GET', '/queue')).find((q) => q.name === 'Billing');
+    const queue = (await admin<{ id: number; name: string; color: string; schedules: { weekdayEn: string; endTime: string }[] }[]>('GET', '/queue')).find((q) => q.name === 'Billing');
     expect(queue?.color).toBe('#1976d2');
+    expect(queue?.schedules.find((d) => d.weekdayEn === 'saturday')?.endTime).toBe('14:00');
     const top = await admin<{ id: number; title: string; option: number }[]>('GET', `/queue-options?queueId=${queue!.id}`);
     expect(top.map((o) => [o.option, o.title])).toEqual([[1, 'Payment methods']]);
   });
@@ -158,6 +166,14 @@ describe('admin screens', () => {
     await page.getByRole('table', { name: 'Attendants' }).getByText('Bruno', { exact: false }).first().waitFor();
     await page.getByRole('img', { name: /^Tickets per attendant/ }).or(page.getByText('No tickets in this period.').first()).first().waitFor();
     await shot(page, 'dashboard');
+    // By period: nothing chosen is refused with selectFilterError; "Today" asks again.
+    await page.getByLabel('Filter by').selectOption('period');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Choose a date or a period to filter.' }).waitFor();
+    const asked = page.waitForRequest((r) => r.url().includes('/dashboard?') && r.url().includes('days=0'));
+    await page.getByLabel('Period', { exact: true }).selectOption('0');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await asked;
 
     await page.getByRole('button', { name: 'Language' }).click();
     await page.getByRole('menuitemradio', { name: 'Español' }).click();
