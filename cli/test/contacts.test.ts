@@ -4,7 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../../server/src/auth/tokens.ts';
 import type { RunningServer } from '../../server/src/server.ts';
+import { writeConfig } from '../src/config.ts';
 import { generateCsv, generateXlsx, numberOf, type GeneratedSheet } from '../../server/test/spreadsheets.ts';
 import { login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
 
@@ -78,6 +80,22 @@ describe('zapdesk contacts import', { timeout: 300_000 }, () => {
     expect(run).toMatchObject({ rows: 2_000, imported: sheet.goodCount, skipped: 0, rejected: sheet.bad.length });
     expect(run.reasons).toEqual(expect.arrayContaining(expectedReasons(sheet)));
     expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home }))).toMatchObject({ imported: 0, skipped: sheet.goodCount });
+  });
+
+  it('sends the file again after refreshing an expired access token', async () => {
+    const dir = tempConfigHome();
+    const sheet = await generateCsv({ rows: 300, dir, name: 'late.csv', numberOffset: 90_000 });
+    const ownHome = path.join(dir, 'home');
+    await login(server.apiUrl, ownHome);
+    const configFile = path.join(ownHome, 'zapdesk', 'config.json');
+    const saved = JSON.parse(readFileSync(configFile, 'utf8')) as { accessToken: string; refreshToken: string };
+    const claims = JSON.parse(Buffer.from(saved.accessToken.split('.')[1]!, 'base64url').toString()) as { sub: number; cid: number; sid: string };
+    const expired = await signAccessToken({ sub: claims.sub, cid: claims.cid, sid: claims.sid }, server.deps.config.jwtSecret, -60);
+    writeConfig({ XDG_CONFIG_HOME: ownHome }, { ...saved, accessToken: expired });
+    expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home: ownHome }))).toMatchObject({ rows: 300, imported: 300 });
+    const after = JSON.parse(readFileSync(configFile, 'utf8')) as { accessToken: string; refreshToken: string };
+    expect(after.accessToken).not.toBe(expired);
+    expect(after.refreshToken).not.toBe(saved.refreshToken);
   });
 
   it('refuses what it cannot import with one clear line', async () => {
