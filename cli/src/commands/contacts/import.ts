@@ -26,6 +26,7 @@ export default defineCommand({
     const file = args[0]!;
     const format = options.format ?? formatOf(file);
     const size = await fileSize(file);
+    if (options.errors && path.resolve(options.errors) === path.resolve(file)) throw new UsageError('--errors names the file being imported: give another file');
     const api = ctx.api();
     // The file goes up as a file-backed Blob: undici streams it from disk as the body is sent.
     const form = new FormData();
