@@ -1,5 +1,7 @@
 // Child process of sync.bench.ts: N real Replicache clients (memory store, pokes over ws, no
 // polling), each reporting over IPC the moment the watched key shows a new value.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createApiClient, createNodeReplicache } from '@zapdesk/sync/node';
 import type { SyncClient } from '@zapdesk/sync/replicache';
 
@@ -33,7 +35,30 @@ async function start(m: Start) {
   send({ type: 'ready', connectMs: performance.now() - t0 });
 }
 
-process.on('message', (m: Start | { type: 'stop' }) => {
+// The clients' own CPU over the poke rounds (and, with BENCH_CLIENT_PROFILE=<file>, a profile):
+// all clients share this process's one thread, so their work adds to the measured latency.
+let cpu0: NodeJS.CpuUsage | undefined;
+const profiler = process.env.BENCH_CLIENT_PROFILE ? new Session() : undefined;
+async function startMeasuring() {
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  cpu0 = process.cpuUsage();
+}
+async function stopMeasuring() {
+  const cpu = process.cpuUsage(cpu0);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_CLIENT_PROFILE!, JSON.stringify(profile));
+  }
+  send({ type: 'cpu', ms: (cpu.user + cpu.system) / 1000 });
+}
+
+process.on('message', (m: Start | { type: 'measure' } | { type: 'measured' } | { type: 'stop' }) => {
   if (m.type === 'start') start(m).catch((err: unknown) => send({ type: 'error', error: String(err) }));
+  if (m.type === 'measure') void startMeasuring().then(() => send({ type: 'measuring' }));
+  if (m.type === 'measured') void stopMeasuring();
   if (m.type === 'stop') void Promise.all(clients.map((c) => c.close().catch(() => {}))).then(() => process.exit(0));
 });

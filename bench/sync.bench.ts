@@ -104,7 +104,7 @@ async function measurePulls(live: LiveApp, actor: Actor, tagId: number) {
 
 async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seedWorld>>) {
   const child = fork(fileURLToPath(new URL('./sync-clients.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  type Msg = { type: 'ready'; connectMs: number } | { type: 'seen'; name: string; at: number } | { type: 'error'; error: string };
+  type Msg = { type: 'ready'; connectMs: number } | { type: 'measuring' } | { type: 'cpu'; ms: number } | { type: 'seen'; name: string; at: number } | { type: 'error'; error: string };
   const listeners = new Set<(m: Msg) => void>();
   child.on('message', (m: Msg) => listeners.forEach((l) => l(m)));
   const next = (pred: (m: Msg) => boolean, timeoutMs: number) =>
@@ -134,6 +134,9 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');
   }
+  const measuring = next((m) => m.type === 'measuring', 10_000);
+  child.send({ type: 'measure' });
+  await measuring;
   const latencies: number[] = [];
   const cpu0 = process.cpuUsage();
   for (let r = 0; r < ROUNDS; r++) {
@@ -164,9 +167,14 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
     profiler.disconnect();
   }
+  const clientCpu = next((m) => m.type === 'cpu', 10_000);
+  child.send({ type: 'measured' });
+  const { ms: clientCpuMs } = (await clientCpu) as { ms: number };
   child.send({ type: 'stop' });
   await new Promise((r) => child.once('exit', r));
-  return { clients: users.length, rounds: ROUNDS, connectAndInitialSyncMs: Math.round(connectMs), pokeToVisibleMs: stats(latencies), serverCpuMsPerPokedPull: Number(((cpu.user + cpu.system) / 1000 / (ROUNDS * users.length)).toFixed(3)) };
+  return { clients: users.length, rounds: ROUNDS, connectAndInitialSyncMs: Math.round(connectMs), pokeToVisibleMs: stats(latencies), serverCpuMsPerPokedPull: Number(((cpu.user + cpu.system) / 1000 / (ROUNDS * users.length)).toFixed(3)),
+    clientCpuMsPerPokedPull: Number((clientCpuMs / (ROUNDS * users.length)).toFixed(3)),
+  };
 }
 
 const live = await startLiveApp(dialect);

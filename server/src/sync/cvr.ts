@@ -106,27 +106,57 @@ export function decodeRefs(text: string): { refs: Record<string, string>; inline
   return { refs, inline };
 }
 
-export type ViewDiff = { puts: RowId[]; dels: RowId[] };
+export type ViewDiff = {
+  puts: RowId[];
+  dels: RowId[];
+  /**
+   * The put operations for this diff, per (company, view, audience), filled by the pull that meets
+   * it first: a diff between two shared listings is the same for every user who had the first and
+   * now gets the second, and by the version rule so are the values.
+   */
+  ops?: Map<string, Promise<unknown>>;
+};
 
-/** Per view: ids new or with another version (puts), ids no longer listed (dels). */
+// prev listing → next listing → their diff (null: same content). Listings are immutable and shared
+// by everyone of a company with the same view, so after a change the 50 pulls of a poke diff once.
+const memo = new WeakMap<Listing, WeakMap<Listing, ViewDiff | null>>();
+
+/** Ids new or with another version (puts), ids no longer listed (dels); null when nothing differs. */
+export function diffListings(a: Listing | undefined, b: Listing | undefined): ViewDiff | null {
+  if (a && b) {
+    if (a === b) return null;
+    let byNext = memo.get(a);
+    if (!byNext) memo.set(a, (byNext = new WeakMap()));
+    const hit = byNext.get(b);
+    if (hit !== undefined) return hit;
+    const d = sameListing(a, b) ? null : computeDiff(a, b);
+    byNext.set(b, d);
+    return d;
+  }
+  return computeDiff(a, b);
+}
+
+function computeDiff(a: Listing | undefined, b: Listing | undefined): ViewDiff | null {
+  const puts: RowId[] = [];
+  const dels: RowId[] = [];
+  if (b) {
+    const before = a ? indexOf(a) : undefined;
+    // Versions only need to differ: composite versions (strings) have no order.
+    for (let i = 0; i < b.ids.length; i++) if (before?.get(b.ids[i]!) !== b.versions[i]) puts.push(b.ids[i]!);
+  }
+  if (a) {
+    const after = b ? indexOf(b) : undefined;
+    for (const id of a.ids) if (!after?.has(id)) dels.push(id);
+  }
+  return puts.length || dels.length ? { puts, dels } : null;
+}
+
+/** Per view: what differs between two CVRs' listings. */
 export function diffViews(prev: Record<string, Listing>, next: Record<string, Listing>): Record<string, ViewDiff> {
   const out: Record<string, ViewDiff> = {};
   for (const name of new Set([...Object.keys(prev), ...Object.keys(next)])) {
-    const a = prev[name];
-    const b = next[name];
-    if (a && b && (a === b || sameListing(a, b))) continue;
-    const puts: RowId[] = [];
-    const dels: RowId[] = [];
-    if (b) {
-      const before = a ? indexOf(a) : undefined;
-      // Versions only need to differ: composite versions (strings) have no order.
-      for (let i = 0; i < b.ids.length; i++) if (before?.get(b.ids[i]!) !== b.versions[i]) puts.push(b.ids[i]!);
-    }
-    if (a) {
-      const after = b ? indexOf(b) : undefined;
-      for (const id of a.ids) if (!after?.has(id)) dels.push(id);
-    }
-    if (puts.length || dels.length) out[name] = { puts, dels };
+    const d = diffListings(prev[name], next[name]);
+    if (d) out[name] = d;
   }
   return out;
 }

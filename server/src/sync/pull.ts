@@ -2,10 +2,11 @@
 // (https://doc.replicache.dev/strategies/row-version#pull), written as the protocol's steps.
 import type { Cookie, PatchOperation, PullResponseOKV1 } from 'replicache';
 import { z } from 'zod';
+import { AppError, type Profile } from '@zapdesk/sync';
 import type { AppDeps, Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
-import { diffViews, sameClients, sameListing, toListing, type Cvr, type Listing } from './cvr.ts';
-import { readPullState, type SyncStore } from './store.ts';
+import { diffViews, sameClients, sameListing, toListing, type Cvr, type Listing, type ViewDiff } from './cvr.ts';
+import type { SyncStore } from './store.ts';
 import { VIEWS } from './views/index.ts';
 import type { ViewContext } from './views/types.ts';
 
@@ -21,22 +22,61 @@ export type PullRequest = z.infer<typeof pullRequestSchema>;
 
 const cookieSchema = z.object({ order: z.number().int().nonnegative() });
 
+/** Diffs up to this many puts keep their operations for the next user (see step 8). */
+const SHARED_PUTS_MAX = 200;
+
+function sharedPuts(d: ViewDiff, key: string, read: () => Promise<PatchOperation[]>): Promise<PatchOperation[]> {
+  const ops = (d.ops ??= new Map());
+  let hit = ops.get(key) as Promise<PatchOperation[]> | undefined;
+  if (!hit) {
+    hit = read();
+    ops.set(key, hit);
+    // A failed read is not remembered: the next pull reads again.
+    hit.catch(() => ops.delete(key));
+  }
+  return hit;
+}
+
 /** How the pull was answered, for logs and the benchmark. */
 export type PullStats = { path: 'unchanged' | 'same-view' | 'patch'; rows: number };
 export type PullResult = { response: PullResponseOKV1; stats: PullStats };
 
-export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: PullRequest): Promise<PullResult> {
+/** Who pulls, as the access token says; their role is read with the counters (see pullForSession). */
+export type SessionRef = Pick<Actor, 'userId' | 'companyId' | 'sessionId'>;
+
+/**
+ * The pull of a signed-in session (the route and the socket). The session's validity and the
+ * user's role are read in the same statement as the change counters: read apart, a role change
+ * committed between the two reads would stamp a CVR of the old role with the new watermark, and
+ * the pull after the poke would answer "no change".
+ */
+export function pullForSession(deps: AppDeps, store: SyncStore, session: SessionRef, req: PullRequest): Promise<PullResult> {
+  return run(deps, store, req, { session });
+}
+
+/** A pull for an actor the caller vouches for (tests and benchmarks of the algorithm). */
+export function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: PullRequest): Promise<PullResult> {
+  return run(deps, store, req, { actor });
+}
+
+async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { actor: Actor } | { session: SessionRef }): Promise<PullResult> {
   const { db } = deps;
   const cookie = cookieSchema.safeParse(req.cookie);
   const baseVersion = cookie.success ? cookie.data.order : 0;
-
-  // 1. The client group is the actor's (created on first pull); anyone else's is refused.
   const groupId = req.clientGroupID;
-  await store.claimGroup(actor, groupId);
+  const { companyId } = 'actor' in who ? who.actor : who.session;
 
-  // 2. The watermarks are read before any row, so whatever we read below is at least that new.
-  const { marks, clients } = await readPullState(db, actor.companyId, groupId);
+  // 1. The watermarks are read before any row (the user's own included), so whatever we read
+  //    below is at least that new; with them, the group's clients and the session.
+  const { marks, clients, user } = await store.readPullState(companyId, groupId, 'session' in who ? who.session : undefined);
   const watermark = marks.total;
+  let actor: Actor;
+  if ('actor' in who) actor = who.actor;
+  else if (!user) throw new AppError('ERR_SESSION_EXPIRED');
+  else actor = { ...who.session, profile: user.profile as Profile, super: user.super };
+
+  // 2. The client group is the actor's (created on first pull); anyone else's is refused.
+  await store.claimGroup(actor, groupId);
 
   // 3. The CVR the cookie names; unknown or lost means a full resync (clear + puts), never an error.
   const base = cookie.success ? await store.loadCvr(actor.companyId, groupId, baseVersion) : undefined;
@@ -49,9 +89,16 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
   // 5. The (id, version) pairs the actor may see now, view by view (shared listings come cached).
   const ctx: ViewContext = { db, t: tenant(db, actor.companyId), actor, clientGroupId: groupId };
   const views: Record<string, Listing> = {};
+  const keys: Record<string, string | null> = {};
   for (const view of VIEWS) {
     const audience = view.audience(actor);
-    const key = audience === null ? null : `${view.name}|${audience}`;
+    const key = (keys[view.name] = audience === null ? null : `${view.name}|${audience}`);
+    // A view of the group's own bookkeeping moves only with its clients' lastMutationIDs.
+    const kept = view.perGroup && base && sameClients(base.clients, clients) ? base.views[view.name] : undefined;
+    if (kept) {
+      views[view.name] = kept;
+      continue;
+    }
     const stamp = view.tables ? view.tables.map((t) => marks.byTable.get(t) ?? 0).join('.') : String(watermark);
     const listing = await store.listing(actor.companyId, key, stamp, watermark, async () => toListing(await view.listVersions(ctx)), sameListing);
     // An uncached view listed the same as last time keeps the base's object (and its stored id).
@@ -70,22 +117,24 @@ export async function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: P
     return { response: { cookie: req.cookie as Cookie, lastMutationIDChanges: {}, patch: [] }, stats: { path: 'same-view', rows: 0 } };
   }
 
-  // 8. Full rows only for what is new or newer.
+  // 8. Full rows only for what is new or newer. The puts of a small diff between two cached
+  //    listings are kept on the diff for the next user of the same audience (the version rule makes
+  //    the values a function of id and version), so a poke reads the changed rows once.
   const patch: PatchOperation[] = [];
   if (!base) patch.push({ op: 'clear' });
   const puts: PatchOperation[] = [];
-  let rows = 0;
   for (const view of VIEWS) {
     const d = diff[view.name];
     if (!d) continue;
     // Dels go first: a key that moved between two views of one prefix is deleted, then put.
     for (const id of d.dels) patch.push({ op: 'del', key: `${view.prefix}/${id}` });
     if (d.puts.length === 0) continue;
-    for (const { id, value } of await view.getValues(ctx, d.puts)) {
-      puts.push({ op: 'put', key: `${view.prefix}/${id}`, value });
-      rows++;
-    }
+    const read = async () => (await view.getValues(ctx, d.puts)).map(({ id, value }): PatchOperation => ({ op: 'put', key: `${view.prefix}/${id}`, value }));
+    const key = keys[view.name];
+    const shared = base && key !== null && d.puts.length <= SHARED_PUTS_MAX ? `${actor.companyId}|${key}|${view.valueScope?.(actor) ?? ''}` : null;
+    puts.push(...(shared ? await sharedPuts(d, shared, read) : await read()));
   }
+  const rows = puts.length;
   patch.push(...puts);
 
   // 9. Store the new CVR under the next version of the group (a map view → shared listing id);

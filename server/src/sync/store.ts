@@ -3,10 +3,10 @@
 // the one lookup of a client group by id, which must see a foreign group in order to refuse it.
 import { AppError } from '@zapdesk/sync';
 import type { Actor } from '../context.ts';
-import { sql } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeRefs, encodeRefs, listingId, listingJson, parseListing, type Cvr, type Listing } from './cvr.ts';
+import { pullStatements, type PullStateRow } from './statements.ts';
 import { chunk } from './views/types.ts';
 
 /** CVRs kept per client group: the current one plus a few a slow tab may still name. */
@@ -32,29 +32,27 @@ export async function claimClientGroup(db: Database, actor: Actor, id: string): 
   return group;
 }
 
-/** The company's change counters per table, and their sum: the watermark a CVR is stamped with. */
+/** The company's change counters per table (the platform's added in), and their sum: the watermark a CVR is stamped with. */
 export type Watermarks = { total: number; byTable: Map<string, number> };
 
-/**
- * The change counters and the group's clients' lastMutationIDs in one statement (one round trip
- * on PostgreSQL, one prepared statement on SQLite): every pull starts with it.
- */
-export async function readPullState(db: Database, companyId: number, groupId: string | null): Promise<{ marks: Watermarks; clients: Record<string, number> }> {
-  const { rows } = await sql<{ k: number; id: string; v: number }>`
-    SELECT 0 AS k, tbl AS id, version AS v FROM sync_versions WHERE company_id = ${companyId}
-    UNION ALL
-    SELECT 1 AS k, id, last_mutation_id AS v FROM replicache_clients WHERE company_id = ${companyId} AND client_group_id = ${groupId ?? ''}`.execute(db);
+export type PullState = { marks: Watermarks; clients: Record<string, number>; user?: { profile: string; super: boolean } };
+
+function toPullState(rows: PullStateRow[]): PullState {
   const byTable = new Map<string, number>();
   const clients: Record<string, number> = {};
+  let user: PullState['user'];
   let total = 0;
   for (const r of rows) {
+    const k = Number(r.k);
     const v = Number(r.v);
-    if (Number(r.k) === 0) {
-      byTable.set(r.id, v);
+    if (k === 0) {
+      // A platform-wide table (announcements) counts under company 0: the same name adds up.
+      byTable.set(r.id, (byTable.get(r.id) ?? 0) + v);
       total += v;
-    } else clients[r.id] = v;
+    } else if (k === 1) clients[r.id] = v;
+    else user = { profile: r.id, super: v === 1 };
   }
-  return { marks: { total, byTable }, clients };
+  return { marks: { total, byTable }, clients, user };
 }
 
 /** Small LRU over a Map (insertion order). */
@@ -101,7 +99,8 @@ export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string
  * Stored listings are cached by id (content-addressed, so immutable). A client group's owner never
  * changes, so it is cached too.
  */
-export function createSyncStore(db: Database, _dialect?: Dialect, opts: SyncStoreOptions = {}) {
+export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreOptions = {}) {
+  const sqls = pullStatements(dialect);
   const cvrs = new Lru<string, Cvr>(5000);
   // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
@@ -110,21 +109,50 @@ export function createSyncStore(db: Database, _dialect?: Dialect, opts: SyncStor
   const stored = new Lru<string, number>(50_000);
   const owners = new Lru<string, { userId: number; companyId: number }>(50_000);
   const lastGc = new Map<number, number>();
+  const listingsInFlight = new Map<string, Promise<Listing>>();
+  const storesInFlight = new Map<string, Promise<void>>();
+
+  /**
+   * Makes sure the listing's row exists (a write of its own, before the CVR that names it): after
+   * a change, the pulls of the whole company meet the same new listing, and one upsert serves them.
+   * A row written for a pull that then fails is an orphan the collection removes.
+   */
+  function ensureStored(companyId: number, listing: Listing): Promise<void> | undefined {
+    const key = `${companyId}:${listingId(listing)}`;
+    const now = Date.now();
+    if (now - (stored.get(key) ?? -Infinity) <= LISTING_TRUST_MS) return undefined;
+    let flying = storesInFlight.get(key);
+    if (!flying) {
+      const at = new Date(now).toISOString();
+      flying = tenant(db, companyId)
+        .insertInto('replicacheListings', { id: listing.id!, entries: listingJson(listing), usedAt: at })
+        .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
+        .execute()
+        .then(() => void stored.set(key, now))
+        .finally(() => storesInFlight.delete(key));
+      storesInFlight.set(key, flying);
+    }
+    return flying;
+  }
   const gcIntervalMs = opts.gcIntervalMs ?? LISTING_GC_INTERVAL_MS;
 
   async function bumpGroupVersion(trx: Database, companyId: number, groupId: string, baseVersion: number, now: string) {
-    // One atomic step (no read-then-write race between two pulls of a group), and past the
-    // cookie too: a group the server lost restarts above what the client holds.
-    const row = await tenant(trx, companyId)
-      .updateTable('replicacheClientGroups')
-      .set({ cvrVersion: sql<number>`(CASE WHEN cvr_version > ${baseVersion} THEN cvr_version ELSE ${baseVersion} END) + 1`, updatedAt: now })
-      .where('replicacheClientGroups.id', '=', groupId)
-      .returning('replicacheClientGroups.cvrVersion')
-      .executeTakeFirst();
-    return row?.cvrVersion;
+    const rows = await sqls.bumpGroupVersion(trx, baseVersion, baseVersion, now, companyId, groupId);
+    return rows[0] === undefined ? undefined : Number(rows[0].cvrVersion);
   }
 
   const store = {
+    /**
+     * The change counters, the group's clients' lastMutationIDs and (given a session) the session's
+     * user, in one statement, so one snapshot: every pull starts with it.
+     */
+    async readPullState(companyId: number, groupId: string, session?: { sessionId: string; userId: number }): Promise<PullState> {
+      const rows = session
+        ? await sqls.pullStateWithSession(db, companyId, companyId, groupId, session.sessionId, session.userId, companyId)
+        : await sqls.pullState(db, companyId, companyId, groupId);
+      return toPullState(rows);
+    },
+
     /** claimClientGroup, with the owner of a known group answered from memory (it never changes). */
     async claimGroup(actor: Actor, id: string): Promise<void> {
       const owner = owners.get(id);
@@ -178,31 +206,20 @@ export function createSyncStore(db: Database, _dialect?: Dialect, opts: SyncStor
     async advanceWatermark(companyId: number, groupId: string, version: number, cvr: Cvr, watermark: number) {
       if (watermark <= cvr.watermark) return;
       cvr.watermark = watermark;
-      await tenant(db, companyId)
-        .updateTable('replicacheCvrs')
-        .set({ watermark })
-        .where('replicacheCvrs.clientGroupId', '=', groupId)
-        .where('replicacheCvrs.version', '=', version)
-        .where('replicacheCvrs.watermark', '<', watermark)
-        .execute();
+      await sqls.advanceWatermark(db, watermark, companyId, groupId, version, watermark);
     },
 
     /**
      * Stores the next CVR of the group under a fresh version and forgets the old ones. The CVR row
      * is the map view → listing id; a listing this instance does not know to be stored is upserted
-     * in the same transaction (after a change, that is the changed view's, once per company).
+     * first (after a change, that is the changed view's, once per company: see ensureStored).
      */
     async saveCvr(actor: Actor, groupId: string, baseVersion: number, cvr: Cvr): Promise<number> {
       const { companyId } = actor;
       const entries = encodeRefs(cvr.views);
       const now = Date.now();
-      const toStore = new Map<string, Listing>();
-      for (const listing of Object.values(cvr.views)) {
-        const key = `${companyId}:${listingId(listing)}`;
-        if (now - (stored.get(key) ?? -Infinity) > LISTING_TRUST_MS) toStore.set(listing.id!, listing);
-      }
+      await Promise.all(Object.values(cvr.views).map((listing) => ensureStored(companyId, listing)));
       const version = await db.transaction().execute(async (trx) => {
-        const t = tenant(trx, companyId);
         const at = new Date(now).toISOString();
         let next = await bumpGroupVersion(trx, companyId, groupId, baseVersion, at);
         if (next === undefined) {
@@ -211,18 +228,11 @@ export function createSyncStore(db: Database, _dialect?: Dialect, opts: SyncStor
           await claimClientGroup(trx, actor, groupId);
           next = (await bumpGroupVersion(trx, companyId, groupId, baseVersion, at))!;
         }
-        for (const [id, listing] of toStore) {
-          await t
-            .insertInto('replicacheListings', { id, entries: listingJson(listing), usedAt: at })
-            .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
-            .execute();
-        }
-        await t.insertInto('replicacheCvrs', { clientGroupId: groupId, version: next, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), createdAt: at, updatedAt: at }).execute();
-        await t.deleteFrom('replicacheCvrs').where('replicacheCvrs.clientGroupId', '=', groupId).where('replicacheCvrs.version', '<=', next - CVRS_KEPT).execute();
+        await sqls.insertCvr(trx, companyId, groupId, next, entries, cvr.watermark, JSON.stringify(cvr.clients), at, at);
+        await sqls.deleteOldCvrs(trx, companyId, groupId, next - CVRS_KEPT);
         return next;
       });
       for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
-      for (const id of toStore.keys()) stored.set(`${companyId}:${id}`, now);
       cvrs.set(`${groupId}:${version}`, cvr);
       if (now - (lastGc.get(companyId) ?? (lastGc.set(companyId, now), now)) >= gcIntervalMs) {
         lastGc.set(companyId, now);
@@ -268,12 +278,24 @@ export function createSyncStore(db: Database, _dialect?: Dialect, opts: SyncStor
       if (!perCompany) listings.set(companyId, (perCompany = new Map()));
       const hit = perCompany.get(key);
       if (hit && hit.stamp === stamp) return hit.listing;
-      const fresh = await compute();
-      const listing = hit && same(hit.listing, fresh) ? hit.listing : fresh;
-      // Never move a cached entry backwards: a slower pull of an older watermark must not win.
-      const current = perCompany.get(key);
-      if (!current || current.watermark <= watermark) perCompany.set(key, { stamp, watermark, listing });
-      return listing;
+      // The pulls of one poke arrive together: the first lists, the others wait for its listing.
+      const flightKey = `${companyId}|${key}|${stamp}`;
+      const flying = listingsInFlight.get(flightKey);
+      if (flying) return flying;
+      const run = (async () => {
+        const fresh = await compute();
+        const listing = hit && same(hit.listing, fresh) ? hit.listing : fresh;
+        // Never move a cached entry backwards: a slower pull of an older watermark must not win.
+        const current = perCompany.get(key);
+        if (!current || current.watermark <= watermark) perCompany.set(key, { stamp, watermark, listing });
+        return listing;
+      })();
+      listingsInFlight.set(flightKey, run);
+      try {
+        return await run;
+      } finally {
+        listingsInFlight.delete(flightKey);
+      }
     },
   };
   return store;

@@ -1,8 +1,7 @@
 // announcement/<id>: the platform's active announcements (the super-admin: all of them). They are
-// written by the super-admin into their own company and read by every company, so this listing is
-// never cached per company (audience null). Known limit: a pull that finds its company's watermark
-// unchanged answers "no change" without listing, so a new announcement reaches other companies'
-// clients at their next change; the REST list (GET /announcements) is always current.
+// written by the super-admin into their own company and read by every company, so their changes
+// count under the platform's counter (company 0, migration 20261122T040000), which every company's
+// pull reads: the listing is cached per company until an announcement changes.
 import type { SyncedAnnouncement } from '@zapdesk/sync/keys';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
@@ -15,7 +14,8 @@ const readable = (db: Database, actor: Actor) => db.selectFrom('announcements').
 export const announcementsView = defineView({
   name: 'announcement',
   prefix: 'announcement',
-  audience: () => null,
+  tables: ['announcements'],
+  audience: (actor) => (actor.super ? 'super' : ''),
   listVersions: ({ db, actor }) => readable(db, actor).select(['announcements.id', 'announcements.version']).execute(),
   async getValues({ db, actor }, ids) {
     const out: { id: RowId; value: SyncedAnnouncement }[] = [];

@@ -1,6 +1,7 @@
 // mutationError/<clientID>/<mutationID>: business errors of the mutations this client group pushed
 // (newest MAX_ERRORS), so the app can tell the user why a change was undone. Rows never change:
-// the version is always 1.
+// the version is always 1. An error is recorded (and old ones dropped) only by a push that moves its
+// client's lastMutationID, so the listing is per group and follows those.
 import type { SyncedMutationError } from '@zapdesk/sync/keys';
 import { defineView, type RowId } from './types.ts';
 
@@ -10,6 +11,7 @@ export const mutationErrorsView = defineView({
   name: 'mutationError',
   prefix: 'mutationError',
   audience: () => null,
+  perGroup: true,
   async listVersions({ t, clientGroupId }) {
     const rows = await t
       .selectFrom('replicacheMutationErrors')

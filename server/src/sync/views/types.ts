@@ -35,6 +35,17 @@ export type SyncView<P extends SyncPrefix = SyncPrefix> = {
    * null when the listing must never be cached.
    */
   audience(actor: Actor): string | null;
+  /**
+   * The values must be the same for every actor of one audience at one (id, version): pulls of a
+   * company share the puts of a diff on that basis. A view whose values also depend on the actor
+   * (a field only the user's own row carries) names what else decides here.
+   */
+  valueScope?(actor: Actor): string;
+  /**
+   * The listing reads only the client group's own bookkeeping, which moves only with its clients'
+   * lastMutationIDs: while those stand still, the group's previous listing is reused.
+   */
+  perGroup?: boolean;
   /** The (id, version) pairs the actor may see now. */
   listVersions(ctx: ViewContext): Promise<VersionRow[]>;
   /** The values stored under the keys, for the given visible ids (never re-checks visibility). */

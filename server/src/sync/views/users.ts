@@ -23,6 +23,8 @@ export const usersView = defineView({
   prefix: 'user',
   tables: ['users', 'user_queues'],
   audience: () => '',
+  // The user's own row carries their language.
+  valueScope: (actor) => `user:${actor.userId}`,
   async listVersions({ t }) {
     const [users, queues] = await Promise.all([t.selectFrom('users').select(['users.id', 'users.version']).execute(), findQueueIds(t)]);
     return users.map((u) => {

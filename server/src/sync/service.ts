@@ -1,0 +1,72 @@
+// What the two ways in to a pull share: the HTTP route (POST /sync/pull) and the poke socket
+// (a `pull` message on /sync/ws, ../realtime/ws.ts). One store per database, so both see the same
+// caches, and one check of the access token, remembered once its signature was verified.
+import { AppError } from '@zapdesk/sync';
+import type { PullResponseV1 } from 'replicache';
+import { z } from 'zod';
+import { verifyAccessToken, type AccessClaims } from '../auth/tokens.ts';
+import type { AppDeps } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { parseWith } from '../http/validate.ts';
+import { pullForSession, pullRequestSchema } from './pull.ts';
+import { createSyncStore, type SyncStore } from './store.ts';
+
+/** Verified access tokens kept, so a pull does not pay the HMAC again. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+// A request of another protocol version is answered the Replicache way, not as a 400.
+const pullVersionOf = z.looseObject({ pullVersion: z.unknown() });
+
+export type SyncService = ReturnType<typeof createSyncService>;
+
+const services = new WeakMap<Database, SyncService>();
+
+/** The sync service of this database handle (created on first use). */
+export function syncServiceOf(deps: AppDeps): SyncService {
+  let service = services.get(deps.db);
+  if (!service) services.set(deps.db, (service = createSyncService(deps)));
+  return service;
+}
+
+function createSyncService(deps: AppDeps) {
+  const store: SyncStore = createSyncStore(deps.db, deps.dialect, { log: deps.log });
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+
+  /**
+   * requireAuth's token rules: a verified signature is an immutable fact, so it is remembered
+   * with the token's expiry, which is checked on every request. The session itself is read on
+   * every request (by the pull in its first statement), so revocation applies at once.
+   */
+  async function verifyToken(token: string | null | undefined): Promise<AccessClaims> {
+    if (!token) throw new AppError('ERR_SESSION_EXPIRED');
+    let hit = verified.get(token);
+    if (hit && hit.exp * 1000 <= Date.now()) {
+      verified.delete(token);
+      throw new AppError('ERR_TOKEN_EXPIRED');
+    }
+    if (!hit) {
+      const result = await verifyAccessToken(token, deps.config.jwtSecret);
+      if (!result.ok) throw new AppError(result.reason === 'expired' ? 'ERR_TOKEN_EXPIRED' : 'ERR_SESSION_EXPIRED');
+      const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp?: number };
+      hit = { claims: result.claims, exp: typeof exp === 'number' ? exp : 0 };
+      // Only tokens that expire are remembered (every token we sign does).
+      if (hit.exp > 0) {
+        if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+        verified.set(token, hit);
+      }
+    }
+    return hit.claims;
+  }
+
+  return {
+    store,
+    verifyToken,
+    /** A pull body from a bearer of `token`: the protocol answer, or an AppError thrown. */
+    async pull(token: string | null | undefined, body: unknown): Promise<PullResponseV1 | { error: 'VersionNotSupported'; versionType: 'pull' }> {
+      const { sub, cid, sid } = await verifyToken(token);
+      if (parseWith(pullVersionOf, body).pullVersion !== 1) return { error: 'VersionNotSupported', versionType: 'pull' };
+      const { response } = await pullForSession(deps, store, { userId: sub, companyId: cid, sessionId: sid }, parseWith(pullRequestSchema, body));
+      return response;
+    },
+  };
+}
