@@ -57,14 +57,16 @@ export function MessageList({ messages, hasOlder, loadingOlder, closed, contactN
     overscan: 8,
   });
 
-  // Before older rows arrive, remember the first visible row; after, put it back where it was.
+  // Before older rows arrive, remember the first message in view and its distance from the top;
+  // after, put it back at the same distance (the older rows grow the list above it).
   useLayoutEffect(() => {
     const a = anchor.current;
     if (a) {
       const index = rows.findIndex((r) => r.key === a.key);
+      const at = index > 0 ? virtualizer.getOffsetForIndex(index, 'start') : undefined;
       anchor.current = null;
-      if (index > 0) {
-        virtualizer.scrollToIndex(index, { align: 'start' });
+      if (at) {
+        virtualizer.scrollToOffset(at[0] + a.offset);
         return;
       }
     }
@@ -76,8 +78,9 @@ export function MessageList({ messages, hasOlder, loadingOlder, closed, contactN
     const el = e.currentTarget;
     atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     if (el.scrollTop < LOAD_OLDER_WITHIN_PX && hasOlder && !loadingOlder && rows.length) {
-      const first = virtualizer.getVirtualItems()[0];
-      if (first) anchor.current = { key: String(first.key), offset: el.scrollTop - first.start };
+      const top = el.scrollTop;
+      const first = virtualizer.getVirtualItems().find((item) => item.end > top && rows[item.index]?.kind === 'message');
+      if (first) anchor.current = { key: String(first.key), offset: top - first.start };
       onLoadOlder();
     }
   };

@@ -6,7 +6,7 @@ import type { Message, MessagePage } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
 import { toastError } from '../../../ui/toast/toast-error.ts';
 import { useTicketMessages } from '../use-ticket-data.ts';
-import { mergeMessages } from './messages.ts';
+import { mergeMessages, messageRowKey } from './messages.ts';
 
 type Paged = { ticketId: number; messages: Message[]; page: number; hasMore: boolean };
 
@@ -15,8 +15,11 @@ export function useChatMessages(ticketId: number | null, synced: boolean) {
   const [paged, setPaged] = useState<Paged | null>(null);
   const [loading, setLoading] = useState(false);
   const request = useRef(0);
+  // The keys the chat already holds: a page that brings nothing new (the synced newest 50 cover the
+  // first pages) is skipped by loading the next one at once, so scrolling up always shows more.
+  const known = useRef(new Set<string>());
 
-  const load = useCallback((id: number, page: number) => {
+  const load = useCallback(function load(id: number, page: number) {
     const mine = ++request.current;
     setLoading(true);
     api
@@ -24,6 +27,10 @@ export function useChatMessages(ticketId: number | null, synced: boolean) {
       .then(
         (body) => {
           if (mine !== request.current) return;
+          if (page > 1 && body.hasMore && body.messages.every((m) => known.current.has(messageRowKey(m)))) {
+            load(id, page + 1);
+            return;
+          }
           setPaged((prev) => ({
             ticketId: id,
             page,
@@ -43,6 +50,7 @@ export function useChatMessages(ticketId: number | null, synced: boolean) {
 
   const current = paged?.ticketId === ticketId ? paged : null;
   const messages = useMemo(() => mergeMessages(current?.messages ?? [], live ?? []), [current, live]);
+  known.current = new Set(messages.map(messageRowKey));
   const loadOlder = useCallback(() => {
     if (!current || !current.hasMore || loading) return;
     load(current.ticketId, current.page + 1);
