@@ -159,6 +159,17 @@ describe('tickets', () => {
     await chat.getByText('Missed call').waitFor();
     await chat.locator('a[href*="maps"]').waitFor();
     await shot(page, 'tickets-media-dark');
+
+    // The connection drops: the send shows at once, the server refuses it, the refusal arrives as a
+    // synced mutation error (toasted in the user's language) and the optimistic bubble goes away.
+    // Last in the file: the demo connection stays down.
+    await simulator('POST', `/simulator/connections/${connectionId}/drop`, { cause: 'loggedOut' });
+    const input = page.getByRole('textbox', { name: 'Type a message, or / for quick answers' });
+    await input.fill('This one cannot leave');
+    await input.press('Enter');
+    const doomed = chat.locator('[data-from-me="true"]').filter({ hasText: 'This one cannot leave' });
+    await page.getByText('This WhatsApp session is not initialized. Check the connections page.').waitFor();
+    await doomed.waitFor({ state: 'detached' });
     await context.close();
   });
 });
