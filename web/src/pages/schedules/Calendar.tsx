@@ -80,13 +80,14 @@ function EventChip({ schedule: s, locale, compact, onEdit, onDelete }: { schedul
   const name = s.contact?.name ?? `#${s.contactId}`;
   const status = t(`schedules.status.${s.status}`, { defaultValue: s.status });
   return (
-    <li className={`flex min-w-0 items-center gap-1 rounded border-l-4 pl-1.5 ${STATUS_TONE[s.status] ?? 'border-l-line bg-raised'}`} data-testid="schedule-event">
-      <button type="button" onClick={() => onEdit(s)} title={`${time} ${name} · ${status}`} className="min-w-0 flex-1 truncate py-1 text-left text-xs">
-        <span className="tabular-nums">{time}</span> <span className="font-medium">{name}</span>
+    <li className={`flex min-w-0 gap-1 rounded border-l-4 pl-1.5 ${compact ? 'flex-col' : 'items-center'} ${STATUS_TONE[s.status] ?? 'border-l-line bg-raised'}`} data-testid="schedule-event">
+      <button type="button" onClick={() => onEdit(s)} title={`${time} ${name} · ${status}`} className={`min-w-0 flex-1 py-1 text-left text-xs ${compact ? '' : 'truncate'}`}>
+        <span className="tabular-nums">{time}</span> <span className={`font-medium ${compact ? 'block truncate' : ''}`}>{name}</span>
         {!compact && <span className="ml-2 text-muted">{s.body}</span>}
         <span className="sr-only"> · {status}</span>
       </button>
-      <span className={compact ? 'hidden xl:flex' : 'flex'}>
+      {/* In a month cell the icons need a wide screen; the week view always shows them. */}
+      <span className={compact ? 'hidden justify-end lg:flex' : 'flex'}>
         <IconButton icon="edit" className="size-7" label={`${t('common.edit')} ${name} ${time}`} onClick={() => onEdit(s)} />
         <IconButton icon="trash" tone="danger" className="size-7" label={`${t('common.delete')} ${name} ${time}`} onClick={() => onDelete(s)} />
       </span>
