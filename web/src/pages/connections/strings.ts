@@ -17,9 +17,6 @@ export const strings = defineStrings('connections', {
     isDefault: 'Default connection',
     provider: 'Provider',
     providers: { beta: 'WhatsApp', simulator: 'Simulator' },
-    number: 'Number',
-    queues: 'Queues',
-    noQueues: 'No queues yet.',
     token: 'Messages API token',
     tokenHint: 'Leave empty to generate one.',
     statuses: {
@@ -77,9 +74,6 @@ export const strings = defineStrings('connections', {
     isDefault: 'Conexão padrão',
     provider: 'Provedor',
     providers: { beta: 'WhatsApp', simulator: 'Simulador' },
-    number: 'Número',
-    queues: 'Filas',
-    noQueues: 'Nenhuma fila ainda.',
     token: 'Token da API de mensagens',
     tokenHint: 'Deixe vazio para gerar um.',
     statuses: {
@@ -137,9 +131,6 @@ export const strings = defineStrings('connections', {
     isDefault: 'Conexión predeterminada',
     provider: 'Proveedor',
     providers: { beta: 'WhatsApp', simulator: 'Simulador' },
-    number: 'Número',
-    queues: 'Colas',
-    noQueues: 'Todavía no hay colas.',
     token: 'Token de la API de mensajes',
     tokenHint: 'Déjelo vacío para generar uno.',
     statuses: {

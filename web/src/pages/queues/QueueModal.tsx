@@ -53,7 +53,17 @@ export function QueueModal({ queue, byQueue, onClose, onSaved }: Props) {
                 <TextField label={t('queues.color')} name="color" wrapperClassName="flex-1" value={values.color} error={errors.color} onChange={set('color')} />
                 <span className="mb-0.5 size-8 shrink-0 rounded-md border border-line" style={{ backgroundColor: values.color }} aria-hidden="true" />
               </div>
-              <TextField label={t('queues.orderQueue')} name="orderQueue" type="number" min={0} inputMode="numeric" value={values.orderQueue} error={errors.orderQueue} onChange={set('orderQueue')} />
+              <TextField
+                label={t('queues.orderQueue')}
+                name="orderQueue"
+                type="number"
+                min={0}
+                inputMode="numeric"
+                title={t('queues.orderHint')}
+                value={values.orderQueue}
+                error={errors.orderQueue}
+                onChange={set('orderQueue')}
+              />
             </div>
             <fieldset>
               <legend className="mb-1.5 text-[13px] font-medium">{t('queues.palette')}</legend>
