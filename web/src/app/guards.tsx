@@ -38,7 +38,9 @@ export function RequireAccess() {
   useEffect(() => {
     if (denied && warned.current !== pathname) {
       warned.current = pathname;
-      toast.error(t('common.noPagePermission'));
+      // The super-admin's pages (announcements) say so with an info toast (spec/02 §2.19, §8).
+      if (gate.super && !user?.super) toast.info(t('common.superOnly'));
+      else toast.error(t('common.noPagePermission'));
     }
   }, [denied, pathname, t]);
 

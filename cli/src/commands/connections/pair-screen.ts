@@ -1,6 +1,5 @@
 // What `connections pair` shows while it waits: the Ink view on a TTY (redrawn in place), plain
 // lines elsewhere (each new QR printed once, for logs and --json runs, on stderr).
-import { createElement } from 'react';
 import type { Ctx } from '../../context.ts';
 import { writeLine } from '../../output.ts';
 import type { ConnectionState } from '../../live/connection.ts';
@@ -26,7 +25,8 @@ export async function createPairScreen(ctx: Ctx, head: { id: number; name: strin
     };
   }
 
-  const { render } = await import('ink');
+  // Ink and React load only for a person at a terminal: a script's run does not pay for them.
+  const [{ render }, { createElement }] = await Promise.all([import('ink'), import('react')]);
   const { Pair } = await import('../../views/Pair.tsx');
   const props = { id: head.id, name: head.name, status: 'OPENING', qr: undefined as string | undefined, attempt: 0, seconds: 0 };
   const instance = render(createElement(Pair, props), { stdout: ctx.io.stdout as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });

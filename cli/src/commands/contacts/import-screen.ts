@@ -1,7 +1,6 @@
 // What `contacts import` shows while the server works: the Ink view on a TTY (redrawn at most ten
 // times a second), plain lines on stderr elsewhere (at most one a second, and the last one).
 import { createReadStream } from 'node:fs';
-import { createElement } from 'react';
 import type { ContactImportCounts } from '@zapdesk/sync';
 import type { Ctx } from '../../context.ts';
 import { writeLine } from '../../output.ts';
@@ -37,7 +36,8 @@ export async function createImportScreen(ctx: Ctx, head: { file: string; label: 
     };
   }
 
-  const { render } = await import('ink');
+  // Ink and React load only for a person at a terminal: a script's run does not pay for them.
+  const [{ render }, { createElement }] = await Promise.all([import('ink'), import('react')]);
   const { ImportProgress } = await import('../../views/ImportProgress.tsx');
   // A csv's lines are counted while the upload starts (bytes only, no parsing): the bar's 100%.
   let total: number | undefined;

@@ -1,7 +1,6 @@
 // What `tickets watch` shows: the Ink view redrawn in place on a TTY; elsewhere one line per
 // change on stdout (`+` a ticket came into view, `~` it changed, `-` it left: closed, moved away or
 // deleted), or with --json one JSON object per change, for scripts that follow the queue.
-import { createElement } from 'react';
 import type { Ticket } from '@zapdesk/sync';
 import type { Ctx } from '../../context.ts';
 import { writeLine } from '../../output.ts';
@@ -45,7 +44,8 @@ export async function createWatchScreen(ctx: Ctx, mode: 'live' | 'lines' | 'json
     };
   }
 
-  const { render } = await import('ink');
+  // Ink and React load only for a person at a terminal: a script's run does not pay for them.
+  const [{ render }, { createElement }] = await Promise.all([import('ink'), import('react')]);
   const { TicketsWatch } = await import('../../views/TicketsWatch.tsx');
   const stdout = ctx.io.stdout as NodeJS.WriteStream;
   let props = { columns: ticketColumns, tickets: [] as Ticket[], synced: false, maxRows: 20, at: clock() };

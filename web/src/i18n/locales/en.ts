@@ -22,6 +22,7 @@ export const en = {
     version: 'Version {{version}}',
     copyright: '© {{year}} zapdesk. All rights reserved.',
     noPagePermission: 'This company is not allowed to open this page. Redirecting you.',
+    superOnly: 'Only the platform administrator manages this page.',
     notFoundTitle: 'Page not found',
     notFoundText: 'This page does not exist or is not available yet.',
     goHome: 'Go to the start page',

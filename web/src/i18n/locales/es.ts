@@ -24,6 +24,7 @@ export const es: Messages = {
     version: 'Versión {{version}}',
     copyright: '© {{year}} zapdesk. Todos los derechos reservados.',
     noPagePermission: '¡Esta empresa no tiene permiso para acceder a esta página! Te estamos redirigiendo.',
+    superOnly: 'Solo el administrador de la plataforma gestiona esta página.',
     notFoundTitle: 'Página no encontrada',
     notFoundText: 'Esta página no existe o todavía no está disponible.',
     goHome: 'Ir a la página de inicio',

@@ -24,6 +24,7 @@ export const pt: Messages = {
     version: 'Versão {{version}}',
     copyright: '© {{year}} zapdesk. Todos os direitos reservados.',
     noPagePermission: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    superOnly: 'Somente o administrador da plataforma gerencia esta página.',
     notFoundTitle: 'Página não encontrada',
     notFoundText: 'Esta página não existe ou ainda não está disponível.',
     goHome: 'Ir para a página inicial',
