@@ -312,6 +312,10 @@ describe('admin screens', () => {
     await login(narrow.page, DEMO.admin, e2e.demoPassword);
     await narrow.page.getByTestId('card-supportPending').waitFor();
     await shot(narrow.page, 'dashboard-360-dark');
+    // Announcements are the super-admin's: an admin is told so and lands on the dashboard.
+    await narrow.page.goto('/announcements');
+    await narrow.page.waitForURL((url) => url.pathname === '/');
+    await narrow.page.getByRole('status').filter({ hasText: 'Only the platform administrator manages this page.' }).waitFor();
     for (const [path, heading] of [
       ['/connections', 'Connections'],
       ['/queues', 'Queues & chatbot'],
