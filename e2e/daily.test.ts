@@ -184,7 +184,10 @@ describe('daily tools', () => {
       await login(page, DEMO.admin, e2e.demoPassword);
       for (const path of pages) {
         await page.goto(path);
-        await page.locator('main h1').waitFor();
+        await page.locator('main h1').waitFor().catch(async (err: unknown) => {
+          await shot(page, `daily-failed-${mode.name}`);
+          throw new Error(`${path} at ${mode.name}: ${String(err)}`);
+        });
         await page.getByText('Loading…').waitFor({ state: 'detached' });
         // Nothing may be wider than the screen, except the kanban board, which scrolls sideways.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
