@@ -170,6 +170,17 @@ describe('tickets', () => {
     const doomed = chat.locator('[data-from-me="true"]').filter({ hasText: 'This one cannot leave' });
     await page.getByText('This WhatsApp session is not initialized. Check the connections page.').waitFor();
     await doomed.waitFor({ state: 'detached' });
+    const chatPath = new URL(page.url()).pathname;
     await context.close();
+
+    // On a phone (signing Bruno in there ends the first browser's session) the chat fills the screen under the Ticket / Attendances tabs, with a way back.
+    const phone = await newPage(e2e, { width: 360, height: 740, dark: true });
+    await login(phone.page, DEMO.attendant, e2e.demoPassword);
+    await phone.page.goto(chatPath);
+    await phone.page.getByRole('tab', { name: 'Attendances' }).waitFor();
+    await phone.page.getByTestId('chat').getByText('Missed call').waitFor();
+    await phone.page.getByTestId('chat').getByRole('button', { name: 'Back to the list' }).waitFor();
+    await shot(phone.page, 'tickets-chat-360-dark');
+    await phone.context.close();
   });
 });

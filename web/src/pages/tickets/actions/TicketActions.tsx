@@ -88,12 +88,12 @@ export function TicketActions({ ticket, onReopened }: Props) {
         </Button>
       )}
       {can.has('return') && (
-        <Button variant="ghost" className="hidden md:inline-flex" onClick={giveBack} icon="undo">
+        <Button variant="ghost" className="max-md:hidden" onClick={giveBack} icon="undo">
           {t('tickets.actions.return')}
         </Button>
       )}
       {can.has('resolve') && can.has('write') && (
-        <Button variant="secondary" className="hidden sm:inline-flex" onClick={() => resolve(true)} icon="check">
+        <Button variant="secondary" className="max-sm:hidden" onClick={() => resolve(true)} icon="check">
           {t('tickets.actions.resolve')}
         </Button>
       )}

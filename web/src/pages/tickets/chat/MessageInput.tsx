@@ -210,7 +210,7 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
               }}
               onKeyDown={onKeyDown}
               onPaste={onPaste}
-              placeholder={enabled ? t('tickets.chat.placeholder') : t('tickets.chat.closedPlaceholder')}
+              placeholder={enabled ? t('tickets.chat.placeholderShort') : t('tickets.chat.closedPlaceholder')}
               aria-label={enabled ? t('tickets.chat.placeholder') : t('tickets.chat.closedPlaceholder')}
               aria-controls={quick.length ? quickId : undefined}
               aria-autocomplete="list"
