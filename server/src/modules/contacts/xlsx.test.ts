@@ -69,6 +69,10 @@ const firstSheet = `<?xml version="1.0" encoding="UTF-8"?>
 </x:worksheet>`;
 const laterSheet = `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Not a contact</t></is></c><c r="B1"><v>5511999999999</v></c></row></sheetData></worksheet>`;
 
+/** A minimal workbook whose first sheet holds `sheetData`. */
+const withSheet = (sheetData: string) =>
+  zipOf([{ name: 'xl/workbook.xml', text: `<workbook xmlns="${MAIN}"/>` }, { name: 'xl/worksheets/sheet1.xml', text: `<worksheet xmlns="${MAIN}">${sheetData}</worksheet>` }]);
+
 describe.each(DIALECTS)('xlsx files of other writers on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -119,13 +123,20 @@ describe.each(DIALECTS)('xlsx files of other writers on %s', (dialect) => {
   });
 
   it.each([
-    ['a truncated archive', () => zipOf([{ name: 'xl/workbook.xml', text: workbook }]).subarray(0, 40)],
-    ['an archive without a workbook', () => zipOf([{ name: 'hello.txt', text: 'hello' }])],
-    ['a sheet cut in the middle of a tag', () => zipOf([{ name: 'xl/workbook.xml', text: `<workbook xmlns="${MAIN}"/>` }, { name: 'xl/worksheets/sheet1.xml', text: `<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Ana</t></is></c><c r="B1"` }])],
-  ])('reports %s as a failed import, in words', async (_, fileOf) => {
+    ['a truncated archive', () => zipOf([{ name: 'xl/workbook.xml', text: workbook }]).subarray(0, 40), 'not a zip archive'],
+    ['an archive without a workbook', () => zipOf([{ name: 'hello.txt', text: 'hello' }]), 'no workbook in the package'],
+    ['a sheet cut in the middle of a tag', () => zipOf([{ name: 'xl/workbook.xml', text: `<workbook xmlns="${MAIN}"/>` }, { name: 'xl/worksheets/sheet1.xml', text: `<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Ana</t></is></c><c r="B1"` }]), 'ends in the middle of a tag'],
+    ['a cell longer than Excel allows', () => withSheet(`<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>${'a'.repeat(40_000)}</t></is></c></row></sheetData>`), 'more than 32,767 characters'],
+    ['a row beyond the last row of Excel', () => withSheet('<sheetData><row r="1048577"><c r="A1"><v>1</v></c></row></sheetData>'), 'beyond row 1,048,576'],
+    ['a cell beyond the last column of Excel', () => withSheet('<sheetData><row r="1"><c r="XFE1"><v>1</v></c></row></sheetData>'), 'beyond column 16,384'],
+    // A few KB that inflate to MBs of one text: refused before it is held.
+    ['text that never ends', () => withSheet(`<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>${'a'.repeat(3_000_000)}`), 'longer than 1 M characters'],
+  ])('reports %s as a failed import, in words', async (_, fileOf, reason) => {
     const { company, adminSession } = await seedTenant(t);
     const events = await upload(adminSession.token, fileOf());
-    expect(events.at(-1)).toMatchObject({ type: 'failed', error: 'ERR_VALIDATION', message: expect.stringMatching(/^The file is not a readable \.xlsx spreadsheet \(.+\)\.$/), imported: 0 });
+    const failed = events.at(-1);
+    expect(failed).toMatchObject({ type: 'failed', error: 'ERR_VALIDATION', message: expect.stringMatching(/^The file is not a readable \.xlsx spreadsheet \(.+\)\.$/), imported: 0 });
+    expect((failed as { message: string }).message).toContain(reason);
     expect(await t.db.selectFrom('contacts').select('id').where('companyId', '=', company.id).execute()).toEqual([]);
   });
 });

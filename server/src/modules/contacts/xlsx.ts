@@ -11,6 +11,16 @@ import { createXmlScanner, decodeXml, readAttr, type XmlHandler } from './xml-sc
 
 export type SheetRow = { row: number; cells: unknown[] };
 
+// Excel's own limits. A file beyond them was not written by a spreadsheet program, and they bound
+// what a crafted file (a few MB that inflate to GBs) can cost: text kept, rows scanned.
+const MAX_CELL_CHARS = 32_767;
+const MAX_ROWS = 1_048_576;
+const MAX_COLUMNS = 16_384;
+/** Text of the shared-strings table kept at most (a full 50 MB upload of unique strings stays under it). */
+const MAX_SHARED_CHARS = 96 * 1024 * 1024;
+
+const tooLong = () => new Error(`a cell holds more than ${MAX_CELL_CHARS.toLocaleString('en')} characters, the most Excel allows`);
+
 type Package = { blob: Blob; entries: Map<string, ZipEntry> };
 
 /** Feeds a part's text to the handler chunk by chunk; `between` runs after each chunk (to hand rows on). */
@@ -95,7 +105,9 @@ function createStringCollector() {
       else if (name === 't') capturing = false;
     },
     text(raw: string, cdata: boolean) {
-      if (capturing) value += cdata ? raw : decodeXml(raw);
+      if (!capturing) return;
+      value += cdata ? raw : decodeXml(raw);
+      if (value.length > MAX_CELL_CHARS) throw tooLong();
     },
     value: () => unescapeOoxml(value),
   };
@@ -115,7 +127,11 @@ class StringTable {
   private pending: string[] = [];
   private count = 0;
 
+  private chars = 0;
+
   push(value: string) {
+    this.chars += value.length;
+    if (this.chars > MAX_SHARED_CHARS) throw new Error('the shared strings hold more text than an import takes (96 M characters)');
     this.pending.push(value);
     this.count++;
     if (this.pending.length === BLOCK) this.seal();
@@ -218,6 +234,7 @@ export async function* readXlsxRows(blob: Blob): AsyncGenerator<SheetRow> {
       if (name === 'c') {
         const at = columnOf(readAttr(attrs, 'r'));
         column = at < 0 ? nextColumn : at;
+        if (column >= MAX_COLUMNS) throw new Error(`a cell lies beyond column ${MAX_COLUMNS.toLocaleString('en')}, the last Excel has`);
         nextColumn = column + 1;
         type = readAttr(attrs, 't') ?? 'n';
         value = '';
@@ -226,6 +243,7 @@ export async function* readXlsxRows(blob: Blob): AsyncGenerator<SheetRow> {
       } else if (name === 'row') {
         const r = Number(readAttr(attrs, 'r'));
         rowNumber = Number.isInteger(r) && r > 0 ? r : rowNumber + 1;
+        if (rowNumber > MAX_ROWS) throw new Error(`the sheet goes beyond row ${MAX_ROWS.toLocaleString('en')}, the last Excel has`);
         cells = [];
         nextColumn = 0;
         if (selfClosing) ready.push({ row: rowNumber, cells });
@@ -243,7 +261,10 @@ export async function* readXlsxRows(blob: Blob): AsyncGenerator<SheetRow> {
       else if (inCell) inline.close(name);
     },
     text(raw, cdata) {
-      if (capturingValue) value += cdata ? raw : decodeXml(raw);
+      if (capturingValue) {
+        value += cdata ? raw : decodeXml(raw);
+        if (value.length > MAX_CELL_CHARS) throw tooLong();
+      }
       else if (inCell) inline.text(raw, cdata);
     },
   };

@@ -14,6 +14,9 @@ export type XmlHandler = {
 
 export class XmlError extends Error {}
 
+/** Longest tag or run of text waited for across chunks (spreadsheet cells hold at most 32,767 characters). */
+const MAX_PENDING_CHARS = 1024 * 1024;
+
 const GT = 62; // >
 const SLASH = 47;
 const QUOT = 34;
@@ -83,6 +86,7 @@ export function createXmlScanner(handler: XmlHandler) {
         i = gt + 1;
       }
       rest = s.slice(i);
+      if (rest.length > MAX_PENDING_CHARS) throw new XmlError('a tag or text in the XML is longer than 1 M characters');
     },
     end() {
       if (rest.trim() !== '') throw new XmlError('the XML ends in the middle of a tag');
