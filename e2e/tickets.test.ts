@@ -106,7 +106,7 @@ describe('tickets', () => {
     await ana.context.close();
   });
 
-  it('keeps an attendant out of a ticket of another queue, and looks right narrow and dark', async () => {
+  it('keeps an attendant out of a ticket of another queue, opens the waiting ticket of a contact from the new-ticket modal, narrow and dark', async () => {
     const connectionId = await demoConnection();
     const admin: Api = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
     await admin('POST', '/simulator/messages', { connectionId, from: '5511900054321', name: 'Otto Support', body: 'My router is broken' });
@@ -121,6 +121,16 @@ describe('tickets', () => {
     await bruno.waitForURL(/\/tickets$/);
     await bruno.getByRole('tab', { name: 'Attendances' }).waitFor();
     await shot(bruno, 'tickets-list-360-dark');
+
+    // A new ticket for a contact who is already waiting: the error is shown and that ticket opens.
+    await bruno.getByRole('button', { name: 'New ticket' }).click();
+    const modal = bruno.getByRole('dialog', { name: 'New ticket' });
+    await modal.getByRole('searchbox', { name: 'Contact' }).fill('Mariana');
+    await modal.getByRole('combobox', { name: 'Choose a contact.' }).locator('option', { hasText: 'Mariana Souza' }).waitFor({ state: 'attached' });
+    await modal.getByRole('button', { name: 'Open ticket' }).click();
+    await bruno.getByText('There is already an open ticket for this contact.').waitFor();
+    await bruno.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    await bruno.getByTestId('chat').getByText('Mariana Souza').first().waitFor();
     await context.close();
   });
 
