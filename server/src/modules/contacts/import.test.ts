@@ -76,6 +76,12 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
     const res = await t.app.request('/contacts/import/file', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form2 });
     const events = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
     expect(events.at(-1)).toMatchObject({ type: 'failed', error: 'ERR_VALIDATION', imported: 0 });
+    // A quote never closed: the rest of the file is one field, refused past 1 MB with the reason.
+    const form3 = new FormData();
+    form3.append('file', new Blob([`name;number\nAna;5511900000001\n"Bia;${'9'.repeat(2_000_000)}\n`]), 'open-quote.csv');
+    const open = await t.app.request('/contacts/import/file', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form3 });
+    const openEvents = (await open.text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(openEvents.at(-1)).toMatchObject({ type: 'failed', error: 'ERR_VALIDATION', message: 'The file is not a readable CSV (the record at line 3 is longer than 1 MB: is a quote left open?).', imported: 0 });
   });
 
   it('gives the event loop a turn between batches, so one big import does not hold the whole server', async () => {

@@ -62,14 +62,17 @@ async function* csvRows(file: Blob): AsyncGenerator<SheetRow> {
   const head = Buffer.from(await file.slice(0, 64 * 1024).arrayBuffer()).toString('utf8');
   const delimiter = guessDelimiter(head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '');
   const parser = Readable.from(readBlobSlices(file), { objectMode: false }).pipe(
-    parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true }),
+    // A record past 1 MB is not a contact row (a quote never closed swallows the rest of the file).
+    parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true, max_record_size: 1024 * 1024 }),
   );
   try {
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       yield { row: item.info.lines, cells: item.record };
     }
   } catch (err) {
-    throw new AppError('ERR_VALIDATION', `The file is not a readable CSV (${(err as Error).message}).`);
+    const e = err as Error & { code?: string; lines?: number };
+    const reason = e.code === 'CSV_MAX_RECORD_SIZE' ? `the record at line ${e.lines} is longer than 1 MB: is a quote left open?` : e.message;
+    throw new AppError('ERR_VALIDATION', `The file is not a readable CSV (${reason}).`);
   }
 }
 
