@@ -85,14 +85,13 @@ describe('zapdesk contacts import', { timeout: 300_000 }, () => {
   it('sends the file again after refreshing an expired access token', async () => {
     const dir = tempConfigHome();
     const sheet = await generateCsv({ rows: 300, dir, name: 'late.csv', numberOffset: 90_000 });
-    const ownHome = path.join(dir, 'home');
-    await login(server.apiUrl, ownHome);
-    const configFile = path.join(ownHome, 'zapdesk', 'config.json');
+    // The suite's own session: a second login of the same user would end it (one session per user).
+    const configFile = path.join(home, 'zapdesk', 'config.json');
     const saved = JSON.parse(readFileSync(configFile, 'utf8')) as { accessToken: string; refreshToken: string };
     const claims = JSON.parse(Buffer.from(saved.accessToken.split('.')[1]!, 'base64url').toString()) as { sub: number; cid: number; sid: string };
     const expired = await signAccessToken({ sub: claims.sub, cid: claims.cid, sid: claims.sid }, server.deps.config.jwtSecret, -60);
-    writeConfig({ XDG_CONFIG_HOME: ownHome }, { ...saved, accessToken: expired });
-    expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home: ownHome }))).toMatchObject({ rows: 300, imported: 300 });
+    writeConfig({ XDG_CONFIG_HOME: home }, { ...saved, accessToken: expired });
+    expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home }))).toMatchObject({ rows: 300, imported: 300 });
     const after = JSON.parse(readFileSync(configFile, 'utf8')) as { accessToken: string; refreshToken: string };
     expect(after.accessToken).not.toBe(expired);
     expect(after.refreshToken).not.toBe(saved.refreshToken);
