@@ -1,8 +1,8 @@
 // The contacts and tickets a batch of deliveries needs, read with one query each per company
 // instead of two lookups per delivery. Read inside the batch's transaction, so they are current
-// except for what earlier deliveries of the same batch change: those only ever change their own
-// contact (and its tickets), so a row is handed out only while no delivery of the batch has
-// touched that contact yet; after that the delivery reads afresh.
+// except for what the batch itself changes: a contact is handed out until a delivery of the batch
+// touches it (later deliveries of that contact, under another key, read afresh); tickets change
+// only by the batch's own ticket creation, which store.ts tracks itself.
 import { peerNumber, type ContactRow } from '../modules/contacts/queries.ts';
 import type { Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
@@ -10,11 +10,14 @@ import type { TicketRow } from '../modules/tickets/dto.ts';
 import type { InboundMessage } from '../channels/types.ts';
 
 export type BatchLookups = {
-  /** The contact a peer is filed under (by LID, else by number, as findOrCreateContact looks). */
-  contact(companyId: number, peer: InboundMessage['from']): ContactRow | undefined;
-  /** The contact's active and rating-awaiting tickets on a connection, when read with the batch. */
+  /**
+   * The contact a peer is filed under (by LID, else by number, as findOrCreateContact looks);
+   * 'absent' when the batch's read found none; undefined when it cannot tell (ask the database).
+   */
+  contact(companyId: number, peer: InboundMessage['from']): ContactRow | 'absent' | undefined;
+  /** The contact's active and rating-awaiting tickets on a connection, as they were when the batch began. */
   tickets(contactId: number, connectionId: number): TicketRow[] | undefined;
-  /** A delivery is working on this contact: later ones read it afresh. */
+  /** A delivery is working on this contact: later ones read the contact afresh. */
   touch(contactId: number): void;
 };
 
@@ -29,23 +32,23 @@ export async function lookUpBatch(db: Database, wants: Want[]): Promise<BatchLoo
   const fetched = new Set<number>();
   const touched = new Set<number>();
 
-  const companies = new Map<number, { lids: Set<string>; numbers: Set<string> }>();
+  const companies = new Map<number, { lid?: string; number?: string }[]>();
   for (const { companyId, peer } of wants) {
     let keys = companies.get(companyId);
-    if (!keys) companies.set(companyId, (keys = { lids: new Set(), numbers: new Set() }));
-    if (peer.lid) keys.lids.add(peer.lid);
-    const number = peerNumber(peer);
-    if (number) keys.numbers.add(number);
+    if (!keys) companies.set(companyId, (keys = []));
+    keys.push({ lid: peer.lid, number: peerNumber(peer) });
   }
-  for (const [companyId, { lids, numbers }] of companies) {
-    if (lids.size === 0 && numbers.size === 0) continue;
+  for (const [companyId, keys] of companies) {
+    const lids = [...new Set(keys.flatMap((k) => (k.lid ? [k.lid] : [])))];
     const t = tenant(db, companyId);
-    const contacts = await t
-      .selectFrom('contacts')
-      .selectAll()
-      .where((eb) => eb.or([...(lids.size ? [eb('contacts.lid', 'in', [...lids])] : []), ...(numbers.size ? [eb('contacts.number', 'in', [...numbers])] : [])]))
-      .orderBy('contacts.id')
-      .execute();
+    // Two lookups, not one `lid in … or number in …`: SQLite answers the OR from the company index
+    // (every contact of the company) instead of the two keyed indexes. By number only for the
+    // peers the LID did not find, as findOrCreateContact looks.
+    const found = lids.length ? await t.selectFrom('contacts').selectAll().where('contacts.lid', 'in', lids).execute() : [];
+    const foundLids = new Set(found.map((c) => c.lid));
+    const rest = [...new Set(keys.flatMap((k) => (k.number && !(k.lid && foundLids.has(k.lid)) ? [k.number] : [])))];
+    if (rest.length) found.push(...(await t.selectFrom('contacts').selectAll().where('contacts.number', 'in', rest).execute()));
+    const contacts = [...new Map(found.map((c) => [c.id, c])).values()].sort((a, b) => a.id - b.id);
     if (contacts.length === 0) continue;
     // The lowest id first, as an indexed lookup returns it.
     for (const c of contacts) {
@@ -74,11 +77,13 @@ export async function lookUpBatch(db: Database, wants: Want[]): Promise<BatchLoo
   return {
     contact(companyId, peer) {
       const number = peerNumber(peer);
-      const row = (peer.lid ? byLid.get(`${companyId}:${peer.lid}`) : undefined) ?? (number ? byNumber.get(`${companyId}:${number}`) : undefined);
-      return row && !touched.has(row.id) ? row : undefined;
+      if (!number || !companies.has(companyId)) return undefined;
+      const row = (peer.lid ? byLid.get(`${companyId}:${peer.lid}`) : undefined) ?? byNumber.get(`${companyId}:${number}`);
+      if (!row) return 'absent';
+      return touched.has(row.id) ? undefined : row;
     },
     tickets(contactId, connectionId) {
-      if (!fetched.has(contactId) || touched.has(contactId)) return undefined;
+      if (!fetched.has(contactId)) return undefined;
       return ticketsOf.get(`${contactId}:${connectionId}`) ?? [];
     },
     touch: (contactId) => void touched.add(contactId),

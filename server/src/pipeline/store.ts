@@ -1,23 +1,23 @@
 // Storing inbound messages: contact, ticket, message row and ticket counters, for several deliveries
-// in one transaction (README.md, "Throughput"). The deliveries of a batch are of different
-// contacts (the contact lock lets one per contact in at a time), so each is planned on its own;
-// their messages then go in with one multi-row insert. One statement matters: SQLite's full-text
-// index writes its pending terms as a new segment whenever a statement opens a statement journal
-// (any insert with triggers), so row-by-row inserts cost a segment and its merging per message.
-import { randomUUID } from 'node:crypto';
+// in one transaction (README.md, "Throughput"). Step by step for the whole batch: which messages
+// are stored already (one lookup), contacts and tickets (resolve.ts, with lookups.ts reading them
+// for the batch at once), files, then every message with one multi-row insert, and each ticket's
+// counters. One statement per step matters on SQLite: its full-text index writes its pending terms
+// as a new segment whenever a statement with triggers starts, so row-by-row inserts cost a segment
+// and its merging per message.
 import type { Selectable } from 'kysely';
 import type { InboundMessage } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import { findOrCreateContact, peerNumber, refreshContact, type ContactRow } from '../modules/contacts/queries.ts';
+import type { ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
-import { startTracking } from '../modules/ticket-tracking/service.ts';
-import { lookUpBatch, NO_LOOKUPS, type BatchLookups } from './lookups.ts';
-import { insertPendingTicket, selectContactTickets, selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
+import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
+import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
+import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
 
@@ -46,19 +46,30 @@ export async function storeDeliveries(deps: AppDeps, trx: Database, deliveries: 
   const seen = await findStoredWids(trx, deliveries);
   const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
   const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
-  const plans: (Plan | 'duplicate')[] = [];
-  try {
-    for (const d of deliveries) {
-      const key = widKey(d.connection.companyId, d.connection.id, d.msg.id);
-      if (seen.has(key)) {
-        plans.push('duplicate');
-        continue;
-      }
-      seen.add(key);
-      plans.push(await planDelivery(deps, trx, d, lookups));
+  const drafts: Draft[] = [];
+  const slots: (Draft | 'duplicate')[] = [];
+  for (const d of deliveries) {
+    const key = widKey(d.connection.companyId, d.connection.id, d.msg.id);
+    if (seen.has(key)) {
+      slots.push('duplicate');
+      continue;
     }
-    const ids = await insertMessages(trx, plans.filter((p) => p !== 'duplicate'));
-    return await touchTickets(trx, plans, ids);
+    seen.add(key);
+    const draft: Draft = { delivery: d, created: false };
+    drafts.push(draft);
+    slots.push(draft);
+  }
+  try {
+    const newContacts = await resolveContacts(trx, drafts, lookups);
+    await resolveTickets(trx, drafts, lookups, newContacts);
+    const plans = new Map<Draft, Plan>();
+    for (const draft of drafts) plans.set(draft, await planMessage(deps, trx, draft));
+    const ids = await insertMessages(trx, [...plans.values()]);
+    return await touchTickets(
+      trx,
+      slots.map((slot) => (slot === 'duplicate' ? slot : plans.get(slot)!)),
+      ids,
+    );
   } catch (err) {
     await Promise.all(deliveries.map((d) => d.media && removeMediaFile(deps.config.mediaDir, d.media.relPath)));
     for (const d of deliveries) delete d.media;
@@ -90,18 +101,11 @@ async function findStoredWids(db: Database, deliveries: Delivery[]): Promise<Set
   return seen;
 }
 
-/** Contact, ticket (found or created), the file if any, and the message row to insert. */
-async function planDelivery(deps: AppDeps, db: Database, delivery: Delivery, lookups: BatchLookups): Promise<Plan> {
-  const { connection, msg, rated } = delivery;
-  const { companyId } = connection;
-  const known = lookups.contact(companyId, msg.from);
-  const contact = known ? await refreshContact(db, companyId, known, msg.from, peerNumber(msg.from) ?? known.number) : await findOrCreateContact(db, companyId, msg.from, connection.id);
-  const { active, waiting } = pickTickets(lookups.tickets(contact.id, connection.id) ?? (await selectContactTickets(db, { companyId, contactId: contact.id, connectionId: connection.id })).rows);
-  lookups.touch(contact.id);
-  let ticket: TicketRow;
-  let created = false;
-  if (waiting && !msg.fromMe && rated !== undefined) ticket = waiting;
-  else ({ ticket, created } = active ? { ticket: active, created: false } : await createTicket(db, connection, contact));
+/** The file if any, and the message row to insert. */
+async function planMessage(deps: AppDeps, db: Database, draft: Draft): Promise<Plan> {
+  const { delivery, contact, ticket, waiting, created } = draft;
+  if (!contact || !ticket) throw new Error('a delivery of the batch has no contact or ticket');
+  const { connection, msg } = delivery;
   if (msg.media) delivery.media = await saveInboundMedia(deps, ticket, msg);
   const quoted = msg.quotedId ? (await selectMessageByWid(db, { companyId: connection.companyId, connectionId: connection.id, wid: msg.quotedId })).rows[0] : undefined;
   const media = delivery.media;
@@ -122,41 +126,6 @@ async function planDelivery(deps: AppDeps, db: Database, delivery: Delivery, loo
     createdAt: validTime(msg.timestamp),
   };
   return { delivery, contact, ticket, waiting, created, values };
-}
-
-/**
- * Of the contact's tickets on a connection that are active or await a rating: the active (open or
- * pending) one, and the closed one waiting for a rating when it is the contact's latest there.
- */
-function pickTickets(rows: TicketRow[]): { active?: TicketRow; waiting?: TicketRow } {
-  // Sorted here: an ORDER BY id LIMIT lets SQLite walk the whole table by rowid instead of the
-  // (company, contact, connection) index; the rows of one contact are few.
-  const sorted = rows.toSorted((a, b) => b.id - a.id);
-  const latest = sorted[0];
-  return {
-    active: sorted.find((r) => r.status !== 'closed'),
-    waiting: latest && latest.status === 'closed' && latest.awaitingRating === 1 ? latest : undefined,
-  };
-}
-
-/** A new pending ticket; when another instance made one first (the unique active-ticket index), that one. */
-async function createTicket(db: Database, connection: ConnectionRow, contact: ContactRow): Promise<{ ticket: TicketRow; created: boolean }> {
-  const { rows } = await insertPendingTicket(db, {
-    companyId: connection.companyId,
-    uuid: randomUUID(),
-    contactId: contact.id,
-    connectionId: connection.id,
-    isGroup: contact.isGroup,
-    now: new Date().toISOString(),
-  });
-  const inserted = rows[0];
-  if (!inserted) {
-    const { active } = pickTickets((await selectContactTickets(db, { companyId: connection.companyId, contactId: contact.id, connectionId: connection.id })).rows);
-    if (active) return { ticket: active, created: false };
-    throw new Error('ticket neither created nor found');
-  }
-  await startTracking(db, connection.companyId, inserted);
-  return { ticket: inserted, created: true };
 }
 
 /** One insert per company; the new ids by (company, connection, wid). Throws InsertConflict when a row was refused. */
@@ -208,17 +177,6 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
     outcomes.push({ messageId, ticket, contact, created, ...(ratingTicket ? { ratingTicket } : {}) });
   }
   return outcomes;
-}
-
-function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 const validTime = (ts: string) => {
