@@ -1,8 +1,8 @@
-// Business hours, one row per weekday (00:00 to 00:00 is a closed day): the queue modal's Service
-// hours tab and the connection modal's Business hours tab edit the same schedule list.
+// Business hours, one row per weekday (00:00 to 00:00 is a closed day): the company's (settings
+// Schedules tab), a queue's (Service hours) and a connection's (Business hours) schedule list.
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_QUEUE_SCHEDULES, type Schedule } from '@zapdesk/sync';
-import type { FieldErrors } from '../../forms/validate.ts';
+import type { FieldErrors } from './validate.ts';
 
 /** Every weekday, the saved hours first; a day never saved starts from the default hours. */
 export function fullWeek(saved: readonly Schedule[] | null | undefined): Schedule[] {

@@ -12,7 +12,7 @@ import { SelectField, Switch, TextAreaField, TextField } from '../../ui/Field.ts
 import { Tabs } from '../../ui/Tabs.tsx';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { QueuePicker } from '../users/QueuePicker.tsx';
-import { fullWeek, HoursEditor } from '../queues/HoursEditor.tsx';
+import { fullWeek, HoursEditor } from '../../forms/HoursEditor.tsx';
 import './strings.ts';
 
 type Tab = 'general' | 'messages' | 'assessments' | 'integrations' | 'hours';

@@ -9,7 +9,7 @@ import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import { fullWeek, HoursEditor } from './HoursEditor.tsx';
+import { fullWeek, HoursEditor } from '../../forms/HoursEditor.tsx';
 import { OptionsTree } from './OptionsTree.tsx';
 import { QUEUE_PALETTE } from './palette.ts';
 import './strings.ts';

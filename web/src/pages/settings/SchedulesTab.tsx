@@ -2,8 +2,9 @@
 // row per weekday; 00:00 to 00:00 is a closed day.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { companySchedulesSchema, DEFAULT_QUEUE_SCHEDULES, type Company, type Schedule } from '@zapdesk/sync';
+import { companySchedulesSchema, type Company, type Schedule } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
+import { fullWeek, HoursEditor } from '../../forms/HoursEditor.tsx';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
@@ -12,13 +13,6 @@ import { Card } from '../../ui/Page.tsx';
 import { Splash } from '../../ui/Splash.tsx';
 import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
-
-/** Every weekday, the saved hours first; a day never saved starts from the usual default hours. */
-function fullWeek(saved: Schedule[] | undefined): Schedule[] {
-  return DEFAULT_QUEUE_SCHEDULES.map((d) => saved?.find((s) => s.weekdayEn === d.weekdayEn) ?? d);
-}
-
-const isClosed = (d: Schedule) => d.startTime === '00:00' && d.endTime === '00:00';
 
 export function SchedulesTab() {
   const { t } = useTranslation();
@@ -33,8 +27,6 @@ export function SchedulesTab() {
   }, [company.data]);
 
   if (!company.data) return <Splash inline />;
-
-  const set = (index: number, field: 'startTime' | 'endTime', value: string) => setDays((list) => list.map((d, i) => (i === index ? { ...d, [field]: value } : d)));
 
   const save = async () => {
     const parsed = validate(companySchedulesSchema, { schedules: days }, t);
@@ -61,27 +53,7 @@ export function SchedulesTab() {
           void save();
         }}
       >
-        <div className="divide-y divide-line">
-          {days.map((day, i) => {
-            const error = errors[`schedules.${i}.endTime`] ?? errors[`schedules.${i}.startTime`];
-            return (
-              <div key={day.weekdayEn} className="grid grid-cols-[1fr_auto_auto] items-center gap-3 py-2.5 sm:grid-cols-[12rem_auto_auto_1fr]">
-                <span className="font-medium">{t(`settings.weekdays.${day.weekdayEn}`)}</span>
-                {(['startTime', 'endTime'] as const).map((field) => (
-                  <input
-                    key={field}
-                    type="time"
-                    aria-label={`${t(`settings.weekdays.${day.weekdayEn}`)}: ${t(`settings.${field}`)}`}
-                    value={day[field]}
-                    onChange={(e) => set(i, field, e.target.value)}
-                    className="h-9 rounded-md border border-line bg-surface px-2 text-sm focus:border-brand focus:ring-2 focus:ring-brand/25 focus:outline-none"
-                  />
-                ))}
-                <span className={`col-span-3 text-xs sm:col-span-1 ${error ? 'text-danger' : 'text-muted'}`}>{error ?? (isClosed(day) ? t('settings.closed') : '')}</span>
-              </div>
-            );
-          })}
-        </div>
+        <HoursEditor days={days} errors={errors} onChange={setDays} />
         <div className="mt-4 flex justify-end">
           <Button type="submit" busy={busy}>
             {t('common.save')}
