@@ -1,7 +1,9 @@
 // The poke subscription: a WebSocket to /sync/ws that says "pull now". It reconnects with
 // exponential backoff (and pulls once on every reconnect, for the pokes it missed), refreshes the
 // access token when the server says it expired, and hands `auth` events (the session was replaced
-// or revoked) to the app, which signs the user out.
+// or revoked) to the app, which signs the user out. While it is open, pulls can travel on it too
+// (`pull()`): the same request and response as POST /sync/pull, without an HTTP request each.
+import { AppError, isErrorCode } from './errors.ts';
 import type { ApiClient } from './client.ts';
 
 /** The part of the WebSocket API we use: the browser's, or the `ws` package's in Node. */
@@ -12,6 +14,7 @@ export type WebSocketLike = {
   onclose: ((ev: { code: number; reason: string }) => void) | null;
   onerror: ((ev: unknown) => void) | null;
   close(code?: number, reason?: string): void;
+  send(data: string): void;
 };
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
@@ -37,6 +40,14 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
   let stopped = false;
   let open = false;
   const openWaiters = new Set<() => void>();
+  // Pulls sent on the socket, by id, until their answer (or the socket's end) settles them.
+  const pulls = new Map<number, { resolve: (body: unknown) => void; reject: (err: unknown) => void }>();
+  let lastPullId = 0;
+
+  function failPulls() {
+    for (const p of pulls.values()) p.reject(new Error('the sync socket closed'));
+    pulls.clear();
+  }
 
   function connect() {
     timer = undefined;
@@ -49,7 +60,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     let ended = false;
     ws.onopen = () => {};
     ws.onmessage = (ev) => {
-      let m: { type?: string; reason?: string };
+      let m: { type?: string; reason?: string; id?: number; ok?: boolean; body?: { error?: unknown; message?: string } };
       try {
         m = JSON.parse(String(ev.data)) as typeof m;
       } catch {
@@ -64,6 +75,12 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
         // Pokes sent while we were away are lost: one pull catches up.
         opts.onPoke();
       } else if (m.type === 'poke') opts.onPoke();
+      else if (m.type === 'pull' && typeof m.id === 'number') {
+        const p = pulls.get(m.id);
+        pulls.delete(m.id);
+        if (m.ok) p?.resolve(m.body);
+        else p?.reject(isErrorCode(m.body?.error) ? new AppError(m.body.error, m.body.message) : new Error('the sync socket refused the pull'));
+      }
       else if (m.type === 'auth' && m.reason !== 'expired') {
         ended = true;
         opts.onAuth?.(m.reason ?? 'revoked');
@@ -74,6 +91,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
       if (socket !== ws) return; // replaced by reconnect()
       socket = undefined;
       open = false;
+      failPulls();
       if (stopped || ended || ev.code === CLOSE_SESSION_ENDED) return;
       if (ev.code === CLOSE_TOKEN_EXPIRED) {
         // A fresh token first; a failed refresh signs out (the API client calls onLogout).
@@ -93,6 +111,21 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
   connect();
   return {
     isOpen: () => open,
+    /** Sends a pull request on the open socket; rejects if it is not open or closes first. */
+    pull(body: unknown): Promise<unknown> {
+      const ws = socket;
+      if (!open || !ws) return Promise.reject(new Error('the sync socket is not open'));
+      const id = ++lastPullId;
+      return new Promise((resolve, reject) => {
+        pulls.set(id, { resolve, reject });
+        try {
+          ws.send(JSON.stringify({ type: 'pull', id, body }));
+        } catch (err) {
+          pulls.delete(id);
+          reject(err);
+        }
+      });
+    },
     /** Resolves once the server has registered the socket (tests and the benchmark wait for it). */
     whenOpen: () => (open ? Promise.resolve() : new Promise<void>((resolve) => openWaiters.add(resolve))),
     /** Reconnects now, e.g. after the user or company changed or the token was renewed. */
@@ -100,6 +133,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
       const old = socket;
       socket = undefined;
       open = false;
+      failPulls();
       old?.close(1000, 'reconnect');
       if (timer) clearTimeout(timer);
       timer = undefined;
@@ -108,6 +142,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     },
     close() {
       stopped = true;
+      failPulls();
       if (timer) clearTimeout(timer);
       socket?.close(1000, 'bye');
     },

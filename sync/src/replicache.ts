@@ -49,7 +49,16 @@ function defaultSocketFactory(): WebSocketFactory | null {
 
 export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
   const { api } = opts;
+  // On the open poke socket when there is one (after a poke, the cheap way for both ends); any
+  // failure there is retried over HTTP, whose rules (token refresh, sign-out) then decide.
   const puller: Puller = async (req) => {
+    if (pokes?.isOpen()) {
+      try {
+        return { response: (await pokes.pull(req)) as PullResponseV1, httpRequestInfo: OK };
+      } catch {
+        // fall through to HTTP
+      }
+    }
     try {
       return { response: await api.post<PullResponseV1>('/sync/pull', req), httpRequestInfo: OK };
     } catch (err) {
@@ -77,6 +86,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
   if (opts.onClientStateNotFound) rep.onClientStateNotFound = opts.onClientStateNotFound;
 
   const createSocket = opts.createSocket === undefined ? defaultSocketFactory() : opts.createSocket;
+  // Declared after the Replicache whose puller reads it: the first pull comes after this line ran.
   const pokes = createSocket
     ? subscribePokes({
         api,

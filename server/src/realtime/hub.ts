@@ -15,8 +15,17 @@ export type SyncSocket = {
   close(code: number, reason: string): void;
 };
 
-/** Messages the server sends over /sync/ws (`ready`: authenticated and registered, pokes will come). */
-export type ServerEvent = { type: 'ready' } | { type: 'poke' } | { type: 'auth'; reason: string } | { type: 'event'; channel: string; data: unknown };
+/**
+ * Messages the server sends over /sync/ws (`ready`: authenticated and registered, pokes will come;
+ * `pull`: the answer to a pull the client sent over the socket, `body` being the protocol's
+ * response or, when `ok` is false, the catalogue error's body).
+ */
+export type ServerEvent =
+  | { type: 'ready' }
+  | { type: 'poke' }
+  | { type: 'auth'; reason: string }
+  | { type: 'event'; channel: string; data: unknown }
+  | { type: 'pull'; id: number; ok: boolean; body: unknown };
 
 export type Realtime = {
   /** Every user of the company pulls. Call after the transaction committed. */

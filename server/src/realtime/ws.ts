@@ -2,11 +2,19 @@
 // The token is checked like requireAuth does (signature, expiry, live session). A refused socket
 // is still accepted long enough to say why: `{"type":"auth","reason":…}` then a close code the
 // client acts on (4001 expired: refresh and reconnect; 4003 ended: sign out).
+//
+// The client may also send its Replicache pulls here (`{"type":"pull","id":n,"body":<PullRequest>}`,
+// answered `{"type":"pull","id":n,"ok":…,"body":…}`): after a poke every connected client pulls at
+// once, and on the open socket a pull skips the HTTP request's parsing and objects on both sides.
+// Each pull is the same as POST /sync/pull (sync/service.ts): the socket's token checked again
+// (expired: the answer is the error and the socket closes with 4001) and the session read.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { AppError } from '@zapdesk/sync';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
+import { syncServiceOf } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
 
 export const SYNC_WS_PATH = '/sync/ws';
@@ -32,8 +40,22 @@ async function authenticate(deps: AppDeps, token: string | null): Promise<Claims
   return { userId: sub, companyId: cid, sessionId: sid };
 }
 
+/** The largest message a client may send: a pull request (ids and a cookie). */
+const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+
+/** A well-formed `{"type":"pull","id":n,"body":…}` message, else undefined (ignored). */
+function pullOf(data: RawData): { id: number; body: unknown } | undefined {
+  try {
+    const m = JSON.parse(String(data)) as { type?: unknown; id?: unknown; body?: unknown } | null;
+    return m && m.type === 'pull' && Number.isSafeInteger(m.id) ? { id: m.id as number, body: m.body } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingIntervalMs?: number } = {}) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const sync = syncServiceOf(deps);
   const alive = new WeakMap<WebSocket, boolean>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -58,8 +80,22 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     }
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
-    // Clients send nothing we act on; anything they send only proves they are alive.
-    ws.on('message', () => alive.set(ws, true));
+    // Anything a client sends proves it is alive; a pull is answered, anything else ignored.
+    ws.on('message', (data) => {
+      alive.set(ws, true);
+      const pull = pullOf(data);
+      if (pull) void answerPull(pull.id, pull.body);
+    });
+    async function answerPull(id: number, body: unknown) {
+      try {
+        send({ type: 'pull', id, ok: true, body: await sync.pull(token, body) });
+      } catch (err) {
+        const e = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
+        if (!(err instanceof AppError)) deps.log.error('sync pull over the socket failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        send({ type: 'pull', id, ok: false, body: e.toBody() });
+        if (e.code === 'ERR_TOKEN_EXPIRED') ws.close(CLOSE_TOKEN_EXPIRED, 'expired');
+      }
+    }
     const unregister = deps.realtime.register({ ...auth, send, close: (code, reason) => ws.close(code, reason) });
     ws.on('close', unregister);
     ws.on('error', () => ws.terminate());

@@ -189,6 +189,23 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     await waitFor(() => !u.pokes?.isOpen(), 10_000, 'socket closed');
   });
 
+  it('brings a new announcement of the super-admin to clients of every company, and takes it away when deactivated', async () => {
+    const platform = await seedCompany(live);
+    const root = await seedUser(live, platform.id, { profile: 'admin', super: 1 });
+    const token = (await live.request('POST', '/auth/login', { body: { email: root.email, password: root.password } })).body.token as string;
+    const { user } = await seedTeam();
+    const u = await connect(live, user);
+    await waitFor(() => get(u, `user/${user.id}`), 10_000, 'first pull');
+
+    // Nothing of the user's company changes: only the platform's counter moves.
+    const created = await live.request('POST', '/announcements', { token, body: { title: 'Maintenance', text: 'Tonight at 22h' } });
+    expect(created.status).toBe(201);
+    const key = `announcement/${created.body.id as number}`;
+    await waitFor(async () => (await get<{ title: string }>(u, key))?.title === 'Maintenance', 10_000, 'announcement shown');
+    expect((await live.request('PUT', `/announcements/${created.body.id as number}`, { token, body: { status: false } })).status).toBe(200);
+    await waitFor(async () => (await get(u, key)) === undefined, 10_000, 'inactive announcement gone');
+  });
+
   it('keeps the shared quick messages and the own ones apart', async () => {
     const { company, admin, user } = await seedTeam();
     const t = tenant(live.db, company.id);
