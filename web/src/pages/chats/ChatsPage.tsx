@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { SyncedChat } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { ChatDialog } from './ChatDialog.tsx';
 import { messagesOf, sortChats, unreadFor } from './chats.ts';
@@ -28,8 +28,6 @@ export function Component() {
   const allMessages = useSyncedList('chatMessage');
   const [tab, setTab] = useState<'list' | 'chat'>(uuid ? 'chat' : 'list');
   const [editing, setEditing] = useState<SyncedChat | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<SyncedChat | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const sorted = useMemo(() => sortChats(chats ?? []), [chats]);
   const current = sorted.find((c) => c.uuid === uuid) ?? null;
@@ -47,20 +45,10 @@ export function Component() {
     void navigate(`/chats/${chat.uuid}`);
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/chats/${deleting.id}`);
-      toast.success(t('common.deleted'));
-      if (deleting.uuid === uuid) void navigate('/chats');
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<SyncedChat>(async (chat) => {
+    await api.delete(`/chats/${chat.id}`);
+    if (chat.uuid === uuid) void navigate('/chats');
+  });
 
   const list = (
     <ul className="min-h-0 flex-1 overflow-y-auto" aria-label={t('chats.list')}>
@@ -83,7 +71,7 @@ export function Component() {
             {c.ownerId === me.id && (
               <>
                 <IconButton icon="edit" label={`${t('common.edit')} ${c.title}`} onClick={() => setEditing(c)} />
-                <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.title}`} onClick={() => setDeleting(c)} />
+                <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.title}`} onClick={() => deleting.ask(c)} />
               </>
             )}
           </li>
@@ -135,14 +123,7 @@ export function Component() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('chats.deleteTitle')}
-        message={t('chats.deleteConfirm', { title: deleting?.title ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('chats.deleteTitle')} message={t('chats.deleteConfirm', { title: deleting.target?.title ?? '' })} />
     </Page>
   );
 }

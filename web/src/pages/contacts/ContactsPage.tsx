@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Contact, Ticket } from '@zapdesk/sync';
 import { AppError, api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -28,9 +29,7 @@ export function Component() {
   const [search, setSearch] = useState('');
   const list = useInfiniteList<Contact>('/contacts', 'contacts', search);
   const [editing, setEditing] = useState<Contact | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Contact | null>(null);
   const [importing, setImporting] = useState(false);
-  const [busy, setBusy] = useState(false);
   const allowed = contactRowActions(me);
 
   const onSaved = (saved: Contact) => {
@@ -38,20 +37,10 @@ export function Component() {
     setEditing(null);
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/contacts/${deleting.id}`);
-      list.setItems((rows) => rows.filter((r) => r.id !== deleting.id));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<Contact>(async (c) => {
+    await api.delete(`/contacts/${c.id}`);
+    list.setItems((rows) => rows.filter((r) => r.id !== c.id));
+  });
 
   // Opening a contact's ticket goes to /tickets/{uuid} (spec/02 §2): a new open ticket of mine, or
   // the one already open for the contact.
@@ -138,7 +127,7 @@ export function Component() {
                   <Td className="text-right whitespace-nowrap">
                     {allowed.openTicket && <IconButton icon="tickets" label={`${t('contacts.openTicket')} ${c.name}`} onClick={() => void openTicket(c)} />}
                     {allowed.edit && <IconButton icon="edit" label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)} />}
-                    {allowed.delete && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => setDeleting(c)} />}
+                    {allowed.delete && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => deleting.ask(c)} />}
                   </Td>
                 </tr>
               ))}
@@ -150,14 +139,7 @@ export function Component() {
       </Card>
       {editing && <ContactModal contact={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} />}
       {importing && <ImportDialog onClose={() => setImporting(false)} onImported={list.reload} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('contacts.deleteTitle')}
-        message={t('contacts.deleteConfirm', { name: deleting?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('contacts.deleteTitle')} message={t('contacts.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }

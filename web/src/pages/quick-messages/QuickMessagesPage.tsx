@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { isAdmin } from '@zapdesk/sync';
 import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -12,8 +13,6 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 import { QuickMessageModal } from './QuickMessageModal.tsx';
 import { matchesSearch } from './search.ts';
 import './strings.ts';
@@ -24,8 +23,6 @@ export function Component() {
   const rows = useSyncedList('quickMessage');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<SyncedQuickMessage | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<SyncedQuickMessage | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const shown = useMemo(
     () => (rows ?? []).filter((q) => matchesSearch([q.shortcode, q.message], search)).sort((a, b) => a.shortcode.localeCompare(b.shortcode)),
@@ -34,19 +31,7 @@ export function Component() {
   // The server lets the author change a quick message, and an admin the shared ones.
   const mayChange = (q: SyncedQuickMessage) => q.userId === me.id || (q.geral && isAdmin(me));
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/quick-messages/${deleting.id}`);
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<SyncedQuickMessage>((q) => api.delete(`/quick-messages/${q.id}`));
 
   return (
     <Page
@@ -85,7 +70,7 @@ export function Component() {
                   {mayChange(q) && (
                     <>
                       <IconButton icon="edit" label={`${t('common.edit')} /${q.shortcode}`} onClick={() => setEditing(q)} />
-                      <IconButton icon="trash" tone="danger" label={`${t('common.delete')} /${q.shortcode}`} onClick={() => setDeleting(q)} />
+                      <IconButton icon="trash" tone="danger" label={`${t('common.delete')} /${q.shortcode}`} onClick={() => deleting.ask(q)} />
                     </>
                   )}
                 </Td>
@@ -97,14 +82,7 @@ export function Component() {
         {!rows && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
       </Card>
       {editing && <QuickMessageModal quick={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('quick-messages.deleteTitle')}
-        message={t('quick-messages.deleteConfirm', { shortcode: deleting?.shortcode ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('quick-messages.deleteTitle')} message={t('quick-messages.deleteConfirm', { shortcode: deleting.target?.shortcode ?? '' })} />
     </Page>
   );
 }

@@ -7,13 +7,13 @@ import { useSearchParams } from 'react-router';
 import type { ContactOption } from '@zapdesk/sync';
 import type { SyncedSchedule } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, Page } from '../../ui/Page.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { matchesSearch } from '../quick-messages/search.ts';
 import { Calendar } from './Calendar.tsx';
@@ -31,8 +31,6 @@ export function Component() {
   const [view, setView] = useState<'month' | 'week'>('month');
   const [cursor, setCursor] = useState(() => new Date());
   const [editing, setEditing] = useState<Editing | null>(null);
-  const [deleting, setDeleting] = useState<SyncedSchedule | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // ?contactId=12 opens the add dialog with that contact (spec/02 §2).
   const contactParam = params.get('contactId');
@@ -55,19 +53,7 @@ export function Component() {
   const days = useMemo(() => groupByDay((rows ?? []).filter((s) => matchesSearch([s.contact?.name, s.contact?.number, s.body], search))), [rows, search]);
   const heading = new Intl.DateTimeFormat(i18n.language, view === 'month' ? { month: 'long', year: 'numeric' } : { day: '2-digit', month: 'short', year: 'numeric' }).format(cursor);
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/schedules/${deleting.id}`);
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<SyncedSchedule>((s) => api.delete(`/schedules/${s.id}`));
 
   return (
     <Page
@@ -106,18 +92,11 @@ export function Component() {
         {!rows ? (
           <p className="py-4 text-center text-muted">{t('common.loading')}</p>
         ) : (
-          <Calendar view={view} cursor={cursor} days={days} locale={i18n.language} onEdit={(schedule) => setEditing({ schedule })} onDelete={setDeleting} />
+          <Calendar view={view} cursor={cursor} days={days} locale={i18n.language} onEdit={(schedule) => setEditing({ schedule })} onDelete={deleting.ask} />
         )}
       </Card>
       {editing && <ScheduleModal schedule={editing.schedule} initialContact={editing.contact ?? null} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('schedules.deleteTitle')}
-        message={t('schedules.deleteConfirm', { name: deleting?.contact?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('schedules.deleteTitle')} message={t('schedules.deleteConfirm', { name: deleting.target?.contact?.name ?? '' })} />
     </Page>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TagWithCount } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -12,8 +13,6 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 import { TagChip } from './TagChip.tsx';
 import { TagModal } from './TagModal.tsx';
 import './strings.ts';
@@ -24,8 +23,6 @@ export function Component() {
   const list = useInfiniteList<TagWithCount>('/tags', 'tags', search);
   const synced = useSyncedList('tag');
   const [editing, setEditing] = useState<TagWithCount | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<TagWithCount | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // Reload on a change of the synced tags (not on their first read, which the list already made).
   const signature = synced ? JSON.stringify(synced.map((tag) => [tag.id, tag.name, tag.color, tag.kanban])) : null;
@@ -37,20 +34,10 @@ export function Component() {
     seen.current = signature;
   }, [signature, reload]);
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/tags/${deleting.id}`);
-      list.setItems((rows) => rows.filter((r) => r.id !== deleting.id));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<TagWithCount>(async (tag) => {
+    await api.delete(`/tags/${tag.id}`);
+    list.setItems((rows) => rows.filter((r) => r.id !== tag.id));
+  });
 
   return (
     <Page
@@ -86,7 +73,7 @@ export function Component() {
                   <Td className="text-center tabular-nums">{tag.ticketsCount}</Td>
                   <Td className="text-right whitespace-nowrap">
                     <IconButton icon="edit" label={`${t('common.edit')} ${tag.name}`} onClick={() => setEditing(tag)} />
-                    <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${tag.name}`} onClick={() => setDeleting(tag)} />
+                    <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${tag.name}`} onClick={() => deleting.ask(tag)} />
                   </Td>
                 </tr>
               ))}
@@ -106,14 +93,7 @@ export function Component() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('tags.deleteTitle')}
-        message={t('tags.deleteConfirm', { name: deleting?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('tags.deleteTitle')} message={t('tags.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }
