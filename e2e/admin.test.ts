@@ -326,6 +326,11 @@ describe('admin screens', () => {
       expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await shot(narrow.page, `${path.slice(1)}-360-dark`);
     }
+    // The company's hours (settings) use the same hours editor as queues and connections.
+    await narrow.page.goto('/settings');
+    await narrow.page.getByLabel('Business hours management').selectOption('company');
+    await narrow.page.getByRole('tab', { name: 'Schedules' }).click();
+    await expect(narrow.page.getByLabel('Saturday: closes at').inputValue()).resolves.toBe('12:00');
     await narrow.context.close();
   });
 });
