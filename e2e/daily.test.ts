@@ -108,6 +108,10 @@ describe('daily tools', () => {
     const day = page.locator(`[data-day="${sendAt.slice(0, 10)}"]`);
     await day.getByTestId('schedule-event').filter({ hasText: 'Mariana Souza' }).waitFor();
     await shot(page, 'daily-schedules-light');
+    // Deleted from its event, after a confirmation.
+    await day.getByRole('button', { name: /^Delete Mariana Souza/ }).click();
+    await page.getByRole('dialog', { name: 'Delete scheduled message' }).getByRole('button', { name: 'Delete' }).click();
+    await day.getByTestId('schedule-event').waitFor({ state: 'detached' });
 
     // Kanban: the open ticket without tags starts in the first lane; dragged to "New lead".
     await page.goto('/kanban');
@@ -173,6 +177,12 @@ describe('daily tools', () => {
     await ana.page.getByTestId('chat-messages').getByText('Yes, I can.').waitFor();
     await expect(ana.page.getByTestId('chat-messages').getByRole('listitem').count()).resolves.toBe(2);
     await shot(ana.page, 'daily-chats-light');
+    // An attendant works the contacts but may not delete them (contacts-page:deleteContact).
+    await bruno.page.goto('/contacts');
+    await bruno.page.getByRole('button', { name: 'Edit Mariana Souza' }).waitFor();
+    await expect(bruno.page.getByRole('button', { name: /^Delete / }).count()).resolves.toBe(0);
+    await ana.page.goto('/contacts');
+    await ana.page.getByRole('button', { name: 'Delete Mariana Souza' }).waitFor();
     await ana.context.close();
     await bruno.context.close();
   });
