@@ -9,6 +9,8 @@ export type AuthStore = {
   readCreds(): Promise<string | undefined>;
   writeCreds(creds: string): Promise<void>;
   readKeys(type: string, ids: string[]): Promise<Map<string, string>>;
+  /** Every key of a type (the adapter's own small sets, such as its address book). */
+  listKeys(type: string): Promise<Map<string, string>>;
   /** A null value deletes the key. Applied in one transaction so a crash leaves no half-written set. */
   writeKeys(entries: { type: string; keyId: string; value: string | null }[]): Promise<void>;
   /** Forgets the pairing: creds and keys. */
@@ -43,6 +45,10 @@ export function createAuthStore(db: Database, companyId: number, whatsappId: num
         for (const r of rows) out.set(r.keyId, r.value);
       }
       return out;
+    },
+    async listKeys(type) {
+      const rows = await t().selectFrom('baileysKeys').select(['keyId', 'value']).where('whatsappId', '=', whatsappId).where('type', '=', type).execute();
+      return new Map(rows.map((r) => [r.keyId, r.value]));
     },
     async writeKeys(entries) {
       if (entries.length === 0) return;

@@ -79,6 +79,8 @@ export type Channel = {
   markRead(peer: Peer, messageIds: string[]): Promise<void>;
   /** Deletes a sent message for everyone; throws ERR_DELETE_WAPP_MSG when the network refuses. */
   deleteMessage(peer: Peer, messageId: string): Promise<void>;
+  /** The paired account's address book (POST /contacts/import); empty before pairing. */
+  listContacts(): Promise<Peer[]>;
 };
 
 export type ChannelFactory = (connection: { id: number; companyId: number; provider: string }) => Channel;

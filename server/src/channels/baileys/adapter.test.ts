@@ -157,6 +157,33 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     ]);
   });
 
+  it('keeps the address book from contacts.upsert, contacts.update and messaging-history.set, across sockets', async () => {
+    const channel = manager.getChannel(pairedId)!;
+    const s = last();
+    s.emit('contacts.upsert', [
+      { id: '5511911112222@s.whatsapp.net', name: 'Saved Name' },
+      { id: '4455@lid', phoneNumber: '5511933334444@s.whatsapp.net', notify: 'Pushed' },
+      { id: '120363@g.us', name: 'A group' },
+    ]);
+    s.emit('messaging-history.set', { chats: [], messages: [], contacts: [{ id: '5511955556666@s.whatsapp.net', verifiedName: 'Shop' }] });
+    s.emit('contacts.update', [{ id: '5511911112222@s.whatsapp.net', name: 'Renamed' }]);
+    const expected = [
+      { jid: '5511911112222@s.whatsapp.net', number: '5511911112222', name: 'Renamed' },
+      { jid: '5511933334444@s.whatsapp.net', lid: '4455@lid', number: '5511933334444', name: 'Pushed' },
+      { jid: '5511955556666@s.whatsapp.net', number: '5511955556666', name: 'Shop' },
+    ];
+    const sorted = (peers: { number?: string }[]) => [...peers].sort((a, b) => a.number!.localeCompare(b.number!));
+    await waitFor(() => channel.listContacts(), (peers) => peers.length === 3 && peers.some((p) => p.name === 'Renamed'));
+    expect(sorted(await channel.listContacts())).toEqual(expected);
+    // Stored with the pairing: a fresh channel of the connection (a restart) reads the same book.
+    const { createAuthStore } = await import('../auth-store.ts');
+    const row = await rowOf(pairedId);
+    const stored = () => t.db.selectFrom('baileysKeys').select('keyId').where('whatsappId', '=', pairedId).where('type', '=', 'zapdesk-contact').execute();
+    await waitFor(stored, (rows) => rows.length === 3);
+    const fresh = createBaileysFactory({ log: t.log })({ id: pairedId, companyId: row.companyId, provider: 'beta' }, createAuthStore(t.db, row.companyId, pairedId), () => undefined);
+    expect(sorted(await fresh.listContacts())).toEqual(expected);
+  });
+
   it('reconnects with backoff after a network close; 401 wipes the session', async () => {
     const id = pairedId;
     const before = sockets.length;
@@ -173,6 +200,7 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     await waitFor(() => rowOf(id), (r) => r.status === 'DISCONNECTED');
     await waitFor(() => t.db.selectFrom('baileysCreds').select('whatsappId').where('whatsappId', '=', id).executeTakeFirst(), (r) => r === undefined);
     expect(sockets.length).toBe(before + 1);
+    expect(await manager.getChannel(id)!.listContacts()).toEqual([]);
   });
 
   it('ends in TIMEOUT on "QR refs attempts ended" and past its own QR cap', async () => {

@@ -1,7 +1,7 @@
 // The Baileys adapter: real WhatsApp through @whiskeysockets/baileys (the only module that talks to
 // it). Baileys loads lazily on the first connect, so a server without real connections never pays
 // its start-up cost. Tests inject makeSocket and download to drive it with a fake socket.
-import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage, WASocket, WAVersion } from '@whiskeysockets/baileys';
+import type { AnyMessageContent, Contact, MiscMessageGenerationOptions, WAMessage, WASocket, WAVersion } from '@whiskeysockets/baileys';
 import { AppError } from '@zapdesk/sync';
 import type { Logger } from '../../log.ts';
 import type { AuthStore } from '../auth-store.ts';
@@ -51,6 +51,20 @@ export function toContent(content: OutboundContent): AnyMessageContent {
   }
 }
 
+/** The address book's key type in baileys_keys: kept with the pairing, wiped with it. */
+const CONTACT_KEY = 'zapdesk-contact';
+
+/** A Baileys contact as a peer; groups and broadcast lists are not people. */
+export function contactToPeer(contact: Partial<Contact>): Peer | undefined {
+  const id = contact.id ?? '';
+  if (!id.endsWith('@s.whatsapp.net') && !id.endsWith('@lid')) return undefined;
+  const jid = id.endsWith('@s.whatsapp.net') ? id : contact.phoneNumber;
+  const lid = id.endsWith('@lid') ? id : contact.lid;
+  const name = contact.name ?? contact.notify ?? contact.verifiedName;
+  const number = jid ? jid.split('@')[0]!.split(':')[0] : undefined;
+  return { ...(jid ? { jid } : {}), ...(lid ? { lid } : {}), ...(number ? { number } : {}), ...(name ? { name } : {}) };
+}
+
 export function createBaileysFactory(options: BaileysAdapterOptions): AdapterFactory {
   return (connection, store, onListenerError) => createBaileysChannel(connection, store, options, onListenerError);
 }
@@ -68,6 +82,25 @@ function createBaileysChannel(
   let closing = false;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let inboundChain: Promise<void> = Promise.resolve();
+  // The address book: contacts.upsert / contacts.update / messaging-history.set, merged by id.
+  // One load shared by every caller: two concurrent first loads must not leave two maps.
+  let book: Promise<Map<string, Peer>> | undefined;
+  const loadBook = () =>
+    (book ??= store.listKeys(CONTACT_KEY).then((stored) => new Map([...stored].map(([id, value]) => [id, JSON.parse(value) as Peer]))));
+  const remember = (contacts: Partial<Contact>[]) =>
+    void loadBook()
+      .then((b) => {
+        const changed: { type: string; keyId: string; value: string }[] = [];
+        for (const c of contacts) {
+          const peer = c.id ? contactToPeer(c) : undefined;
+          if (!peer || !c.id) continue;
+          const merged = { ...b.get(c.id), ...peer };
+          b.set(c.id, merged);
+          changed.push({ type: CONTACT_KEY, keyId: c.id, value: JSON.stringify(merged) });
+        }
+        return store.writeKeys(changed);
+      })
+      .catch((err) => log.error('saving baileys contacts failed', { connectionId: connection.id, error: String(err) }));
 
   const setStatus = (next: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => {
     status = next;
@@ -79,7 +112,10 @@ function createBaileysChannel(
   };
 
   const handleClose = createCloseHandler(options.policy, {
-    wipe: () => store.wipe(),
+    wipe: () => {
+      book = undefined;
+      return store.wipe();
+    },
     setStatus,
     reconnect: (delayMs) => {
       reconnectTimer = setTimeout(() => void open().catch((err) => log.error('baileys reconnect failed', { connectionId: connection.id, error: String(err) })), delayMs);
@@ -149,6 +185,9 @@ function createBaileysChannel(
         }
       });
     });
+    current.ev.on('contacts.upsert', (contacts) => !stale() && remember(contacts));
+    current.ev.on('contacts.update', (contacts) => !stale() && remember(contacts));
+    current.ev.on('messaging-history.set', ({ contacts }) => !stale() && remember(contacts));
     current.ev.on('messages.update', (updates) => {
       if (stale()) return;
       for (const { key, update } of updates) {
@@ -195,6 +234,7 @@ function createBaileysChannel(
       await s?.logout().catch(() => undefined);
       s?.end(undefined);
       await store.wipe();
+      book = undefined;
       setStatus('DISCONNECTED', { reason: 'loggedOut' });
     },
     async send(request) {
@@ -237,6 +277,9 @@ function createBaileysChannel(
       await s.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: messageId } }).catch(() => {
         throw new AppError('ERR_DELETE_WAPP_MSG');
       });
+    },
+    async listContacts() {
+      return [...(await loadBook()).values()];
     },
   };
 }

@@ -34,7 +34,18 @@ export type OutboxEntry = {
 };
 
 /** What the simulated phone keeps across sessions of one connection (per server process). */
-export type SimulatedPhone = { outbox: OutboxEntry[]; absent: Set<string> };
+export type SimulatedPhone = { outbox: OutboxEntry[]; absent: Set<string>; contacts: Map<string, Peer> };
+
+const BOOK_NAMES = ['Ana Lima', 'Bruno Costa', 'Carla Dias', 'Diego Rocha', 'Elisa Nunes'];
+
+/** The address book a paired simulated phone comes with: five contacts, numbers derived from its own. */
+export function simulatedAddressBook(paired: string): Peer[] {
+  const tail = paired.slice(-6).padStart(6, '0');
+  return BOOK_NAMES.map((name, i) => {
+    const number = `55219${i}${tail}`.slice(0, 13);
+    return { number, jid: `${number}@s.whatsapp.net`, name };
+  });
+}
 
 export type SimulatorChannel = Channel & {
   scan(number: string): Promise<void>;
@@ -207,6 +218,14 @@ export function createSimulatorChannel(
       const entry = phone.outbox.find((m) => m.id === messageId);
       if (!entry || entry.deleted) throw new AppError('ERR_DELETE_WAPP_MSG');
       entry.deleted = true;
+    },
+
+    async listContacts() {
+      if (!number) return [];
+      // Its own book, then whoever wrote to it; numbers marked absent are not on WhatsApp.
+      const byNumber = new Map(simulatedAddressBook(number).map((p) => [p.number!, p]));
+      for (const [n, peer] of phone.contacts) byNumber.set(n, { ...byNumber.get(n), ...peer });
+      return [...byNumber.values()].filter((p) => !phone.absent.has(p.number!));
     },
   };
   return channel;

@@ -39,7 +39,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
 
   const phoneOf = (connectionId: number) => {
     let phone = phones.get(connectionId);
-    if (!phone) phones.set(connectionId, (phone = { outbox: [], absent: new Set() }));
+    if (!phone) phones.set(connectionId, (phone = { outbox: [], absent: new Set(), contacts: new Map() }));
     return phone;
   };
   const channelOf = (connectionId: number) => {
@@ -60,6 +60,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
       const channel = channelOf(connectionId);
       const id = input.id ?? newMessageId();
       const from = { number: input.from, jid: `${input.from}@s.whatsapp.net`, lid: lidOf(input.from), ...(input.name ? { name: input.name } : {}) };
+      phoneOf(connectionId).contacts.set(input.from, from);
       if (input.mediaType === 'call_log') {
         await channel.receiveCall({ id, from, video: /video/i.test(input.body ?? '') });
         return { id };

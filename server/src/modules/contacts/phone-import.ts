@@ -1,20 +1,12 @@
 // POST /contacts/import (no payload): the spec's "import phone contacts". The address books of the
-// company's connected WhatsApp sessions become contacts; numbers the company has are left as they
-// are. The Channel seam has no address book yet, so a channel offers one by implementing the
-// optional `listContacts()` below (Baileys: its contacts store; the simulator: the peers it has
-// seen). A company whose channels offer none imports nothing and gets {count: 0}.
+// company's connected WhatsApp sessions (Channel.listContacts(): Baileys, the contacts WhatsApp
+// synced to it; the simulator, its phone's book and whoever wrote to it) become contacts; numbers
+// the company has are left as they are. Without a connected session it imports nothing: {count: 0}.
 import { jidUser, toDigits } from '@zapdesk/sync';
 import type { Peer } from '../../channels/types.ts';
 import type { AppDeps } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
 import { importContacts } from './import.ts';
-
-/** The optional capability of a channel this import reads. */
-export type AddressBook = { listContacts(): Promise<Peer[]> };
-
-function hasAddressBook(channel: unknown): channel is AddressBook {
-  return typeof (channel as Partial<AddressBook> | undefined)?.listContacts === 'function';
-}
 
 /** Phone numbers only: groups and LID-only peers have no number to file a contact under. */
 function toRow(peer: Peer) {
@@ -30,7 +22,7 @@ export async function importPhoneContacts(deps: Pick<AppDeps, 'db' | 'sessions'>
   const peers: Peer[] = [];
   for (const { id } of connections) {
     const channel = deps.sessions.getChannel(id);
-    if (!hasAddressBook(channel) || channel.status() !== 'CONNECTED') continue;
+    if (!channel || channel.status() !== 'CONNECTED') continue;
     peers.push(...(await channel.listContacts()));
   }
   const rows = peers.map(toRow).filter((r) => r !== undefined).map((fields, i) => ({ row: i + 1, fields }));
