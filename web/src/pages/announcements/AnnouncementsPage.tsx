@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnnouncementDto } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { formatDate } from '../../forms/format.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -22,7 +22,9 @@ export function Component() {
   const rows = useSyncedList('announcement');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<AnnouncementDto | 'new' | null>(null);
-  const deleting = useConfirmDelete((item: AnnouncementDto) => api.delete(`/announcements/${item.id}`));
+  const deleting = useConfirmDelete(async (item: AnnouncementDto) => {
+    await api.delete(`/announcements/${item.id}`);
+  });
 
 
   if (!rows) return <Splash inline />;

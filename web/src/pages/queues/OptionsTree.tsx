@@ -4,8 +4,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queueOptionCreateSchema, queueOptionUpdateSchema, type QueueOption } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
-import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
@@ -28,10 +28,10 @@ export function OptionsTree({ queueId }: { queueId: number }) {
   const { t } = useTranslation();
   const [levels, setLevels] = useState<OptionLevels>({});
   const [draft, setDraft] = useState<Draft | null>(null);
-  const deleting = useConfirmDelete(
-    ({ option }: { option: QueueOption; label: string }) => api.delete(`/queue-options/${option.id}`),
-    ({ option }) => setLevels((l) => removeOption(l, option)),
-  );
+  const deleting = useConfirmDelete(async ({ option }: { option: QueueOption; label: string }) => {
+    await api.delete(`/queue-options/${option.id}`);
+    setLevels((l) => removeOption(l, option));
+  });
 
   const load = (parentId: number | null) => {
     api.get<QueueOption[]>('/queue-options', { query: { queueId, parentId: parentId ?? -1 } }).then((rows) => setLevels((l) => ({ ...l, [levelKey(parentId)]: rows })), toastError);

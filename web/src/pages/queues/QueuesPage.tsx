@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SyncedQueue } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
+import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -24,7 +24,9 @@ export function Component() {
   const queues = useSyncedList('queue');
   const settings = useSyncedList('setting');
   const [editing, setEditing] = useState<SyncedQueue | 'new' | null>(null);
-  const deleting = useConfirmDelete((item: SyncedQueue) => api.delete(`/queue/${item.id}`));
+  const deleting = useConfirmDelete(async (item: SyncedQueue) => {
+    await api.delete(`/queue/${item.id}`);
+  });
   const byQueue = settings?.find((s) => s.key === 'scheduleType')?.value === 'queue';
 
 
