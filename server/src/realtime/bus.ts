@@ -1,6 +1,8 @@
 // How realtime messages reach the other server instances. One process (SQLite): nowhere to go.
 // PostgreSQL: NOTIFY on a channel every instance LISTENs to, over one dedicated connection that
 // reconnects with backoff. NOTIFY payloads are small JSON (a poke names a company, not data).
+// A connection runs one query at a time: messages published while a NOTIFY is under way wait and
+// go together in the next statement (an announcement pokes every company at once).
 import pg from 'pg';
 import type { Logger } from '../log.ts';
 
@@ -64,11 +66,34 @@ export async function createPgBus(url: string, log: Logger): Promise<Bus> {
     }, wait).unref();
   }
 
+  type Waiting = { payload: string; resolve: () => void; reject: (err: unknown) => void };
+  let waiting: Waiting[] = [];
+  let sending = false;
+
+  async function send() {
+    sending = true;
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        if (!client) throw new Error('realtime bus is reconnecting');
+        await client.query('SELECT pg_notify($1, m) FROM unnest($2::text[]) WITH ORDINALITY AS t(m, n) ORDER BY n', [channel, batch.map((w) => w.payload)]);
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    sending = false;
+  }
+
   await connect();
   return {
-    async publish(m) {
-      if (!client) throw new Error('realtime bus is reconnecting');
-      await client.query('select pg_notify($1, $2)', [channel, JSON.stringify(m)]);
+    publish(m) {
+      if (!client) return Promise.reject(new Error('realtime bus is reconnecting'));
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ payload: JSON.stringify(m), resolve, reject });
+        if (!sending) void send();
+      });
     },
     subscribe(handler) {
       handlers.add(handler);

@@ -83,4 +83,26 @@ describe.runIf(PG)('realtime across instances (postgres LISTEN/NOTIFY)', () => {
     await one.close();
     await two.close();
   });
+
+  it('sends many messages published at once, one query at a time on its connection', async () => {
+    const log = createMemoryLogger();
+    const one = createRealtime({ log, bus: await createPgBus(url(), log) });
+    const two = createRealtime({ log, bus: await createPgBus(url(), log) });
+    const sockets = Array.from({ length: 30 }, (_, i) => fakeSocket(100 + i, 1000 + i));
+    for (const s of sockets) two.register(s.socket);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      // pg warns (and will refuse in pg 9) when a query starts while another runs on the client.
+      for (const s of sockets) one.pokeCompany(s.socket.companyId);
+      for (let i = 0; i < 100 && sockets.some((s) => s.got.length === 0); i++) await tick(20);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(sockets.map((s) => s.got)).toEqual(sockets.map(() => [{ type: 'poke' }]));
+    expect(warnings.filter((w) => /already executing/.test(w))).toEqual([]);
+    await one.close();
+    await two.close();
+  });
 });
