@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Contact, Ticket } from '@zapdesk/sync';
 import { AppError, api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { isAdmin } from '@zapdesk/sync';
 import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import type { ContactOption } from '@zapdesk/sync';
 import type { SyncedSchedule } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
