@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnnouncementDto } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { formatDate } from '../../forms/format.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queueOptionCreateSchema, queueOptionUpdateSchema, type QueueOption } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';

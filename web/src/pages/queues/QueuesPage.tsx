@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SyncedQueue } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
-import { useConfirmDelete } from '../../forms/useConfirmDelete.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
