@@ -104,7 +104,7 @@ async function measurePulls(live: LiveApp, actor: Actor, tagId: number) {
 
 async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seedWorld>>) {
   const child = fork(fileURLToPath(new URL('./sync-clients.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  type Msg = { type: 'ready'; connectMs: number } | { type: 'measuring' } | { type: 'cpu'; ms: number } | { type: 'seen'; name: string; at: number } | { type: 'error'; error: string };
+  type Msg = { type: 'ready'; connectMs: number } | { type: 'measuring' } | { type: 'cpu'; ms: number } | { type: 'seen'; items: { name: string; at: number }[] } | { type: 'error'; error: string };
   const listeners = new Set<(m: Msg) => void>();
   child.on('message', (m: Msg) => listeners.forEach((l) => l(m)));
   const next = (pred: (m: Msg) => boolean, timeoutMs: number) =>
@@ -145,7 +145,7 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     const all = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`round ${r}: ${seen.length}/${users.length} clients saw the change`)), 10_000);
       const l = (m: Msg) => {
-        if (m.type === 'seen' && m.name === name) seen.push(m.at);
+        if (m.type === 'seen') for (const s of m.items) if (s.name === name) seen.push(s.at);
         if (seen.length === users.length) {
           clearTimeout(timer);
           listeners.delete(l);
