@@ -107,7 +107,7 @@ describe('daily tools', () => {
     if (Number(sendAt.slice(5, 7)) !== new Date().getMonth() + 1) await page.getByRole('button', { name: 'Next' }).click();
     const day = page.locator(`[data-day="${sendAt.slice(0, 10)}"]`);
     await day.getByTestId('schedule-event').filter({ hasText: 'Mariana Souza' }).waitFor();
-    await shot(page, 'daily-schedules-light');
+    await shot(page, 'daily-schedules-event-light');
     // Deleted from its event, after a confirmation.
     await day.getByRole('button', { name: /^Delete Mariana Souza/ }).click();
     await page.getByRole('dialog', { name: 'Delete scheduled message' }).getByRole('button', { name: 'Delete' }).click();
@@ -119,7 +119,7 @@ describe('daily tools', () => {
     await lane(page, 'Open').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
     await card.dragTo(lane(page, 'New lead'));
     await lane(page, 'New lead').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
-    await shot(page, 'daily-kanban-light');
+    await shot(page, 'daily-kanban-moved-light');
     // The server kept it: after a reload it is still there.
     await page.reload();
     await lane(page, 'New lead').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
