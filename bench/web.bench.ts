@@ -207,7 +207,14 @@ async function main() {
     await login(big.page, DEMO.admin, e2e.demoPassword);
     const t0 = performance.now();
     await big.page.goto('/tickets');
-    await big.page.getByRole('tab', { name: /^Waiting \((\d{4,})\)$/ }).click();
+    // Ready when the Waiting count includes every seeded ticket.
+    const waitingTab = big.page.getByRole('tab', { name: /^Waiting \(\d+\)$/ });
+    await big.page.waitForFunction(
+      (min) => [...document.querySelectorAll('[role=tab]')].some((el) => Number(/^Waiting \((\d+)\)$/.exec(el.textContent ?? '')?.[1] ?? 0) >= min),
+      LIST_TICKETS,
+      { timeout: 60_000 },
+    );
+    await waitingTab.click();
     const listReadyMs = performance.now() - t0;
     const listLabel = await big.page.getByRole('tab', { name: /^Waiting/ }).textContent();
     const listDomRows = await big.page.getByTestId('ticket-item').count();
