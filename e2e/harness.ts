@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig } from '../server/src/config.ts';
 import { createMemoryLogger } from '../server/src/log.ts';
 import { startServer, type RunningServer } from '../server/src/server.ts';
-import { buildWeb, isStale } from '../web/scripts/build-if-stale.ts';
+import { ensureWebBuilt } from '../web/scripts/build-if-stale.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ADMIN_PASSWORD = 'Admin-e2e-123';
@@ -43,7 +43,7 @@ function freePort(): Promise<number> {
 /** `env` adds or overrides server settings for one file (e.g. a faster simulator QR refresh). */
 export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
-  if (isStale()) buildWeb();
+  ensureWebBuilt();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-e2e-'));
   // The CORS origin is the web port, so both ports are chosen before the server starts.
   const [port, webPort] = [await freePort(), await freePort()];

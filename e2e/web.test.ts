@@ -55,11 +55,11 @@ describe('web app', () => {
     expect(await nav.getByText('Administration').count()).toBe(0);
 
     await page.goto('/kanban');
-    await page.waitForURL('**/helps');
+    await page.waitForURL('**/tickets');
     await expect(page.getByRole('alert').first().textContent()).resolves.toContain('not allowed to open this page');
 
     await page.goto('/users');
-    await page.waitForURL('**/helps');
+    await page.waitForURL('**/tickets');
     await context.close();
   });
 
@@ -124,7 +124,10 @@ describe('web app', () => {
   it('signs the first browser out when the same account signs in on another computer', async () => {
     const first = await newPage(e2e);
     // The sync session (and its poke socket) must be up before the second sign-in replaces it.
-    const synced = first.page.waitForResponse((r) => r.url().endsWith('/sync/pull') && r.ok());
+    // Pulls travel over that socket, so its first answer says both are up.
+    const synced = first.page
+      .waitForEvent('websocket', (ws) => new URL(ws.url()).pathname === '/sync/ws')
+      .then((ws) => ws.waitForEvent('framereceived'));
     await login(first.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
     await synced;
     const second = await newPage(e2e);

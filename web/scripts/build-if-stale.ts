@@ -1,7 +1,7 @@
 // `npm start` runs this first (root "prestart"): it builds web/dist when it is missing or older than
 // any source it is made from, so a fresh clone and a pulled change both start with a current UI.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const web = path.resolve(import.meta.dirname, '..');
@@ -42,9 +42,34 @@ export function buildWeb(): void {
   console.log(`web app built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-if (import.meta.filename === process.argv[1]) {
-  if (isStale()) {
-    console.log('building the web app (web/dist is missing or stale)…');
-    buildWeb();
+const lock = path.join(web, '.build-lock');
+const LOCK_STALE_MS = 10 * 60_000;
+
+/**
+ * Builds web/dist when stale, one process at a time: e2e files running in parallel (and a second
+ * `npm start`) wait for the build in progress instead of emptying dist/ under a server that serves it.
+ */
+export function ensureWebBuilt(): void {
+  if (!isStale()) return;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left by a killed build is taken over once it is clearly abandoned.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(sleeper, 0, 0, 250);
+    }
+  }
+  try {
+    if (isStale()) {
+      console.log('building the web app (web/dist is missing or stale)…');
+      buildWeb();
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
+
+if (import.meta.filename === process.argv[1]) ensureWebBuilt();
