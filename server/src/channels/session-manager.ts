@@ -28,9 +28,16 @@ export type SessionManager = {
   /** Boot: starts every connection that was live (CONNECTED, OPENING, PAIRING, qrcode) when the server stopped. */
   startAll(): Promise<void>;
   /** Starts (or keeps) the session: a QR when unpaired, straight to CONNECTED with stored credentials. */
-  start(companyId: number, connectionId: number): Promise<void>;
+  start(companyId: number, connectionId: number, opts?: { pairingCodeFor?: string }): Promise<void>;
   /** Forgets the pairing and starts again, so a new QR shows. */
   renewQr(companyId: number, connectionId: number): Promise<void>;
+  /**
+   * Forgets the pairing and starts again asking the network for a code to type on the phone of
+   * `number` (the QR shows too); resolves with the code, ERR_WAPP_NOT_INITIALIZED when none came.
+   */
+  requestPairingCode(companyId: number, connectionId: number, number: string): Promise<string>;
+  /** The pairing code shown for the connection, while it waits for the phone. */
+  pairingCode(connectionId: number): string | undefined;
   /** Unpairs: credentials wiped, status DISCONNECTED; the session stays down until started again. */
   logout(companyId: number, connectionId: number): Promise<void>;
   /** The connection row is gone: end its session without writing to it. */
@@ -49,6 +56,8 @@ export type SessionManager = {
 };
 
 const LIVE: ConnectionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING', 'qrcode'];
+/** How long a pairing-code request waits for WhatsApp's code. */
+const PAIRING_CODE_WAIT_MS = 15_000;
 
 export function createSessionManager(deps: {
   db: Database;
@@ -64,6 +73,8 @@ export function createSessionManager(deps: {
   const { db, log } = deps;
   const sessions = new Map<number, { channel: Channel; companyId: number; detach: () => void }>();
   const writes = new Map<number, Promise<void>>();
+  const codes = new Map<number, string>();
+  const codeWaiters = new Map<number, (code: string) => void>();
   let heartbeatTimer: NodeJS.Timeout | undefined;
   const listeners = { inbound: new Set<Listener<InboundEvent>>(), ack: new Set<Listener<AckEvent>>(), status: new Set<Listener<StatusEvent>>() };
 
@@ -95,7 +106,12 @@ export function createSessionManager(deps: {
     const id = channel.connectionId;
     const offs = [
       channel.on('qr', (qr, attempt) => void persist(companyId, id, { status: 'qrcode', qrcode: qr, retries: Math.max(0, attempt - 1) })),
+      channel.on('pairingCode', (code) => {
+        codes.set(id, code);
+        codeWaiters.get(id)?.(code);
+      }),
       channel.on('status', (status, detail) => {
+        if (status !== 'qrcode') codes.delete(id);
         const values: Updateable<Whatsapps> = { status };
         if (status !== 'qrcode') values.qrcode = '';
         if (status === 'CONNECTED') values.retries = 0;
@@ -148,7 +164,30 @@ export function createSessionManager(deps: {
     onAck: (l) => subscribe(listeners.ack, l),
     onStatus: (l) => subscribe(listeners.status, l),
 
-    async start(companyId, connectionId) {
+    pairingCode: (connectionId) => (sessions.get(connectionId)?.channel.status() === 'qrcode' ? codes.get(connectionId) : undefined),
+
+    async requestPairingCode(companyId, connectionId, number) {
+      await findConnection(companyId, connectionId);
+      await drop(connectionId, 'disconnect');
+      codes.delete(connectionId);
+      await createAuthStore(db, companyId, connectionId).wipe();
+      await persist(companyId, connectionId, { status: 'OPENING', qrcode: '', retries: 0, number: null });
+      let timer: NodeJS.Timeout | undefined;
+      const code = new Promise<string>((resolve, reject) => {
+        timer = setTimeout(() => reject(new AppError('ERR_WAPP_NOT_INITIALIZED', 'WhatsApp issued no pairing code; try again.')), PAIRING_CODE_WAIT_MS);
+        codeWaiters.set(connectionId, resolve);
+      });
+      code.catch(() => undefined); // awaited below only when the start succeeded
+      try {
+        await manager.start(companyId, connectionId, { pairingCodeFor: number });
+        return await code;
+      } finally {
+        clearTimeout(timer);
+        codeWaiters.delete(connectionId);
+      }
+    },
+
+    async start(companyId, connectionId, opts) {
       const row = await findConnection(companyId, connectionId);
       const current = sessions.get(connectionId);
       if (current && LIVE.includes(current.channel.status())) return manager.flush(connectionId);
@@ -162,7 +201,7 @@ export function createSessionManager(deps: {
       const channel = factory({ id: connectionId, companyId, provider: row.provider }, createAuthStore(db, companyId, connectionId), onListenerError);
       sessions.set(connectionId, { channel, companyId, detach: attach(channel, companyId) });
       try {
-        await channel.connect();
+        await channel.connect(opts);
       } catch (err) {
         log.error('session start failed', { connectionId, error: String(err) });
         await persist(companyId, connectionId, { status: 'DISCONNECTED', qrcode: '' });

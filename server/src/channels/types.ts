@@ -50,6 +50,8 @@ export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
 // controls only after every listener settled, so a test sees the ticket when the call returns.
 export type ChannelEvents = {
   qr: (qr: string, attempt: number) => void;
+  /** Pairing by code (connect with `pairingCodeFor`): the code to type on the phone, e.g. ABCD-EFGH. */
+  pairingCode: (code: string) => void;
   /** `attempt`: the reconnect attempt while OPENING after a drop (added for the retries column). */
   status: (status: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => void;
   message: (message: InboundMessage) => void | Promise<void>;
@@ -64,7 +66,11 @@ export type ChannelEventName = keyof ChannelEvents;
 export type Channel = {
   readonly connectionId: number;
   readonly provider: string;
-  /** Starts the session: emits `qr` until paired (or `status` CONNECTED if credentials are stored). */
+  /**
+   * Starts the session: emits `qr` until paired (or `status` CONNECTED if credentials are stored).
+   * With `pairingCodeFor` (the phone's number, digits) it also emits `pairingCode` once the network
+   * issued one: typed on that phone (Linked devices → Link with phone number), it pairs as a scan does.
+   */
   connect(opts?: { pairingCodeFor?: string }): Promise<void>;
   /** Closes the socket but keeps the credentials. */
   disconnect(): Promise<void>;

@@ -33,6 +33,8 @@ function fakeSocket(config: Record<string, any>) { // eslint-disable-line @types
     profilePictureUrl: async () => 'https://pps.whatsapp.net/x.jpg',
     readMessages: async () => undefined,
     logout: async () => void (socket.loggedOut = true),
+    pairingFor: [] as string[],
+    requestPairingCode: async (phone: string) => (socket.pairingFor.push(phone), 'ABCD1234'),
     end: () => void (socket.ended = true),
   };
   return socket;
@@ -201,6 +203,21 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     await waitFor(() => t.db.selectFrom('baileysCreds').select('whatsappId').where('whatsappId', '=', id).executeTakeFirst(), (r) => r === undefined);
     expect(sockets.length).toBe(before + 1);
     expect(await manager.getChannel(id)!.listContacts()).toEqual([]);
+  });
+
+  it('pairs by code: requestPairingCode once the socket shows its first QR, for the given number', async () => {
+    const { id, companyId } = await newConnection();
+    const before = sockets.length;
+    const code = manager.requestPairingCode(companyId, id, '5511988887777');
+    await waitFor(async () => sockets.length, (n) => n === before + 1);
+    last().emit('connection.update', { qr: '2@first' });
+    expect(await code).toBe('ABCD-1234');
+    expect(last().pairingFor).toEqual(['5511988887777']);
+    expect(manager.pairingCode(id)).toBe('ABCD-1234');
+    last().emit('connection.update', { qr: '2@second' });
+    await manager.flush(id);
+    expect(last().pairingFor).toEqual(['5511988887777']);
+    expect(await rowOf(id)).toMatchObject({ status: 'qrcode', qrcode: '2@second' });
   });
 
   it('ends in TIMEOUT on "QR refs attempts ended" and past its own QR cap', async () => {

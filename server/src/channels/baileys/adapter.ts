@@ -13,7 +13,9 @@ import { createCloseHandler, silentLogger, type BaileysPolicy } from './lifecycl
 /** Pinned: fetching the current version at runtime would make every start depend on the network. */
 export const WA_VERSION: WAVersion = [2, 3000, 1023223821];
 
-export type MakeSocket = (config: Record<string, unknown>) => Pick<WASocket, 'ev' | 'sendMessage' | 'onWhatsApp' | 'profilePictureUrl' | 'readMessages' | 'logout' | 'end'> & { user?: { id: string; lid?: string } | undefined };
+export type MakeSocket = (config: Record<string, unknown>) => Pick<WASocket, 'ev' | 'sendMessage' | 'onWhatsApp' | 'profilePictureUrl' | 'readMessages' | 'logout' | 'end' | 'requestPairingCode'> & {
+  user?: { id: string; lid?: string } | undefined;
+};
 
 export type BaileysAdapterOptions = {
   log: Logger;
@@ -82,6 +84,8 @@ function createBaileysChannel(
   let closing = false;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let inboundChain: Promise<void> = Promise.resolve();
+  // Pairing by code: asked once the socket is ready to pair (its first QR), for this number.
+  let pairingCodeFor: string | undefined;
   // The address book: contacts.upsert / contacts.update / messaging-history.set, merged by id.
   // One load shared by every caller: two concurrent first loads must not leave two maps.
   let book: Promise<Map<string, Peer>> | undefined;
@@ -160,6 +164,14 @@ function createBaileysChannel(
         }
         status = 'qrcode';
         void events.emit('qr', update.qr, attempt);
+        const phone = pairingCodeFor;
+        pairingCodeFor = undefined;
+        if (phone) {
+          current
+            .requestPairingCode(phone)
+            .then((code) => void events.emit('pairingCode', code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code))
+            .catch((err) => log.error('baileys pairing code failed', { connectionId: connection.id, error: String(err) }));
+        }
       }
       if (update.isNewLogin) setStatus('PAIRING');
       if (update.connection === 'open') {
@@ -219,8 +231,9 @@ function createBaileysChannel(
     provider: connection.provider,
     status: () => status,
     on: (event, listener) => events.on(event, listener),
-    async connect() {
+    async connect(opts) {
       if (sock || reconnectTimer) return;
+      pairingCodeFor = opts?.pairingCodeFor;
       handleClose.reset();
       setStatus('OPENING');
       await open();

@@ -48,7 +48,10 @@ export function simulatedAddressBook(paired: string): Peer[] {
 }
 
 export type SimulatorChannel = Channel & {
+  /** Completes the pairing shown (a QR, or a code typed on the phone). */
   scan(number: string): Promise<void>;
+  /** The phone number a pairing code was asked for, while one is pending. */
+  pairingNumber(): string | undefined;
   drop(cause: 'network' | 'loggedOut' | 'replaced'): Promise<void>;
   receive(message: InboundMessage): Promise<void>;
   receiveCall(call: { id: string; from: Peer; video: boolean }): Promise<void>;
@@ -60,6 +63,12 @@ type Creds = { simulator: true; number: string; pairedAt: string };
 export const digitsOf = (peer: Peer) => peer.number ?? (peer.jid ?? peer.lid ?? '').split('@')[0]!.split(':')[0]!.replace(/\D/g, '');
 export const newMessageId = () => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
 const b64 = (n: number) => randomBytes(n).toString('base64');
+// WhatsApp's codes: 8 characters without look-alikes, shown as two groups of four.
+const CODE_CHARS = '123456789ABCDEFGHJKLMNPQRSTVWXYZ';
+const pairingCodeOf = () => {
+  const chars = [...randomBytes(8)].map((b) => CODE_CHARS[b % CODE_CHARS.length]).join('');
+  return `${chars.slice(0, 4)}-${chars.slice(4)}`;
+};
 
 export function createSimulatorChannel(
   connection: { id: number; companyId: number; provider: string },
@@ -75,6 +84,7 @@ export function createSimulatorChannel(
   let number: string | undefined;
   let qrAttempt = 0;
   let timer: NodeJS.Timeout | undefined;
+  let pairingNumber: string | undefined;
 
   const stopTimer = () => {
     if (timer) clearTimeout(timer);
@@ -107,9 +117,10 @@ export function createSimulatorChannel(
     status: () => status,
     on: (event, listener) => events.on(event, listener),
 
-    async connect() {
+    async connect(opts) {
       if (status === 'CONNECTED' || status === 'OPENING' || status === 'qrcode' || status === 'PAIRING') return;
       stopTimer();
+      pairingNumber = opts?.pairingCodeFor;
       const stored = await store.readCreds();
       const creds = stored ? (JSON.parse(stored) as Partial<Creds>) : undefined;
       if (creds?.simulator && creds.number) {
@@ -120,6 +131,7 @@ export function createSimulatorChannel(
       }
       qrAttempt = 0;
       await showQr();
+      if (pairingNumber && channel.status() === 'qrcode') await events.emit('pairingCode', pairingCodeOf());
     },
 
     async disconnect() {
@@ -134,10 +146,13 @@ export function createSimulatorChannel(
       await setStatus('DISCONNECTED', { reason: 'loggedOut' });
     },
 
+    pairingNumber: () => (status === 'qrcode' ? pairingNumber : undefined),
+
     async scan(paired) {
       if (status !== 'qrcode') throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection is not showing a QR code.');
       stopTimer();
       await setStatus('PAIRING');
+      pairingNumber = undefined;
       number = paired;
       const creds: Creds = { simulator: true, number: paired, pairedAt: new Date().toISOString() };
       await store.writeCreds(JSON.stringify(creds));

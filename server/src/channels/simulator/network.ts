@@ -55,7 +55,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
       channels.set(connection.id, channel);
       return channel;
     },
-    scan: (connectionId, number) => channelOf(connectionId).scan(number ?? defaultPairedNumber(connectionId)),
+    scan: (connectionId, number) => channelOf(connectionId).scan(number ?? channelOf(connectionId).pairingNumber() ?? defaultPairedNumber(connectionId)),
     async deliver(connectionId, input) {
       const channel = channelOf(connectionId);
       const id = input.id ?? newMessageId();
