@@ -37,6 +37,15 @@ describe.each(DIALECTS)('connection leases on %s', (dialect) => {
     const row = await t.db.selectFrom('whatsapps').select(['leaseOwner', 'version']).where('id', '=', conn.id).executeTakeFirstOrThrow();
     expect(row.leaseOwner).toBeTruthy();
 
+    // B refuses the commands that would rewrite A's pairing, and touches nothing.
+    await a.flush(conn.id);
+    const before = await t.db.selectFrom('whatsapps').select(['status', 'qrcode', 'version']).where('id', '=', conn.id).executeTakeFirstOrThrow();
+    for (const command of [() => b.renewQr(company.id, conn.id), () => b.logout(company.id, conn.id), () => b.requestPairingCode(company.id, conn.id, '5511988887777')]) {
+      await expect(command()).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED', message: expect.stringContaining('another server instance') });
+    }
+    expect(await t.db.selectFrom('whatsapps').select(['status', 'qrcode', 'version']).where('id', '=', conn.id).executeTakeFirstOrThrow()).toEqual(before);
+    expect(a.getChannel(conn.id)?.status()).toBe('qrcode');
+
     // A dies without releasing: once its lease lapses, B's heartbeat takes the connection over.
     await t.db.updateTable('whatsapps').set({ leaseExpiresAt: new Date(Date.now() - 1000).toISOString() }).where('id', '=', conn.id).execute();
     await b.heartbeat();

@@ -140,6 +140,16 @@ export function createSessionManager(deps: {
     return row;
   };
 
+  /**
+   * Commands that wipe or rewrite a connection's pairing run only where its session runs: on another
+   * instance's lease they are refused before anything is touched (commands are not forwarded).
+   */
+  const claimHere = async (companyId: number, connectionId: number) => {
+    if (deps.leases && !(await deps.leases.claim(companyId, connectionId))) {
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection runs on another server instance.');
+    }
+  };
+
   /** Ends a session without persisting anything: its listeners are detached first. */
   const drop = async (connectionId: number, how: 'disconnect' | 'logout') => {
     const session = sessions.get(connectionId);
@@ -168,6 +178,7 @@ export function createSessionManager(deps: {
 
     async requestPairingCode(companyId, connectionId, number) {
       await findConnection(companyId, connectionId);
+      await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
       codes.delete(connectionId);
       await createAuthStore(db, companyId, connectionId).wipe();
@@ -191,9 +202,7 @@ export function createSessionManager(deps: {
       const row = await findConnection(companyId, connectionId);
       const current = sessions.get(connectionId);
       if (current && LIVE.includes(current.channel.status())) return manager.flush(connectionId);
-      if (deps.leases && !(await deps.leases.claim(companyId, connectionId))) {
-        throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection runs on another server instance.');
-      }
+      await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
       const factory = deps.factories[row.provider];
       if (!factory) throw new AppError('ERR_WAPP_NOT_INITIALIZED', `No channel adapter for provider "${row.provider}".`);
@@ -213,6 +222,7 @@ export function createSessionManager(deps: {
 
     async renewQr(companyId, connectionId) {
       await findConnection(companyId, connectionId);
+      await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
       await createAuthStore(db, companyId, connectionId).wipe();
       await persist(companyId, connectionId, { status: 'OPENING', qrcode: '', retries: 0, number: null });
@@ -221,6 +231,7 @@ export function createSessionManager(deps: {
 
     async logout(companyId, connectionId) {
       await findConnection(companyId, connectionId);
+      await claimHere(companyId, connectionId);
       await drop(connectionId, 'logout');
       // Wiped here too: a session that was not running may still hold stored credentials.
       await createAuthStore(db, companyId, connectionId).wipe();
