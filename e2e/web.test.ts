@@ -1,5 +1,7 @@
 // The web app in a real Chromium against the real server (issue 6): sign-in, the gated drawer,
-// language switch, logout, the redirect away from a page the plan lacks, sign-up then sign-in.
+// language switch, logout, the redirect away from a page the plan lacks, sign-up then sign-in, a
+// refused Replicache mutation toasted once outside the tickets page.
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, apiAs, DEMO, lastMailTo, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
@@ -140,6 +142,40 @@ describe('web app', () => {
     await second.context.close();
   });
 
+  it('toasts a mutation the server refuses outside the tickets page once, and not again after a reload', async () => {
+    const { context, page } = await newPage(e2e);
+    // Every toast that appears is logged, so one shown twice is seen even after it closed (2 s).
+    await context.addInitScript(() => {
+      const shown: string[] = [];
+      Object.assign(window, { shownToasts: shown });
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLElement && node.dataset.toast) shown.push(node.textContent ?? '');
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await login(page, DEMO.attendant, e2e.demoPassword);
+    await page.getByRole('navigation').getByRole('link', { name: 'Quick replies' }).click();
+    await page.waitForURL('**/quick-messages');
+
+    const denied = 'You do not have permission to access this resource.';
+    const noTicket = 'No ticket found with this ID.';
+    await mutateInPage(page, 'updateSetting', { key: 'userRating', value: 'enabled' });
+    await page.getByRole('alert').filter({ hasText: denied }).waitFor();
+    const userId = Number(await page.evaluate(() => localStorage.getItem('userId')));
+    await mutateInPage(page, 'acceptTicket', { ticketId: 999_999, userId });
+    await page.getByRole('alert').filter({ hasText: noTicket }).waitFor();
+    const count = async (text: string) => (await page.evaluate(() => (window as unknown as { shownToasts: string[] }).shownToasts)).filter((t) => t.includes(text)).length;
+    expect([await count(denied), await count(noTicket)]).toEqual([1, 1]);
+
+    // A new page load (a new Replicache client of the same group, whose view holds both errors)
+    // toasts only the refusal it causes itself.
+    await page.reload();
+    await page.locator('header').waitFor();
+    await mutateInPage(page, 'updateSetting', { key: 'userRating', value: 'enabled' });
+    await page.getByRole('alert').filter({ hasText: denied }).waitFor();
+    expect([await count(denied), await count(noTicket)]).toEqual([1, 0]);
+    await context.close();
+  });
+
   it('renders the login and the layout in light, dark and 360 px wide', async () => {
     for (const variant of [{ name: 'light' }, { name: 'dark', dark: true }, { name: 'narrow', width: 360, height: 740 }]) {
       const { context, page } = await newPage(e2e, variant);
@@ -158,3 +194,24 @@ describe('web app', () => {
     }
   });
 });
+
+/**
+ * Fires a mutator through the page's own Replicache, found as the value of the sync context above
+ * the header (React keeps its fiber on the DOM node): no page outside /tickets fires one yet.
+ */
+async function mutateInPage(page: Page, name: string, args: Record<string, unknown>): Promise<void> {
+  type Fiber = { memoizedProps?: { value?: unknown } | null; return: Fiber | null };
+  type Rep = { clientID: string; mutate: Record<string, (a: unknown) => Promise<unknown>> };
+  const find = () => {
+    const header = document.querySelector('header');
+    const key = header && Object.keys(header).find((k) => k.startsWith('__reactFiber$'));
+    let fiber = key ? ((header as unknown as Record<string, Fiber>)[key] ?? null) : null;
+    for (; fiber; fiber = fiber.return) {
+      const value = fiber.memoizedProps?.value as Partial<Rep> | null | undefined;
+      if (value && typeof value.clientID === 'string' && value.mutate) return value as Rep;
+    }
+    return null;
+  };
+  const rep = await page.waitForFunction(find);
+  await rep.evaluate((r, [mutator, mutatorArgs]) => (r as Rep).mutate[mutator as string]!(mutatorArgs), [name, args] as const);
+}

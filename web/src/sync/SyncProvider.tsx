@@ -1,12 +1,15 @@
 // The signed-in user's local-first state: one Replicache per user (IndexedDB), pulled on pokes from
 // /sync/ws. Its `auth` event is how "the account was accessed on another computer" arrives
-// (spec/01 §4): toast, clear local storage, reload after 1 s.
+// (spec/01 §4): toast, clear local storage, reload after 1 s. Every mutation the server refuses,
+// wherever in the app it was fired, is toasted here once in the user's language (mutation-errors.ts).
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { translateError } from '@zapdesk/sync';
 import { createReplicache, type ZapReplicache } from '@zapdesk/sync/replicache';
 import { api } from '../api/client.ts';
-import { i18next } from '../i18n/index.ts';
+import { currentLanguage, i18next } from '../i18n/index.ts';
 import { useSession, useUser } from '../session/SessionProvider.tsx';
 import { toast } from '../ui/toast/store.ts';
+import { watchMutationErrors } from './mutation-errors.ts';
 
 const SyncContext = createContext<ZapReplicache | null>(null);
 
@@ -34,8 +37,10 @@ export function SyncProvider({ children }: { children: ReactNode }) {
         endElsewhere();
       },
     });
+    const stopErrors = watchMutationErrors(client.rep, (error) => toast.error(translateError(error.code, currentLanguage())));
     setRep(client.rep);
     return () => {
+      stopErrors();
       setRep(null);
       void client.close();
     };

@@ -20,7 +20,7 @@ import { ChatView } from './chat/ChatView.tsx';
 import { NewTicketModal } from './manager/NewTicketModal.tsx';
 import { TicketManager } from './manager/TicketManager.tsx';
 import { SpyDialog } from './SpyDialog.tsx';
-import { useMutationErrorToasts, useTicketByUuid } from './use-ticket-data.ts';
+import { useTicketByUuid } from './use-ticket-data.ts';
 import './strings.ts';
 
 export const SPLIT_QUERY = '(min-width: 768px)';
@@ -39,7 +39,6 @@ export function Component() {
   const [spying, setSpying] = useState<Ticket | null>(null);
   const [creating, setCreating] = useState(false);
   const [narrowTab, setNarrowTab] = useState<'ticket' | 'list'>(uuid ? 'ticket' : 'list');
-  useMutationErrorToasts();
 
   const ticket = lookup.synced ? lookup.ticket : reopened?.uuid === uuid ? reopened : lookup.ticket;
 

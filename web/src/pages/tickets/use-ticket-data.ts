@@ -1,15 +1,11 @@
 // The tickets screen's reads: synced rows under any key prefix (one ticket's messages), a ticket by
-// uuid (synced first, REST for closed or unsynced ones), refused mutations as toasts, and media
-// files fetched with the session's token (an <img src> cannot send it).
+// uuid (synced first, REST for closed or unsynced ones), and media files fetched with the session's
+// token (an <img src> cannot send it). Refused mutations are toasted app-wide by the SyncProvider.
 import { useEffect, useState } from 'react';
-import { translateError, type Message, type Ticket } from '@zapdesk/sync';
-import type { SyncedMutationError } from '@zapdesk/sync/keys';
+import type { Message, Ticket } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { apiBaseUrl } from '../../api/config.ts';
-import { currentLanguage } from '../../i18n/index.ts';
 import { useReplicache } from '../../sync/SyncProvider.tsx';
-import { useSyncedList } from '../../sync/use-synced.ts';
-import { toast } from '../../ui/toast/store.ts';
 
 /** Every value under a key prefix, re-read when a pull or a local mutation changes them. */
 export function useSyncedScan<T>(prefix: string | null): T[] | undefined {
@@ -49,29 +45,6 @@ export function useTicketByUuid(uuid: string | undefined, tickets: Ticket[] | un
   if (synced) return { ticket: synced, synced: true, missing: null };
   const rest = fetched?.uuid === uuid ? fetched : null;
   return { ticket: rest?.ticket, synced: false, missing: rest?.error ?? null };
-}
-
-// Errors already shown (or already there when the page opened) are not toasted again.
-const shownErrors = new Set<string>();
-let primed = false;
-
-/** A mutation the server refused (synced mutationError) is toasted once, in the user's language. */
-export function useMutationErrorToasts(): void {
-  const errors = useSyncedList('mutationError');
-  useEffect(() => {
-    if (!errors) return;
-    const key = (e: SyncedMutationError) => `${e.clientID}/${e.mutationID}`;
-    if (!primed) {
-      primed = true;
-      for (const e of errors) shownErrors.add(key(e));
-      return;
-    }
-    for (const e of errors) {
-      if (shownErrors.has(key(e))) continue;
-      shownErrors.add(key(e));
-      toast.error(translateError(e.code, currentLanguage()));
-    }
-  }, [errors]);
 }
 
 /** An object URL of a media file served behind the session's token; revoked on unmount. */
