@@ -23,6 +23,7 @@ import { createChannelSessions } from './channels/index.ts';
 import { notifySyncedChange } from './channels/notify.ts';
 import { startSchedulesJob } from './jobs/schedules.ts';
 import { startTicketJobs } from './jobs/ticket-jobs.ts';
+import { startPresenceJob } from './jobs/presence.ts';
 
 export type RunningServer = {
   deps: AppDeps;
@@ -67,6 +68,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   }
   const schedulesJob = startSchedulesJob(deps);
   const ticketJobs = startTicketJobs(deps);
+  const presenceJob = startPresenceJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -75,7 +77,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     webUrl: web?.url,
     async close() {
       await schedulesJob.stop();
-      await Promise.all(ticketJobs.map((j) => j.stop()));
+      await Promise.all([...ticketJobs, presenceJob].map((j) => j.stop()));
       await web?.close();
       await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

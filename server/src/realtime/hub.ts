@@ -34,6 +34,10 @@ export type Realtime = {
   pokeUsers(companyId: number, userIds: number[]): void;
   /** The sessions were revoked (e.g. `replaced` by a login elsewhere): their sockets get an `auth` event and close. */
   sessionRevoked(sessionIds: string | string[], reason?: string): void;
+  /** The user's last socket on this instance closed at `since`: the other instances hear it (presence.ts). */
+  userLeft(companyId: number, userId: number, since: string): void;
+  /** Hears `userLeft` from the other instances; returns the unsubscription. */
+  onUserLeft(handler: (companyId: number, userId: number, since: string) => void): () => void;
   /** Adds a connected socket; returns its removal. */
   register(socket: SyncSocket): () => void;
   /** Local sockets, for tests and the benchmark. */
@@ -55,6 +59,7 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
   // company → users to poke at the next flush (null: all of them)
   const pending = new Map<number, Set<number> | null>();
   let timer: NodeJS.Timeout | undefined;
+  const leftHandlers = new Set<(companyId: number, userId: number, since: string) => void>();
 
   function flush() {
     timer = undefined;
@@ -89,7 +94,8 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
 
   function deliver(m: BusMessage) {
     if (m.kind === 'poke') schedule(m.companyId, m.userIds);
-    else endSessions(m.sessionIds, m.reason);
+    else if (m.kind === 'auth') endSessions(m.sessionIds, m.reason);
+    else for (const h of leftHandlers) h(m.companyId, m.userId, m.since);
   }
   const unsubscribe = bus.subscribe((m) => {
     if (m.origin !== instance) deliver(m);
@@ -109,6 +115,11 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
     sessionRevoked: (ids, reason = 'replaced') => {
       const sessionIds = Array.isArray(ids) ? ids : [ids];
       if (sessionIds.length) publish({ origin: instance, kind: 'auth', sessionIds, reason });
+    },
+    userLeft: (companyId, userId, since) => void bus.publish({ origin: instance, kind: 'presence', companyId, userId, since }).catch((err: unknown) => opts.log.warn('realtime publish failed', { error: String(err) })),
+    onUserLeft(handler) {
+      leftHandlers.add(handler);
+      return () => leftHandlers.delete(handler);
     },
     register(socket) {
       let users = byCompany.get(socket.companyId);

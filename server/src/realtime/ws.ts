@@ -16,6 +16,7 @@ import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
 import { syncServiceOf } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
+import { createPresence, type PresenceOptions } from './presence.ts';
 
 export const SYNC_WS_PATH = '/sync/ws';
 /** Ping interval (spec/01 §9: ping interval and timeout 18 s); a socket that misses one pong is dropped. */
@@ -53,9 +54,11 @@ function pullOf(data: RawData): { id: number; body: unknown } | undefined {
   }
 }
 
-export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingIntervalMs?: number } = {}) {
+export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingIntervalMs?: number; presence?: PresenceOptions } = {}) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
   const sync = syncServiceOf(deps);
+  // users.online: set while a socket of the user is open here or on another instance (presence.ts).
+  const presence = createPresence(deps, opts.presence);
   const alive = new WeakMap<WebSocket, boolean>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -96,9 +99,17 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
         if (e.code === 'ERR_TOKEN_EXPIRED') ws.close(CLOSE_TOKEN_EXPIRED, 'expired');
       }
     }
+    // Gone while its token was checked: no close event will come to unregister it.
+    if (ws.readyState !== ws.OPEN) return;
     const unregister = deps.realtime.register({ ...auth, send, close: (code, reason) => ws.close(code, reason) });
-    ws.on('close', unregister);
+    const present = presence.opened(auth.companyId, auth.userId);
+    ws.on('close', () => {
+      unregister();
+      presence.closed(auth.companyId, auth.userId);
+    });
     ws.on('error', () => ws.terminate());
+    // Ready once the user is marked online, so the client's first pull already shows it.
+    await present;
     send({ type: 'ready' });
   }
 
@@ -111,6 +122,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
       alive.set(ws, false);
       ws.ping();
     }
+    presence.heartbeat();
   }, opts.pingIntervalMs ?? PING_INTERVAL_MS);
   heartbeat.unref();
 
@@ -121,6 +133,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
       server.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await presence.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { nowIso } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import { hashPassword, verifyPassword } from '../../auth/password.ts';
 import { hashToken, newRefreshToken, newResetCode, newSessionId, signAccessToken } from '../../auth/tokens.ts';
+import { markUsersOffline } from '../../realtime/presence.ts';
 import { findCompanyRef, findUser, type CompanyRef, type UserDto } from '../users/dto.ts';
 
 export type SessionResult = {
@@ -123,9 +124,18 @@ export async function logout(deps: AppDeps, refreshToken: string | undefined, se
   }
   if (!sid) return;
   const t = nowIso();
-  await deps.db.updateTable('userSessions').set({ revokedAt: t, revokedReason: 'logout', updatedAt: t }).where('id', '=', sid).where('revokedAt', 'is', null).execute();
+  const ended = await deps.db
+    .updateTable('userSessions')
+    .set({ revokedAt: t, revokedReason: 'logout', updatedAt: t })
+    .where('id', '=', sid)
+    .where('revokedAt', 'is', null)
+    .returning(['userSessions.companyId', 'userSessions.userId'])
+    .executeTakeFirst();
   // Other tabs of this session hear it and leave too.
   deps.realtime.sessionRevoked(sid, 'logout');
+  // A login revokes the user's other sessions, so this was their only one: offline now, not after
+  // the sockets' grace period (realtime/README.md, presence).
+  if (ended) await markUsersOffline(deps, ended.companyId, [ended.userId]);
 }
 
 /** Step one of the reset: a code goes out by mail (or to the log when no SMTP is set). */
