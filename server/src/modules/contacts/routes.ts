@@ -11,7 +11,6 @@ import {
   type ContactUploadResult,
 } from '@zapdesk/sync';
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { stream } from 'hono/streaming';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
@@ -22,30 +21,24 @@ import { exportContactsCsv, findContactOptions, findContactsPage } from './list.
 import { importPhoneContacts } from './phone-import.ts';
 import { createContact, deleteContact, getContact, updateContact } from './service.ts';
 import { detectFormat, readSpreadsheet } from './spreadsheet.ts';
+import { multipartBoundary, openUploadedFile, tooLarge } from './upload.ts';
 
 /** Largest spreadsheet POST /contacts/import/file takes (a 100,000-row xlsx is about 4 MB). */
 export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;
 
-const importFileLimit = bodyLimit({
-  maxSize: MAX_IMPORT_FILE_BYTES,
-  onError: () => {
-    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `A spreadsheet may have at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB.`);
-  },
-});
-
-/** The uploaded file of a multipart request (field `file`), refused before any row is read when unusable. */
-async function readUploadedFile(c: Context) {
-  if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) {
+/**
+ * The file of a multipart request (field `file`), refused before any row is read when unusable. Its
+ * bytes stream on (upload.ts): the import starts while the upload is still arriving.
+ */
+async function openUpload(c: Context) {
+  const boundary = multipartBoundary(c.req.header('content-type') ?? '');
+  if (!boundary) {
     throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the spreadsheet as multipart/form-data in the field "file".');
   }
-  let file: unknown;
-  try {
-    file = (await c.req.parseBody()).file;
-  } catch {
-    throw new AppError('ERR_VALIDATION', 'The multipart body could not be read.');
-  }
-  if (!(file instanceof File)) throw new AppError('ERR_VALIDATION', 'file: Required', { issues: [{ path: 'file', message: 'Required' }] });
-  const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.name, file.type);
+  if (Number(c.req.header('content-length') ?? 0) > MAX_IMPORT_FILE_BYTES) throw tooLarge(MAX_IMPORT_FILE_BYTES);
+  const file = await openUploadedFile(c.req.raw.body, boundary, 'file', MAX_IMPORT_FILE_BYTES);
+  if (!file) throw new AppError('ERR_VALIDATION', 'file: Required', { issues: [{ path: 'file', message: 'Required' }] });
+  const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.fileName, file.contentType);
   if (!format) throw new AppError('ERR_VALIDATION', 'file: Only .xlsx and .csv spreadsheets can be imported', { issues: [{ path: 'file', message: 'Only .xlsx and .csv spreadsheets can be imported' }] });
   return { file, format };
 }
@@ -126,14 +119,14 @@ export function contactsRoutes(deps: AppDeps) {
       });
       return c.json({ ...summary, issues });
     })
-    .post('/contacts/import/file', auth, importFileLimit, async (c) => {
-      const { file, format } = await readUploadedFile(c);
+    .post('/contacts/import/file', auth, async (c) => {
       const companyId = c.get('actor').companyId;
       const importId = c.req.query('importId') || undefined;
       if (importId !== undefined && !/^[\w.:-]{1,64}$/.test(importId)) throw new AppError('ERR_VALIDATION', 'importId: Invalid');
+      const { file, format } = await openUpload(c);
       c.header('content-type', 'application/x-ndjson; charset=utf-8');
       return stream(c, async (out) => {
-        const rows = readSpreadsheet(file, format);
+        const rows = readSpreadsheet(file.chunks, format);
         await importContacts(deps.db, companyId, rows, {
           importId,
           onCommit: poke(companyId),

@@ -40,9 +40,19 @@ async function* toImportRows(rows: AsyncIterable<SheetRow>): AsyncGenerator<Numb
   }
 }
 
-async function* xlsxRows(file: Blob): AsyncGenerator<SheetRow> {
+/** A file that arrives as a stream (an upload): an xlsx is a zip, read from its end, so it is held first. */
+export type SpreadsheetSource = Blob | AsyncIterable<Uint8Array>;
+
+async function toBlob(source: SpreadsheetSource): Promise<Blob> {
+  if (source instanceof Blob) return source;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of source) chunks.push(chunk);
+  return new Blob(chunks as BlobPart[]);
+}
+
+async function* xlsxRows(source: SpreadsheetSource): AsyncGenerator<SheetRow> {
   try {
-    yield* readXlsxRows(file);
+    yield* readXlsxRows(await toBlob(source));
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw new AppError('ERR_VALIDATION', `The file is not a readable .xlsx spreadsheet (${(err as Error).message}).`);
@@ -57,19 +67,41 @@ function guessDelimiter(firstLine: string): string {
   return counts[0]![1] > 0 ? counts[0]![0] : ',';
 }
 
-async function* csvRows(file: Blob): AsyncGenerator<SheetRow> {
+/** The first bytes of a stream (up to a line break or 64 KB) and a stream of all of its bytes. */
+async function peekHead(source: AsyncIterable<Uint8Array>): Promise<{ head: string; bytes: AsyncIterable<Uint8Array> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const first: Uint8Array[] = [];
+  let size = 0;
+  while (size < 64 * 1024) {
+    const next = await iterator.next();
+    if (next.done) break;
+    first.push(next.value);
+    size += next.value.byteLength;
+    if (next.value.includes(10)) break;
+  }
+  async function* bytes() {
+    yield* first;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head: Buffer.concat(first).toString('utf8'), bytes: bytes() };
+}
+
+async function* csvRows(source: SpreadsheetSource): AsyncGenerator<SheetRow> {
   // The separator is guessed from the title line, within the first 64 KB.
-  const head = Buffer.from(await file.slice(0, 64 * 1024).arrayBuffer()).toString('utf8');
+  const { head, bytes } =
+    source instanceof Blob ? { head: Buffer.from(await source.slice(0, 64 * 1024).arrayBuffer()).toString('utf8'), bytes: readBlobSlices(source) } : await peekHead(source);
   const delimiter = guessDelimiter(head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '');
-  const parser = Readable.from(readBlobSlices(file), { objectMode: false }).pipe(
-    // A record past 1 MB is not a contact row (a quote never closed swallows the rest of the file).
-    parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true, max_record_size: 1024 * 1024 }),
-  );
+  // A record past 1 MB is not a contact row (a quote never closed swallows the rest of the file).
+  const parser = parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true, max_record_size: 1024 * 1024 });
+  // pipe() does not pass a source's error on: an upload cut short would leave the parser waiting.
+  const bytesIn = Readable.from(bytes, { objectMode: false }).on('error', (err) => parser.destroy(err));
+  bytesIn.pipe(parser);
   try {
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       yield { row: item.info.lines, cells: item.record };
     }
   } catch (err) {
+    if (err instanceof AppError) throw err;
     const e = err as Error & { code?: string; lines?: number };
     const reason = e.code === 'CSV_MAX_RECORD_SIZE' ? `the record at line ${e.lines} is longer than 1 MB: is a quote left open?` : e.message;
     throw new AppError('ERR_VALIDATION', `The file is not a readable CSV (${reason}).`);
@@ -77,10 +109,10 @@ async function* csvRows(file: Blob): AsyncGenerator<SheetRow> {
 }
 
 /**
- * The contact rows of a spreadsheet, numbered as the spreadsheet numbers them. The file is a Blob:
- * an upload the multipart parser holds, or a file on disk (`fs.openAsBlob`); an xlsx is read by
- * random access (its parts in the order the reader needs), a csv as one stream.
+ * The contact rows of a spreadsheet, numbered as the spreadsheet numbers them. The file is a Blob
+ * (a file on disk, `fs.openAsBlob`) or the bytes of an upload as they arrive (upload.ts); an xlsx
+ * is read by random access (its parts in the order the reader needs), a csv as one stream.
  */
-export function readSpreadsheet(file: Blob, format: SpreadsheetFormat): AsyncGenerator<NumberedRow> {
+export function readSpreadsheet(file: SpreadsheetSource, format: SpreadsheetFormat): AsyncGenerator<NumberedRow> {
   return toImportRows(format === 'xlsx' ? xlsxRows(file) : csvRows(file));
 }
