@@ -11,13 +11,14 @@ import { buildProgram } from './program.ts';
 const CLEAN_EXITS = new Set(['commander.helpDisplayed', 'commander.version']);
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
-  const program = buildProgram(io);
+  const program = await buildProgram(io, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
     // Commander has already printed its message (and the hint of showHelpAfterError).
-    if (err instanceof CommanderError) return CLEAN_EXITS.has(err.code) ? EXIT_OK : EXIT_USAGE;
+    // `help <command>` ends as 'commander.help' with exit code 0; a group run bare, with 1.
+    if (err instanceof CommanderError) return CLEAN_EXITS.has(err.code) || (err.code === 'commander.help' && err.exitCode === 0) ? EXIT_OK : EXIT_USAGE;
     const lang = resolveLanguage(program.opts<{ lang?: string }>().lang, readConfig(io.env), io.env);
     const failure = describeFailure(err, lang);
     writeLine(io.stderr, failure.line);

@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.ts';
-import { commandTree } from './commands/index.ts';
+import { commandTree, invokedName } from './commands/index.ts';
 
 async function run(args: string[]) {
   const stdout = new PassThrough();
@@ -23,7 +23,8 @@ describe('--help', () => {
   });
 
   it('gives every command its flags from the zod schema and its examples', async () => {
-    for (const [group, entry] of Object.entries(commandTree)) {
+    for (const [group, lazy] of Object.entries(commandTree)) {
+      const entry = await lazy.load();
       const subs = 'commands' in entry ? Object.keys(entry.commands).map((s) => [group, s]) : [[group]];
       for (const path of subs) {
         const { code, stdout } = await run([...path, '--help']);
@@ -32,6 +33,23 @@ describe('--help', () => {
         expect(stdout, path.join(' ')).toMatch(/\nExamples:\n {2}\$ .*zapdesk /);
       }
     }
+  });
+
+  it('lists each command with the description its own file gives (the list loads none of them)', async () => {
+    const { stdout } = await run(['--help']);
+    for (const [name, lazy] of Object.entries(commandTree)) {
+      expect((await lazy.load()).description, name).toBe(lazy.description);
+      expect(stdout.replace(/\s+/g, ' '), name).toContain(`${name} ${lazy.description}`.replace(/\s+/g, ' ').slice(0, 60));
+    }
+  });
+
+  it('finds the invoked command past global flags and `help`', async () => {
+    expect(invokedName(['--lang', 'pt', 'contacts', 'import', 'x.csv'])).toBe('contacts');
+    expect(invokedName(['help', 'plans'])).toBe('plans');
+    const { code, stdout } = await run(['help', 'contacts']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: zapdesk contacts');
+    expect(stdout).toMatch(/^ {2}import /m);
   });
 
   it('describes plan flags from the schema, one line each, --no-… named in the text', async () => {

@@ -9,9 +9,10 @@ import { UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { flagOf, optionsFromSchema } from './options.ts';
 import { emit } from './output.ts';
-import { commandTree } from './commands/index.ts';
+import { commandTree, invokedName } from './commands/index.ts';
 
-export function buildProgram(io: Io): Command {
+/** The program for `argv`: every command named, only the invoked one loaded (its flags, its run). */
+export async function buildProgram(io: Io, argv: string[]): Promise<Command> {
   const program = new Command('zapdesk')
     .description('zapdesk from the terminal: tenants and plans, users, connections, contacts, tickets and the simulator.')
     .version(pkg.version, '-V, --version')
@@ -26,7 +27,13 @@ export function buildProgram(io: Io): Command {
       'after',
       ['', 'Start with:', '  $ zapdesk login --url http://localhost:8080 --email admin@zapdesk.local', '  $ zapdesk companies list', '', 'Environment: ZAPDESK_URL, ZAPDESK_TOKEN (an access token), XDG_CONFIG_HOME.'].join('\n'),
     );
-  for (const [name, entry] of Object.entries(commandTree)) {
+  const invoked = invokedName(argv);
+  for (const [name, lazy] of Object.entries(commandTree)) {
+    if (name !== invoked) {
+      program.command(name).description(lazy.description);
+      continue;
+    }
+    const entry = await lazy.load();
     if ('run' in entry) addCommand(program, name, entry, io);
     else addGroup(program, name, entry, io);
   }

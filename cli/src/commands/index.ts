@@ -1,30 +1,35 @@
-// Every command, by name: a command file or a group of them (one folder per group).
+// Every command, by name: a command file or a group of them (one folder per group), loaded only
+// when invoked. A run loads the one entry its argv names, not the other commands' modules (and
+// their schemas and views): most of the CLI's start-up went to loading every command. The
+// descriptions here are what `zapdesk --help` lists; help.test.ts checks they match the loaded ones.
 import type { CommandSpec, Group } from '../define.ts';
-import { announcements } from './announcements/index.ts';
-import { companies } from './companies/index.ts';
-import { connections } from './connections/index.ts';
-import { contacts } from './contacts/index.ts';
-import { helps } from './helps/index.ts';
-import login from './login.ts';
-import logout from './logout.ts';
-import { plans } from './plans/index.ts';
-import { sim } from './sim/index.ts';
-import { tickets } from './tickets/index.ts';
-import { users } from './users/index.ts';
-import whoami from './whoami.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commandTree: Record<string, CommandSpec<any, any> | Group> = {
-  login,
-  logout,
-  whoami,
-  companies,
-  plans,
-  users,
-  helps,
-  announcements,
-  connections,
-  contacts,
-  sim,
-  tickets,
+export type CommandEntry = CommandSpec<any, any> | Group;
+
+export type LazyEntry = { description: string; load(): Promise<CommandEntry> };
+
+export const commandTree: Record<string, LazyEntry> = {
+  login: { description: 'Log in and keep the session in $XDG_CONFIG_HOME/zapdesk/config.json (mode 0600)', load: async () => (await import('./login.ts')).default },
+  logout: { description: 'End the session on the server and forget it here (the server address is kept)', load: async () => (await import('./logout.ts')).default },
+  whoami: { description: 'Show who is logged in, in which company, on which server', load: async () => (await import('./whoami.ts')).default },
+  companies: { description: 'Companies (tenants): create with a plan and a first admin, renew, suspend (super-admin)', load: async () => (await import('./companies/index.ts')).companies },
+  plans: { description: 'Plans: limits, price and features of what a company subscribes to (super-admin)', load: async () => (await import('./plans/index.ts')).plans },
+  users: { description: 'Users of a company: attendants, supervisors and admins', load: async () => (await import('./users/index.ts')).users },
+  helps: { description: 'Help videos shown to every company (super-admin)', load: async () => (await import('./helps/index.ts')).helps },
+  announcements: { description: 'Announcements shown to every company (super-admin)', load: async () => (await import('./announcements/index.ts')).announcements },
+  connections: { description: 'WhatsApp connections: add, pair by QR in the terminal, disconnect', load: async () => (await import('./connections/index.ts')).connections },
+  contacts: { description: 'Contacts of your company: list, look up, import a spreadsheet, export', load: async () => (await import('./contacts/index.ts')).contacts },
+  sim: { description: 'The built-in WhatsApp simulator (server started with SIMULATOR=1): scan, send, flood', load: async () => (await import('./sim/index.ts')).sim },
+  tickets: { description: 'Tickets: list with filters, or watch them change live', load: async () => (await import('./tickets/index.ts')).tickets },
 };
+
+/** The entry an argv invokes: its first word, past global flags (and `help`, which names one). */
+export function invokedName(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--lang') i++;
+    else if (!word.startsWith('-') && word !== 'help') return word;
+  }
+  return undefined;
+}
