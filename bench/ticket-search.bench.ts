@@ -9,11 +9,14 @@
 // with and without a status filter; first and second pages. Target: p95 under 30 ms (wall clock:
 // report the machine's load beside it, printed as loadAverage). Generation time is reported, not
 // measured against the target. BENCH_MESSAGES scales the data (contacts and tickets follow).
+// BENCH_DB=/tmp/search.db keeps the generated database there, with what the run needs to search it
+// beside it (/tmp/search.db.json), and later runs with the same BENCH_DB and BENCH_MESSAGES reuse
+// it (pending migrations apply to it); by default every run generates a fresh one and removes it.
 // Prints one JSON object.
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import SQLite from 'better-sqlite3';
-import { createTestApp } from '../server/test/harness.ts';
+import { createTestApp, type TestApp } from '../server/test/harness.ts';
 import { loginAs, seedCompany, seedPlan, seedUser } from '../server/test/seed.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -183,8 +186,18 @@ const percentile = (xs: number[], p: number) => {
   return s.length ? Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(2)) : null;
 };
 
-async function main() {
-  const t = await createTestApp('sqlite');
+type Setup = {
+  messages: number;
+  companyId: number;
+  otherId: number;
+  admin: { email: string; password: string };
+  attendant: { email: string; password: string };
+  sample: { orders: string[]; names: string[]; numbers: string[] };
+  generationSeconds: number;
+};
+
+/** Companies, users, queues and the generated data, in the app's database. */
+async function setUp(t: TestApp): Promise<Setup> {
   const plan = await seedPlan(t, { queues: 20, users: 50 });
   const company = await seedCompany(t, { planId: plan.id });
   const other = await seedCompany(t, { planId: plan.id });
@@ -197,14 +210,34 @@ async function main() {
     queueIds.push(q.id);
   }
   await t.db.insertInto('userQueues').values([{ companyId: company.id, userId: attendant.id, queueId: queueIds[0]! }, { companyId: company.id, userId: attendant.id, queueId: queueIds[1]! }]).execute();
-
   const g0 = performance.now();
   const sample = generate(t.deps.config.databaseUrl, company.id, other.id, queueIds, [admin.id, attendant.id, ...colleagues.map((c) => c.id)], MESSAGES);
-  const generationSeconds = (performance.now() - g0) / 1000;
+  const generationSeconds = Number(((performance.now() - g0) / 1000).toFixed(1));
+  const login = (u: { email: string; password: string }) => ({ email: u.email, password: u.password });
+  return { messages: MESSAGES, companyId: company.id, otherId: other.id, admin: login(admin), attendant: login(attendant), sample, generationSeconds };
+}
+
+/** The kept database's setup when BENCH_DB names one generated with the same BENCH_MESSAGES. */
+function keptSetup(file: string): Setup | undefined {
+  if (!existsSync(file) || !existsSync(`${file}.json`)) return undefined;
+  const setup = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as Setup;
+  return setup.messages === MESSAGES ? setup : undefined;
+}
+
+async function main() {
+  const kept = process.env.BENCH_DB;
+  let setup = kept ? keptSetup(kept) : undefined;
+  if (kept && !setup) for (const suffix of ['', '-wal', '-shm', '.json']) rmSync(`${kept}${suffix}`, { force: true });
+  const t = await createTestApp('sqlite', kept ? { databaseUrl: kept } : {});
+  const reused = setup !== undefined;
+  setup ??= await setUp(t);
+  if (kept && !reused) writeFileSync(`${kept}.json`, JSON.stringify(setup));
+  const { sample, generationSeconds } = setup;
+  const company = { id: setup.companyId };
   const counts = await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
 
-  const adminSession = await loginAs(t, admin);
-  const userSession = await loginAs(t, attendant);
+  const adminSession = await loginAs(t, setup.admin);
+  const userSession = await loginAs(t, setup.attendant);
   const r = rng(7);
   const queries: { kind: string; q: string }[] = [
     ...['pedido', 'obrigado', 'entrega', 'boleto', 'troca'].map((q) => ({ kind: 'common word', q })),
@@ -269,7 +302,8 @@ async function main() {
       messages: Number(counts.n),
       tickets: TICKETS,
       contacts: CONTACTS,
-      generationSeconds: Number(generationSeconds.toFixed(1)),
+      generationSeconds,
+      reusedDatabase: reused,
       searches: all.length,
       latencyMs: { p50: percentile(all, 50), p95: percentile(all, 95), p99: percentile(all, 99), max: percentile(all, 100) },
       // CPU time of this process per request: what a request costs when it has a core to itself

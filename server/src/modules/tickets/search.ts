@@ -1,8 +1,7 @@
 // GET /tickets?searchParam: the tickets of the list's filters that have a message matching every
 // word, or whose contact (name, number) does, newest activity first. The last word matches as a
 // prefix (it may be still being typed: "entreg" finds "entrega"); the words before it are whole
-// words ("pedido atrasado" does not find "pedidos atrasados"). A prefix costs the index a merge of
-// every word it starts, so only the last word pays it.
+// words ("pedido atrasado" does not find "pedidos atrasados").
 //
 // Full-text indexes (DESIGN §3: never LIKE over messages) answer "which messages match", and that
 // set is as large as the word is common: "pedido" is in 15% of a million messages, and turning
@@ -10,11 +9,14 @@
 // 40 tickets, so the search picks its way by how many messages match (counted up to SET_LIMIT):
 // - few: the set of matching tickets from the indexes (SQLite FTS5 ticket_messages_fts, whose rowid
 //   names the ticket, and contacts_fts; PostgreSQL tsvector + GIN), filtered and ordered by the database;
-// - many: walk the filtered tickets newest first and test each one's messages and contact in
-//   process, stopping when the page is full. A common word fills a page within a few dozen
-//   tickets. A walk that passes WALK_LIMIT tickets without filling the page falls back to the set.
-// Both ways give the same page; the walk matches words as the indexes tokenise them (runs of
-// letters and digits; on SQLite without accents, as `remove_diacritics 2` does).
+// - many: walk the filtered tickets newest first in batches, asking the index which of the batch's
+//   tickets have a matching message (on SQLite the rowid ranges ticket_id·2^32 … of the batch, on
+//   PostgreSQL the batch's ticket ids) and testing contacts in process, stopping when the page is
+//   full. A common word fills a page within a few dozen tickets. A walk that passes WALK_LIMIT
+//   tickets without filling the page falls back to the set.
+// On SQLite the prefix is first spelt out as the index's words that start with it
+// (ticket_messages_vocab): FTS5 merges a prefix's whole doclists on every query, and seeks within
+// named words. Both ways give the same page.
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -22,10 +24,13 @@ import { tenant } from '../../db/tenant.ts';
 import type { TicketRow } from './dto.ts';
 
 const MAX_TERMS = 8;
+/** Tickets between two of a batch that are cheaper to step over in one rowid range than to seek past. */
+const SPAN_GAP = 32;
 
-export type SearchTuning = { setLimit: number; walkLimit: number };
-/** Chosen with bench/ticket-search.bench.ts: up to ~10,000 matching messages the set is cheaper. */
-export const DEFAULT_TUNING: SearchTuning = { setLimit: 10_000, walkLimit: 3_000 };
+/** spellLimit: a prefix starting that many words of the index or more stays a prefix query (merged by FTS5). */
+export type SearchTuning = { setLimit: number; walkLimit: number; spellLimit: number };
+/** Chosen with bench/ticket-search.bench.ts. */
+export const DEFAULT_TUNING: SearchTuning = { setLimit: 1_000, walkLimit: 2_000, spellLimit: 64 };
 
 /** Letters and digits only: nothing the user types can reach the FTS query syntax. */
 export function searchTerms(input: string): string[] {
@@ -34,6 +39,8 @@ export function searchTerms(input: string): string[] {
 
 type TicketQuery = SelectQueryBuilder<DB, 'tickets', TicketRow>;
 type Window = { offset: number; limit: number };
+/** What the indexes are asked: SQLite FTS5 queries for messages and contacts, or a PostgreSQL tsquery. */
+type Search = { terms: string[]; messages: string; contacts: string };
 
 /** `base` (the list's filters, selecting whole ticket rows) narrowed to the search, one window of it. */
 export async function findMatchingTickets(
@@ -45,61 +52,101 @@ export async function findMatchingTickets(
   window: Window,
   tuning: SearchTuning = DEFAULT_TUNING,
 ): Promise<TicketRow[]> {
-  const count = await countMatches(db, dialect, companyId, terms, tuning.setLimit + 1);
-  if (count === 0) return [];
-  if (count > tuning.setLimit) {
-    const walked = await walkTickets(db, dialect, companyId, base, terms, window, tuning.walkLimit);
-    if (walked) return walked;
+  const search = dialect === 'sqlite' ? await spellSqliteSearch(db, terms, tuning.spellLimit) : { terms, messages: tsQuery(terms), contacts: tsQuery(terms) };
+  // Matching contacts are read up front unless there are more than a walk could test in process
+  // for the same cost (reading an id costs a small part of reading and testing a contact).
+  const contacts = await findMatchingContacts(db, dialect, companyId, search, 2 * tuning.walkLimit + 1);
+  const messages = await countMatchingMessages(db, dialect, companyId, search, tuning.setLimit + 1);
+  if (messages === 0 && contacts?.size === 0) return [];
+  if (messages + (contacts?.size ?? Infinity) > tuning.setLimit) {
+    const walked = await walkTickets(db, dialect, companyId, base, search, contacts, window, tuning.walkLimit);
+    if (walked) return pageRows(db, companyId, walked);
   }
-  return newestFirst(base.where(ticketSearchCondition(dialect, companyId, terms)))
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
+  const keys = base.clearSelect().select('tickets.id').where(searchCondition(dialect, companyId, search, contacts));
+  const ids = await newestFirst(keys).limit(window.limit).offset(window.offset).execute();
+  return pageRows(db, companyId, ids.map((r) => r.id));
 }
 
-const newestFirst = (q: TicketQuery) => q.orderBy('tickets.updatedAt', 'desc').orderBy('tickets.id', 'desc');
+/** The rows of the page's tickets, in the page's order (sorting and walking read keys only). */
+async function pageRows(db: Database, companyId: number, ids: number[]): Promise<TicketRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await tenant(db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+const newestFirst = <Q extends SelectQueryBuilder<DB, 'tickets', object>>(q: Q) => q.orderBy('tickets.updatedAt', 'desc').orderBy('tickets.id', 'desc') as Q;
 
 const isLast = (terms: string[], i: number) => i === terms.length - 1;
-/** FTS5: `"w1" "w2"*` (implicit AND); `whole` also makes the last word whole. */
-const ftsMatch = (terms: string[], whole = false) => terms.map((t, i) => (isLast(terms, i) && !whole ? `"${t}"*` : `"${t}"`)).join(' ');
+const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
+/** FTS5: `"w1" "w2"*` (implicit AND). */
+const ftsMatch = (terms: string[]) => terms.map((t, i) => (isLast(terms, i) ? `${quote(t)}*` : quote(t))).join(' ');
 // to_tsquery with `word:*` (prefix) rather than plainto_tsquery, so both dialects match alike.
-const tsQuery = (terms: string[], whole = false) => terms.map((t, i) => (isLast(terms, i) && !whole ? `${t}:*` : t)).join(' & ');
+const tsQuery = (terms: string[]) => terms.map((t, i) => (isLast(terms, i) ? `${t}:*` : t)).join(' & ');
 
 /**
- * Messages, and contacts, matching every term, each counted up to `cap` (on SQLite the indexes
- * are shared by every company, so this counts theirs too: an estimate of the work, not a result).
- * The last word taken whole first: when that alone passes the cap, the prefix (more) does too,
- * and a common word is known to be common without the index merging its prefix.
+ * The FTS5 queries, the last word spelt out as the words of ticket_messages_fts it starts:
+ * `"w1" AND ("entrega" OR "entregue")`. Only for a last word that folds to ASCII (letters without
+ * accents and digits), where folding it here is certainly what the tokenizer does; and only the
+ * strict continuations are read from the vocabulary (the word itself joins them unread), since
+ * the vocabulary reads the doclist of every word it returns.
  */
-async function countMatches(db: Database, dialect: Dialect, companyId: number, terms: string[], cap: number): Promise<number> {
-  const whole = await countOnce(db, dialect, companyId, terms, cap, true);
-  return whole >= cap ? whole : countOnce(db, dialect, companyId, terms, cap, false);
+async function spellSqliteSearch(db: Database, terms: string[], spellLimit: number): Promise<Search> {
+  const native = { terms, messages: ftsMatch(terms), contacts: ftsMatch(terms) };
+  const prefix = terms.at(-1)!.normalize('NFKD').replace(/\p{M}+/gu, '');
+  if (spellLimit <= 0 || !/^[a-z0-9]+$/.test(prefix)) return native;
+  // In byte order, every continuation of an ASCII prefix lies between prefix+U+0001 and the prefix
+  // with its last character moved up one.
+  const above = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const { rows } = await sql<{ term: string }>`SELECT term FROM ticket_messages_vocab WHERE term >= ${`${prefix}\u0001`} AND term < ${above} LIMIT ${spellLimit}`.execute(db);
+  if (rows.length >= spellLimit) return native;
+  const words = [prefix, ...rows.map((r) => r.term)].map(quote);
+  const spelt = words.length === 1 ? words[0]! : `(${words.join(' OR ')})`;
+  // An explicit AND: FTS5 reads no implicit one before a parenthesis.
+  return { terms, messages: [...terms.slice(0, -1).map(quote), spelt].join(' AND '), contacts: native.contacts };
 }
 
-async function countOnce(db: Database, dialect: Dialect, companyId: number, terms: string[], cap: number, whole: boolean): Promise<number> {
+/**
+ * Messages matching every term, counted up to `cap` (on SQLite the index is shared by every
+ * company, so this counts theirs too: an estimate of the work, not a result).
+ */
+async function countMatchingMessages(db: Database, dialect: Dialect, companyId: number, search: Search, cap: number): Promise<number> {
   const { rows } =
     dialect === 'sqlite'
-      ? await sql<{ n: number }>`SELECT max((SELECT count(*) FROM (SELECT 1 FROM ticket_messages_fts WHERE ticket_messages_fts MATCH ${ftsMatch(terms, whole)} LIMIT ${cap})),
-          (SELECT count(*) FROM (SELECT 1 FROM contacts_fts WHERE contacts_fts MATCH ${ftsMatch(terms, whole)} LIMIT ${cap}))) AS n`.execute(db)
-      : await sql<{ n: number }>`SELECT greatest((SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.company_id = ${companyId} AND m.body_tsv @@ to_tsquery('simple', ${tsQuery(terms, whole)}) LIMIT ${cap}) x),
-          (SELECT count(*) FROM (SELECT 1 FROM contacts c WHERE c.company_id = ${companyId} AND c.name_tsv @@ to_tsquery('simple', ${tsQuery(terms, whole)}) LIMIT ${cap}) y)) AS n`.execute(db);
+      ? await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM ticket_messages_fts WHERE ticket_messages_fts MATCH ${search.messages} LIMIT ${cap})`.execute(db)
+      : await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM messages m WHERE m.company_id = ${companyId} AND m.body_tsv @@ to_tsquery('simple', ${search.messages}) LIMIT ${cap}) x`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The contacts matching every term, when fewer than `cap` do (on SQLite of every company: the
+ * callers only ask it about their company's tickets); undefined when more do.
+ */
+async function findMatchingContacts(db: Database, dialect: Dialect, companyId: number, search: Search, cap: number): Promise<Set<number> | undefined> {
+  const { rows } =
+    dialect === 'sqlite'
+      ? await sql<{ id: number }>`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${search.contacts} LIMIT ${cap}`.execute(db)
+      : await sql<{ id: number }>`SELECT c.id FROM contacts c WHERE c.company_id = ${companyId} AND c.name_tsv @@ to_tsquery('simple', ${search.contacts}) LIMIT ${cap}`.execute(db);
+  return rows.length < cap ? new Set(rows.map((r) => r.id)) : undefined;
 }
 
 /**
  * A condition on `tickets` true when a message of the ticket or its contact matches every term:
  * one IN over a union, so the database starts from the (few) matching tickets.
  */
-export function ticketSearchCondition(dialect: Dialect, companyId: number, terms: string[]): Expression<SqlBool> {
+function searchCondition(dialect: Dialect, companyId: number, search: Search, contacts: Set<number> | undefined): Expression<SqlBool> {
+  const ids = contacts && JSON.stringify([...contacts]);
   if (dialect === 'sqlite') {
-    const match = ftsMatch(terms);
+    const contactIds = ids ? sql`SELECT value FROM json_each(${ids})` : sql`SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${search.contacts}`;
     // The rowid of ticket_messages_fts is ticket_id * 2^32 + message id; tickets.company_id filters.
-    return sql<SqlBool>`tickets.id IN (SELECT rowid >> 32 FROM ticket_messages_fts WHERE ticket_messages_fts MATCH ${match}
-      UNION SELECT ct.id FROM tickets ct WHERE ct.company_id = ${companyId} AND ct.contact_id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match}))`;
+    return sql<SqlBool>`tickets.id IN (SELECT rowid >> 32 FROM ticket_messages_fts WHERE ticket_messages_fts MATCH ${search.messages}
+      UNION SELECT ct.id FROM tickets ct WHERE ct.company_id = ${companyId} AND ct.contact_id IN (${contactIds}))`;
   }
-  const query = tsQuery(terms);
-  return sql<SqlBool>`tickets.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = ${companyId} AND m.body_tsv @@ to_tsquery('simple', ${query})
-    UNION SELECT ct.id FROM tickets ct JOIN contacts c ON c.id = ct.contact_id WHERE ct.company_id = ${companyId} AND c.company_id = ${companyId} AND c.name_tsv @@ to_tsquery('simple', ${query}))`;
+  const contactIds = ids
+    ? sql`SELECT value::int FROM json_array_elements_text(${ids}::json)`
+    : sql`SELECT c.id FROM contacts c WHERE c.company_id = ${companyId} AND c.name_tsv @@ to_tsquery('simple', ${search.contacts})`;
+  return sql<SqlBool>`tickets.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = ${companyId} AND m.body_tsv @@ to_tsquery('simple', ${search.messages})
+    UNION SELECT ct.id FROM tickets ct WHERE ct.company_id = ${companyId} AND ct.contact_id IN (${contactIds}))`;
 }
 
 /** Lower case, and on SQLite without accents: the form both the indexed text and the terms take. */
@@ -109,7 +156,7 @@ function folder(dialect: Dialect): (text: string) => string {
   return (text) => (/^[ -~\s]*$/.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase());
 }
 
-/** True for a text holding every term as a word, the last one as the start of a word. */
+/** True for a text holding every term as a word, the last one as the start of a word, as the indexes tokenise. */
 function matcher(dialect: Dialect, terms: string[]): (text: string) => boolean {
   const fold = folder(dialect);
   const patterns = terms.map((t, i) => new RegExp(`(?<![\\p{L}\\p{N}])${fold(t)}${isLast(terms, i) ? '' : '(?![\\p{L}\\p{N}])'}`, 'u'));
@@ -119,56 +166,84 @@ function matcher(dialect: Dialect, terms: string[]): (text: string) => boolean {
   };
 }
 
+/** The tickets among `ids` (all of the company) with a message matching the search. */
+async function withMatchingMessage(db: Database, dialect: Dialect, companyId: number, ids: number[], search: Search): Promise<Set<number>> {
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ id: number }>`SELECT DISTINCT m.ticket_id AS id FROM messages m
+      WHERE m.company_id = ${companyId} AND m.ticket_id = ANY(${ids}) AND m.body_tsv @@ to_tsquery('simple', ${search.messages})`.execute(db);
+    return new Set(rows.map((r) => r.id));
+  }
+  // Runs of nearby ids, [first, last]: one FTS5 lookup per run, seeking to its rowid range. A run
+  // may cover tickets outside the batch (other companies' too): only the batch's ids are kept.
+  const sorted = [...ids].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const id of sorted) {
+    const run = runs.at(-1);
+    if (run && id - run[1] <= SPAN_GAP) run[1] = id;
+    else runs.push([id, id]);
+  }
+  const { rows } = await sql<{ id: number }>`SELECT DISTINCT f.rowid >> 32 AS id FROM json_each(${JSON.stringify(runs)}) AS r CROSS JOIN ticket_messages_fts AS f
+    WHERE f.ticket_messages_fts MATCH ${search.messages} AND f.rowid >= (r.value ->> 0) * 4294967296 AND f.rowid < ((r.value ->> 1) + 1) * 4294967296`.execute(db);
+  const wanted = new Set(ids);
+  return new Set(rows.map((r) => r.id).filter((id) => wanted.has(id)));
+}
+
 /**
- * The window, by walking `base` newest first in growing batches and testing each ticket's contact
- * and messages; undefined when `walkLimit` tickets did not fill it (the caller uses the set then).
+ * The window's ticket ids, by walking `base` newest first in batches and asking which of each
+ * batch's tickets match (contacts from `contacts`, or tested in process when too many match;
+ * messages through the index). Undefined when the walk would pass `walkLimit` tickets before
+ * filling the window, judged by the share of matches so far (the caller uses the set then).
  */
 async function walkTickets(
   db: Database,
   dialect: Dialect,
   companyId: number,
   base: TicketQuery,
-  terms: string[],
+  search: Search,
+  contacts: Set<number> | undefined,
   window: Window,
   walkLimit: number,
-): Promise<TicketRow[] | undefined> {
-  const matches = matcher(dialect, terms);
-  const t = tenant(db, companyId);
+): Promise<number[] | undefined> {
+  const contactMatches = matcher(dialect, search.terms);
   const wanted = window.offset + window.limit;
-  const found: TicketRow[] = [];
+  const found: number[] = [];
   let walked = 0;
-  let batchSize = Math.min(walkLimit, Math.ceil(wanted * 1.5));
-  let last: TicketRow | undefined;
+  let batchSize = Math.ceil(wanted * 1.5);
+  const keys = base.clearSelect().select(['tickets.id', 'tickets.updatedAt', 'tickets.contactId']);
+  let last: { id: number; updatedAt: string } | undefined;
   while (found.length < wanted) {
-    if (walked >= walkLimit) return undefined;
     const after = last;
     const batch = await newestFirst(
       after
-        ? base.where((eb) =>
+        ? keys.where((eb) =>
             eb.or([eb('tickets.updatedAt', '<', after.updatedAt), eb.and([eb('tickets.updatedAt', '=', after.updatedAt), eb('tickets.id', '<', after.id)])]),
           )
-        : base,
+        : keys,
     )
       .limit(batchSize)
       .execute();
-    if (batch.length === 0) break;
     walked += batch.length;
     last = batch.at(-1);
-    const contacts = await t
-      .selectFrom('contacts')
-      .select(['contacts.id', 'contacts.name', 'contacts.number'])
-      .where('contacts.id', 'in', [...new Set(batch.map((r) => r.contactId))])
-      .execute();
-    const contactHit = new Set(contacts.filter((c) => matches(`${c.name} ${c.number}`)).map((c) => c.id));
+    const contactHit = contacts ?? (await findContactsInProcess(db, companyId, batch, contactMatches));
     const hit = new Set(batch.filter((r) => contactHit.has(r.contactId)).map((r) => r.id));
     const rest = batch.filter((r) => !hit.has(r.id)).map((r) => r.id);
-    if (rest.length > 0) {
-      const messages = await t.selectFrom('messages').select(['messages.ticketId', 'messages.body']).where('messages.ticketId', 'in', rest).execute();
-      for (const m of messages) if (!hit.has(m.ticketId) && matches(m.body)) hit.add(m.ticketId);
-    }
-    for (const row of batch) if (hit.has(row.id)) found.push(row);
-    if (batch.length < batchSize) break;
-    batchSize = Math.min(batchSize * 2, 1_000, walkLimit - walked);
+    if (rest.length > 0) for (const id of await withMatchingMessage(db, dialect, companyId, rest, search)) hit.add(id);
+    for (const row of batch) if (hit.has(row.id)) found.push(row.id);
+    if (batch.length < batchSize || found.length >= wanted) break;
+    // The next batch: what the share of matches so far says the window still needs, and a margin.
+    const needed = Math.ceil(((wanted - found.length) * walked) / Math.max(found.length, 1) * 1.2) + 16;
+    if (walked + needed > walkLimit) return undefined;
+    batchSize = Math.min(needed, 2_000);
   }
   return found.slice(window.offset, wanted);
+}
+
+/** The batch's contacts whose name or number matches, read and tested here. */
+async function findContactsInProcess(db: Database, companyId: number, batch: { contactId: number }[], matches: (text: string) => boolean): Promise<Set<number>> {
+  const rows = await tenant(db, companyId)
+    .selectFrom('contacts')
+    .select(['contacts.id', 'contacts.name', 'contacts.number'])
+    .where('contacts.id', 'in', [...new Set(batch.map((r) => r.contactId))])
+    .execute();
+  return new Set(rows.filter((c) => matches(`${c.name} ${c.number}`)).map((c) => c.id));
 }
