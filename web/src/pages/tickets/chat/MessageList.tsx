@@ -2,7 +2,7 @@
 // separators, start/close marks and bubbles; it follows new messages while the reader is at the
 // bottom and loads older pages when scrolled within 600 px of the top (spec/02 §9), keeping the
 // message the reader was looking at in place.
-import { useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '@zapdesk/sync';
@@ -74,9 +74,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, closed, contactN
     // Only a change of the rows moves the view (the virtualizer is the same object throughout).
   }, [rows, virtualizer]);
 
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  const loadOlderIfNearTop = (el: HTMLDivElement) => {
     if (el.scrollTop < LOAD_OLDER_WITHIN_PX && hasOlder && !loadingOlder && rows.length) {
       const top = el.scrollTop;
       const first = virtualizer.getVirtualItems().find((item) => item.end > top && rows[item.index]?.kind === 'message');
@@ -84,6 +82,20 @@ export function MessageList({ messages, hasOlder, loadingOlder, closed, contactN
       onLoadOlder();
     }
   };
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    loadOlderIfNearTop(el);
+  };
+  // A reader already at the top fires no more scroll events: when a page lands (or the first one
+  // was still loading as they got there) and the view is still near the top, the next page loads,
+  // as it does when a short conversation does not fill the pane yet.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el && !atBottom.current) loadOlderIfNearTop(el);
+    // Re-checked only when loading ends or the rows change, not on every render.
+  }, [loadingOlder, hasOlder, rows.length]);
 
   const items = virtualizer.getVirtualItems();
   return (
