@@ -209,7 +209,11 @@ async function walkTickets(
   const found: number[] = [];
   let walked = 0;
   let batchSize = Math.ceil(wanted * 1.5);
-  const keys = base.clearSelect().select(['tickets.id', 'tickets.updatedAt', 'tickets.contactId']);
+  // contact_id costs a read of the ticket's row where the index alone would do: only when a contact may match.
+  const keys = base
+    .clearSelect()
+    .select(['tickets.id', 'tickets.updatedAt'])
+    .$if(contacts === undefined || contacts.size > 0, (q) => q.select('tickets.contactId'));
   let last: { id: number; updatedAt: string } | undefined;
   while (found.length < wanted) {
     const after = last;
@@ -222,10 +226,11 @@ async function walkTickets(
     )
       .limit(batchSize)
       .execute();
+    if (batch.length === 0) break;
     walked += batch.length;
     last = batch.at(-1);
     const contactHit = contacts ?? (await findContactsInProcess(db, companyId, batch, contactMatches));
-    const hit = new Set(batch.filter((r) => contactHit.has(r.contactId)).map((r) => r.id));
+    const hit = new Set(batch.filter((r) => r.contactId !== undefined && contactHit.has(r.contactId)).map((r) => r.id));
     const rest = batch.filter((r) => !hit.has(r.id)).map((r) => r.id);
     if (rest.length > 0) for (const id of await withMatchingMessage(db, dialect, companyId, rest, search)) hit.add(id);
     for (const row of batch) if (hit.has(row.id)) found.push(row.id);
@@ -239,11 +244,11 @@ async function walkTickets(
 }
 
 /** The batch's contacts whose name or number matches, read and tested here. */
-async function findContactsInProcess(db: Database, companyId: number, batch: { contactId: number }[], matches: (text: string) => boolean): Promise<Set<number>> {
+async function findContactsInProcess(db: Database, companyId: number, batch: { contactId?: number }[], matches: (text: string) => boolean): Promise<Set<number>> {
   const rows = await tenant(db, companyId)
     .selectFrom('contacts')
     .select(['contacts.id', 'contacts.name', 'contacts.number'])
-    .where('contacts.id', 'in', [...new Set(batch.map((r) => r.contactId))])
+    .where('contacts.id', 'in', [...new Set(batch.flatMap((r) => r.contactId ?? []))])
     .execute();
   return new Set(rows.filter((c) => matches(`${c.name} ${c.number}`)).map((c) => c.id));
 }
