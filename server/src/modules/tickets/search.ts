@@ -6,17 +6,20 @@
 // Full-text indexes (DESIGN §3: never LIKE over messages) answer "which messages match", and that
 // set is as large as the word is common: "pedido" is in 15% of a million messages, and turning
 // 150,000 message ids into tickets costs hundreds of milliseconds. A page needs only the first
-// 40 tickets, so the search picks its way by how many messages match (counted up to SET_LIMIT):
+// 40 tickets, so the search picks its way by how many messages and contacts match (messages
+// counted up to setLimit; the matching contacts' ids read up front unless there are very many):
 // - few: the set of matching tickets from the indexes (SQLite FTS5 ticket_messages_fts, whose rowid
-//   names the ticket, and contacts_fts; PostgreSQL tsvector + GIN), filtered and ordered by the database;
+//   names the ticket, and contacts_fts; PostgreSQL tsvector + GIN), filtered and sorted by the
+//   database on keys only; the page's rows are read afterwards;
 // - many: walk the filtered tickets newest first in batches, asking the index which of the batch's
-//   tickets have a matching message (on SQLite the rowid ranges ticket_id·2^32 … of the batch, on
-//   PostgreSQL the batch's ticket ids) and testing contacts in process, stopping when the page is
-//   full. A common word fills a page within a few dozen tickets. A walk that passes WALK_LIMIT
-//   tickets without filling the page falls back to the set.
-// On SQLite the prefix is first spelt out as the index's words that start with it
+//   tickets have a matching message (on SQLite the rowid ranges ticket_id·2^32 … of runs of nearby
+//   ids, on PostgreSQL the batch's ticket ids), never reading message bodies, and stopping when the
+//   page is full. A common word fills a page within a few dozen tickets. Each batch is sized by the
+//   share of matches so far; when that share says the walk would pass walkLimit tickets, the
+//   search falls back to the set (a low share means few matches, which the set reads cheaply).
+// On SQLite the last word is first spelt out as the index's words that start with it
 // (ticket_messages_vocab): FTS5 merges a prefix's whole doclists on every query, and seeks within
-// named words. Both ways give the same page.
+// named words. Both ways give the same page (search.test.ts compares them with a plain reading).
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
