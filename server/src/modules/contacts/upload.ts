@@ -13,6 +13,16 @@ const MAX_HEADER_BYTES = 16 * 1024;
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
+/**
+ * Bytes handed on at a time. A body may arrive as one big chunk (an in-process request, a fast
+ * socket), and a parser fed one chunk parses all of it into rows before anyone reads a row.
+ */
+const SLICE_BYTES = 64 * 1024;
+
+function* slices(bytes: Buffer): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += SLICE_BYTES) yield bytes.subarray(at, at + SLICE_BYTES);
+}
+
 export const multipartBoundary = (contentType: string): string | undefined => /^multipart\/form-data\b.*?;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType)?.slice(1).find(Boolean);
 
 export const tooLarge = (maxBytes: number) => new AppError('ERR_PAYLOAD_TOO_LARGE', `A spreadsheet may have at most ${maxBytes / 1024 / 1024} MB.`);
@@ -63,15 +73,16 @@ class BodyReader {
     for (;;) {
       const at = this.held.indexOf(marker);
       if (at !== -1) {
-        if (at > 0) yield this.held.subarray(0, at);
+        const out = this.held.subarray(0, at);
         this.held = this.held.subarray(at + marker.length);
+        yield* slices(out);
         return;
       }
       const safe = this.held.length - (marker.length - 1);
       if (safe > 0) {
         const out = this.held.subarray(0, safe);
         this.held = this.held.subarray(safe);
-        yield out;
+        yield* slices(out);
       }
       if (!(await this.more())) throw unreadable('the upload ended inside a part');
     }
