@@ -83,7 +83,7 @@ export function Component() {
   );
 
   const pane = current ? (
-    <Conversation chat={current} messages={messages} meId={me.id} locale={i18n.language} />
+    <Conversation chat={current} synced={messages} meId={me.id} locale={i18n.language} />
   ) : (
     <EmptyState>{uuid && chats ? t('chats.notFound') : t('chats.choose')}</EmptyState>
   );

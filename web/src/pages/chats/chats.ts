@@ -1,5 +1,5 @@
 // Internal chat list rules: newest activity first, my unread count per chat, one chat's messages in
-// the order they were written.
+// the order they were written (the synced recent ones merged with older REST pages).
 import type { SyncedChat, SyncedChatMessage } from '@zapdesk/sync/keys';
 
 export function unreadFor(chat: SyncedChat, userId: number): number {
@@ -10,6 +10,20 @@ export function sortChats(chats: readonly SyncedChat[]): SyncedChat[] {
   return [...chats].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id);
 }
 
+const byWritten = (a: SyncedChatMessage, b: SyncedChatMessage) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id;
+
 export function messagesOf(messages: readonly SyncedChatMessage[], chatId: number): SyncedChatMessage[] {
-  return messages.filter((m) => m.chatId === chatId).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
+  return messages.filter((m) => m.chatId === chatId).sort(byWritten);
+}
+
+/**
+ * One chat's messages oldest first: the older pages of GET /chats/{id}/messages (any order, pages may
+ * overlap each other and the synced ones, since new messages shift the offsets) and the synced recent
+ * ones, one per id. The synced copy wins: it is the live one (a sender renamed since the page came).
+ */
+export function mergeChatMessages(older: readonly SyncedChatMessage[], synced: readonly SyncedChatMessage[], chatId: number): SyncedChatMessage[] {
+  const byId = new Map<number, SyncedChatMessage>();
+  for (const m of older) if (m.chatId === chatId) byId.set(m.id, m);
+  for (const m of synced) if (m.chatId === chatId) byId.set(m.id, m);
+  return [...byId.values()].sort(byWritten);
 }
