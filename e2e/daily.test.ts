@@ -1,7 +1,8 @@
 // The daily tools in a real Chromium against the real server (issue 6): a contact spreadsheet is
 // imported and its result listed, a quick message is created and used in a ticket, a schedule lands
 // on the calendar, a ticket moves between kanban lanes (pointer and keyboard), and two users chat
-// live. Screenshots of each page in light, dark and at 360 px go to SHOTS_DIR.
+// live (a long chat's oldest messages load on scroll-up). Screenshots of each page in light, dark
+// and at 360 px go to SHOTS_DIR.
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -135,6 +136,13 @@ describe('daily tools', () => {
   });
 
   it('two users exchange internal chat messages live', async () => {
+    // A long chat, through the API before the browsers sign in (which ends these API sessions): more
+    // messages than the sync view carries (50), so the oldest are only on GET /chats/{id}/messages.
+    const brunoApi = await apiAs(e2e, DEMO.attendant, e2e.demoPassword);
+    const anaMe = await (await apiAs(e2e, DEMO.admin, e2e.demoPassword))<{ id: number }>('GET', '/auth/me');
+    const history = await brunoApi<{ id: number }>('POST', '/chats', { title: 'Shift history', users: [{ id: anaMe.id }] });
+    for (let i = 1; i <= 65; i++) await brunoApi('POST', `/chats/${history.id}/messages`, { message: `History note ${i}` });
+
     const ana = await newPage(e2e);
     const bruno = await newPage(e2e, { width: 360, height: 740 });
     await login(ana.page, DEMO.admin, e2e.demoPassword);
@@ -177,6 +185,24 @@ describe('daily tools', () => {
     await ana.page.getByTestId('chat-messages').getByText('Yes, I can.').waitFor();
     await expect(ana.page.getByTestId('chat-messages').getByRole('listitem').count()).resolves.toBe(2);
     await shot(ana.page, 'daily-chats-light');
+
+    // The long chat: the newest show first; scrolling up brings the older ones from the server, in
+    // order, each once, down to the oldest.
+    await ana.page.getByRole('button', { name: /Shift history/ }).click();
+    const history65 = ana.page.getByTestId('chat-messages');
+    await history65.getByText('History note 65', { exact: true }).waitFor();
+    await expect(history65.getByText('History note 1', { exact: true }).count()).resolves.toBe(0);
+    await expect
+      .poll(
+        async () => {
+          await history65.evaluate((el) => el.scrollTo({ top: 0 }));
+          return history65.getByText('History note 1', { exact: true }).count();
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(1);
+    const notes = await history65.getByRole('listitem').evaluateAll((items) => items.map((li) => li.querySelector('p.break-words')?.textContent));
+    expect(notes).toEqual(Array.from({ length: 65 }, (_, i) => `History note ${i + 1}`));
     // An attendant works the contacts but may not delete them (contacts-page:deleteContact).
     await bruno.page.goto('/contacts');
     await bruno.page.getByRole('button', { name: 'Edit Mariana Souza' }).waitFor();
