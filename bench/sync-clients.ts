@@ -1,5 +1,6 @@
-// Child process of sync.bench.ts: N real Replicache clients (memory store, pokes over ws, no
-// polling), each reporting over IPC the moment the watched key shows a new value.
+// Child process of sync.bench.ts (one of several, see sync-client-pool.ts): its share of the real
+// Replicache clients (memory store, pokes over ws, no polling), each reporting over IPC the moment
+// the watched key shows a new value, on the clock the coordinator reads too (timeOrigin + now).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createApiClient, createNodeReplicache } from '@zapdesk/sync/node';
@@ -47,7 +48,7 @@ async function start(m: Start) {
 }
 
 // The clients' own CPU over the poke rounds (and, with BENCH_CLIENT_PROFILE=<file>, a profile):
-// all clients share this process's one thread, so their work adds to the measured latency.
+// the clients of this process share its one thread, so their work adds to the measured latency.
 let cpu0: NodeJS.CpuUsage | undefined;
 const profiler = process.env.BENCH_CLIENT_PROFILE ? new Session() : undefined;
 async function startMeasuring() {
@@ -67,7 +68,8 @@ async function stopMeasuring() {
   send({ type: 'cpu', ms: (cpu.user + cpu.system) / 1000 });
 }
 
-process.on('message', (m: Start | { type: 'measure' } | { type: 'measured' } | { type: 'stop' }) => {
+process.on('message', (m: Start | { type: 'clock' } | { type: 'measure' } | { type: 'measured' } | { type: 'stop' }) => {
+  if (m.type === 'clock') send({ type: 'clock', at: now() });
   if (m.type === 'start') start(m).catch((err: unknown) => send({ type: 'error', error: String(err) }));
   if (m.type === 'measure') void startMeasuring().then(() => send({ type: 'measuring' }));
   if (m.type === 'measured') void stopMeasuring();

@@ -1,12 +1,12 @@
 // Sync benchmark: a generated company with ~5,000 rows every user sees, on a fresh database.
 // Server time of pulls is measured in-process around the pull itself (what the endpoint adds on top
-// is one auth query and JSON). Poke-to-visible runs 50 real Replicache clients in a second process
-// (bench/sync-clients.ts), so clients and server do not share one event loop.
+// is one auth query and JSON). Poke-to-visible runs 50 real Replicache clients in child processes
+// (bench/sync-client-pool.ts, bench/sync-clients.ts), one per CPU core, so that clients and server
+// do not share one event loop and a client's pull does not wait for all the others' on one thread.
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
-import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { fileURLToPath } from 'node:url';
+import { cpus, loadavg } from 'node:os';
 import argon2 from 'argon2';
 import { sql } from 'kysely';
 import type { Actor } from '../server/src/context.ts';
@@ -16,9 +16,13 @@ import { pull } from '../server/src/sync/pull.ts';
 import { createSyncStore } from '../server/src/sync/store.ts';
 import { seedCompany, seedPlan } from '../server/test/seed.ts';
 import { startLiveApp, type LiveApp } from '../server/test/live.ts';
+import { startClientPool } from './sync-client-pool.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+// 50 users are 50 machines; this one has a few cores. One client process per core lets the clients'
+// work use every core the machine has; more processes than cores cannot run more of it at once.
+const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? cpus().length);
 const PASSWORD = 'Bench-Pass-1';
 const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as Dialect;
 
@@ -103,29 +107,9 @@ async function measurePulls(live: LiveApp, actor: Actor, tagId: number) {
 }
 
 async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seedWorld>>) {
-  const child = fork(fileURLToPath(new URL('./sync-clients.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  type Msg = { type: 'ready'; connectMs: number } | { type: 'measuring' } | { type: 'cpu'; ms: number } | { type: 'seen'; items: { name: string; at: number }[] } | { type: 'error'; error: string };
-  const listeners = new Set<(m: Msg) => void>();
-  child.on('message', (m: Msg) => listeners.forEach((l) => l(m)));
-  const next = (pred: (m: Msg) => boolean, timeoutMs: number) =>
-    new Promise<Msg>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timeout waiting for the clients')), timeoutMs);
-      const l = (m: Msg) => {
-        if (m.type === 'error') reject(new Error(m.error));
-        if (pred(m)) {
-          clearTimeout(timer);
-          listeners.delete(l);
-          resolve(m);
-        }
-      };
-      listeners.add(l);
-    });
-
   const tagId = world.tagIds[world.tagIds.length - 1]!;
   const users = world.users.slice(1, CLIENTS + 1).map((u) => ({ email: u.email, password: PASSWORD }));
-  const ready = next((m) => m.type === 'ready', 300_000);
-  child.send({ type: 'start', url: live.url, users, watchKey: `tag/${tagId}`, expectedRows: world.visible });
-  const { connectMs } = (await ready) as { connectMs: number };
+  const pool = await startClientPool(CLIENT_PROCESSES, { url: live.url, users, watchKey: `tag/${tagId}`, expectedRows: world.visible });
 
   // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the server process over the poke rounds only.
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
@@ -134,30 +118,27 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');
   }
-  const measuring = next((m) => m.type === 'measuring', 10_000);
-  child.send({ type: 'measure' });
-  await measuring;
+  await pool.measure();
   const latencies: number[] = [];
   const cpu0 = process.cpuUsage();
   for (let r = 0; r < ROUNDS; r++) {
     const name = `round-${r}`;
     const seen: number[] = [];
+    let stopListening = () => false;
     const all = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`round ${r}: ${seen.length}/${users.length} clients saw the change`)), 10_000);
-      const l = (m: Msg) => {
-        if (m.type === 'seen') for (const s of m.items) if (s.name === name) seen.push(s.at);
+      stopListening = pool.onSightings((items) => {
+        for (const s of items) if (s.name === name) seen.push(s.at);
         if (seen.length === users.length) {
           clearTimeout(timer);
-          listeners.delete(l);
           resolve();
         }
-      };
-      listeners.add(l);
+      });
     });
     await tenant(live.db, world.company.id).updateTable('tags').set({ name, version: sql`version + 1` }).where('id', '=', tagId).execute();
     const t0 = now();
     live.deps.realtime.pokeCompany(world.company.id);
-    await all;
+    await all.finally(stopListening);
     latencies.push(...seen.map((at) => at - t0));
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -167,12 +148,18 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
     profiler.disconnect();
   }
-  const clientCpu = next((m) => m.type === 'cpu', 10_000);
-  child.send({ type: 'measured' });
-  const { ms: clientCpuMs } = (await clientCpu) as { ms: number };
-  child.send({ type: 'stop' });
-  await new Promise((r) => child.once('exit', r));
-  return { clients: users.length, rounds: ROUNDS, connectAndInitialSyncMs: Math.round(connectMs), pokeToVisibleMs: stats(latencies), serverCpuMsPerPokedPull: Number(((cpu.user + cpu.system) / 1000 / (ROUNDS * users.length)).toFixed(3)),
+  const clientCpuMs = await pool.measured();
+  await pool.stop();
+  return {
+    clients: users.length,
+    clientProcesses: pool.clientsPerProcess.length,
+    clientsPerProcess: pool.clientsPerProcess,
+    clientHosting: `${users.length} real Replicache clients (HTTP pulls, WebSocket pokes) in ${pool.clientsPerProcess.length} child processes of ${pool.clientsPerProcess.join('/')} clients, one per CPU core unless BENCH_CLIENT_PROCESSES says otherwise, beside the server's process: clients of one process share its thread, and all processes share this machine's ${cpus().length} cores with the server, which real users on their own machines do not`,
+    clientClockOffsetMs: pool.clockOffsetMs,
+    rounds: ROUNDS,
+    connectAndInitialSyncMs: Math.round(pool.connectMs),
+    pokeToVisibleMs: stats(latencies),
+    serverCpuMsPerPokedPull: Number(((cpu.user + cpu.system) / 1000 / (ROUNDS * users.length)).toFixed(3)),
     clientCpuMsPerPokedPull: Number((clientCpuMs / (ROUNDS * users.length)).toFixed(3)),
   };
 }
@@ -188,8 +175,8 @@ try {
   console.log(
     JSON.stringify({
       dialect,
-      cpus: (await import('node:os')).cpus().length,
-      loadAverage: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(1))),
+      cpus: cpus().length,
+      loadAverage: loadavg().map((l) => Number(l.toFixed(1))),
       visibleRows: world.visible,
       ...pulls,
       ...pokes,
