@@ -14,10 +14,8 @@ export function useSaveForm<R>(onSaved: (saved: R) => void) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
-  const submit = async (schema: z.ZodType, body: unknown, send: () => Promise<R>) => {
-    const parsed = validate(schema, body, t);
-    setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
+  /** Sends and reports, for a dialog that checks its input itself. */
+  const run = async (send: () => Promise<R>) => {
     setBusy(true);
     try {
       const saved = await send();
@@ -31,7 +29,13 @@ export function useSaveForm<R>(onSaved: (saved: R) => void) {
     }
   };
 
-  return { errors, busy, submit };
+  const submit = async (schema: z.ZodType, body: unknown, send: () => Promise<R>) => {
+    const parsed = validate(schema, body, t);
+    setErrors(parsed.ok ? {} : parsed.errors);
+    if (parsed.ok) await run(send);
+  };
+
+  return { errors, busy, submit, run };
 }
 
 /** Cancel and Save, the footer of every create/edit dialog; `label` names the submit when it is not a save (Transfer, Open). */

@@ -5,13 +5,11 @@ import { useTranslation } from 'react-i18next';
 import type { ChatDto } from '@zapdesk/sync';
 import type { SyncedChat } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
-import { SaveCancelFooter } from '../../forms/useSaveForm.tsx';
+import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 
 type Props = { chat: SyncedChat | null; onClose: () => void; onSaved: (chat: ChatDto) => void };
 
@@ -22,7 +20,7 @@ export function ChatDialog({ chat, onClose, onSaved }: Props) {
   const [title, setTitle] = useState(chat?.title ?? '');
   const [chosen, setChosen] = useState<Set<number>>(() => new Set(chat?.users.map((u) => u.userId).filter((id) => id !== me.id) ?? []));
   const [alert, setAlert] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSaveForm<ChatDto>(onSaved);
 
   const toggle = (id: number) =>
     setChosen((s) => {
@@ -38,17 +36,8 @@ export function ChatDialog({ chat, onClose, onSaved }: Props) {
       return;
     }
     setAlert(null);
-    setBusy(true);
     const body = { title: title.trim(), users: [...chosen].map((id) => ({ id })) };
-    try {
-      const saved = chat ? await api.put<ChatDto>(`/chats/${chat.id}`, body) : await api.post<ChatDto>('/chats', body);
-      toast.success(t('common.saved'));
-      onSaved(saved);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    await run(() => (chat ? api.put<ChatDto>(`/chats/${chat.id}`, body) : api.post<ChatDto>('/chats', body)));
   };
 
   return (

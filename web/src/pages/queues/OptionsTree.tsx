@@ -5,11 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { queueOptionCreateSchema, queueOptionUpdateSchema, type QueueOption } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
-import { validate, type FieldErrors } from '../../forms/validate.ts';
+import { useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { TextAreaField, TextField } from '../../ui/Field.tsx';
-import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { levelKey, optionLabel, removeOption, upsertOption, type OptionLevels } from './options-tree.ts';
 import './strings.ts';
@@ -128,23 +127,12 @@ function Item({ state, option, label, onSaved }: { state: TreeState; option: Que
 function DraftForm({ state, onSaved }: { state: TreeState; onSaved: (o: QueueOption) => void }) {
   const { t } = useTranslation();
   const draft = state.draft!;
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
+  const { errors, busy, submit } = useSaveForm<QueueOption>(onSaved);
+  const save = () => {
     const body = draft.editing ? { title: draft.title, message: draft.message } : { queueId: state.queueId, parentId: draft.parentId, title: draft.title, message: draft.message };
-    const parsed = validate(draft.editing ? queueOptionUpdateSchema : queueOptionCreateSchema, body, t);
-    setErrors(parsed.ok ? {} : parsed.errors);
-    if (!parsed.ok) return;
-    setBusy(true);
-    try {
-      const saved = draft.editing ? await api.put<QueueOption>(`/queue-options/${draft.editing.id}`, body) : await api.post<QueueOption>('/queue-options', body);
-      toast.success(t('common.saved'));
-      onSaved(saved);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    return submit(draft.editing ? queueOptionUpdateSchema : queueOptionCreateSchema, body, () =>
+      draft.editing ? api.put<QueueOption>(`/queue-options/${draft.editing.id}`, body) : api.post<QueueOption>('/queue-options', body),
+    );
   };
   return (
     <div
