@@ -146,4 +146,32 @@ describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {
     // Another company's listings are never touched.
     expect(await listingRows(t.db, other.company.id)).toEqual(otherRows);
   });
+
+  it('writes the CVRs of pulls that come together in one go, and a failing one fails alone', async () => {
+    const w = await seedTeam();
+    const other = await seedTeam();
+    const store = createSyncStore(t.db, dialect);
+    const groups = Array.from({ length: 12 }, (_, i) => `gc-${w.company.id}-${i}`);
+    const first = await Promise.all(groups.map((g) => pull(t.deps, store, w.user, req(g, null))));
+    await w.db.updateTable('tags').set((eb) => ({ name: 'renamed', version: eb('version', '+', 1) })).where('id', '=', w.tags[0]!).execute();
+    const after = await Promise.all(groups.map((g, i) => pull(t.deps, store, w.user, req(g, first[i]!.response.cookie))));
+    for (const [i, r] of after.entries()) {
+      expect(r.response.patch).toEqual([{ op: 'put', key: `tag/${w.tags[0]}`, value: expect.objectContaining({ name: 'renamed' }) }]);
+      expect(r.response.cookie).not.toEqual(first[i]!.response.cookie);
+    }
+    const stored = await w.db.selectFrom('replicacheCvrs').select(['replicacheCvrs.clientGroupId']).where('replicacheCvrs.clientGroupId', 'in', groups).execute();
+    expect(stored).toHaveLength(groups.length * 2);
+
+    // A CVR of a group that turns out to be another company's fails; the others of its batch are saved.
+    const foreign = `gc-${other.company.id}-foreign`;
+    await pull(t.deps, store, other.user, req(foreign, null));
+    const cvr = { watermark: 1, clients: {}, views: {} };
+    const saves = await Promise.allSettled([store.saveCvr(w.user, `${groups[0]}-x`, 0, cvr), store.saveCvr(w.user, foreign, 0, cvr), store.saveCvr(w.user, `${groups[1]}-x`, 0, cvr)]);
+    expect(saves.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((saves[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'ERR_NO_PERMISSION' });
+    const mine = await w.db.selectFrom('replicacheCvrs').select(['replicacheCvrs.clientGroupId']).where('replicacheCvrs.clientGroupId', 'in', [`${groups[0]}-x`, `${groups[1]}-x`]).execute();
+    expect(mine).toHaveLength(2);
+    const theirs = await tenant(t.db, other.company.id).selectFrom('replicacheCvrs').select(['replicacheCvrs.version']).where('replicacheCvrs.clientGroupId', '=', foreign).execute();
+    expect(theirs).toHaveLength(1);
+  });
 });

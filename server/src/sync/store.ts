@@ -82,6 +82,20 @@ class Lru<K, V> {
 
 export type SyncStore = ReturnType<typeof createSyncStore>;
 
+/** A CVR row waiting for the next group commit (see queueSave). */
+type CvrSave = {
+  actor: Actor;
+  groupId: string;
+  baseVersion: number;
+  entries: string;
+  watermark: number;
+  clients: string;
+  resolve(version: number): void;
+  reject(err: unknown): void;
+};
+/** CVR rows written in one transaction at most (a company's pulls after one poke, in slices). */
+const SAVES_PER_COMMIT_MAX = 100;
+
 /** How long an instance relies on a listing row it wrote or touched without touching it again. */
 export const LISTING_TRUST_MS = 5 * 60_000;
 /** Garbage collection spares listing rows touched this recently (well above LISTING_TRUST_MS). */
@@ -139,6 +153,52 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
   async function bumpGroupVersion(trx: Database, companyId: number, groupId: string, baseVersion: number, now: string) {
     const rows = await sqls.bumpGroupVersion(trx, baseVersion, baseVersion, now, companyId, groupId);
     return rows[0] === undefined ? undefined : Number(rows[0].cvrVersion);
+  }
+
+  /** Writes one CVR row under the group's next version (in the caller's transaction) and drops the old ones. */
+  async function writeCvr(trx: Database, save: CvrSave, at: string): Promise<number> {
+    const { actor, groupId, baseVersion } = save;
+    const { companyId } = actor;
+    let next = await bumpGroupVersion(trx, companyId, groupId, baseVersion, at);
+    if (next === undefined) {
+      // The group row is gone (its owner was cached): claim it anew, then bump.
+      owners.delete(groupId);
+      await claimClientGroup(trx, actor, groupId);
+      next = (await bumpGroupVersion(trx, companyId, groupId, baseVersion, at))!;
+    }
+    await sqls.insertCvr(trx, companyId, groupId, next, save.entries, save.watermark, save.clients, at, at);
+    await sqls.deleteOldCvrs(trx, companyId, groupId, next - CVRS_KEPT);
+    return next;
+  }
+
+  // Group commit of CVR rows: after a poke, the pulls of a whole company reach their save within
+  // one turn of the event loop; their rows are written in one transaction (one commit instead of
+  // one each). Should that transaction fail, each save runs again alone, so a pull fails only of
+  // its own error.
+  let queued: CvrSave[] = [];
+  function flushSaves() {
+    const batch = queued;
+    queued = [];
+    const at = new Date().toISOString();
+    const alone = (save: CvrSave) => db.transaction().execute((trx) => writeCvr(trx, save, at)).then(save.resolve, save.reject);
+    if (batch.length === 1) return void alone(batch[0]!);
+    db.transaction()
+      .execute(async (trx) => {
+        const versions: number[] = [];
+        for (const save of batch) versions.push(await writeCvr(trx, save, at));
+        return versions;
+      })
+      .then(
+        (versions) => batch.forEach((save, i) => save.resolve(versions[i]!)),
+        () => batch.forEach(alone),
+      );
+  }
+  function queueSave(save: Omit<CvrSave, 'resolve' | 'reject'>): Promise<number> {
+    return new Promise((resolve, reject) => {
+      if (queued.length === 0) setImmediate(flushSaves);
+      queued.push({ ...save, resolve, reject });
+      if (queued.length >= SAVES_PER_COMMIT_MAX) flushSaves();
+    });
   }
 
   const store = {
@@ -212,26 +272,15 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     /**
      * Stores the next CVR of the group under a fresh version and forgets the old ones. The CVR row
      * is the map view → listing id; a listing this instance does not know to be stored is upserted
-     * first (after a change, that is the changed view's, once per company: see ensureStored).
+     * first (after a change, that is the changed view's, once per company: see ensureStored). Rows
+     * saved in the same turn of the event loop share one transaction (queueSave).
      */
     async saveCvr(actor: Actor, groupId: string, baseVersion: number, cvr: Cvr): Promise<number> {
       const { companyId } = actor;
       const entries = encodeRefs(cvr.views);
       const now = Date.now();
       await Promise.all(Object.values(cvr.views).map((listing) => ensureStored(companyId, listing)));
-      const version = await db.transaction().execute(async (trx) => {
-        const at = new Date(now).toISOString();
-        let next = await bumpGroupVersion(trx, companyId, groupId, baseVersion, at);
-        if (next === undefined) {
-          // The group row is gone (its owner was cached): claim it anew, then bump.
-          owners.delete(groupId);
-          await claimClientGroup(trx, actor, groupId);
-          next = (await bumpGroupVersion(trx, companyId, groupId, baseVersion, at))!;
-        }
-        await sqls.insertCvr(trx, companyId, groupId, next, entries, cvr.watermark, JSON.stringify(cvr.clients), at, at);
-        await sqls.deleteOldCvrs(trx, companyId, groupId, next - CVRS_KEPT);
-        return next;
-      });
+      const version = await queueSave({ actor, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients) });
       for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
       cvrs.set(`${groupId}:${version}`, cvr);
       if (now - (lastGc.get(companyId) ?? (lastGc.set(companyId, now), now)) >= gcIntervalMs) {
