@@ -3,6 +3,9 @@
 // access token when the server says it expired, and hands `auth` events (the session was replaced
 // or revoked) to the app, which signs the user out. While it is open, pulls can travel on it too
 // (`pull()`): the same request and response as POST /sync/pull, without an HTTP request each.
+// A poke may bring the answer to the pull it asks for (the server ran the client's last request
+// from the cookie it answered): it is handed to `onPoke`, which applies it or, if it does not fit
+// the client's state, pulls.
 import { AppError, isErrorCode } from './errors.ts';
 import type { ApiClient } from './client.ts';
 
@@ -18,15 +21,29 @@ export type WebSocketLike = {
 };
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
+/** The answer a poke brought: the pull request the server ran for the client, and its response. */
+export type BroughtPull = { request: { clientGroupID: string; cookie: unknown }; response: unknown };
+
 export type PokeSubscriptionOptions = {
   api: ApiClient;
   createSocket: WebSocketFactory;
-  onPoke: () => void;
+  /** Pull now; `brought` is the answer to that pull when the poke carried one. */
+  onPoke: (brought?: BroughtPull) => void;
   onAuth?: (reason: string) => void;
   /** First reconnect delay; doubles up to maxDelayMs, with jitter. */
   minDelayMs?: number;
   maxDelayMs?: number;
 };
+
+/** A well-formed answer carried by a poke, else undefined (the poke is then a plain one). */
+function broughtPull(v: unknown): BroughtPull | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  const { request, response } = v as { request?: unknown; response?: unknown };
+  if (request === null || typeof request !== 'object' || response === null || typeof response !== 'object') return undefined;
+  const { clientGroupID } = request as { clientGroupID?: unknown };
+  if (typeof clientGroupID !== 'string' || !('cookie' in request)) return undefined;
+  return { request: request as BroughtPull['request'], response };
+}
 
 const CLOSE_TOKEN_EXPIRED = 4001;
 const CLOSE_SESSION_ENDED = 4003;
@@ -60,7 +77,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     let ended = false;
     ws.onopen = () => {};
     ws.onmessage = (ev) => {
-      let m: { type?: string; reason?: string; id?: number; ok?: boolean; body?: { error?: unknown; message?: string } };
+      let m: { type?: string; reason?: string; id?: number; ok?: boolean; body?: { error?: unknown; message?: string }; pull?: unknown };
       try {
         m = JSON.parse(String(ev.data)) as typeof m;
       } catch {
@@ -74,7 +91,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
         openWaiters.clear();
         // Pokes sent while we were away are lost: one pull catches up.
         opts.onPoke();
-      } else if (m.type === 'poke') opts.onPoke();
+      } else if (m.type === 'poke') opts.onPoke(broughtPull(m.pull));
       else if (m.type === 'pull' && typeof m.id === 'number') {
         const p = pulls.get(m.id);
         pulls.delete(m.id);

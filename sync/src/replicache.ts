@@ -1,13 +1,14 @@
 // The Replicache client factory shared by web and CLI: one cache per user (`name: company:user`),
 // pull and push through the API client (so the token refresh rules apply), the shared mutators,
-// pokes over /sync/ws, and a slow pullInterval as the fallback when a poke is lost.
+// pokes over /sync/ws (applying the answer a poke brings with Replicache's poke(), pinned 15.3.0,
+// where it is marked experimental), and a slow pullInterval as the fallback when a poke is lost.
 // Browser: the default IndexedDB store. Node: pass the store and socket from '@zapdesk/sync/node'.
-import { Replicache, type KVStoreProvider, type LogLevel, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadTransaction } from 'replicache';
+import { Replicache, type KVStoreProvider, type LogLevel, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadonlyJSONValue, type ReadTransaction } from 'replicache';
 import { AppError } from './errors.ts';
 import type { ApiClient } from './client.ts';
 import { syncPrefix, type SyncedMutationError } from './keys.ts';
 import { mutators, type M } from './mutators.ts';
-import { subscribePokes, type WebSocketFactory, type WebSocketLike } from './replicache-pokes.ts';
+import { subscribePokes, type BroughtPull, type WebSocketFactory, type WebSocketLike } from './replicache-pokes.ts';
 
 export type { M } from './mutators.ts';
 export type ZapReplicache = Replicache<M>;
@@ -86,17 +87,28 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
   if (opts.onClientStateNotFound) rep.onClientStateNotFound = opts.onClientStateNotFound;
 
   const createSocket = opts.createSocket === undefined ? defaultSocketFactory() : opts.createSocket;
+  // A pull cut short by close() rejects; nothing waits for it.
+  const pull = () => {
+    if (!rep.closed) rep.pull().catch(() => {});
+  };
+  // Answers brought by pokes are applied one after the other (each starts from the cookie the one
+  // before leaves) with Replicache's poke(), which checks that the answer starts from the client's
+  // cookie; one that does not (the client pulled elsewhere meanwhile) or fails is replaced by a pull.
+  let applying = Promise.resolve();
+  const apply = (brought: BroughtPull) => {
+    applying = applying.then(async () => {
+      if (rep.closed) return;
+      try {
+        if ((await rep.clientGroupID) !== brought.request.clientGroupID) throw new Error('another client group');
+        await rep.poke({ baseCookie: brought.request.cookie as ReadonlyJSONValue, pullResponse: brought.response as PullResponseV1 });
+      } catch {
+        pull();
+      }
+    });
+  };
   // Declared after the Replicache whose puller reads it: the first pull comes after this line ran.
   const pokes = createSocket
-    ? subscribePokes({
-        api,
-        createSocket,
-        onPoke: () => {
-          // A pull cut short by close() rejects; nothing waits for it.
-          if (!rep.closed) rep.pull().catch(() => {});
-        },
-        onAuth: opts.onAuth,
-      })
+    ? subscribePokes({ api, createSocket, onPoke: (brought) => (brought ? apply(brought) : pull()), onAuth: opts.onAuth })
     : undefined;
 
   return {

@@ -1,6 +1,7 @@
 // The realtime hub: who is connected here, and the notifier services call after a commit.
-// A poke says "pull now"; it carries no data, so a spurious one costs a cheap no-change pull and a
-// lost one is caught by the client's pullInterval. Pokes are coalesced per user over a few ms.
+// A poke says "pull now" (the socket may attach the answer to that pull, see ws.ts); a spurious one
+// costs a cheap no-change pull and a lost one is caught by the client's pullInterval. Pokes are
+// coalesced per user over a few ms.
 // With PostgreSQL the same calls reach the other instances through the bus (LISTEN/NOTIFY).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
@@ -17,12 +18,13 @@ export type SyncSocket = {
 
 /**
  * Messages the server sends over /sync/ws (`ready`: authenticated and registered, pokes will come;
- * `pull`: the answer to a pull the client sent over the socket, `body` being the protocol's
- * response or, when `ok` is false, the catalogue error's body).
+ * `poke`: pull now, with `pull` the answer to the pull the client would make, computed ahead by the
+ * socket (ws.ts); `pull`: the answer to a pull the client sent over the socket, `body` being the
+ * protocol's response or, when `ok` is false, the catalogue error's body).
  */
 export type ServerEvent =
   | { type: 'ready' }
-  | { type: 'poke' }
+  | { type: 'poke'; pull?: { request: unknown; response: unknown } }
   | { type: 'auth'; reason: string }
   | { type: 'event'; channel: string; data: unknown }
   | { type: 'pull'; id: number; ok: boolean; body: unknown };

@@ -1,13 +1,15 @@
 // Pulls over the poke socket (ws.ts): the same answers as POST /sync/pull, through the same checks,
 // and bad messages never break the socket.
+import { sql } from 'kysely';
 import { tenant } from '../db/tenant.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DIALECTS } from '../../test/harness.ts';
-import { startLiveApp, type LiveApp } from '../../test/live.ts';
+import { startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
 
 type Answer = { type: 'pull'; id: number; ok: boolean; body: Record<string, unknown> };
+type Poke = { type: 'poke'; pull?: { request: Record<string, unknown>; response: { cookie: unknown; patch: { op: string; key?: string; value?: { name?: string } }[] } } };
 
 describe.each(DIALECTS)('pulls over the sync socket (%s)', (dialect) => {
   let live: LiveApp;
@@ -32,8 +34,10 @@ describe.each(DIALECTS)('pulls over the sync socket (%s)', (dialect) => {
     sockets.push(ws);
     const answers = new Map<number, Answer>();
     const waiting = new Map<number, (a: Answer) => void>();
+    const pokes: Poke[] = [];
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as { type: string };
+      if (m.type === 'poke') pokes.push(m as Poke);
       if (m.type !== 'pull') return;
       const a = m as Answer;
       answers.set(a.id, a);
@@ -50,7 +54,7 @@ describe.each(DIALECTS)('pulls over the sync socket (%s)', (dialect) => {
         waiting.set(n, resolve);
         ws.send(JSON.stringify({ type: 'pull', id: n, body }));
       });
-    return { ws, pull };
+    return { ws, pull, pokes };
   }
 
   const req = (clientGroupID: string, cookie: unknown = null) => ({ pullVersion: 1, clientGroupID, cookie, profileID: 'p', schemaVersion: '' });
@@ -98,5 +102,55 @@ describe.each(DIALECTS)('pulls over the sync socket (%s)', (dialect) => {
     await tenant(live.db, company.id).updateTable('userSessions').set({ revokedAt: new Date().toISOString() }).where('userSessions.userId', '=', user.id).execute();
     const refused = await pull(req(`g-${user.id}`));
     expect(refused).toMatchObject({ ok: false, body: { error: 'ERR_SESSION_EXPIRED' } });
+  });
+
+  it('sends with a poke the answer to the pull the client would make next, from the cookie it holds', async () => {
+    const { company, user, token } = await signIn();
+    const { pull, pokes } = await open(token);
+    const first = await pull(req(`g-${user.id}`));
+    const tag = await tenant(live.db, company.id).insertInto('tags', { name: 'Before', color: '#111111' }).returning('id').executeTakeFirstOrThrow();
+    live.deps.realtime.pokeCompany(company.id);
+    const created = await waitFor(() => pokes.find((p) => p.pull?.response.patch.some((op) => op.key === `tag/${tag.id}`)), 10_000, 'the poke with the new tag');
+    // The request is the client's last one with the cookie it was answered; the answer starts there.
+    expect(created.pull!.request).toEqual(req(`g-${user.id}`, first.body.cookie));
+    expect(created.pull!.response.patch).toEqual([{ op: 'put', key: `tag/${tag.id}`, value: expect.objectContaining({ name: 'Before' }) }]);
+
+    // The next poke's answer starts from the cookie of the answer the poke brought.
+    await tenant(live.db, company.id).updateTable('tags').set({ name: 'After', version: sql`version + 1` }).where('id', '=', tag.id).execute();
+    live.deps.realtime.pokeCompany(company.id);
+    const renamed = await waitFor(() => pokes.find((p) => p.pull?.response.patch.some((op) => op.value?.name === 'After')), 10_000, 'the poke with the rename');
+    expect(renamed.pull!.request.cookie).toEqual(created.pull!.response.cookie);
+    // The same request over HTTP gives the same patch: the poke's answer is the pull's answer.
+    const http = await live.request('POST', '/sync/pull', { token, body: renamed.pull!.request });
+    expect(http.body.patch).toEqual(renamed.pull!.response.patch);
+  });
+
+  it('pokes without an answer when the client never pulled on the socket or its session ended', async () => {
+    const { company, user, token } = await signIn();
+    const { pull, pokes } = await open(token);
+    live.deps.realtime.pokeCompany(company.id);
+    await waitFor(() => pokes.length >= 1, 10_000, 'the first poke');
+    expect(pokes.every((p) => p.pull === undefined)).toBe(true);
+
+    expect((await pull(req(`g-${user.id}`))).ok).toBe(true);
+    await tenant(live.db, company.id).updateTable('userSessions').set({ revokedAt: new Date().toISOString() }).where('userSessions.userId', '=', user.id).execute();
+    const before = pokes.length;
+    live.deps.realtime.pokeCompany(company.id);
+    await waitFor(() => pokes.length > before && pokes.at(-1)!.pull === undefined, 10_000, 'a bare poke after the revocation');
+  });
+
+  it('never brings one company’s rows to another company’s socket', async () => {
+    const a = await signIn();
+    const b = await signIn();
+    const sa = await open(a.token);
+    const sb = await open(b.token);
+    await sa.pull(req(`g-${a.user.id}`));
+    await sb.pull(req(`g-${b.user.id}`));
+    const tag = await tenant(live.db, a.company.id).insertInto('tags', { name: 'Secret of A', color: '#222222' }).returning('id').executeTakeFirstOrThrow();
+    live.deps.realtime.pokeCompany(a.company.id);
+    live.deps.realtime.pokeCompany(b.company.id);
+    await waitFor(() => sa.pokes.some((p) => p.pull?.response.patch.some((op) => op.key === `tag/${tag.id}`)), 10_000, 'A’s poke with its tag');
+    await waitFor(() => sb.pokes.some((p) => p.pull), 10_000, 'B’s poke with an answer');
+    expect(JSON.stringify(sb.pokes)).not.toContain('Secret of A');
   });
 });

@@ -8,13 +8,21 @@
 // once, and on the open socket a pull skips the HTTP request's parsing and objects on both sides.
 // Each pull is the same as POST /sync/pull (sync/service.ts): the socket's token checked again
 // (expired: the answer is the error and the socket closes with 4001) and the session read.
+//
+// Once a client has pulled here, a poke carries the answer to its next pull: the socket keeps the
+// client's last request (with the cookie it was answered), runs that pull itself when poked and
+// sends `{"type":"poke","pull":{"request":…,"response":…}}`. The client still pulls (Replicache
+// asks its puller), and the puller takes the answer when its request starts from the same cookie;
+// otherwise (it pulled elsewhere meanwhile) it asks as before. So after a change every poked client
+// gets its patch in the one message, and the server answers the whole company's pulls in one pass.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@zapdesk/sync';
+import type { PullResponseV1 } from 'replicache';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
-import { syncServiceOf } from '../sync/service.ts';
+import { syncServiceOf, type VersionNotSupported } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
 import { createPresence, type PresenceOptions } from './presence.ts';
 
@@ -89,9 +97,16 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
       const pull = pullOf(data);
       if (pull) void answerPull(pull.id, pull.body);
     });
+    // The client's last pull here, with the cookie of the answer it got: what a poke runs for it.
+    let nextPull: Record<string, unknown> | undefined;
+    const remember = (request: unknown, response: PullResponseV1 | VersionNotSupported) => {
+      nextPull = 'cookie' in response && request && typeof request === 'object' ? { ...request, cookie: response.cookie } : undefined;
+    };
     async function answerPull(id: number, body: unknown) {
       try {
-        send({ type: 'pull', id, ok: true, body: await sync.pull(token, body) });
+        const response = await sync.pull(token, body);
+        remember(body, response);
+        send({ type: 'pull', id, ok: true, body: response });
       } catch (err) {
         const e = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
         if (!(err instanceof AppError)) deps.log.error('sync pull over the socket failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
@@ -101,7 +116,43 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     }
     // Gone while its token was checked: no close event will come to unregister it.
     if (ws.readyState !== ws.OPEN) return;
-    const unregister = deps.realtime.register({ ...auth, send, close: (code, reason) => ws.close(code, reason) });
+    // A poke runs the client's next pull and carries its answer; pokes that come while it runs
+    // are folded into one more run after it. Any failure sends the bare poke: the client pulls
+    // itself and meets the error (expired token, revoked session) on its own request.
+    let prefetching = false;
+    let pokedAgain = false;
+    async function poke() {
+      if (prefetching) {
+        pokedAgain = true;
+        return;
+      }
+      prefetching = true;
+      try {
+        do {
+          pokedAgain = false;
+          const request = nextPull;
+          if (!request) {
+            send({ type: 'poke' });
+            continue;
+          }
+          const response = await sync.pull(token, request).catch(() => undefined);
+          if (response && 'cookie' in response) {
+            remember(request, response);
+            send({ type: 'poke', pull: { request, response } });
+          } else {
+            nextPull = undefined;
+            send({ type: 'poke' });
+          }
+        } while (pokedAgain);
+      } finally {
+        prefetching = false;
+      }
+    }
+    const unregister = deps.realtime.register({
+      ...auth,
+      send: (m) => (m.type === 'poke' ? void poke() : send(m)),
+      close: (code, reason) => ws.close(code, reason),
+    });
     const present = presence.opened(auth.companyId, auth.userId);
     ws.on('close', () => {
       unregister();

@@ -18,6 +18,8 @@ const VERIFIED_TOKENS_KEPT = 10_000;
 const pullVersionOf = z.looseObject({ pullVersion: z.unknown() });
 
 export type SyncService = ReturnType<typeof createSyncService>;
+/** The Replicache answer to a request of another protocol version. */
+export type VersionNotSupported = { error: 'VersionNotSupported'; versionType: 'pull' };
 
 const services = new WeakMap<Database, SyncService>();
 
@@ -62,7 +64,7 @@ function createSyncService(deps: AppDeps) {
     store,
     verifyToken,
     /** A pull body from a bearer of `token`: the protocol answer, or an AppError thrown. */
-    async pull(token: string | null | undefined, body: unknown): Promise<PullResponseV1 | { error: 'VersionNotSupported'; versionType: 'pull' }> {
+    async pull(token: string | null | undefined, body: unknown): Promise<PullResponseV1 | VersionNotSupported> {
       const { sub, cid, sid } = await verifyToken(token);
       if (parseWith(pullVersionOf, body).pullVersion !== 1) return { error: 'VersionNotSupported', versionType: 'pull' };
       const { response } = await pullForSession(deps, store, { userId: sub, companyId: cid, sessionId: sid }, parseWith(pullRequestSchema, body));

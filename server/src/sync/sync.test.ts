@@ -3,12 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SyncedConnection, SyncedMutationError, SyncedQuickMessage, SyncedSetting, SyncedUser } from '@zapdesk/sync/keys';
-import { listMutationErrors } from '@zapdesk/sync/replicache';
+import { createApiClient, nodeSocketFactory } from '@zapdesk/sync/node';
+import { createReplicache, listMutationErrors } from '@zapdesk/sync/replicache';
+import type WebSocket from 'ws';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../db/tenant.ts';
 import { DIALECTS } from '../../test/harness.ts';
-import { connectClient, startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
+import { connectClient, memoryRefreshStore, startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
 import { seedCompany, seedConnection, seedPlan, seedUser } from '../../test/seed.ts';
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
@@ -52,6 +54,85 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     await a.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' });
     expect((await get<SyncedSetting>(a, 'setting/userRating'))?.value).toBe('enabled'); // optimistic
     await waitFor(async () => (await get<SyncedSetting>(b, 'setting/userRating'))?.value === 'enabled', 10_000, 'poke to B');
+  });
+
+  /**
+   * A client whose socket traffic the test sees: what it sends, and (with `tamper`) the messages it
+   * receives, rewritten before the client reads them.
+   */
+  async function connectWatched(user: { email: string; password: string }, tamper?: (m: { type: string; pull?: { request: { cookie: unknown } } }) => void) {
+    const api = createApiClient({ baseUrl: live.url, refreshTokenStore: memoryRefreshStore() });
+    const session = await api.login(user.email, user.password);
+    const sent: string[] = [];
+    const client = createReplicache({
+      api,
+      userId: session.user.id,
+      companyId: session.user.companyId,
+      kvStore: 'mem',
+      pullInterval: null,
+      createSocket: (url) => {
+        const socket = nodeSocketFactory(url);
+        const ws = socket as unknown as WebSocket;
+        const send = socket.send.bind(socket);
+        socket.send = (data) => {
+          sent.push(data);
+          send(data);
+        };
+        if (tamper) {
+          // `ws` calls the onmessage setter's handler; wrap whatever the client installs.
+          let handler: typeof socket.onmessage = null;
+          Object.defineProperty(ws, 'onmessage', {
+            get: () => handler,
+            set: (h: typeof socket.onmessage) => {
+              handler = h;
+              ws.removeAllListeners('message');
+              ws.on('message', (data) => {
+                const m = JSON.parse(String(data)) as Parameters<typeof tamper>[0];
+                tamper(m);
+                handler?.({ data: JSON.stringify(m) });
+              });
+            },
+          });
+        }
+        return socket;
+      },
+    });
+    clients.push({ ...client, authEvents: [], loggedOut: [], api, session } as unknown as Client);
+    await client.pokes!.whenOpen();
+    await waitFor(() => client.rep.query((tx) => tx.get('setting/userRating')), 10_000, 'first pull');
+    // Settled: the pulls of its start (and the pokes they cause) are over once a quiet spell passes.
+    let count = sent.length;
+    await waitFor(async () => {
+      await new Promise((r) => setTimeout(r, 150));
+      const settled = sent.length === count;
+      count = sent.length;
+      return settled;
+    }, 10_000, 'the client to settle');
+    const rating = async () => ((await client.rep.query((tx) => tx.get('setting/userRating'))) as SyncedSetting | undefined)?.value;
+    return { ...client, sent, rating };
+  }
+
+  it('applies the patch a poke brings: after the change, B sends no pull of its own', async () => {
+    const { admin, user } = await seedTeam();
+    const a = await connect(live, admin);
+    const b = await connectWatched(user);
+    const before = b.sent.length;
+    await a.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' });
+    await waitFor(async () => (await b.rating()) === 'enabled', 10_000, 'poke to B');
+    expect(b.sent.slice(before).filter((m) => m.includes('"pull"'))).toEqual([]);
+  });
+
+  it('pulls when the patch a poke brings does not start from the client’s cookie', async () => {
+    const { admin, user } = await seedTeam();
+    const a = await connect(live, admin);
+    // Every answer B is brought claims to start from a cookie B does not hold.
+    const b = await connectWatched(user, (m) => {
+      if (m.type === 'poke' && m.pull) m.pull.request.cookie = { order: 999_999 };
+    });
+    const before = b.sent.length;
+    await a.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' });
+    await waitFor(async () => (await b.rating()) === 'enabled', 10_000, 'B’s own pull');
+    expect(b.sent.slice(before).filter((m) => m.includes('"pull"')).length).toBeGreaterThan(0);
   });
 
   it('applies the same push only once', async () => {

@@ -1,0 +1,65 @@
+// The answers pokes bring, as the poke subscription hands them on. A scripted socket stands in for
+// the server (the real one: server/src/realtime/socket-pull.test.ts; real Replicache clients
+// applying them: server/src/sync/sync.test.ts).
+import { describe, expect, it } from 'vitest';
+import { createApiClient } from './client.ts';
+import { subscribePokes, type WebSocketLike } from './replicache-pokes.ts';
+
+function scriptedSocket() {
+  const sockets: (WebSocketLike & { sent: string[]; receive(m: unknown): void })[] = [];
+  const createSocket = () => {
+    const ws = {
+      readyState: 1,
+      onopen: null,
+      onmessage: null,
+      onclose: null,
+      onerror: null,
+      sent: [] as string[],
+      send(data: string) {
+        ws.sent.push(data);
+      },
+      close() {},
+      receive(m: unknown) {
+        ws.onmessage?.({ data: JSON.stringify(m) });
+      },
+    } as WebSocketLike & { sent: string[]; receive(m: unknown): void };
+    sockets.push(ws);
+    return ws;
+  };
+  return { sockets, createSocket };
+}
+
+const request = (order: number | null) => ({ pullVersion: 1, clientGroupID: 'g1', cookie: order === null ? null : { order }, profileID: 'p1', schemaVersion: '' });
+const answer = (order: number) => ({ cookie: { order }, lastMutationIDChanges: {}, patch: [{ op: 'put', key: 'tag/1', value: { order } }] });
+
+function subscribe() {
+  const { sockets, createSocket } = scriptedSocket();
+  const api = createApiClient({ baseUrl: 'http://127.0.0.1:9', token: 'a-token' });
+  const pokes: unknown[] = [];
+  const sub = subscribePokes({ api, createSocket, onPoke: (brought) => void pokes.push(brought), minDelayMs: 60_000 });
+  sockets[0]!.receive({ type: 'ready' });
+  return { sub, socket: sockets[0]!, pokes };
+}
+
+describe('answers brought by pokes', () => {
+  it('hands the answer a poke brings to onPoke, and sends nothing', () => {
+    const { sub, socket, pokes } = subscribe();
+    socket.receive({ type: 'poke', pull: { request: request(3), response: answer(4) } });
+    socket.receive({ type: 'poke', pull: { request: request(null), response: answer(1) } });
+    expect(pokes).toEqual([undefined, { request: request(3), response: answer(4) }, { request: request(null), response: answer(1) }]);
+    expect(socket.sent).toEqual([]);
+    sub.close();
+  });
+
+  it('treats a bare or malformed answer as a plain poke', () => {
+    const { sub, socket, pokes } = subscribe();
+    socket.receive({ type: 'poke' });
+    socket.receive({ type: 'poke', pull: 'nonsense' });
+    socket.receive({ type: 'poke', pull: { request: 'not a request', response: answer(2) } });
+    socket.receive({ type: 'poke', pull: { request: request(1) } });
+    socket.receive({ type: 'poke', pull: { request: { cookie: { order: 1 } }, response: answer(2) } });
+    socket.receive({ type: 'poke', pull: { request: { clientGroupID: 'g1' }, response: answer(2) } });
+    expect(pokes).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    sub.close();
+  });
+});
