@@ -21,7 +21,10 @@ const script = fileURLToPath(new URL('./sync-clients.ts', import.meta.url));
 function startWorker(index: number) {
   // BENCH_CLIENT_PROFILE=<file.cpuprofile>: one profile per process, <file>.<index>.cpuprofile.
   const profile = process.env.BENCH_CLIENT_PROFILE;
-  const env = profile ? { ...process.env, BENCH_CLIENT_PROFILE: profile.replace(/(\.cpuprofile)?$/, `.${index}.cpuprofile`) } : process.env;
+  // Production mode, as the clients users run: the CLI sets it (cli/bin/zapdesk.js) and the web
+  // build has it compiled in; in development Replicache deep-freezes and re-checks every value.
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' };
+  if (profile) env.BENCH_CLIENT_PROFILE = profile.replace(/(\.cpuprofile)?$/, `.${index}.cpuprofile`);
   const child: ChildProcess = fork(script, [], { execArgv: ['--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const listeners = new Set<(m: WorkerMsg) => void>();
   child.on('message', (m: WorkerMsg) => listeners.forEach((l) => l(m)));

@@ -68,6 +68,8 @@ async function stopMeasuring() {
   send({ type: 'cpu', ms: (cpu.user + cpu.system) / 1000 });
 }
 
+// The coordinator gone (it failed or was killed): nothing to report to, so no reason to linger.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (m: Start | { type: 'clock' } | { type: 'measure' } | { type: 'measured' } | { type: 'stop' }) => {
   if (m.type === 'clock') send({ type: 'clock', at: now() });
   if (m.type === 'start') start(m).catch((err: unknown) => send({ type: 'error', error: String(err) }));
