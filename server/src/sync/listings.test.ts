@@ -1,5 +1,6 @@
 // Shared, content-addressed CVR listings (store.ts): one row per distinct listing of a company,
 // CVR rows as maps view → listing id, a lost listing meaning a full resync, and garbage collection.
+import { sql } from 'kysely';
 import type { PatchOperation } from 'replicache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../context.ts';
@@ -171,6 +172,16 @@ describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {
     expect((saves[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'ERR_NO_PERMISSION' });
     const mine = await w.db.selectFrom('replicacheCvrs').select(['replicacheCvrs.clientGroupId']).where('replicacheCvrs.clientGroupId', 'in', [`${groups[0]}-x`, `${groups[1]}-x`]).execute();
     expect(mine).toHaveLength(2);
+    // PostgreSQL: the bookkeeping skips the WAL flush inside its own transactions only (SET LOCAL);
+    // the pool's connections keep the durable default for everything else.
+    if (dialect === 'postgres') {
+      const shown = await Promise.all(Array.from({ length: 10 }, () => sql<{ synchronousCommit: string }>`SHOW synchronous_commit`.execute(t.db)));
+      expect(new Set(shown.map((r) => r.rows[0]!.synchronousCommit))).toEqual(new Set(['on']));
+    }
+
+    // Two saves of one group in one batch get successive versions.
+    const twice = await Promise.all([store.saveCvr(w.user, `${groups[2]}-x`, 0, cvr), store.saveCvr(w.user, `${groups[2]}-x`, 0, cvr)]);
+    expect(twice.sort()).toEqual([1, 2]);
     const theirs = await tenant(t.db, other.company.id).selectFrom('replicacheCvrs').select(['replicacheCvrs.version']).where('replicacheCvrs.clientGroupId', '=', foreign).execute();
     expect(theirs).toHaveLength(1);
   });

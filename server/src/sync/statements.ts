@@ -21,6 +21,18 @@ const PULL_STATE = `SELECT 0 AS k, tbl AS id, version AS v FROM sync_versions WH
   UNION ALL
   SELECT 1 AS k, id, last_mutation_id AS v FROM replicache_clients WHERE company_id = ? AND client_group_id = ?`;
 
+/** A statement over `n` rows at once, its text built once per `n`. */
+function perCount<R>(dialect: Dialect, build: (n: number) => string): (n: number) => Statement<R> {
+  const built = new Map<number, Statement<R>>();
+  return (n) => {
+    let s = built.get(n);
+    if (!s) built.set(n, (s = statement<R>(dialect, build(n))));
+    return s;
+  };
+}
+
+const rows = (n: number, row: string) => Array.from({ length: n }, () => row).join(', ');
+
 /** The statements of the pull path, for one dialect. */
 export function pullStatements(dialect: Dialect) {
   return {
@@ -40,11 +52,27 @@ export function pullStatements(dialect: Dialect) {
       `UPDATE replicache_client_groups SET cvr_version = (CASE WHEN cvr_version > ? THEN cvr_version ELSE ? END) + 1, updated_at = ?
        WHERE company_id = ? AND id = ? RETURNING cvr_version`,
     ),
-    insertCvr: statement<never>(
+    /**
+     * bumpGroupVersion for n groups in one statement (params: company, group, base per group, then
+     * the time); a group appears at most once. Groups that do not exist are missing from the result.
+     */
+    bumpGroupVersions: perCount<{ id: string; cvrVersion: number }>(
       dialect,
-      `INSERT INTO replicache_cvrs (company_id, client_group_id, version, entries, watermark, clients, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      (n) => `WITH v (company_id, id, base) AS (VALUES ${rows(n, '(CAST(? AS INTEGER), ?, CAST(? AS INTEGER))')})
+       UPDATE replicache_client_groups SET cvr_version = (CASE WHEN replicache_client_groups.cvr_version > v.base THEN replicache_client_groups.cvr_version ELSE v.base END) + 1, updated_at = ?
+       FROM v WHERE replicache_client_groups.company_id = v.company_id AND replicache_client_groups.id = v.id
+       RETURNING replicache_client_groups.id, replicache_client_groups.cvr_version`,
     ),
-    deleteOldCvrs: statement<never>(dialect, `DELETE FROM replicache_cvrs WHERE company_id = ? AND client_group_id = ? AND version <= ?`),
+    /** insertCvr for n rows (its eight params per row). */
+    insertCvrs: perCount<never>(
+      dialect,
+      (n) => `INSERT INTO replicache_cvrs (company_id, client_group_id, version, entries, watermark, clients, created_at, updated_at) VALUES ${rows(n, '(?, ?, ?, ?, ?, ?, ?, ?)')}`,
+    ),
+    /** deleteOldCvrs for n groups (company, group, version per group). */
+    deleteOldCvrsOf: perCount<never>(
+      dialect,
+      (n) => `DELETE FROM replicache_cvrs WHERE ${rows(n, '(company_id = ? AND client_group_id = ? AND version <= ?)').replaceAll('), (', ') OR (')}`,
+    ),
     advanceWatermark: statement<never>(dialect, `UPDATE replicache_cvrs SET watermark = ? WHERE company_id = ? AND client_group_id = ? AND version = ? AND watermark < ?`),
   };
 }

@@ -2,6 +2,7 @@
 // in-process caches in front of them. Everything here is per company through tenant(), except
 // the one lookup of a client group by id, which must see a foreign group in order to refuse it.
 import { AppError } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
 import type { Database, Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
@@ -90,6 +91,8 @@ type CvrSave = {
   entries: string;
   watermark: number;
   clients: string;
+  /** Set once written, until the transaction commits. */
+  version?: number;
   resolve(version: number): void;
   reject(err: unknown): void;
 };
@@ -138,10 +141,13 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     let flying = storesInFlight.get(key);
     if (!flying) {
       const at = new Date(now).toISOString();
-      flying = tenant(db, companyId)
-        .insertInto('replicacheListings', { id: listing.id!, entries: listingJson(listing), usedAt: at })
-        .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
-        .execute()
+      const upsert = (trx: Database) =>
+        tenant(trx, companyId)
+          .insertInto('replicacheListings', { id: listing.id!, entries: listingJson(listing), usedAt: at })
+          .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
+          .execute();
+      // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
+      flying = (dialect === 'postgres' ? bookkeepingTransaction(upsert) : upsert(db))
         .then(() => void stored.set(key, now))
         .finally(() => storesInFlight.delete(key));
       storesInFlight.set(key, flying);
@@ -155,45 +161,75 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     return rows[0] === undefined ? undefined : Number(rows[0].cvrVersion);
   }
 
-  /** Writes one CVR row under the group's next version (in the caller's transaction) and drops the old ones. */
-  async function writeCvr(trx: Database, save: CvrSave, at: string): Promise<number> {
-    const { actor, groupId, baseVersion } = save;
-    const { companyId } = actor;
-    let next = await bumpGroupVersion(trx, companyId, groupId, baseVersion, at);
-    if (next === undefined) {
-      // The group row is gone (its owner was cached): claim it anew, then bump.
-      owners.delete(groupId);
-      await claimClientGroup(trx, actor, groupId);
-      next = (await bumpGroupVersion(trx, companyId, groupId, baseVersion, at))!;
+  /**
+   * Writes the CVR rows of several saves (each group at most once) under their groups' next
+   * versions, in the caller's transaction, and drops the old ones: three statements for them all.
+   * Returns the versions in the order of `saves`.
+   */
+  async function writeCvrs(trx: Database, saves: CvrSave[], at: string): Promise<number[]> {
+    const n = saves.length;
+    const bumped = await sqls.bumpGroupVersions(n)(trx, ...saves.flatMap((s) => [s.actor.companyId, s.groupId, s.baseVersion]), at);
+    const next = new Map(bumped.map((r) => [r.id, Number(r.cvrVersion)]));
+    const versions: number[] = [];
+    for (const { actor, groupId, baseVersion } of saves) {
+      let version = next.get(groupId);
+      if (version === undefined) {
+        // The group row is gone (its owner was cached): claim it anew, then bump.
+        owners.delete(groupId);
+        await claimClientGroup(trx, actor, groupId);
+        version = (await bumpGroupVersion(trx, actor.companyId, groupId, baseVersion, at))!;
+      }
+      versions.push(version);
     }
-    await sqls.insertCvr(trx, companyId, groupId, next, save.entries, save.watermark, save.clients, at, at);
-    await sqls.deleteOldCvrs(trx, companyId, groupId, next - CVRS_KEPT);
-    return next;
+    await sqls.insertCvrs(n)(trx, ...saves.flatMap((s, i) => [s.actor.companyId, s.groupId, versions[i], s.entries, s.watermark, s.clients, at, at]));
+    await sqls.deleteOldCvrsOf(n)(trx, ...saves.flatMap((s, i) => [s.actor.companyId, s.groupId, versions[i]! - CVRS_KEPT]));
+    return versions;
+  }
+
+  /**
+   * A transaction for sync bookkeeping (CVR and listing rows). On PostgreSQL its commit does not
+   * wait for the WAL flush: a CVR lost in a crash is one the client's cookie names and the server
+   * no longer has, which the pull answers with a full resync (pull.ts step 3), and a CVR whose
+   * listing is lost counts as lost; durability would buy nothing here but a flush per pull (~3 ms).
+   * The WAL keeps its order, so a CVR never outlives the listing written before it.
+   */
+  function bookkeepingTransaction<T>(work: (trx: Database) => Promise<T>): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      if (dialect === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
   }
 
   // Group commit of CVR rows: after a poke, the pulls of a whole company reach their save within
-  // one turn of the event loop; their rows are written in one transaction (one commit instead of
-  // one each). Should that transaction fail, each save runs again alone, so a pull fails only of
-  // its own error.
+  // one turn of the event loop; their rows are written in one transaction (one commit, and three
+  // statements per round of distinct groups, instead of a transaction of three each). Should that
+  // transaction fail, each save runs again alone, so a pull fails only of its own error.
   let queued: CvrSave[] = [];
   function flushSaves() {
     const batch = queued;
     queued = [];
     const at = new Date().toISOString();
-    const alone = (save: CvrSave) => db.transaction().execute((trx) => writeCvr(trx, save, at)).then(save.resolve, save.reject);
+    const alone = (save: CvrSave) => bookkeepingTransaction((trx) => writeCvrs(trx, [save], at)).then(([v]) => save.resolve(v!), save.reject);
     if (batch.length === 1) return void alone(batch[0]!);
-    db.transaction()
-      .execute(async (trx) => {
-        const versions: number[] = [];
-        for (const save of batch) versions.push(await writeCvr(trx, save, at));
-        return versions;
-      })
-      .then(
-        (versions) => batch.forEach((save, i) => save.resolve(versions[i]!)),
-        () => batch.forEach(alone),
-      );
+    // Two pulls of one group (a poke's run and the client's own pull) go in successive rounds.
+    const rounds: CvrSave[][] = [];
+    const seen = new Map<string, number>();
+    for (const save of batch) {
+      const round = seen.get(save.groupId) ?? 0;
+      seen.set(save.groupId, round + 1);
+      (rounds[round] ??= []).push(save);
+    }
+    bookkeepingTransaction(async (trx) => {
+      for (const round of rounds) {
+        const versions = await writeCvrs(trx, round, at);
+        round.forEach((save, i) => (save.version = versions[i]));
+      }
+    }).then(
+      () => batch.forEach((save) => save.resolve(save.version!)),
+      () => batch.forEach(alone),
+    );
   }
-  function queueSave(save: Omit<CvrSave, 'resolve' | 'reject'>): Promise<number> {
+  function queueSave(save: Omit<CvrSave, 'resolve' | 'reject' | 'version'>): Promise<number> {
     return new Promise((resolve, reject) => {
       if (queued.length === 0) setImmediate(flushSaves);
       queued.push({ ...save, resolve, reject });
