@@ -156,6 +156,8 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
     clientsPerProcess: pool.clientsPerProcess,
     clientHosting: `${users.length} real Replicache clients (HTTP pulls, WebSocket pokes) in ${pool.clientsPerProcess.length} child processes of ${pool.clientsPerProcess.join('/')} clients, one per CPU core unless BENCH_CLIENT_PROCESSES says otherwise, beside the server's process: clients of one process share its thread, and all processes share this machine's ${cpus().length} cores with the server, which real users on their own machines do not`,
     clientClockOffsetMs: pool.clockOffsetMs,
+    // As the CLI and the web build run them; NODE_ENV=development measures Replicache's checked mode.
+    clientNodeEnv: process.env.NODE_ENV ?? 'production',
     rounds: ROUNDS,
     connectAndInitialSyncMs: Math.round(pool.connectMs),
     pokeToVisibleMs: stats(latencies),
