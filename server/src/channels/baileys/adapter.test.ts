@@ -180,8 +180,9 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     // Stored with the pairing: a fresh channel of the connection (a restart) reads the same book.
     const { createAuthStore } = await import('../auth-store.ts');
     const row = await rowOf(pairedId);
-    const stored = () => t.db.selectFrom('baileysKeys').select('keyId').where('whatsappId', '=', pairedId).where('type', '=', 'zapdesk-contact').execute();
-    await waitFor(stored, (rows) => rows.length === 3);
+    const stored = () => t.db.selectFrom('baileysKeys').select(['keyId', 'value']).where('whatsappId', '=', pairedId).where('type', '=', 'zapdesk-contact').execute();
+    // The writes land in the order of the events, so once the rename is stored nothing older follows it.
+    await waitFor(stored, (rows) => rows.length === 3 && rows.some((r) => r.value.includes('Renamed')));
     const fresh = createBaileysFactory({ log: t.log })({ id: pairedId, companyId: row.companyId, provider: 'beta' }, createAuthStore(t.db, row.companyId, pairedId), () => undefined);
     expect(sorted(await fresh.listContacts())).toEqual(expected);
   });

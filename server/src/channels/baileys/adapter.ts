@@ -89,6 +89,9 @@ function createBaileysChannel(
   // The address book: contacts.upsert / contacts.update / messaging-history.set, merged by id.
   // One load shared by every caller: two concurrent first loads must not leave two maps.
   let book: Promise<Map<string, Peer>> | undefined;
+  // Writes of the book, one after the other: an update written beside the upsert before it could
+  // land first on PostgreSQL's pool and be overwritten by the older name.
+  let bookWrites: Promise<void> = Promise.resolve();
   const loadBook = () =>
     (book ??= store.listKeys(CONTACT_KEY).then((stored) => new Map([...stored].map(([id, value]) => [id, JSON.parse(value) as Peer]))));
   const remember = (contacts: Partial<Contact>[]) =>
@@ -102,7 +105,9 @@ function createBaileysChannel(
           b.set(c.id, merged);
           changed.push({ type: CONTACT_KEY, keyId: c.id, value: JSON.stringify(merged) });
         }
-        return store.writeKeys(changed);
+        const write = bookWrites.then(() => store.writeKeys(changed));
+        bookWrites = write.catch(() => {});
+        return write;
       })
       .catch((err) => log.error('saving baileys contacts failed', { connectionId: connection.id, error: String(err) }));
 
