@@ -135,6 +135,21 @@ describe('daily tools', () => {
     await context.close();
   });
 
+  it('the contacts list shows what another user adds and renames, without a reload', async () => {
+    const { page, context } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto('/contacts');
+    await page.getByText('Mariana Souza').first().waitFor();
+    // Bruno, through the API: the admin's page hears the poke and reads its pages again.
+    const bruno = await apiAs(e2e, DEMO.attendant, e2e.demoPassword);
+    const added = await bruno<{ id: number }>('POST', '/contacts', { name: 'Aaron Poke', number: '5511900066601' });
+    await page.getByText('Aaron Poke').waitFor({ timeout: 10_000 });
+    await bruno('PUT', `/contacts/${added.id}`, { name: 'Aaron Renamed', number: '5511900066601' });
+    await page.getByText('Aaron Renamed').waitFor({ timeout: 10_000 });
+    await expect(page.getByText('Aaron Poke').count()).resolves.toBe(0);
+    await context.close();
+  });
+
   it('two users exchange internal chat messages live', async () => {
     // A long chat, through the API before the browsers sign in (which ends these API sessions): more
     // messages than the sync view carries (50), so the oldest are only on GET /chats/{id}/messages.

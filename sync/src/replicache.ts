@@ -32,6 +32,11 @@ export type CreateReplicacheOptions = {
 export type SyncClient = {
   rep: ZapReplicache;
   pokes: ReturnType<typeof subscribePokes> | undefined;
+  /**
+   * Calls `listener` on every poke (and when the socket is back after a drop): something this user
+   * sees changed. For what stays on paginated REST (DESIGN §4: refresh on poke). Returns the removal.
+   */
+  onPoke(listener: () => void): () => void;
   close(): Promise<void>;
 };
 
@@ -107,14 +112,23 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
     });
   };
   // Declared after the Replicache whose puller reads it: the first pull comes after this line ran.
-  const pokes = createSocket
-    ? subscribePokes({ api, createSocket, onPoke: (brought) => (brought ? apply(brought) : pull()), onAuth: opts.onAuth })
-    : undefined;
+  const listeners = new Set<() => void>();
+  const onPoke = (brought?: BroughtPull) => {
+    if (brought) apply(brought);
+    else pull();
+    for (const listener of listeners) listener();
+  };
+  const pokes = createSocket ? subscribePokes({ api, createSocket, onPoke, onAuth: opts.onAuth }) : undefined;
 
   return {
     rep,
     pokes,
+    onPoke(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     async close() {
+      listeners.clear();
       pokes?.close();
       await rep.close();
     },

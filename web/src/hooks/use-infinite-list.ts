@@ -1,7 +1,9 @@
 // Paged REST lists with search (spec/02 §9): the search is debounced 500 ms, the next page loads when
 // the scroll container is within 100 px of its bottom, and a stale response never overwrites a newer one.
+// The pages shown are read again after pokes (useRefreshOnPoke), so another user's change shows.
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 import { api } from '../api/client.ts';
+import { useRefreshOnPoke } from '../sync/use-refresh-on-poke.ts';
 import { toastError } from '../ui/toast/toast-error.ts';
 import { nearBottom, SEARCH_DEBOUNCE_MS } from './scroll.ts';
 
@@ -58,5 +60,31 @@ export function useInfiniteList<T extends { id: number }>(path: string, itemsKey
   );
 
   const reload = useCallback(() => setTick((n) => n + 1), []);
+
+  // After a poke: the pages already shown are read again and swapped in at once, so the list
+  // neither empties nor loses its scroll place. A page load or search that starts meanwhile wins.
+  const pages = useRef(page);
+  useEffect(() => {
+    pages.current = page;
+  }, [page]);
+  const refreshes = useRef(0);
+  const refresh = useCallback(() => {
+    const loads = request.current;
+    const mine = ++refreshes.current;
+    const query = (pageNumber: number) => ({ searchParam: debounced, pageNumber, ...(JSON.parse(extra) as Record<string, string>) });
+    Promise.all(Array.from({ length: pages.current }, (_, i) => api.get<PageBody<T>>(path, { query: query(i + 1) }))).then(
+      (bodies) => {
+        if (loads !== request.current || mine !== refreshes.current) return;
+        const seen = new Set<number>();
+        const rows = bodies.flatMap((body) => ((body[itemsKey] as T[]) ?? []).filter((r) => !seen.has(r.id) && seen.add(r.id)));
+        setItems(rows);
+        setHasMore(bodies.at(-1)?.hasMore ?? false);
+      },
+      // A failed background refresh is not worth a toast: the list stays as it was.
+      () => {},
+    );
+  }, [path, itemsKey, debounced, extra]);
+  useRefreshOnPoke(refresh);
+
   return { items, setItems, loading, hasMore, onScroll, reload };
 }

@@ -12,16 +12,24 @@ import { toast } from '../ui/toast/store.ts';
 import { watchMutationErrors } from './mutation-errors.ts';
 
 const SyncContext = createContext<ZapReplicache | null>(null);
+type PokeSubscribe = (listener: () => void) => () => void;
+const PokeContext = createContext<PokeSubscribe | null>(null);
 
 /** The Replicache of the signed-in user, or null while it opens. */
 export function useReplicache(): ZapReplicache | null {
   return use(SyncContext);
 }
 
+/** Subscribes to the user's pokes (see SyncClient.onPoke), or null while the client opens. */
+export function usePokeSubscription(): PokeSubscribe | null {
+  return use(PokeContext);
+}
+
 export function SyncProvider({ children }: { children: ReactNode }) {
   const user = useUser();
   const { endElsewhere } = useSession();
   const [rep, setRep] = useState<ZapReplicache | null>(null);
+  const [subscribePokes, setSubscribePokes] = useState<PokeSubscribe | null>(null);
 
   // Reopened when the company or the user changes (spec/01 §4), never without a token.
   useEffect(() => {
@@ -39,12 +47,18 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     });
     const stopErrors = watchMutationErrors(client.rep, (error) => toast.error(translateError(error.code, currentLanguage())));
     setRep(client.rep);
+    setSubscribePokes(() => client.onPoke);
     return () => {
       stopErrors();
       setRep(null);
+      setSubscribePokes(null);
       void client.close();
     };
   }, [user.id, user.companyId, endElsewhere]);
 
-  return <SyncContext value={rep}>{children}</SyncContext>;
+  return (
+    <SyncContext value={rep}>
+      <PokeContext value={subscribePokes}>{children}</PokeContext>
+    </SyncContext>
+  );
 }
