@@ -121,6 +121,10 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     // itself and meets the error (expired token, revoked session) on its own request.
     let prefetching = false;
     let pokedAgain = false;
+    const unexpected = (err: unknown) => {
+      if (!(err instanceof AppError)) deps.log.error('sync pull for a poke failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      return undefined;
+    };
     async function poke() {
       if (prefetching) {
         pokedAgain = true;
@@ -135,7 +139,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
             send({ type: 'poke' });
             continue;
           }
-          const response = await sync.pull(token, request).catch(() => undefined);
+          const response = await sync.pull(token, request).catch(unexpected);
           if (response && 'cookie' in response) {
             remember(request, response);
             send({ type: 'poke', pull: { request, response } });
@@ -143,7 +147,8 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
             nextPull = undefined;
             send({ type: 'poke' });
           }
-        } while (pokedAgain);
+          // A socket that closed meanwhile has nobody to run pulls for.
+        } while (pokedAgain && ws.readyState === ws.OPEN);
       } finally {
         prefetching = false;
       }
