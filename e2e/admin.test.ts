@@ -158,6 +158,7 @@ describe('admin screens', () => {
     // The demo's customers write through the real pipeline after the first start: wait for their three tickets.
     await expect.poll(async () => (await read()).counters.supportPending, { timeout: 20_000 }).toBe(3);
     const { counters } = await read();
+    const connectionId = (await admin<{ id: number }[]>('GET', '/whatsapp'))[0]!.id;
     const { context, page } = await newPage(e2e);
     await login(page, DEMO.admin, e2e.demoPassword);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -168,6 +169,11 @@ describe('admin screens', () => {
     await page.getByRole('table', { name: 'Attendants' }).getByText('Bruno', { exact: false }).first().waitFor();
     await page.getByRole('img', { name: /^Tickets per attendant/ }).or(page.getByText('No tickets in this period.').first()).first().waitFor();
     await shot(page, 'dashboard');
+    // Live: a new customer writes (through the simulator, as the super-admin) and the waiting count
+    // goes up on the open page, without a reload.
+    const simulator = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    await simulator('POST', '/simulator/messages', { connectionId, from: '5511900033333', name: 'Dora Dashboard', body: 'Hi, anyone there?' });
+    await expect.poll(() => card('supportPending').textContent(), { timeout: 20_000 }).toBe(String(counters.supportPending + 1));
     // By period: nothing chosen is refused with selectFilterError; "Today" asks again.
     await page.getByLabel('Filter by').selectOption('period');
     await page.getByRole('button', { name: 'Filter' }).click();

@@ -1,7 +1,15 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { toastError } from '../ui/toast/toast-error.ts';
 
-export type Resource<T> = { data: T | undefined; error: unknown; loading: boolean; reload: () => void; set: (update: (prev: T | undefined) => T | undefined) => void };
+export type Resource<T> = {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+  /** Reads again in the background: the data stays until the new one comes, a failure keeps it quietly. */
+  refresh: () => void;
+  set: (update: (prev: T | undefined) => T | undefined) => void;
+};
 
 /** A REST read that reloads on demand; errors go through the shared handler once. */
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
@@ -34,5 +42,23 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
   }, [...deps, tick]);
 
   const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { data, error, loading, reload, set: setData };
+
+  // The newest load (its dependencies may have changed since the last render's), and which refresh
+  // is the latest: an older one that answers late never overwrites a newer answer or a reload.
+  const loadRef = useRef(load);
+  useEffect(() => {
+    loadRef.current = load;
+  });
+  const refreshes = useRef(0);
+  useEffect(() => {
+    refreshes.current++;
+  }, [...deps, tick]);
+  const refresh = useCallback(() => {
+    const mine = ++refreshes.current;
+    loadRef.current().then(
+      (value) => mine === refreshes.current && setData(value),
+      () => {},
+    );
+  }, []);
+  return { data, error, loading, reload, refresh, set: setData };
 }

@@ -1,13 +1,14 @@
 // What stays on paginated REST (contact lists, closed tickets, users, tags with their counts…)
 // refreshes on poke (DESIGN §4): the server pokes a user after every change they may see. Pokes
-// come in bursts on a busy company, so a view refreshes at most once per REFRESH_MS, after the
-// burst's first poke; a hidden page refreshes once it shows again.
+// come in bursts on a busy company, so a view refreshes at most once per REFRESH_MS (or the interval
+// it asks for), after the burst's first poke; a hidden page refreshes once it shows again.
 import { useEffect, useRef } from 'react';
 import { usePokeSubscription } from './SyncProvider.tsx';
 
 export const REFRESH_MS = 1500;
 
-export function useRefreshOnPoke(refresh: () => void): void {
+/** `everyMs`: the least time between two refreshes (heavier reads, like the dashboard's, ask for more). */
+export function useRefreshOnPoke(refresh: () => void, everyMs = REFRESH_MS): void {
   const subscribe = usePokeSubscription();
   // The newest callback, without resubscribing when it changes.
   const latest = useRef(refresh);
@@ -30,7 +31,7 @@ export function useRefreshOnPoke(refresh: () => void): void {
       latest.current();
     };
     const stop = subscribe(() => {
-      timer ??= setTimeout(run, REFRESH_MS);
+      timer ??= setTimeout(run, everyMs);
     });
     document.addEventListener('visibilitychange', onVisible);
     return () => {
@@ -38,5 +39,5 @@ export function useRefreshOnPoke(refresh: () => void): void {
       if (timer) clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [subscribe]);
+  }, [subscribe, everyMs]);
 }

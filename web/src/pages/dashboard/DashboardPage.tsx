@@ -8,6 +8,7 @@ import { HomeRedirect } from '../../app/guards.tsx';
 import { useResource } from '../../hooks/use-resource.ts';
 import { homePath } from '../../navigation/menu.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import { Button } from '../../ui/Button.tsx';
 import { SelectField, TextField } from '../../ui/Field.tsx';
 import { Card, Page } from '../../ui/Page.tsx';
@@ -25,6 +26,9 @@ export function Component() {
   return <Dashboard />;
 }
 
+/** The dashboard's reads are the heaviest of the app's: refreshed after pokes at most this often. */
+const DASHBOARD_REFRESH_MS = 4000;
+
 const CARDS = ['supportHappening', 'supportPending', 'supportFinished', 'newContacts', 'avgSupportTime', 'avgWaitTime'] as const;
 
 function Dashboard() {
@@ -37,6 +41,12 @@ function Dashboard() {
   const chartQuery = { ...range, timezone: timezone() };
   const users = useResource(() => api.get<TicketsUsersData>('/dashboard/ticketsUsers', { query: chartQuery }).catch(chartFailed(t('dashboard.userChartError'))), [key]);
   const days = useResource(() => api.get<TicketsDayData>('/dashboard/ticketsDay', { query: chartQuery }).catch(chartFailed(t('dashboard.dateChartError'))), [key]);
+  // Live while open: counters and charts are read again after changes, at most every few seconds.
+  useRefreshOnPoke(() => {
+    data.refresh();
+    users.refresh();
+    days.refresh();
+  }, DASHBOARD_REFRESH_MS);
 
   const apply = () => {
     if (!filterIsSet(draft)) return toast.error(t('dashboard.selectFilterError'));
