@@ -173,7 +173,7 @@ describe('admin screens', () => {
     // goes up on the open page, without a reload.
     const simulator = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
     await simulator('POST', '/simulator/messages', { connectionId, from: '5511900033333', name: 'Dora Dashboard', body: 'Hi, anyone there?' });
-    await expect.poll(() => card('supportPending').textContent(), { timeout: 20_000 }).toBe(String(counters.supportPending + 1));
+    await expect.poll(() => card('supportPending').textContent(), { timeout: 20_000 }).toBe(String((counters.supportPending ?? 0) + 1));
     // By period: nothing chosen is refused with selectFilterError; "Today" asks again.
     await page.getByLabel('Filter by').selectOption('period');
     await page.getByRole('button', { name: 'Filter' }).click();
