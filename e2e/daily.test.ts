@@ -118,17 +118,24 @@ describe('daily tools', () => {
     await page.goto('/kanban');
     const card = page.locator(`[data-ticket="${kanbanTicket.id}"]`);
     await lane(page, 'Open').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
+    // A move is two calls (untag, tag): the reloads below wait for the second, which a reload
+    // cut short would leave undone (the card shows in its new lane at once, before the server has it).
+    const tagged = () => page.waitForResponse((r) => r.url().includes(`/ticket-tags/${kanbanTicket.id}/`) && r.request().method() === 'PUT');
+    let saved = tagged();
     await card.dragTo(lane(page, 'New lead'));
     await lane(page, 'New lead').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
     await shot(page, 'daily-kanban-moved-light');
+    await saved;
     // The server kept it: after a reload it is still there.
     await page.reload();
     await lane(page, 'New lead').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
     // The keyboard moves it one lane left, to "Negotiating" (lanes go by name).
     await card.focus();
+    saved = tagged();
     await page.keyboard.press('ArrowLeft');
     await lane(page, 'Negotiating').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
     await expect(card.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await saved;
     await page.reload();
     await lane(page, 'Negotiating').locator(`[data-ticket="${kanbanTicket.id}"]`).waitFor();
     await expect(lane(page, 'New lead').locator(`[data-ticket="${kanbanTicket.id}"]`).count()).resolves.toBe(0);
