@@ -68,6 +68,8 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
   // users.online: set while a socket of the user is open here or on another instance (presence.ts).
   const presence = createPresence(deps, opts.presence);
   const alive = new WeakMap<WebSocket, boolean>();
+  // A failure that is not a catalogue error is a bug: logged with its stack.
+  const logUnexpected = (what: string, err: unknown) => deps.log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -109,7 +111,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
         send({ type: 'pull', id, ok: true, body: response });
       } catch (err) {
         const e = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
-        if (!(err instanceof AppError)) deps.log.error('sync pull over the socket failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        if (!(err instanceof AppError)) logUnexpected('sync pull over the socket failed', err);
         send({ type: 'pull', id, ok: false, body: e.toBody() });
         if (e.code === 'ERR_TOKEN_EXPIRED') ws.close(CLOSE_TOKEN_EXPIRED, 'expired');
       }
@@ -122,7 +124,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     let prefetching = false;
     let pokedAgain = false;
     const unexpected = (err: unknown) => {
-      if (!(err instanceof AppError)) deps.log.error('sync pull for a poke failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      if (!(err instanceof AppError)) logUnexpected('sync pull for a poke failed', err);
       return undefined;
     };
     async function poke() {

@@ -8,6 +8,9 @@ import { toastError } from '../ui/toast/toast-error.ts';
 import { nearBottom, SEARCH_DEBOUNCE_MS } from './scroll.ts';
 
 
+/** The query of one page: the search, the page number and the caller's extra filters (as JSON). */
+const pageQuery = (searchParam: string, pageNumber: number, extra: string) => ({ searchParam, pageNumber, ...(JSON.parse(extra) as Record<string, string>) });
+
 type PageBody<T> = { hasMore: boolean } & Record<string, unknown> & { [k: string]: T[] | boolean | unknown };
 
 export function useInfiniteList<T extends { id: number }>(path: string, itemsKey: string, search: string, extraQuery: Record<string, string | number | undefined> = {}) {
@@ -35,7 +38,7 @@ export function useInfiniteList<T extends { id: number }>(path: string, itemsKey
     const mine = ++request.current;
     setLoading(true);
     api
-      .get<PageBody<T>>(path, { query: { searchParam: debounced, pageNumber: page, ...(JSON.parse(extra) as Record<string, string>) } })
+      .get<PageBody<T>>(path, { query: pageQuery(debounced, page, extra) })
       .then(
         (body) => {
           if (mine !== request.current) return;
@@ -71,8 +74,7 @@ export function useInfiniteList<T extends { id: number }>(path: string, itemsKey
   const refresh = useCallback(() => {
     const loads = request.current;
     const mine = ++refreshes.current;
-    const query = (pageNumber: number) => ({ searchParam: debounced, pageNumber, ...(JSON.parse(extra) as Record<string, string>) });
-    Promise.all(Array.from({ length: pages.current }, (_, i) => api.get<PageBody<T>>(path, { query: query(i + 1) }))).then(
+    Promise.all(Array.from({ length: pages.current }, (_, i) => api.get<PageBody<T>>(path, { query: pageQuery(debounced, i + 1, extra) }))).then(
       (bodies) => {
         if (loads !== request.current || mine !== refreshes.current) return;
         const seen = new Set<number>();
