@@ -31,6 +31,8 @@ export type Config = {
   rateLimits: RateLimits;
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes: number;
+  /** The outbox dispatcher: sends in flight per connection, attempts of a transiently failing send, first backoff. */
+  outbox: { concurrency: number; attempts: number; backoffMs: number };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
 };
@@ -86,6 +88,11 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60 * 1000),
     },
     maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
+    outbox: {
+      concurrency: int(env.OUTBOX_CONCURRENCY, 4),
+      attempts: int(env.OUTBOX_ATTEMPTS, 3),
+      backoffMs: int(env.OUTBOX_BACKOFF_MS, 500),
+    },
     simulatorTiming: {
       qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),
       qrMaxAttempts: int(env.SIMULATOR_QR_ATTEMPTS, 5),

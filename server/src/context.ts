@@ -5,7 +5,7 @@ import type { Mailer } from './mail.ts';
 import type { Logger } from './log.ts';
 import type { RateLimiter } from './auth/rate-limit.ts';
 import type { Realtime } from './realtime/hub.ts';
-import type { SendQueue } from './outbound/send-queue.ts';
+import type { Outbox } from './outbound/dispatcher.ts';
 import type { KeyedLock } from './pipeline/keyed-lock.ts';
 import type { SessionManager } from './channels/session-manager.ts';
 
@@ -17,13 +17,13 @@ export type AppDeps = {
   mailer: Mailer;
   log: Logger;
   limiter: RateLimiter;
-  /** One send FIFO per WhatsApp connection, shared by agents, the bot, campaigns and schedules. */
-  outbound: SendQueue;
+  /** The outbox dispatcher (DESIGN §12): sends the queued message rows of each connection run here. */
+  outbox: Outbox;
   /** Serialises inbound work per company and contact (see pipeline/README.md). */
   contactLocks: KeyedLock;
   /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */
   sessions: SessionManager;
-  /** Pokes and session events over /sync/ws; services call it after their transaction commits. */
+  /** Pokes and session events over /sync/ws; writes reach it through their effects (db/write.ts). */
   realtime: Realtime;
 };
 

@@ -16,7 +16,7 @@ import { startWebServer, type WebServer } from './web/static.ts';
 import { createPgBus } from './realtime/bus.ts';
 import { createRealtime } from './realtime/hub.ts';
 import { attachSyncSocket } from './realtime/ws.ts';
-import { createSendQueue } from './outbound/send-queue.ts';
+import { createOutbox } from './outbound/dispatcher.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
 import { attachPipeline } from './pipeline/index.ts';
 import { createChannelSessions } from './channels/index.ts';
@@ -48,7 +48,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     log,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
     limiter: createRateLimiter(config.rateLimits),
-    outbound: createSendQueue({ getChannel: (id) => sessions.getChannel(id) }),
+    outbox: createOutbox({ getChannel: (id) => sessions.getChannel(id), ...config.outbox }),
     contactLocks: createKeyedLock(),
     sessions,
     // With PostgreSQL, several instances may serve one database: pokes cross them over LISTEN/NOTIFY.
@@ -63,6 +63,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const socket = attachSyncSocket(server as Server, deps);
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
+  deps.outbox.start(deps);
   if (firstStart.demo) {
     await playDemoConversations(deps, firstStart.demo).catch((err) => log.error('demo conversations failed', { error: String(err) }));
   }
@@ -81,6 +82,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await web?.close();
       await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.outbox.stop();
       await sessions.stopAll();
       await deps.realtime.close();
       await db.destroy();

@@ -14,7 +14,7 @@ import { createMemoryLogger } from '../src/log.ts';
 import { createPgBus } from '../src/realtime/bus.ts';
 import { createRealtime } from '../src/realtime/hub.ts';
 import type { Channel } from '../src/channels/types.ts';
-import { createSendQueue } from '../src/outbound/send-queue.ts';
+import { createOutbox } from '../src/outbound/dispatcher.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
 import { attachPipeline } from '../src/pipeline/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
@@ -56,12 +56,13 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     log,
     mailer: { send: async (m) => void mails.push(m) },
     limiter: createRateLimiter(config.rateLimits),
-    outbound: createSendQueue({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), backoffMs: 5 }),
+    outbox: createOutbox({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), ...config.outbox, backoffMs: 5, sweepMs: 500 }),
     contactLocks: createKeyedLock(),
     sessions,
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
   };
   attachPipeline(deps);
+  deps.outbox.start(deps);
   const app = createApp(deps);
 
   /** One request through the real app; the body is sent as JSON unless it is a string. */
@@ -94,6 +95,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     channels,
     request,
     async close() {
+      await deps.outbox.stop();
       await sessions.stopAll();
       await deps.realtime.close();
       await db.destroy();

@@ -28,6 +28,8 @@ export const mutatorArgs = {
     userId: idSchema,
     sentAt: z.iso.datetime(),
   }),
+  /** POST /messages/{id}/resend: a failed message goes back to its connection's queue. */
+  resendMessage: z.object({ ticketId: idSchema, messageId: idSchema }),
   /** PUT /tickets/{id} status closed; `farewell` false closes without the queue's or connection's closing message. */
   resolveTicket: z.object({ ticketId: idSchema, userId: idSchema, farewell: z.boolean().optional().default(true) }),
   /** PUT /tickets/{id} status pending: back to the queue, no user. */
@@ -101,6 +103,8 @@ export const mutators = {
       isDeleted: false,
       isEdited: false,
       ack: 0,
+      sendStatus: 'queued',
+      sendError: null,
       read: true,
       quotedMsgId: quotedMsgId ?? null,
       quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType, mediaUrl: quoted.mediaUrl, isDeleted: quoted.isDeleted } : null,
@@ -110,6 +114,12 @@ export const mutators = {
     };
     await tx.set(localMessageKey(ticketId, localId), message);
     await patchTicket(tx, ticketId, () => ({ lastMessage: text, lastInteractionAt: sentAt }));
+  },
+  async resendMessage(tx: WriteTransaction, args: MutatorArgs<'resendMessage'>) {
+    const { ticketId, messageId } = mutatorArgs.resendMessage.parse(args);
+    const key = `${syncPrefix('message')}${ticketId}/${messageId}`;
+    const message = (await tx.get(key)) as SyncedMessage | undefined;
+    if (message?.sendStatus === 'failed') await tx.set(key, { ...message, sendStatus: 'queued', sendError: null });
   },
   async resolveTicket(tx: WriteTransaction, args: MutatorArgs<'resolveTicket'>) {
     const { ticketId, userId } = mutatorArgs.resolveTicket.parse(args);

@@ -298,11 +298,31 @@ export interface Messages {
   participant: string | null;
   quotedMsgId: number | null;
   read: Generated<number>;
+  /** Outgoing messages: queued, sent or failed (DESIGN §12); null for inbound ones. */
+  sendError: string | null;
+  sendStatus: string | null;
   ticketId: number;
   updatedAt: Generated<string>;
   version: Generated<number>;
   whatsappId: number | null;
   wid: string;
+}
+
+/** The live send queue (server/src/outbound/README.md). */
+export interface Outbox {
+  attempts: Generated<number>;
+  claimedAt: string | null;
+  claimedBy: string | null;
+  companyId: number;
+  createdAt: Generated<string>;
+  id: Generated<number>;
+  messageId: number;
+  notBefore: string | null;
+  origin: string | null;
+  state: Generated<string>;
+  ticketId: number;
+  updatedAt: Generated<string>;
+  whatsappId: number;
 }
 
 export interface PasswordResets {
@@ -713,6 +733,7 @@ export interface DB {
   helps: Helps;
   invoices: Invoices;
   messages: Messages;
+  outbox: Outbox;
   passwordResets: PasswordResets;
   plans: Plans;
   prompts: Prompts;

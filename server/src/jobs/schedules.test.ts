@@ -5,7 +5,8 @@ import type { Channel } from '../channels/types.ts';
 import { tenant } from '../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
-import { claimDueSchedules, INTERRUPTED_ERROR, runSchedulesOnce } from './schedules.ts';
+import { waitFor } from '../channels/testing.ts';
+import { claimDueSchedules, runSchedulesOnce } from './schedules.ts';
 
 // The job runs on a fake clock: `now` is passed in, nothing waits for a minute to pass.
 const NOW = new Date('2030-03-15T15:04:05.000Z'); // 12:04:05 in São Paulo
@@ -40,7 +41,11 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
         .returningAll()
         .executeTakeFirstOrThrow();
     const read = (id: number) => tt.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const outbox = () => (connectionId ? t.deps.sessions.simulator.outbox(connectionId, contact.number) : []);
+    /** What reached the simulated network, once the outbox sent what the job queued. */
+    const outbox = async () => {
+      await t.deps.outbox.idle();
+      return connectionId ? t.deps.sessions.simulator.outbox(connectionId, contact.number) : [];
+    };
     return { ...tn, contact, connectionId, schedule, read, outbox };
   }
 
@@ -53,14 +58,14 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     const future = await s.schedule({ sendAt: new Date(NOW.getTime() + 60_000).toISOString() });
     const result = await runSchedulesOnce(t.deps, opts());
     expect(result).toMatchObject({ claimed: 1, sent: 1, failed: 0 });
-    expect(s.outbox().map((m) => m.body)).toEqual([
+    expect((await s.outbox()).map((m) => m.body)).toEqual([
       `Boa tarde, Maria! (Maria Clara Souza) protocolo 20300315120405${ticket.id} em 15/03/2030 às 12:04:05 {{unknown}}`,
     ]);
     expect(await s.read(due.id)).toMatchObject({ status: 'ENVIADA', sentAt: NOW.toISOString(), error: null, version: due.version + 1 });
     expect(await s.read(future.id)).toMatchObject({ status: 'PENDENTE', sentAt: null, claimedAt: null });
     // Later passes find nothing more to send.
     expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 0, sent: 0 });
-    expect(s.outbox()).toHaveLength(1);
+    expect((await s.outbox())).toHaveLength(1);
   });
 
   it.each([
@@ -76,7 +81,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
       await s.schedule({ body: `{{ms}}, {{firstName}}!`, userId: s.user.id, sendAt: at });
       await runSchedulesOnce(t.deps, { now: () => new Date(at), timeZone: 'America/Sao_Paulo' });
     }
-    expect(s.outbox().map((m) => m.body)).toEqual(greetings.map((g) => `${g}, Maria!`));
+    expect((await s.outbox()).map((m) => m.body)).toEqual(greetings.map((g) => `${g}, Maria!`));
   });
 
   it('greets in English when the author chose no language or is gone', async () => {
@@ -84,7 +89,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     await s.schedule({ body: '{{ms}} ({{name}})' });
     await s.schedule({ body: '{{ms}}!', userId: null });
     await runSchedulesOnce(t.deps, opts());
-    expect(s.outbox().map((m) => m.body).sort()).toEqual(['Good afternoon (Maria Clara Souza)', 'Good afternoon!']);
+    expect((await s.outbox()).map((m) => m.body).sort()).toEqual(['Good afternoon (Maria Clara Souza)', 'Good afternoon!']);
   });
 
   it('two passes racing send every due schedule exactly once', async () => {
@@ -97,7 +102,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
       runSchedulesOnce(t.deps, opts({ claimer: 'instance-c', batchSize: 5 })),
     ]);
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(12);
-    const bodies = s.outbox().map((m) => m.body).sort();
+    const bodies = (await s.outbox()).map((m) => m.body).sort();
     expect(bodies).toEqual(rows.map((r) => r.body).sort());
     for (const r of rows) expect((await s.read(r.id)).status).toBe('ENVIADA');
   });
@@ -125,25 +130,43 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 1, failed: 1 });
   });
 
-  it('a disconnected default connection fails the schedule with ERR_WAPP_NOT_INITIALIZED', async () => {
+  it('a disconnected default connection keeps the message queued; it leaves when the connection is up', async () => {
     const s = await setup(false);
-    await tenant(t.db, s.company.id).insertInto('whatsapps', { name: 'Down', provider: 'simulator', isDefault: 1 }).execute();
-    const due = await s.schedule();
-    await runSchedulesOnce(t.deps, opts());
-    expect(await s.read(due.id)).toMatchObject({ status: 'ERRO', error: 'ERR_WAPP_NOT_INITIALIZED' });
+    const tt = tenant(t.db, s.company.id);
+    const down = await tt.insertInto('whatsapps', { name: 'Down', provider: 'simulator', isDefault: 1 }).returningAll().executeTakeFirstOrThrow();
+    const due = await s.schedule({ body: 'Waiting for the phone' });
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 1, sent: 1, failed: 0 });
+    expect(await s.read(due.id)).toMatchObject({ status: 'ENVIADA', error: null });
+    const message = () => tt.selectFrom('messages').select(['messages.body', 'messages.sendStatus']).where('messages.contactId', '=', s.contact.id).execute();
+    await t.deps.outbox.idle();
+    expect(await message()).toEqual([{ body: 'Waiting for the phone', sendStatus: 'queued' }]);
+    await t.deps.sessions.start(s.company.id, down.id);
+    await t.deps.sessions.simulator.scan(down.id);
+    await waitFor(message, (rows) => rows[0]?.sendStatus === 'sent');
+    expect(t.deps.sessions.simulator.outbox(down.id, s.contact.number).map((m) => m.body)).toEqual(['Waiting for the phone']);
   });
 
-  it('a stale claim (its process died) is marked ERRO, never sent again', async () => {
+  it("a message the network refuses for good turns the schedule ERRO with the failure's code", async () => {
     const s = await setup();
-    const due = await s.schedule();
+    await t.request('POST', '/simulator/numbers', { token: s.adminSession.token, body: { connectionId: s.connectionId, number: s.contact.number, exists: false } });
+    const due = await s.schedule({ body: 'To nobody' });
+    expect(await runSchedulesOnce(t.deps, opts())).toMatchObject({ claimed: 1, sent: 1 });
+    await t.deps.outbox.idle();
+    expect(await s.read(due.id)).toMatchObject({ status: 'ERRO', error: 'ERR_WAPP_INVALID_CONTACT', sentAt: null });
+    expect(await s.outbox()).toEqual([]);
+  });
+
+  it('a stale claim (its process died before its one write) is released and sent once; a live claim is left alone', async () => {
+    const s = await setup();
+    const due = await s.schedule({ body: 'Claimed by a dead instance' });
     await tenant(t.db, s.company.id).updateTable('schedules').set({ claimedAt: ago(10 * 60_000), claimedBy: 'dead-instance' }).where('id', '=', due.id).execute();
     const fresh = await s.schedule({ body: 'Claimed a moment ago' });
     await tenant(t.db, s.company.id).updateTable('schedules').set({ claimedAt: ago(30_000), claimedBy: 'live-instance' }).where('id', '=', fresh.id).execute();
     const result = await runSchedulesOnce(t.deps, opts());
-    expect(result).toMatchObject({ interrupted: 1, claimed: 0 });
-    expect(await s.read(due.id)).toMatchObject({ status: 'ERRO', error: INTERRUPTED_ERROR, sentAt: null });
+    expect(result).toMatchObject({ released: 1, claimed: 1, sent: 1 });
+    expect(await s.read(due.id)).toMatchObject({ status: 'ENVIADA', error: null });
     expect(await s.read(fresh.id)).toMatchObject({ status: 'PENDENTE', claimedBy: 'live-instance' });
-    expect(s.outbox()).toHaveLength(0);
+    expect((await s.outbox()).map((m) => m.body)).toEqual(['Claimed by a dead instance']);
   });
 
   it("goes through the contact's active ticket on that connection, so the conversation shows it", async () => {
@@ -152,7 +175,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     const ticket = await tt.insertInto('tickets', { uuid: `job-active-${++seq}`, contactId: s.contact.id, whatsappId: s.connectionId!, status: 'open', userId: s.admin.id }).returningAll().executeTakeFirstOrThrow();
     const due = await s.schedule({ body: 'Seu protocolo: {{protocol}}' });
     await runSchedulesOnce(t.deps, opts());
-    const sent = s.outbox();
+    const sent = (await s.outbox());
     expect(sent.map((m) => m.body)).toEqual([`Seu protocolo: 20300315120405${ticket.id}`]);
     const messages = await tt.selectFrom('messages').selectAll().where('ticketId', '=', ticket.id).execute();
     expect(messages).toMatchObject([{ body: `Seu protocolo: 20300315120405${ticket.id}`, fromMe: 1, wid: sent[0]!.id, ack: 1 }]);
@@ -160,7 +183,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     expect((await s.read(due.id)).status).toBe('ENVIADA');
   });
 
-  it('a slow send renews its claim, so a racing pass does not take it for a dead one', async () => {
+  it('a slow network holds neither the job nor a racing pass: the schedule is queued once and sent once', async () => {
     const s = await setup(false);
     const conn = await tenant(t.db, s.company.id).insertInto('whatsapps', { name: 'Slow', provider: 'simulator', isDefault: 1 }).returningAll().executeTakeFirstOrThrow();
     const sent: string[] = [];
@@ -178,8 +201,9 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     const first = runSchedulesOnce(t.deps, { ...fast, claimer: 'slow-a' });
     await new Promise((r) => setTimeout(r, 600));
     const second = await runSchedulesOnce(t.deps, { ...fast, claimer: 'slow-b' });
-    expect(second).toMatchObject({ claimed: 0, interrupted: 0 });
+    expect(second).toMatchObject({ claimed: 0, released: 0 });
     expect(await first).toMatchObject({ claimed: 1, sent: 1 });
+    await t.deps.outbox.idle();
     expect(sent).toEqual(['Slow but once']);
     expect((await s.read(due.id)).status).toBe('ENVIADA');
   });
@@ -192,7 +216,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     const due = await s.schedule({ body: 'Veja, {{firstName}}', mediaPath: rel, mediaName: 'promo.png' });
     const missing = await s.schedule({ body: 'Lost image', mediaPath: `${s.company.id}/schedules/gone.png`, mediaName: 'gone.png' });
     await runSchedulesOnce(t.deps, opts());
-    expect(s.outbox()).toMatchObject([{ kind: 'media', mediaType: 'image', body: 'Veja, Maria', fileName: 'promo.png', mimeType: 'image/png', size: 11 }]);
+    expect((await s.outbox())).toMatchObject([{ kind: 'media', mediaType: 'image', body: 'Veja, Maria', fileName: 'promo.png', mimeType: 'image/png', size: 11 }]);
     expect((await s.read(due.id)).status).toBe('ENVIADA');
     expect(await s.read(missing.id)).toMatchObject({ status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG' });
   });
@@ -203,7 +227,7 @@ describe.each(DIALECTS)('scheduled-messages job on %s', (dialect) => {
     await a.schedule({ body: 'For company A' });
     await b.schedule({ body: 'For company B' });
     await runSchedulesOnce(t.deps, opts());
-    expect(a.outbox().map((m) => m.body)).toEqual(['For company A']);
-    expect(b.outbox().map((m) => m.body)).toEqual(['For company B']);
+    expect((await a.outbox()).map((m) => m.body)).toEqual(['For company A']);
+    expect((await b.outbox()).map((m) => m.body)).toEqual(['For company B']);
   });
 });

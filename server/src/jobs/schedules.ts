@@ -1,12 +1,14 @@
-// The scheduled-messages job (DESIGN §6): every minute, claim the due schedules, send each through
-// its company's default connection, and mark it ENVIADA (with sentAt) or ERRO (with the reason).
+// The scheduled-messages job (DESIGN §6): every minute, claim the due schedules and queue each one's
+// message through its company's default connection (schedule-delivery.ts): ENVIADA (with sentAt)
+// once queued, ERRO (with the code) when it cannot be queued or the outbox fails it for good.
 //
 // Exactly once: a row is claimed by one UPDATE … RETURNING that only takes unclaimed PENDENTE rows
 // (on PostgreSQL the candidate rows are locked FOR UPDATE SKIP LOCKED, so instances never wait on
-// each other), and only the claimer may mark it. While a pass sends, it renews its claims (a
-// heartbeat), so a claim goes stale only when its process died. A stale claim is never re-sent:
-// the message may or may not have left before the crash, and a duplicate is worse than a visible
-// ERRO the user can retry by editing the schedule.
+// each other), and only the claimer may mark it. Marking it ENVIADA and queueing its message are one
+// transaction, and the outbox sends only what committed, so a claim whose process died before that
+// commit sent nothing: a stale claim is simply released and the schedule goes out on a later pass.
+// While a pass works, it renews its claims (a heartbeat), so a claim goes stale only when its
+// process died.
 //
 // The claim and the stale sweep cross companies on purpose (one job serves every tenant); each
 // claimed row is then handled through tenant(db, row.companyId).
@@ -17,14 +19,14 @@ import type { AppDeps } from '../context.ts';
 import type { Schedules } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import { startCronJob, type RunningJob } from './runner.ts';
-import { deliverSchedule } from './schedule-delivery.ts';
+import { queueSchedule } from './schedule-delivery.ts';
+import { write } from '../db/write.ts';
 
 type ScheduleRow = Selectable<Schedules>;
 
 export const SCHEDULES_CRON = '* * * * *';
 /** A claim not renewed for this long belongs to a process that died. */
 export const STALE_CLAIM_MS = 5 * 60_000;
-export const INTERRUPTED_ERROR = 'Interrupted while sending (the server stopped); not sent again to avoid a duplicate. Edit the schedule to retry.';
 
 export type ScheduleJobOptions = {
   /** The job's clock; tests pass a fixed moment. */
@@ -38,7 +40,8 @@ export type ScheduleJobOptions = {
   heartbeatMs?: number;
 };
 
-export type ScheduleRunResult = { claimed: number; sent: number; failed: number; interrupted: number };
+/** `sent`: queued in the outbox (it leaves after the commit); `released`: stale claims given back. */
+export type ScheduleRunResult = { claimed: number; sent: number; failed: number; released: number };
 
 const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -68,18 +71,20 @@ export async function claimDueSchedules(deps: AppDeps, opts: { now: Date; claime
     .execute();
 }
 
-/** Marks ERRO the claims whose process stopped renewing them; returns the companies touched. */
-export async function failStaleClaims(deps: AppDeps, now: Date, staleAfterMs = STALE_CLAIM_MS): Promise<number[]> {
-  const rows = await deps.db
+/**
+ * Gives back the claims whose process stopped renewing them: it died before its one write, so
+ * nothing of theirs was queued or sent. Returns how many.
+ */
+export async function releaseStaleClaims(deps: AppDeps, now: Date, staleAfterMs = STALE_CLAIM_MS): Promise<number> {
+  const res = await deps.db
     .updateTable('schedules')
-    .set((eb) => ({ status: 'ERRO', error: INTERRUPTED_ERROR, updatedAt: now.toISOString(), version: eb('schedules.version', '+', 1) }))
+    .set({ claimedAt: null, claimedBy: null })
     .where('schedules.status', '=', 'PENDENTE')
     .where('schedules.sentAt', 'is', null)
     .where('schedules.claimedAt', 'is not', null)
     .where('schedules.claimedAt', '<', new Date(now.getTime() - staleAfterMs).toISOString())
-    .returning('schedules.companyId')
-    .execute();
-  return rows.map((r) => r.companyId);
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 /** Renews this claimer's unfinished claims, so a slow send is not taken for a dead one. */
@@ -93,35 +98,28 @@ async function renewClaims(deps: AppDeps, claimer: string, at: Date) {
     .execute();
 }
 
-/** Sends one claimed schedule; resolves to its final status (never throws for a send failure). */
-export async function sendClaimedSchedule(deps: AppDeps, row: ScheduleRow, opts: { clock: () => Date; timeZone: string }): Promise<'ENVIADA' | 'ERRO'> {
-  const t = tenant(deps.db, row.companyId);
-  let error: string | null = null;
+/** Queues one claimed schedule; resolves to its status (never throws for a refusal, which is recorded). */
+export async function sendClaimedSchedule(deps: AppDeps, row: ScheduleRow, opts: { clock: () => Date; timeZone: string }): Promise<'ENVIADA' | 'ERRO' | 'lost'> {
+  let code: string;
   try {
-    const contact = await t.selectFrom('contacts').selectAll('contacts').where('contacts.id', '=', row.contactId).executeTakeFirst();
-    if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
-    const connection = await t.selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.isDefault', '=', 1).orderBy('whatsapps.id').executeTakeFirst();
-    if (!connection) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
-    await deliverSchedule(deps, row, contact, connection.id, { now: opts.clock(), timeZone: opts.timeZone });
+    return (await queueSchedule(deps, row, { now: opts.clock(), timeZone: opts.timeZone })) ? 'ENVIADA' : 'lost';
   } catch (err) {
-    error = err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG';
+    code = err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG';
     if (!(err instanceof AppError)) deps.log.error('scheduled send failed', { scheduleId: row.id, error: String(err) });
   }
   const at = opts.clock().toISOString();
-  // Only the claimer marks; after a stale sweep this still records the truth (the send happened).
-  await t
-    .updateTable('schedules')
-    .set((eb) => ({
-      status: error ? 'ERRO' : 'ENVIADA',
-      sentAt: error ? null : at,
-      error,
-      updatedAt: at,
-      version: eb('schedules.version', '+', 1),
-    }))
-    .where('schedules.id', '=', row.id)
-    .where('schedules.claimedBy', '=', row.claimedBy)
-    .execute();
-  return error ? 'ERRO' : 'ENVIADA';
+  // Only the claimer marks.
+  await write(deps, async (tx) => {
+    await tenant(tx.db, row.companyId)
+      .updateTable('schedules')
+      .set((eb) => ({ status: 'ERRO', sentAt: null, error: code, updatedAt: at, version: eb('schedules.version', '+', 1) }))
+      .where('schedules.id', '=', row.id)
+      .where('schedules.claimedBy', '=', row.claimedBy)
+      .where('schedules.status', '=', 'PENDENTE')
+      .execute();
+    tx.effects.poke(row.companyId);
+  });
+  return 'ERRO';
 }
 
 /** One pass: sweep stale claims, then claim and send batches until nothing is due. */
@@ -131,10 +129,8 @@ export async function runSchedulesOnce(deps: AppDeps, opts: ScheduleJobOptions =
   const claimer = opts.claimer ?? `${randomUUID()}`;
   const limit = opts.batchSize ?? 50;
   const timeZone = opts.timeZone ?? serverTimeZone();
-  const result: ScheduleRunResult = { claimed: 0, sent: 0, failed: 0, interrupted: 0 };
-  const stale = await failStaleClaims(deps, now, opts.staleAfterMs);
-  const touched = new Set<number>(stale);
-  result.interrupted = stale.length;
+  const result: ScheduleRunResult = { claimed: 0, sent: 0, failed: 0, released: 0 };
+  result.released = await releaseStaleClaims(deps, now, opts.staleAfterMs);
   const heartbeat = setInterval(() => {
     renewClaims(deps, claimer, clock()).catch((err: unknown) => deps.log.warn('schedule claim renewal failed', { error: String(err) }));
   }, opts.heartbeatMs ?? 60_000);
@@ -142,24 +138,15 @@ export async function runSchedulesOnce(deps: AppDeps, opts: ScheduleJobOptions =
     for (;;) {
       const claimed = await claimDueSchedules(deps, { now, claimer, limit });
       result.claimed += claimed.length;
-      // Sends of one connection queue up in its FIFO; different companies go out in parallel.
-      const statuses = await Promise.all(claimed.map((row) => sendClaimedSchedule(deps, row, { clock, timeZone })));
-      for (const [i, status] of statuses.entries()) {
-        touched.add(claimed[i]!.companyId);
+      for (const row of claimed) {
+        const status = await sendClaimedSchedule(deps, row, { clock, timeZone });
         if (status === 'ENVIADA') result.sent++;
-        else result.failed++;
+        else if (status === 'ERRO') result.failed++;
       }
       if (claimed.length < limit) break;
     }
   } finally {
     clearInterval(heartbeat);
-  }
-  for (const companyId of touched) {
-    try {
-      deps.realtime.pokeCompany(companyId);
-    } catch (err) {
-      deps.log.warn('poke failed', { companyId, error: String(err) });
-    }
   }
   return result;
 }

@@ -1,12 +1,13 @@
 // Ticket jobs: auto-close of inactive open tickets (connection.expiresTicket) and the transfer of
 // pending tickets nobody took (connection.timeToTransfer → transferQueueId). Each ticket is claimed
 // by one conditional update, so a second instance or an overlapping run never acts twice and never
-// sends the closing text twice. Rules in pipeline/README.md, "Jobs".
+// sends the closing text twice: the claim, its tracking and the closing text are one write.
+// Rules in pipeline/README.md, "Jobs".
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
-import { sendAutoReply } from '../pipeline/reply.ts';
+import { write } from '../db/write.ts';
+import { queueAutoReply } from '../pipeline/reply.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
-import { announceTicketChange } from '../modules/tickets/events.ts';
 import { startCronJob, type RunningJob } from './runner.ts';
 
 const BATCH = 200;
@@ -33,19 +34,22 @@ export async function expireInactiveTickets(deps: AppDeps, now: Date = new Date(
       .execute();
     for (const { id } of candidates) {
       const at = now.toISOString();
-      const ticket = await t
-        .updateTable('tickets')
-        .set((eb) => ({ status: 'closed', closedAt: at, updatedAt: at, unreadMessages: 0, chatbot: 0, queueOptionId: null, amountUsedBotQueues: 0, awaitingRating: 0, version: eb('tickets.version', '+', 1) }))
-        .where('tickets.id', '=', id)
-        .where('tickets.status', '=', 'open')
-        .where((eb) => eb.or([eb('tickets.lastInteractionAt', '<', cutoff), eb.and([eb('tickets.lastInteractionAt', 'is', null), eb('tickets.updatedAt', '<', cutoff)])]))
-        .returningAll()
-        .executeTakeFirst();
-      if (!ticket) continue;
-      closed++;
-      await trackTicket(deps.db, conn.companyId, ticket, { finishedAt: at });
-      announceTicketChange(deps, conn.companyId);
-      if (conn.expiresInactiveMessage?.trim() && ticket.isGroup === 0) await sendAutoReply(deps, ticket, conn.expiresInactiveMessage);
+      const done = await write(deps, async (tx) => {
+        const ticket = await tenant(tx.db, conn.companyId)
+          .updateTable('tickets')
+          .set((eb) => ({ status: 'closed', closedAt: at, updatedAt: at, unreadMessages: 0, chatbot: 0, queueOptionId: null, amountUsedBotQueues: 0, awaitingRating: 0, version: eb('tickets.version', '+', 1) }))
+          .where('tickets.id', '=', id)
+          .where('tickets.status', '=', 'open')
+          .where((eb) => eb.or([eb('tickets.lastInteractionAt', '<', cutoff), eb.and([eb('tickets.lastInteractionAt', 'is', null), eb('tickets.updatedAt', '<', cutoff)])]))
+          .returningAll()
+          .executeTakeFirst();
+        if (!ticket) return false;
+        await trackTicket(tx.db, conn.companyId, ticket, { finishedAt: at });
+        tx.effects.poke(conn.companyId);
+        if (conn.expiresInactiveMessage?.trim() && ticket.isGroup === 0) await queueAutoReply(tx, ticket, conn.expiresInactiveMessage);
+        return true;
+      });
+      if (done) closed++;
     }
   }
   return closed;
@@ -76,19 +80,22 @@ export async function transferWaitingTickets(deps: AppDeps, now: Date = new Date
       .execute();
     for (const { id } of candidates) {
       const at = now.toISOString();
-      const ticket = await t
-        .updateTable('tickets')
-        .set((eb) => ({ queueId, queueOptionId: null, chatbot: 0, amountUsedBotQueues: 0, updatedAt: at, version: eb('tickets.version', '+', 1) }))
-        .where('tickets.id', '=', id)
-        .where('tickets.status', '=', 'pending')
-        .where('tickets.userId', 'is', null)
-        .where((eb) => eb.or([eb('tickets.queueId', 'is', null), eb('tickets.queueId', '!=', queueId)]))
-        .returningAll()
-        .executeTakeFirst();
-      if (!ticket) continue;
-      moved++;
-      await trackTicket(deps.db, conn.companyId, ticket, { transferredAt: at, queueId });
-      announceTicketChange(deps, conn.companyId);
+      const done = await write(deps, async (tx) => {
+        const ticket = await tenant(tx.db, conn.companyId)
+          .updateTable('tickets')
+          .set((eb) => ({ queueId, queueOptionId: null, chatbot: 0, amountUsedBotQueues: 0, updatedAt: at, version: eb('tickets.version', '+', 1) }))
+          .where('tickets.id', '=', id)
+          .where('tickets.status', '=', 'pending')
+          .where('tickets.userId', 'is', null)
+          .where((eb) => eb.or([eb('tickets.queueId', 'is', null), eb('tickets.queueId', '!=', queueId)]))
+          .returningAll()
+          .executeTakeFirst();
+        if (!ticket) return false;
+        await trackTicket(tx.db, conn.companyId, ticket, { transferredAt: at, queueId });
+        tx.effects.poke(conn.companyId);
+        return true;
+      });
+      if (done) moved++;
     }
   }
   return moved;

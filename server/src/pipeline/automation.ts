@@ -1,19 +1,19 @@
 // The automation chain after a contact's message lands in a pending, unassigned ticket: business
-// hours, the queue menu, the queue's options tree. Each bot step first claims the ticket's bot state
-// with a conditional update (still pending, still nobody's), so an agent who accepts meanwhile wins
-// and the bot says nothing more. Rules in README.md.
+// hours, the queue menu, the queue's options tree. It runs as one write after the message's commit.
+// Each bot step first claims the ticket's bot state with a conditional update (still pending, still
+// nobody's), so an agent who accepts meanwhile wins and the bot says nothing more; its message is
+// queued in the same transaction. Rules in README.md.
 import type { Updateable } from 'kysely';
-import type { AppDeps } from '../context.ts';
 import type { Tickets, TicketTrackings } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
+import type { Tx } from '../db/write.ts';
 import type { ContactRow } from '../modules/contacts/queries.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
-import { announceTicketChange } from '../modules/tickets/events.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import { isOpenAt, parseSchedules } from './business-hours.ts';
 import type { ConnectionRow } from './ingest.ts';
 import { findOption, findOptions, isBack, optionsMenuText, parseChoice, queueMenuText, type MenuQueue } from './menu.ts';
-import { sendAutoReply } from './reply.ts';
+import { queueAutoReply } from './reply.ts';
 import type { CompanySettings } from './settings.ts';
 
 export type AutomationContext = {
@@ -31,84 +31,90 @@ export type AutomationContext = {
 
 type BotPatch = Pick<Updateable<Tickets>, 'queueId' | 'queueOptionId' | 'chatbot' | 'amountUsedBotQueues'>;
 
-export async function runAutomation(deps: AppDeps, ctx: AutomationContext): Promise<void> {
+/** Whether the chain has anything to do for this message (checked before a write is opened for it). */
+export function wantsAutomation(ctx: Pick<AutomationContext, 'ticket' | 'contact'>): boolean {
+  const { ticket, contact } = ctx;
+  return ticket.status === 'pending' && ticket.userId === null && contact.disableBot !== 1 && ticket.isGroup !== 1;
+}
+
+export async function runAutomation(tx: Tx, ctx: AutomationContext): Promise<void> {
   const { connection, ticket, settings } = ctx;
-  if (ticket.status !== 'pending' || ticket.userId !== null || ctx.contact.disableBot === 1 || ticket.isGroup === 1) return;
+  if (!wantsAutomation(ctx)) return;
   if (settings.scheduleType === 'company') {
-    const company = await deps.db.selectFrom('companies').select('companies.schedules').where('companies.id', '=', connection.companyId).executeTakeFirst();
-    if (!isOpenAt(parseSchedules(company?.schedules), ctx.now)) return replyOutOfHours(deps, ctx, connection.outOfHoursMessage);
+    const company = await tx.db.selectFrom('companies').select('companies.schedules').where('companies.id', '=', connection.companyId).executeTakeFirst();
+    if (!isOpenAt(parseSchedules(company?.schedules), ctx.now)) return replyOutOfHours(tx, ctx, connection.outOfHoursMessage);
   }
   const { queues } = ctx;
   if (ticket.queueId === null) {
     if (queues.length === 0) return;
-    if (queues.length === 1) return enterQueue(deps, ctx, ticket, queues[0]!, queues, settings.sendGreetingMessageOneQueues === 'enabled');
+    if (queues.length === 1) return enterQueue(tx, ctx, ticket, queues[0]!, queues, settings.sendGreetingMessageOneQueues === 'enabled');
     const choice = ticket.chatbot === 1 ? parseChoice(ctx.body) : undefined;
     const chosen = choice === undefined ? undefined : queues[choice - 1];
-    if (chosen) return enterQueue(deps, ctx, ticket, chosen, queues, true);
-    return sendRound(deps, ctx, ticket, queueMenuText(connection.greetingMessage, queues));
+    if (chosen) return enterQueue(tx, ctx, ticket, chosen, queues, true);
+    return sendRound(tx, ctx, ticket, queueMenuText(connection.greetingMessage, queues));
   }
   const queue =
     queues.find((q) => q.id === ticket.queueId) ??
-    (await tenant(deps.db, connection.companyId)
+    (await tenant(tx.db, connection.companyId)
       .selectFrom('queues')
       .select(['queues.id', 'queues.name', 'queues.greetingMessage', 'queues.outOfHoursMessage', 'queues.schedules'])
       .where('queues.id', '=', ticket.queueId)
       .executeTakeFirst());
   if (!queue) return;
-  if (settings.scheduleType === 'queue' && !isOpenAt(parseSchedules(queue.schedules), ctx.now)) return replyOutOfHours(deps, ctx, queue.outOfHoursMessage);
+  if (settings.scheduleType === 'queue' && !isOpenAt(parseSchedules(queue.schedules), ctx.now)) return replyOutOfHours(tx, ctx, queue.outOfHoursMessage);
   if (ticket.chatbot !== 1) return;
-  return navigateOptions(deps, ctx, ticket, queue, queues);
+  return navigateOptions(tx, ctx, ticket, queue, queues);
 }
 
 /** The contact picked a queue (or the connection has only one): greet, then offer its options. */
-async function enterQueue(deps: AppDeps, ctx: AutomationContext, ticket: TicketRow, queue: MenuQueue, queues: MenuQueue[], greet: boolean): Promise<void> {
+async function enterQueue(tx: Tx, ctx: AutomationContext, ticket: TicketRow, queue: MenuQueue, queues: MenuQueue[], greet: boolean): Promise<void> {
   const now = ctx.now.toISOString();
   if (ctx.settings.scheduleType === 'queue' && !isOpenAt(parseSchedules(queue.schedules), ctx.now)) {
-    const moved = await claimBot(deps, ticket, { queueId: queue.id, queueOptionId: null, chatbot: 0, amountUsedBotQueues: 0 }, { queueId: queue.id, queuedAt: now });
-    if (moved) await replyOutOfHours(deps, { ...ctx, ticket: moved }, queue.outOfHoursMessage);
+    const moved = await claimBot(tx, ticket, { queueId: queue.id, queueOptionId: null, chatbot: 0, amountUsedBotQueues: 0 }, { queueId: queue.id, queuedAt: now });
+    if (moved) await replyOutOfHours(tx, { ...ctx, ticket: moved }, queue.outOfHoursMessage);
     return;
   }
-  const options = await findOptions(deps.db, ticket.companyId, queue.id, null);
+  const options = await findOptions(tx.db, ticket.companyId, queue.id, null);
   const moved = await claimBot(
-    deps,
+    tx,
     ticket,
     { queueId: queue.id, queueOptionId: null, chatbot: options.length > 0 ? 1 : 0, amountUsedBotQueues: 0 },
     { queueId: queue.id, queuedAt: now },
   );
   if (!moved) return;
-  if (options.length > 0) await sendAutoReply(deps, moved, optionsMenuText(queue.greetingMessage, options, queues.length > 1));
-  else if (greet && queue.greetingMessage) await sendAutoReply(deps, moved, queue.greetingMessage);
+  if (options.length > 0) await queueAutoReply(tx, moved, optionsMenuText(queue.greetingMessage, options, queues.length > 1));
+  else if (greet && queue.greetingMessage) await queueAutoReply(tx, moved, queue.greetingMessage);
 }
 
-async function navigateOptions(deps: AppDeps, ctx: AutomationContext, ticket: TicketRow, queue: MenuQueue, queues: MenuQueue[]): Promise<void> {
+async function navigateOptions(tx: Tx, ctx: AutomationContext, ticket: TicketRow, queue: MenuQueue, queues: MenuQueue[]): Promise<void> {
   const companyId = ticket.companyId;
   if (isBack(ctx.body)) {
     if (queues.length > 1) {
-      const moved = await claimBot(deps, ticket, { queueId: null, queueOptionId: null, chatbot: 1, amountUsedBotQueues: 0 }, { queueId: null });
-      if (moved) await sendAutoReply(deps, moved, queueMenuText(ctx.connection.greetingMessage, queues));
+      const moved = await claimBot(tx, ticket, { queueId: null, queueOptionId: null, chatbot: 1, amountUsedBotQueues: 0 }, { queueId: null });
+      if (moved) await queueAutoReply(tx, moved, queueMenuText(ctx.connection.greetingMessage, queues));
       return;
     }
-    const top = await findOptions(deps.db, companyId, queue.id, null);
-    const moved = await claimBot(deps, ticket, { queueOptionId: null, amountUsedBotQueues: 0 });
-    if (moved) await sendAutoReply(deps, moved, optionsMenuText(queue.greetingMessage, top, false));
+    const top = await findOptions(tx.db, companyId, queue.id, null);
+    const moved = await claimBot(tx, ticket, { queueOptionId: null, amountUsedBotQueues: 0 });
+    if (moved) await queueAutoReply(tx, moved, optionsMenuText(queue.greetingMessage, top, false));
     return;
   }
-  const current = ticket.queueOptionId === null ? undefined : await findOption(deps.db, companyId, ticket.queueOptionId);
-  const options = await findOptions(deps.db, companyId, queue.id, current?.id ?? null);
+  const current = ticket.queueOptionId === null ? undefined : await findOption(tx.db, companyId, ticket.queueOptionId);
+  const options = await findOptions(tx.db, companyId, queue.id, current?.id ?? null);
   const choice = parseChoice(ctx.body);
   const picked = options.find((o) => o.option === choice);
   if (picked) {
-    const children = await findOptions(deps.db, companyId, queue.id, picked.id);
+    const children = await findOptions(tx.db, companyId, queue.id, picked.id);
     // A leaf ends the bot: the contact waits for an attendant of the queue.
-    const moved = await claimBot(deps, ticket, { queueOptionId: picked.id, chatbot: children.length > 0 ? 1 : 0, amountUsedBotQueues: 0 });
+    const moved = await claimBot(tx, ticket, { queueOptionId: picked.id, chatbot: children.length > 0 ? 1 : 0, amountUsedBotQueues: 0 });
     if (!moved) return;
-    if (children.length > 0) await sendAutoReply(deps, moved, optionsMenuText(picked.message ?? picked.title, children, true));
-    else if (picked.message) await sendAutoReply(deps, moved, picked.message);
+    if (children.length > 0) await queueAutoReply(tx, moved, optionsMenuText(picked.message ?? picked.title, children, true));
+    else if (picked.message) await queueAutoReply(tx, moved, picked.message);
     return;
   }
   if (options.length === 0) return;
   const intro = current ? (current.message ?? current.title) : queue.greetingMessage;
-  await sendRound(deps, ctx, ticket, optionsMenuText(intro, options, queues.length > 1 || current !== undefined));
+  await sendRound(tx, ctx, ticket, optionsMenuText(intro, options, queues.length > 1 || current !== undefined));
 }
 
 /**
@@ -116,15 +122,15 @@ async function navigateOptions(deps: AppDeps, ctx: AutomationContext, ticket: Ti
  * the limit the bot stops. Within timeUseBotQueues minutes of the last menu (0: no wait) the bot
  * stays silent instead of repeating itself.
  */
-async function sendRound(deps: AppDeps, ctx: AutomationContext, ticket: TicketRow, text: string): Promise<void> {
+async function sendRound(tx: Tx, ctx: AutomationContext, ticket: TicketRow, text: string): Promise<void> {
   const { maxUseBotQueues: max, timeUseBotQueues: waitMinutes } = ctx.connection;
   const used = ticket.amountUsedBotQueues;
   if (max > 0 && used >= max) {
-    await claimBot(deps, ticket, { chatbot: 0 });
+    await claimBot(tx, ticket, { chatbot: 0 });
     return;
   }
   if (waitMinutes > 0 && used > 0) {
-    const last = await tenant(deps.db, ticket.companyId)
+    const last = await tenant(tx.db, ticket.companyId)
       .selectFrom('ticketTrackings')
       .select('ticketTrackings.chatbotAt')
       .where('ticketTrackings.ticketId', '=', ticket.id)
@@ -132,14 +138,14 @@ async function sendRound(deps: AppDeps, ctx: AutomationContext, ticket: TicketRo
       .executeTakeFirst();
     if (last?.chatbotAt && ctx.now.getTime() - new Date(last.chatbotAt).getTime() < waitMinutes * 60_000) return;
   }
-  const moved = await claimBot(deps, ticket, { chatbot: 1, amountUsedBotQueues: used + 1 }, { chatbotAt: ctx.now.toISOString() });
-  if (moved) await sendAutoReply(deps, moved, text);
+  const moved = await claimBot(tx, ticket, { chatbot: 1, amountUsedBotQueues: used + 1 }, { chatbotAt: ctx.now.toISOString() });
+  if (moved) await queueAutoReply(tx, moved, text);
 }
 
 /** Out of hours: the text once per run of messages (not again while it is the ticket's last word). */
-async function replyOutOfHours(deps: AppDeps, ctx: AutomationContext, text: string | null): Promise<void> {
+async function replyOutOfHours(tx: Tx, ctx: AutomationContext, text: string | null): Promise<void> {
   if (!text?.trim()) return;
-  const previous = await tenant(deps.db, ctx.ticket.companyId)
+  const previous = await tenant(tx.db, ctx.ticket.companyId)
     .selectFrom('messages')
     .select(['messages.body', 'messages.fromMe'])
     .where('messages.ticketId', '=', ctx.ticket.id)
@@ -147,12 +153,12 @@ async function replyOutOfHours(deps: AppDeps, ctx: AutomationContext, text: stri
     .orderBy('messages.id', 'desc')
     .executeTakeFirst();
   if (previous?.fromMe === 1 && previous.body === text) return;
-  await sendAutoReply(deps, ctx.ticket, text);
+  await queueAutoReply(tx, ctx.ticket, text);
 }
 
 /** Moves the bot state only while the ticket is still pending and unassigned. */
-async function claimBot(deps: AppDeps, ticket: TicketRow, patch: BotPatch, track?: Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId'>): Promise<TicketRow | undefined> {
-  const moved = await tenant(deps.db, ticket.companyId)
+async function claimBot(tx: Tx, ticket: TicketRow, patch: BotPatch, track?: Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId'>): Promise<TicketRow | undefined> {
+  const moved = await tenant(tx.db, ticket.companyId)
     .updateTable('tickets')
     .set((eb) => ({ ...patch, updatedAt: new Date().toISOString(), version: eb('tickets.version', '+', 1) }))
     .where('tickets.id', '=', ticket.id)
@@ -161,7 +167,7 @@ async function claimBot(deps: AppDeps, ticket: TicketRow, patch: BotPatch, track
     .returningAll()
     .executeTakeFirst();
   if (!moved) return undefined;
-  if (track) await trackTicket(deps.db, ticket.companyId, moved, track);
-  announceTicketChange(deps, ticket.companyId);
+  if (track) await trackTicket(tx.db, ticket.companyId, moved, track);
+  tx.effects.poke(ticket.companyId);
   return moved;
 }

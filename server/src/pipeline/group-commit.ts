@@ -10,12 +10,16 @@
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
+import { collectEffects, txOf, type EffectLog, type Tx } from '../db/write.ts';
 
 /** Deliveries per transaction at most: bounds how long other queries wait for the connection. */
 export const MAX_GROUP = 200;
 
-/** Stores items in the given transaction, one outcome per item in order; throws to fail them all. */
-export type Store<I, O> = (trx: Transaction<DB>, items: I[]) => Promise<O[]>;
+/**
+ * Stores items in the given transaction, one outcome per item in order; throws to fail them all.
+ * Its effects (pokes) run after the commit, only for the items kept (db/write.ts).
+ */
+export type Store<I, O> = (tx: Tx, items: I[]) => Promise<O[]>;
 
 type Job<I, O> = { item: I; resolve: (value: O) => void; reject: (err: unknown) => void };
 type Group<I, O> = { queue: Job<I, O>[]; draining: boolean };
@@ -30,7 +34,19 @@ const RELEASE = CompiledQuery.raw('release delivery');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to delivery');
 
 export function runGrouped<I, O>(deps: AppDeps, companyId: number, item: I, store: Store<I, O>): Promise<O> {
-  if (deps.dialect !== 'sqlite') return runLocked(deps, companyId, async (trx) => one(await store(trx, [item])));
+  if (deps.dialect !== 'sqlite') {
+    const log = collectEffects();
+    return runLocked(deps, companyId, async (trx) => one(await store(txOf(deps, trx, log.effects), [item]))).then(
+      (outcome) => {
+        log.commit(deps);
+        return outcome;
+      },
+      async (err: unknown) => {
+        await log.rollback(deps.log);
+        throw err;
+      },
+    );
+  }
   let byStore = groups.get(deps);
   if (!byStore) groups.set(deps, (byStore = new Map()));
   let group = byStore.get(store as Store<never, unknown>) as Group<I, O> | undefined;
@@ -70,11 +86,13 @@ async function runBatch<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I,
     return true;
   }
   let outcomes: O[];
+  const log = collectEffects();
   try {
-    outcomes = await store(trx, batch.map((job) => job.item));
+    outcomes = await store(txOf(deps, trx, log.effects), batch.map((job) => job.item));
     if (outcomes.length !== batch.length) throw new Error(`store answered ${outcomes.length} outcomes for ${batch.length} items`);
   } catch (err) {
     await trx.rollback().execute().catch(() => undefined);
+    await log.rollback(deps.log);
     if (batch.length > 1) return false;
     batch[0]!.reject(err);
     return true;
@@ -83,9 +101,11 @@ async function runBatch<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I,
     await trx.commit().execute();
   } catch (err) {
     await trx.rollback().execute().catch(() => undefined);
+    await log.rollback(deps.log);
     for (const job of batch) job.reject(err);
     return true;
   }
+  log.commit(deps);
   batch.forEach((job, i) => job.resolve(outcomes[i]!));
   return true;
 }
@@ -93,6 +113,7 @@ async function runBatch<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I,
 /** Each delivery in its own savepoint of one transaction: a failure rolls back alone and is its caller's. */
 async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
   const outcomes: ({ ok: true; value: O } | { ok: false; error: unknown })[] = [];
+  const kept: EffectLog[] = [];
   let trx;
   try {
     trx = await deps.db.startTransaction().execute();
@@ -102,22 +123,27 @@ async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store
   }
   try {
     for (const job of batch) {
+      const log = collectEffects();
       await trx.executeQuery(SAVEPOINT);
       try {
-        outcomes.push({ ok: true, value: one(await store(trx, [job.item])) });
+        outcomes.push({ ok: true, value: one(await store(txOf(deps, trx, log.effects), [job.item])) });
         await trx.executeQuery(RELEASE);
+        kept.push(log);
       } catch (error) {
         await trx.executeQuery(ROLLBACK_TO);
         await trx.executeQuery(RELEASE);
+        await log.rollback(deps.log);
         outcomes.push({ ok: false, error });
       }
     }
     await trx.commit().execute();
   } catch (err) {
     await trx.rollback().execute().catch(() => undefined);
+    for (const log of kept) await log.rollback(deps.log);
     for (const job of batch) job.reject(err);
     return;
   }
+  for (const log of kept) log.commit(deps);
   batch.forEach((job, i) => {
     const outcome = outcomes[i]!;
     if (outcome.ok) job.resolve(outcome.value);

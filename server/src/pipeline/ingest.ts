@@ -4,8 +4,8 @@ import type { InboundMessage } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import { peerKey } from '../modules/contacts/queries.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
-import { announceTicketChange } from '../modules/tickets/events.ts';
-import { runAutomation } from './automation.ts';
+import { write } from '../db/write.ts';
+import { runAutomation, wantsAutomation } from './automation.ts';
 import { loadConnectionContext } from './connection-context.ts';
 import { runGrouped, type Store } from './group-commit.ts';
 import { captureRating, dropRatingWait, parseRating } from './rating.ts';
@@ -28,7 +28,7 @@ export async function ingest(deps: AppDeps, connection: { id: number; companyId:
 const stores = new WeakMap<AppDeps, Store<Delivery, Stored | 'duplicate'>>();
 const storeOf = (deps: AppDeps) => {
   let store = stores.get(deps);
-  if (!store) stores.set(deps, (store = (trx, deliveries) => storeDeliveries(deps, trx, deliveries)));
+  if (!store) stores.set(deps, (store = (tx, deliveries) => storeDeliveries(tx, deliveries)));
   return store;
 };
 
@@ -50,15 +50,18 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
     throw err;
   }
   if (stored === 'duplicate') return { status: 'duplicate' };
-  announceTicketChange(deps, ref.companyId);
   const result: IngestResult = { status: 'stored', messageId: stored.messageId, ticketId: stored.ticket.id, contactId: stored.contact.id, ticketCreated: stored.created };
   if (msg.fromMe) return result;
-  if (stored.ratingTicket && stored.ratingTicket.id === stored.ticket.id && rated !== undefined) {
-    await captureRating(deps, stored.ticket, rated);
-    return result;
-  }
-  // Any other reply ends the wait for a rating; the message went the normal way.
-  if (stored.ratingTicket) await dropRatingWait(deps, stored.ratingTicket);
-  await runAutomation(deps, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now: new Date() });
+  // The rating reply, or the automation chain: one write of their own after the message's commit.
+  if (!stored.ratingTicket && !wantsAutomation(stored)) return result;
+  await write(deps, async (tx) => {
+    if (stored.ratingTicket && stored.ratingTicket.id === stored.ticket.id && rated !== undefined) {
+      await captureRating(tx, stored.ticket, rated);
+      return;
+    }
+    // Any other reply ends the wait for a rating; the message went the normal way.
+    if (stored.ratingTicket) await dropRatingWait(tx, stored.ratingTicket);
+    await runAutomation(tx, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now: new Date() });
+  });
   return result;
 }

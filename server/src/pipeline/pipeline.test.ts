@@ -86,8 +86,9 @@ describe.each(DIALECTS)('inbound pipeline on %s', (dialect) => {
     await t.request('PUT', `/tickets/${ticket!.id}`, { token: desk.adminSession.token, body: { status: 'open' } });
     const sent = await t.request('POST', `/messages/${ticket!.id}`, { token: desk.adminSession.token, body: { body: 'Hello!' } });
     expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ fromMe: true, ack: 1, body: 'Hello!' });
-    const ack = (n: number) => t.request('POST', '/simulator/acks', { token: desk.adminSession.token, body: { connectionId: desk.connectionId, messageId: sent.body.wid, ack: n } });
+    expect(sent.body).toMatchObject({ fromMe: true, ack: 0, sendStatus: 'queued', body: 'Hello!' });
+    const [out] = await desk.outbox(from);
+    const ack = (n: number) => t.request('POST', '/simulator/acks', { token: desk.adminSession.token, body: { connectionId: desk.connectionId, messageId: out!.id, ack: n } });
     await ack(3);
     await ack(2);
     const row = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.ack').where('messages.id', '=', sent.body.id).executeTakeFirstOrThrow();

@@ -1,22 +1,22 @@
 // The rating flow (setting userRating): closing a ticket asks the contact for 1-3; the reply is
 // stored as a user rating and on the ticket's tracking. Rules in README.md, "Rating".
-import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
+import type { Tx } from '../db/write.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
-import { sendAutoReply } from './reply.ts';
+import { queueAutoReply } from './reply.ts';
 import { texts } from './texts.ts';
 
-/** Sends the rating question of a just-closed ticket; clears awaitingRating when it cannot be sent. */
-export async function requestRating(deps: AppDeps, ticket: TicketRow, lang: string | null): Promise<void> {
-  const t = tenant(deps.db, ticket.companyId);
+/** Queues the rating question of a just-closed ticket; clears awaitingRating when it cannot be queued. */
+export async function requestRating(tx: Tx, ticket: TicketRow, lang: string | null): Promise<void> {
+  const t = tenant(tx.db, ticket.companyId);
   const connection = ticket.whatsappId
     ? await t.selectFrom('whatsapps').select('whatsapps.ratingMessage').where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst()
     : undefined;
   const words = texts(lang);
   const question = connection?.ratingMessage?.trim() || words.rating;
-  const sent = await sendAutoReply(deps, ticket, `${question}\n\n${words.ratingOptions}`);
-  if (!sent) {
+  const queued = await queueAutoReply(tx, ticket, `${question}\n\n${words.ratingOptions}`);
+  if (!queued) {
     await t.updateTable('tickets').set((eb) => ({ awaitingRating: 0, version: eb('tickets.version', '+', 1) })).where('tickets.id', '=', ticket.id).execute();
   }
 }
@@ -31,35 +31,33 @@ export function parseRating(body: string): number | undefined {
  * Stores a rating for a closed ticket awaiting one. The claim (awaitingRating 1 → 0) is atomic, so
  * a redelivered or concurrent reply rates once. Returns false when another reply got there first.
  */
-export async function captureRating(deps: AppDeps, ticket: TicketRow, rate: number): Promise<boolean> {
+export async function captureRating(tx: Tx, ticket: TicketRow, rate: number): Promise<boolean> {
   const now = new Date().toISOString();
-  const claimed = await deps.db.transaction().execute(async (trx) => {
-    const t = tenant(trx, ticket.companyId);
-    const res = await t
-      .updateTable('tickets')
-      .set((eb) => ({ awaitingRating: 0, updatedAt: now, version: eb('tickets.version', '+', 1) }))
-      .where('tickets.id', '=', ticket.id)
-      .where('tickets.awaitingRating', '=', 1)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return false;
-    await t.insertInto('userRatings', { ticketId: ticket.id, userId: ticket.userId, rate }).execute();
-    await trackTicket(trx, ticket.companyId, ticket, { rating: rate, ratedAt: now });
-    return true;
-  });
-  if (!claimed) return false;
+  const t = tenant(tx.db, ticket.companyId);
+  const res = await t
+    .updateTable('tickets')
+    .set((eb) => ({ awaitingRating: 0, updatedAt: now, version: eb('tickets.version', '+', 1) }))
+    .where('tickets.id', '=', ticket.id)
+    .where('tickets.awaitingRating', '=', 1)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return false;
+  await t.insertInto('userRatings', { ticketId: ticket.id, userId: ticket.userId, rate }).execute();
+  await trackTicket(tx.db, ticket.companyId, ticket, { rating: rate, ratedAt: now });
   const connection = ticket.whatsappId
-    ? await tenant(deps.db, ticket.companyId).selectFrom('whatsapps').select('whatsapps.complationMessage').where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst()
+    ? await t.selectFrom('whatsapps').select('whatsapps.complationMessage').where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst()
     : undefined;
-  await sendAutoReply(deps, ticket, connection?.complationMessage?.trim() || texts(null).ratingThanks);
+  await queueAutoReply(tx, ticket, connection?.complationMessage?.trim() || texts(null).ratingThanks);
+  tx.effects.poke(ticket.companyId);
   return true;
 }
 
 /** Ends a wait for a rating without one (the contact wrote something else). */
-export async function dropRatingWait(deps: AppDeps, ticket: TicketRow): Promise<void> {
-  await tenant(deps.db, ticket.companyId)
+export async function dropRatingWait(tx: Tx, ticket: TicketRow): Promise<void> {
+  const res = await tenant(tx.db, ticket.companyId)
     .updateTable('tickets')
-    .set((eb) => ({ awaitingRating: 0, version: eb('tickets.version', '+', 1) }))
+    .set((eb) => ({ awaitingRating: 0, updatedAt: new Date().toISOString(), version: eb('tickets.version', '+', 1) }))
     .where('tickets.id', '=', ticket.id)
     .where('tickets.awaitingRating', '=', 1)
-    .execute();
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) > 0) tx.effects.poke(ticket.companyId);
 }

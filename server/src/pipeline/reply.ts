@@ -1,17 +1,12 @@
-// Automatic messages (bot menus, greetings, notes, rating requests) go through the same send path
-// as an agent's, but never fail the work that caused them: a ticket is accepted even when its
-// greeting cannot leave; the failure is logged.
-import type { AppDeps } from '../context.ts';
+// Automatic messages (bot menus, greetings, notes, rating requests) are queued like an agent's, in
+// the transaction of the work that caused them, so they leave only if that work commits. A ticket
+// without a connection (or an empty text) simply gets none: they never fail that work.
+import type { Tx } from '../db/write.ts';
 import type { MessageRow } from '../modules/messages/dto.ts';
-import { sendTicketMessage } from '../modules/messages/send.ts';
+import { queueTicketMessage } from '../modules/messages/send.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 
-export async function sendAutoReply(deps: AppDeps, ticket: TicketRow, body: string): Promise<MessageRow | undefined> {
-  if (body.trim() === '') return undefined;
-  try {
-    return await sendTicketMessage(deps, ticket, { body });
-  } catch (err) {
-    deps.log.warn('automatic message not sent', { ticketId: ticket.id, error: err instanceof Error ? err.message : String(err) });
-    return undefined;
-  }
+export async function queueAutoReply(tx: Tx, ticket: TicketRow, body: string): Promise<MessageRow | undefined> {
+  if (body.trim() === '' || ticket.whatsappId === null) return undefined;
+  return queueTicketMessage(tx, ticket, { body });
 }

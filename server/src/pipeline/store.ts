@@ -7,10 +7,10 @@
 // and its merging per message.
 import type { Selectable } from 'kysely';
 import type { InboundMessage } from '../channels/types.ts';
-import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
+import type { Tx } from '../db/write.ts';
 import type { ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
@@ -42,7 +42,8 @@ type Plan = { delivery: Delivery; contact: ContactRow; ticket: TicketRow; waitin
  * or 'duplicate' when the message is stored already (or twice in the batch). Any failure throws
  * with nothing kept on disk, and the caller rolls the transaction back.
  */
-export async function storeDeliveries(deps: AppDeps, trx: Database, deliveries: Delivery[]): Promise<(Stored | 'duplicate')[]> {
+export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(Stored | 'duplicate')[]> {
+  const trx = tx.db;
   const seen = await findStoredWids(trx, deliveries);
   const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
   const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
@@ -63,15 +64,16 @@ export async function storeDeliveries(deps: AppDeps, trx: Database, deliveries: 
     const newContacts = await resolveContacts(trx, drafts, lookups);
     await resolveTickets(trx, drafts, lookups, newContacts);
     const plans = new Map<Draft, Plan>();
-    for (const draft of drafts) plans.set(draft, await planMessage(deps, trx, draft));
+    for (const draft of drafts) plans.set(draft, await planMessage(tx, draft));
     const ids = await insertMessages(trx, [...plans.values()]);
+    for (const plan of plans.values()) tx.effects.poke(plan.delivery.connection.companyId);
     return await touchTickets(
       trx,
       slots.map((slot) => (slot === 'duplicate' ? slot : plans.get(slot)!)),
       ids,
     );
   } catch (err) {
-    await Promise.all(deliveries.map((d) => d.media && removeMediaFile(deps.config.mediaDir, d.media.relPath)));
+    await Promise.all(deliveries.map((d) => d.media && removeMediaFile(tx.config.mediaDir, d.media.relPath)));
     for (const d of deliveries) delete d.media;
     throw err;
   }
@@ -102,11 +104,12 @@ async function findStoredWids(db: Database, deliveries: Delivery[]): Promise<Set
 }
 
 /** The file if any, and the message row to insert. */
-async function planMessage(deps: AppDeps, db: Database, draft: Draft): Promise<Plan> {
+async function planMessage(tx: Tx, draft: Draft): Promise<Plan> {
+  const db = tx.db;
   const { delivery, contact, ticket, waiting, created } = draft;
   if (!contact || !ticket) throw new Error('a delivery of the batch has no contact or ticket');
   const { connection, msg } = delivery;
-  if (msg.media) delivery.media = await saveInboundMedia(deps, ticket, msg);
+  if (msg.media) delivery.media = await saveInboundMedia(tx.config.mediaDir, ticket, msg);
   const quoted = msg.quotedId ? (await selectMessageByWid(db, { companyId: connection.companyId, connectionId: connection.id, wid: msg.quotedId })).rows[0] : undefined;
   const media = delivery.media;
   const values: MessageValues = {
@@ -210,10 +213,10 @@ function bodyOf(msg: InboundMessage): string {
   return msg.body ?? '';
 }
 
-async function saveInboundMedia(deps: AppDeps, ticket: TicketRow, msg: InboundMessage): Promise<StoredMedia | undefined> {
+async function saveInboundMedia(mediaDir: string, ticket: TicketRow, msg: InboundMessage): Promise<StoredMedia | undefined> {
   const file = msg.media;
   if (!file) return undefined;
   const kind = msg.mediaType === 'image' || msg.mediaType === 'sticker' ? 'image' : msg.mediaType === 'audio' ? 'audio' : msg.mediaType === 'video' ? 'video' : 'document';
   const mediaType = kind === 'document' ? 'application' : kind;
-  return saveTicketMedia(deps.config.mediaDir, ticket.companyId, ticket.id, { data: file.data, fileName: file.fileName ?? `${msg.mediaType ?? 'file'}`, mimeType: file.mimeType, kind, mediaType });
+  return saveTicketMedia(mediaDir, ticket.companyId, ticket.id, { data: file.data, fileName: file.fileName ?? `${msg.mediaType ?? 'file'}`, mimeType: file.mimeType, kind, mediaType });
 }

@@ -8,6 +8,8 @@ import type { Logger } from '../log.ts';
 
 export type BusMessage =
   | { origin: string; kind: 'poke'; companyId: number; userIds?: number[] }
+  | { origin: string; kind: 'pokeAll' }
+  | { origin: string; kind: 'outbox'; connectionId: number }
   | { origin: string; kind: 'auth'; sessionIds: string[]; reason: string }
   | { origin: string; kind: 'presence'; companyId: number; userId: number; since: string };
 

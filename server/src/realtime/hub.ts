@@ -34,6 +34,12 @@ export type Realtime = {
   pokeCompany(companyId: number): void;
   /** Only these users of the company pull. */
   pokeUsers(companyId: number, userIds: number[]): void;
+  /** Every company's users pull (platform-wide rows). */
+  pokeAll(): void;
+  /** The connection has new outbox rows: the instance that runs it (maybe another one) dispatches. */
+  outboxQueued(connectionId: number): void;
+  /** Hears `outboxQueued` from the other instances; returns the unsubscription. */
+  onOutboxQueued(handler: (connectionId: number) => void): () => void;
   /** The sessions were revoked (e.g. `replaced` by a login elsewhere): their sockets get an `auth` event and close. */
   sessionRevoked(sessionIds: string | string[], reason?: string): void;
   /** The user's last socket on this instance closed at `since`: the other instances hear it (presence.ts). */
@@ -62,6 +68,7 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
   const pending = new Map<number, Set<number> | null>();
   let timer: NodeJS.Timeout | undefined;
   const leftHandlers = new Set<(companyId: number, userId: number, since: string) => void>();
+  const outboxHandlers = new Set<(connectionId: number) => void>();
 
   function flush() {
     timer = undefined;
@@ -96,7 +103,9 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
 
   function deliver(m: BusMessage) {
     if (m.kind === 'poke') schedule(m.companyId, m.userIds);
+    else if (m.kind === 'pokeAll') for (const companyId of byCompany.keys()) schedule(companyId);
     else if (m.kind === 'auth') endSessions(m.sessionIds, m.reason);
+    else if (m.kind === 'outbox') for (const h of outboxHandlers) h(m.connectionId);
     else for (const h of leftHandlers) h(m.companyId, m.userId, m.since);
   }
   const unsubscribe = bus.subscribe((m) => {
@@ -113,6 +122,13 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
     pokeCompany: (companyId) => publish({ origin: instance, kind: 'poke', companyId }),
     pokeUsers: (companyId, userIds) => {
       if (userIds.length) publish({ origin: instance, kind: 'poke', companyId, userIds });
+    },
+    pokeAll: () => publish({ origin: instance, kind: 'pokeAll' }),
+    // Only the other instances: the local outbox was woken directly.
+    outboxQueued: (connectionId) => void bus.publish({ origin: instance, kind: 'outbox', connectionId }).catch((err: unknown) => opts.log.warn('realtime publish failed', { error: String(err) })),
+    onOutboxQueued(handler) {
+      outboxHandlers.add(handler);
+      return () => outboxHandlers.delete(handler);
     },
     sessionRevoked: (ids, reason = 'replaced') => {
       const sessionIds = Array.isArray(ids) ? ids : [ids];

@@ -1,12 +1,15 @@
 // POST /sync/push: Replicache push protocol v1 (https://doc.replicache.dev/strategies/row-version#push),
-// written as the protocol's steps. Each mutation runs in its own transaction together with its
-// client's lastMutationID, so a mutation is applied exactly once or not at all.
+// written as the protocol's steps. Each mutation is one write (db/write.ts) together with its
+// client's lastMutationID, so a mutation is applied exactly once or not at all, and its effects
+// (pokes, queued sends leaving) run only after that commit: a mutation rolled back sends nothing,
+// a retried push sends nothing twice.
 import { AppError } from '@zapdesk/sync';
 import type { ClientStateNotFoundResponse } from 'replicache';
 import { z } from 'zod';
 import type { AppDeps, Actor } from '../context.ts';
 import { nowIso, type Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
+import { write, type Tx } from '../db/write.ts';
 import { parseWith } from '../http/validate.ts';
 import { serverMutators, type MutatorContext } from './mutators.ts';
 import { claimClientGroup } from './store.ts';
@@ -34,7 +37,7 @@ export type PushResult = {
   response: Record<string, never> | ClientStateNotFoundResponse;
   applied: number;
   failed: number;
-  /** Why processing stopped early (a gap, a client of another group); the route answers it after poking. */
+  /** Why processing stopped early (a gap, a client of another group); the route answers it. */
   refusal?: AppError;
 };
 
@@ -68,9 +71,9 @@ export async function push(deps: AppDeps, actor: Actor, req: PushRequest): Promi
 async function processMutation(deps: AppDeps, actor: Actor, groupId: string, mutation: Mutation): Promise<Outcome> {
   let failure: AppError;
   try {
-    // 2. One transaction: the client row (locked), the business change, the new lastMutationID.
-    return await deps.db.transaction().execute(async (trx) => {
-      const { lastMutationId, isNew } = await lockClient(deps, trx, actor.companyId, groupId, mutation.clientID);
+    // 2. One write: the client row (locked), the business change, the new lastMutationID.
+    return await write(deps, async (tx) => {
+      const { lastMutationId, isNew } = await lockClient(deps, tx.db, actor.companyId, groupId, mutation.clientID);
       // 3. Already processed (a retried push): skip.
       if (mutation.id <= lastMutationId) return 'skipped';
       // 4. From the future: refuse, and stop here (the caller never sees later ones applied out of order).
@@ -79,8 +82,8 @@ async function processMutation(deps: AppDeps, actor: Actor, groupId: string, mut
         throw new GapError(mutation, lastMutationId);
       }
       // 5. The authoritative change: arguments re-parsed with the shared schema, then the service.
-      await runMutator(deps, trx, actor, mutation);
-      await setLastMutationId(trx, actor.companyId, mutation.clientID, mutation.id);
+      await runMutator(tx, actor, mutation);
+      await setLastMutationId(tx.db, actor.companyId, mutation.clientID, mutation.id);
       return 'applied';
     });
   } catch (err) {
@@ -89,12 +92,13 @@ async function processMutation(deps: AppDeps, actor: Actor, groupId: string, mut
     failure = toBusinessError(deps, mutation, err);
   }
   // 6. The business change failed: still mark the mutation processed and record why, so the
-  //    client's queue moves on and the app can tell the user.
-  return deps.db.transaction().execute(async (trx) => {
-    const { lastMutationId } = await lockClient(deps, trx, actor.companyId, groupId, mutation.clientID);
+  //    client's queue moves on and the app can tell the user (the pusher's clients pull it).
+  return write(deps, async (tx) => {
+    const { lastMutationId } = await lockClient(deps, tx.db, actor.companyId, groupId, mutation.clientID);
     if (mutation.id !== lastMutationId + 1) return 'skipped';
-    await setLastMutationId(trx, actor.companyId, mutation.clientID, mutation.id);
-    await recordError(trx, actor.companyId, mutation, failure);
+    await setLastMutationId(tx.db, actor.companyId, mutation.clientID, mutation.id);
+    await recordError(tx.db, actor.companyId, mutation, failure);
+    tx.effects.poke(actor.companyId, [actor.userId]);
     return 'failed';
   });
 }
@@ -107,11 +111,11 @@ class GapError extends Error {
   }
 }
 
-async function runMutator(deps: AppDeps, db: Database, actor: Actor, mutation: Mutation): Promise<void> {
+async function runMutator(tx: Tx, actor: Actor, mutation: Mutation): Promise<void> {
   const mutator = Object.hasOwn(serverMutators, mutation.name) ? serverMutators[mutation.name as keyof typeof serverMutators] : undefined;
   if (!mutator) throw new AppError('ERR_VALIDATION', `Unknown mutation ${mutation.name}.`);
   const args = parseWith(mutator.args, mutation.args);
-  await (mutator.run as (ctx: MutatorContext, a: unknown) => Promise<void>)({ deps: { ...deps, db }, db, actor }, args);
+  await (mutator.run as (ctx: MutatorContext, a: unknown) => Promise<void>)({ tx, actor }, args);
 }
 
 function toBusinessError(deps: AppDeps, mutation: Mutation, err: unknown): AppError {

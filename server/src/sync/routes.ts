@@ -47,11 +47,8 @@ export function syncRoutes(deps: AppDeps) {
       const body = await parseBody(c, pushVersionOf);
       if (body.pushVersion !== 1) return c.json({ error: 'VersionNotSupported', versionType: 'push' });
       const actor = c.get('actor');
+      // Each mutation's effects (pokes, sends) ran after its own commit.
       const result = await push(deps, actor, parseWith(pushRequestSchema, body));
-      // After the commits, even when a later mutation stopped the push: applied changes reach the
-      // whole company; recorded errors reach the pusher's own clients.
-      if (result.applied > 0) deps.realtime.pokeCompany(actor.companyId);
-      else if (result.failed > 0) deps.realtime.pokeUsers(actor.companyId, [actor.userId]);
       if (result.refusal) throw result.refusal;
       return c.json(result.response);
     });

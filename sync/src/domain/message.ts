@@ -63,6 +63,9 @@ export const MAX_MEDIAS_PER_MESSAGE = 10;
 
 export type QuotedMessage = { id: number; body: string; fromMe: boolean; mediaType: string | null; mediaUrl: string | null; isDeleted: boolean };
 
+export const MESSAGE_SEND_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type MessageSendStatus = (typeof MESSAGE_SEND_STATUSES)[number];
+
 export type Message = {
   id: number;
   wid: string;
@@ -77,6 +80,12 @@ export type Message = {
   isDeleted: boolean;
   isEdited: boolean;
   ack: number;
+  /**
+   * Outgoing messages (DESIGN §12): `queued` until the network took it (clock), `sent`, or `failed`
+   * with the catalogue code in `sendError` (the chat offers to send it again); null for inbound ones.
+   */
+  sendStatus: MessageSendStatus | null;
+  sendError: string | null;
   read: boolean;
   quotedMsgId: number | null;
   quotedMsg: QuotedMessage | null;

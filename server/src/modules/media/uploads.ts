@@ -3,8 +3,10 @@
 import { AppError, MAX_MEDIAS_PER_MESSAGE } from '@zapdesk/sync';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { classifyUpload, mediaTypeOfKind } from './storage.ts';
-import type { NewUpload } from '../messages/service.ts';
+import { classifyUpload, mediaTypeOfKind, type StoredMedia } from './storage.ts';
+
+/** A file received in a request, checked, not yet stored. */
+export type NewUpload = { data: Buffer; fileName: string; mimeType: string; kind: StoredMedia['kind']; mediaType: StoredMedia['mediaType'] };
 
 /** Largest multipart request on the message routes: a 20 MB video plus room for a few more files. */
 export const MAX_MESSAGE_UPLOAD_BYTES = 30 * 1024 * 1024;

@@ -1,5 +1,5 @@
 // The message as the API shows it (spec/02 §3): with its quoted message and sender contact.
-import type { Message, QuotedMessage } from '@zapdesk/sync';
+import { MESSAGE_SEND_STATUSES, type Message, type MessageSendStatus, type QuotedMessage } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Messages } from '../../db/schema.ts';
@@ -41,6 +41,8 @@ export async function toMessageDtos(db: Database, companyId: number, rows: Messa
     isDeleted: r.isDeleted === 1,
     isEdited: r.isEdited === 1,
     ack: r.ack,
+    sendStatus: toSendStatus(r.sendStatus),
+    sendError: r.sendError,
     read: r.read === 1,
     quotedMsgId: r.quotedMsgId,
     quotedMsg: (r.quotedMsgId !== null && quotedMap.get(r.quotedMsgId)) || null,
@@ -49,6 +51,8 @@ export async function toMessageDtos(db: Database, companyId: number, rows: Messa
     version: r.version,
   }));
 }
+
+const toSendStatus = (s: string | null): MessageSendStatus | null => (MESSAGE_SEND_STATUSES as readonly string[]).includes(s ?? '') ? (s as MessageSendStatus) : null;
 
 /** The ticket's list line for a message: its text, else what kind of media it is. */
 export function previewOf(body: string, mediaType: string | null, fileName?: string): string {

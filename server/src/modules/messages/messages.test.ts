@@ -5,6 +5,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { tenant } from '../../db/tenant.ts';
 import { ingest } from '../../pipeline/ingest.ts';
+import { waitFor } from '../../channels/testing.ts';
 
 const MB = 1024 * 1024;
 
@@ -31,7 +32,7 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     return t.app.request(`/messages/${ticketId}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   }
 
-  it('sends only in open tickets; signs, quotes, stores fromMe with ack 1, and refuses an empty body', async () => {
+  it('sends only in open tickets; signs, quotes, queues the message (ack 0, queued), then records ack 1 and the network id; refuses an empty body', async () => {
     const { desk, from, firstId, ticket } = await openTicket();
     const token = desk.userSession.token;
     const pending = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'too early' } });
@@ -43,9 +44,12 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     const inbound = first.body.messages[0];
     const sent = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'How can I help?', signMessage: true, quotedMsg: { id: inbound.id }, fromMe: true, read: 1, mediaUrl: '' } });
     expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ body: `*${desk.user.name}*:\nHow can I help?`, fromMe: true, ack: 1, read: true, quotedMsg: { id: inbound.id, body: 'hello there' } });
+    // Answered as soon as it is a row: queued, not yet on the network.
+    expect(sent.body).toMatchObject({ body: `*${desk.user.name}*:\nHow can I help?`, fromMe: true, ack: 0, sendStatus: 'queued', sendError: null, read: true, quotedMsg: { id: inbound.id, body: 'hello there' } });
     const out = (await desk.outbox(from)).at(-1)!;
-    expect(out).toMatchObject({ id: sent.body.wid, body: `*${desk.user.name}*:\nHow can I help?`, quotedId: firstId });
+    expect(out).toMatchObject({ body: `*${desk.user.name}*:\nHow can I help?`, quotedId: firstId });
+    const stored = await tenant(t.db, desk.companyId).selectFrom('messages').selectAll().where('messages.id', '=', sent.body.id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ wid: out.id, ack: 1, sendStatus: 'sent', sendError: null, version: sent.body.version + 1 });
     expect(await desk.ticketOf(from)).toMatchObject({ lastMessage: `*${desk.user.name}*:\nHow can I help?` });
 
     const blank = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: '   ' } });
@@ -124,10 +128,11 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     const token = desk.userSession.token;
     await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
     const sent = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'oops' } });
+    const out = (await desk.outbox(from)).at(-1)!;
     const del = await t.request('DELETE', `/messages/${sent.body.id}`, { token });
     expect(del.status).toBe(200);
-    expect(del.body).toMatchObject({ id: sent.body.id, isDeleted: true });
-    expect((await desk.outbox(from)).find((m) => m.id === sent.body.wid)?.deleted).toBe(true);
+    expect(del.body).toMatchObject({ id: sent.body.id, isDeleted: true, wid: out.id });
+    expect((await desk.outbox(from)).find((m) => m.id === out.id)?.deleted).toBe(true);
 
     const inbound = (await t.request('GET', `/messages/${ticket.id}`, { token })).body.messages.find((m: { fromMe: boolean }) => !m.fromMe);
     expect((await t.request('DELETE', `/messages/${inbound.id}`, { token })).status).toBe(403);
@@ -140,15 +145,48 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     expect(refused.body.error).toBe('ERR_DELETE_WAPP_MSG');
   });
 
-  it('a disconnected connection answers ERR_WAPP_NOT_INITIALIZED and keeps nothing', async () => {
-    const { desk, ticket } = await openTicket();
+  it('a message written while the connection is down stays queued (nothing lost) and leaves when it is back', async () => {
+    const { desk, from, ticket } = await openTicket();
     const token = desk.userSession.token;
     await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
     await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'replaced' } });
     const res = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'anyone?' } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
-    const bodies = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.body').where('messages.ticketId', '=', ticket.id).execute();
-    expect(bodies.map((b) => b.body)).toEqual(['hello there']);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ body: 'anyone?', ack: 0, sendStatus: 'queued' });
+    expect((await desk.outbox(from)).map((m) => m.body)).not.toContain('anyone?');
+    const row = () => tenant(t.db, desk.companyId).selectFrom('messages').select(['sendStatus', 'ack']).where('messages.id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(await row()).toEqual({ sendStatus: 'queued', ack: 0 });
+    // The pairing was kept: starting the session again reconnects, and the queue leaves.
+    await t.request('POST', `/whatsappsession/${desk.connectionId}`, { token: desk.adminSession.token });
+    await waitFor(row, (r) => r.sendStatus === 'sent');
+    expect((await desk.outbox(from)).map((m) => m.body)).toContain('anyone?');
+    expect(await row()).toEqual({ sendStatus: 'sent', ack: 1 });
+  });
+
+  it('a number not on WhatsApp fails the message with its code; resend is refused until it failed, then queues it again', async () => {
+    const { desk, from, ticket } = await openTicket();
+    const token = desk.userSession.token;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    await t.request('POST', '/simulator/numbers', { token: desk.adminSession.token, body: { connectionId: desk.connectionId, number: from, exists: false } });
+    const res = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'are you there?' } });
+    expect(res.status).toBe(201);
+    await t.deps.outbox.idle();
+    const row = () => tenant(t.db, desk.companyId).selectFrom('messages').selectAll().where('messages.id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(await row()).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WAPP_INVALID_CONTACT', ack: 0 });
+    expect(await tenant(t.db, desk.companyId).selectFrom('outbox').selectAll().where('outbox.messageId', '=', res.body.id).execute()).toEqual([]);
+
+    await t.request('POST', '/simulator/numbers', { token: desk.adminSession.token, body: { connectionId: desk.connectionId, number: from, exists: true } });
+    expect((await t.request('POST', `/messages/${res.body.id}/resend`, { token: desk.outsiderSession.token })).status).toBe(403);
+    const again = await t.request('POST', `/messages/${res.body.id}/resend`, { token });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: res.body.id, sendStatus: 'queued', sendError: null });
+    await t.deps.outbox.idle();
+    expect(await row()).toMatchObject({ sendStatus: 'sent', ack: 1 });
+    expect((await desk.outbox(from)).filter((m) => m.body === 'are you there?')).toHaveLength(1);
+    // Sent already: nothing to resend.
+    const twice = await t.request('POST', `/messages/${res.body.id}/resend`, { token });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toBe('ERR_VALIDATION');
+    expect((await t.request('POST', '/messages/999999/resend', { token })).body.error).toBe('ERR_NOT_FOUND');
   });
 });

@@ -1,34 +1,61 @@
-import { messageCreateSchema, messageListQuerySchema, messageMultipartSchema } from '@zapdesk/sync';
+import { AppError, messageCreateSchema, messageListQuerySchema, messageMultipartSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery, parseWith } from '../../http/validate.ts';
+import { contactPeer, findContact } from '../contacts/queries.ts';
 import { isMultipart, messageUploadLimit, readUploads } from '../media/uploads.ts';
-import { deleteMessage, getWritableTicket, listMessages, sendAgentMessages } from './service.ts';
+import { toTicketDto } from '../tickets/dto.ts';
+import { findDeletableMessage, listMessages, markMessageDeleted, markTicketRead, resendMessage, sendAgentMessages } from './service.ts';
+import { toMessageDtos } from './dto.ts';
 
 export function messagesRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
   return new Hono<AppEnv>()
     .get('/messages/:ticketId', auth, async (c) => {
+      const actor = c.get('actor');
       const ticketId = parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND');
       const { pageNumber } = parseQuery(c, messageListQuerySchema);
-      return c.json(await listMessages(deps, c.get('actor'), ticketId, pageNumber));
+      const page = await listMessages(deps, actor, ticketId, pageNumber);
+      const ticket = page.ticket.userId === actor.userId ? await write(deps, (tx) => markTicketRead(tx, page.ticket)) : page.ticket;
+      return c.json({ messages: page.messages, hasMore: page.hasMore, ticket: await toTicketDto(deps.db, actor.companyId, ticket) });
     })
     // JSON answers the message; multipart answers {messages}, one per file.
     .post('/messages/:ticketId', auth, messageUploadLimit, async (c) => {
       const actor = c.get('actor');
-      const ticket = await getWritableTicket(deps, actor, parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND'));
+      const ticketId = parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND');
       if (isMultipart(c)) {
         const { fields, uploads } = await readUploads(c);
         const input = parseWith(messageMultipartSchema, fields);
-        const messages = await sendAgentMessages(deps, actor, ticket, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads });
+        const messages = await write(deps, (tx) => sendAgentMessages(tx, actor, ticketId, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads }));
         return c.json({ messages }, 201);
       }
       const input = await parseBody(c, messageCreateSchema);
-      const [message] = await sendAgentMessages(deps, actor, ticket, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads: [] });
+      const [message] = await write(deps, (tx) => sendAgentMessages(tx, actor, ticketId, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads: [] }));
       return c.json(message, 201);
     })
+    // A failed message goes back to its connection's queue (the chat's resend action).
+    .post('/messages/:id/resend', auth, async (c) => {
+      const actor = c.get('actor');
+      const id = parseId(c, 'id', 'ERR_NOT_FOUND');
+      return c.json(await write(deps, (tx) => resendMessage(tx, actor, id)));
+    })
+    // Deleted for everyone on the network first (outside any transaction), then recorded.
     .delete('/messages/:id', auth, async (c) => {
-      return c.json(await deleteMessage(deps, c.get('actor'), parseId(c, 'id', 'ERR_NOT_FOUND')));
+      const actor = c.get('actor');
+      const { message, ticket } = await findDeletableMessage(deps, actor, parseId(c, 'id', 'ERR_NOT_FOUND'));
+      if (message.isDeleted === 1) return c.json((await toMessageDtos(deps.db, actor.companyId, [message]))[0]);
+      const channel = message.whatsappId ? deps.outbox.channel(message.whatsappId) : undefined;
+      if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      const contact = await findContact(deps.db, actor.companyId, ticket.contactId);
+      if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+      try {
+        await channel.deleteMessage(contactPeer(contact), message.wid);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'ERR_DELETE_WAPP_MSG') throw err;
+        throw new AppError('ERR_DELETE_WAPP_MSG', undefined, { details: { cause: err instanceof Error ? err.message : String(err) } });
+      }
+      return c.json(await write(deps, (tx) => markMessageDeleted(tx, actor, message.id)));
     });
 }

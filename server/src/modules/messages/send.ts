@@ -1,16 +1,13 @@
-// Sending a message into a ticket: the one path for agents, the bot, the external API and jobs.
-// The row is written first (ack 0, shown at once), sent through the connection's queue, then gets
-// the network's id and ack 1; a failed send removes the row, so nothing half-written remains.
+// Outgoing messages are rows first (DESIGN §12): the one path for agents, the bot, greetings,
+// farewells, ratings, schedules and the external API. The message row (ack 0, `queued`, shown at
+// once) and its outbox entry are written in the caller's transaction; the connection's dispatcher
+// (outbound/dispatcher.ts) sends it after the commit. Nothing here touches the network.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { AppError } from '@zapdesk/sync';
-import { sql } from 'kysely';
-import type { OutboundContent } from '../../channels/types.ts';
-import type { AppDeps } from '../../context.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import type { Tx } from '../../db/write.ts';
 import { tenant } from '../../db/tenant.ts';
-import { contactPeer, findContact } from '../contacts/queries.ts';
-import { resolveMediaFile, type StoredMedia } from '../media/storage.ts';
+import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../media/storage.ts';
+import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
 
@@ -18,93 +15,94 @@ export type OutgoingMessage = {
   body: string;
   media?: StoredMedia;
   quotedMsgId?: number | null;
+  /** Who hears the outcome (outbound/outcomes.ts), e.g. `schedule:12`. */
+  origin?: string;
 };
 
-const CHANNEL_MEDIA: Record<StoredMedia['mediaType'], 'image' | 'audio' | 'video' | 'document'> = {
-  image: 'image',
-  audio: 'audio',
-  video: 'video',
-  application: 'document',
-};
-
-export async function sendTicketMessage(deps: AppDeps, ticket: TicketRow, out: OutgoingMessage): Promise<MessageRow> {
-  const companyId = ticket.companyId;
+/** Queues a message in the ticket's conversation; it leaves through the ticket's connection after the commit. */
+export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: OutgoingMessage): Promise<MessageRow> {
   const connectionId = ticket.whatsappId;
   if (connectionId === null) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The ticket has no connection to send through.');
-  const t = tenant(deps.db, companyId);
-  const contact = await findContact(deps.db, companyId, ticket.contactId);
-  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  const t = tenant(tx.db, ticket.companyId);
   const quoted = out.quotedMsgId
-    ? await t.selectFrom('messages').select(['messages.id', 'messages.wid']).where('messages.id', '=', out.quotedMsgId).where('messages.ticketId', '=', ticket.id).executeTakeFirst()
+    ? await t.selectFrom('messages').select('messages.id').where('messages.id', '=', out.quotedMsgId).where('messages.ticketId', '=', ticket.id).executeTakeFirst()
     : undefined;
   if (out.quotedMsgId && !quoted) throw new AppError('ERR_VALIDATION', 'quotedMsg: not a message of this ticket.');
 
-  const content = await buildContent(deps, out);
+  const now = new Date().toISOString();
   const row = await t
     .insertInto('messages', {
+      // Unique per connection until the network names it.
       wid: `pending:${randomUUID()}`,
       ticketId: ticket.id,
-      contactId: contact.id,
+      contactId: ticket.contactId,
       whatsappId: connectionId,
       body: out.body,
       fromMe: 1,
       read: 1,
       ack: 0,
+      sendStatus: 'queued',
       mediaType: out.media?.mediaType ?? null,
       mediaUrl: out.media?.relPath ?? null,
       quotedMsgId: quoted?.id ?? null,
       data: out.media ? JSON.stringify({ fileName: out.media.fileName, mimeType: out.media.mimeType, size: out.media.size }) : null,
+      createdAt: now,
+      updatedAt: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-
-  let sent;
-  try {
-    sent = await deps.outbound.send(connectionId, { to: contactPeer(contact), content, quotedId: quoted?.wid });
-  } catch (err) {
-    await t.deleteFrom('messages').where('messages.id', '=', row.id).execute();
-    throw err;
-  }
-  const now = new Date().toISOString();
-  let stored: MessageRow;
-  try {
-    stored = await t
-      .updateTable('messages')
-      .set((eb) => ({ wid: sent.id, ack: sql<number>`case when ack < 1 then 1 else ack end`, updatedAt: now, version: eb('messages.version', '+', 1) }))
-      .where('messages.id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  } catch (err) {
-    // The network echoed our own message back first and the pipeline stored it: keep that row.
-    if (!isUniqueViolation(err)) throw err;
-    await t.deleteFrom('messages').where('messages.id', '=', row.id).execute();
-    stored = await t.selectFrom('messages').selectAll('messages').where('messages.whatsappId', '=', connectionId).where('messages.wid', '=', sent.id).executeTakeFirstOrThrow();
-  }
+  await t.insertInto('outbox', { whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null }).execute();
   await t
     .updateTable('tickets')
     .set((eb) => ({
-      lastMessage: previewOf(out.body, stored.mediaType, out.media?.fileName),
+      lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName),
       lastInteractionAt: now,
       updatedAt: now,
       version: eb('tickets.version', '+', 1),
     }))
     .where('tickets.id', '=', ticket.id)
     .execute();
-  return stored;
+  tx.effects.poke(ticket.companyId);
+  tx.effects.dispatch(connectionId);
+  return row;
 }
 
-async function buildContent(deps: AppDeps, out: OutgoingMessage): Promise<OutboundContent> {
-  if (!out.media) return { kind: 'text', body: out.body };
-  const file = resolveMediaFile(deps.config.mediaDir, out.media.relPath);
-  if (!file) throw new AppError('ERR_SENDING_WAPP_MSG', 'The media file is missing.');
-  const data = await readFile(file);
-  return {
-    kind: 'media',
-    mediaType: CHANNEL_MEDIA[out.media.mediaType],
-    data,
-    mimeType: out.media.mimeType,
-    fileName: out.media.fileName,
-    caption: out.body || undefined,
-    ptt: out.media.mediaType === 'audio' ? true : undefined,
-  };
+/**
+ * Queues a text and files as the chat sends them: one message per file, the text travelling once
+ * as the first file's caption (alone when there is no file). Each file is stored in the ticket's
+ * folder and removed again if the write rolls back.
+ */
+export async function queueTicketUploads(tx: Tx, ticket: TicketRow, input: { body: string; quotedMsgId?: number; uploads: NewUpload[] }): Promise<MessageRow[]> {
+  if (input.uploads.length === 0) return [await queueTicketMessage(tx, ticket, { body: input.body, quotedMsgId: input.quotedMsgId })];
+  const queued: MessageRow[] = [];
+  const { mediaDir } = tx.config;
+  for (const [i, upload] of input.uploads.entries()) {
+    const media = await saveTicketMedia(mediaDir, ticket.companyId, ticket.id, upload);
+    tx.effects.onRollback(() => removeMediaFile(mediaDir, media.relPath));
+    queued.push(await queueTicketMessage(tx, ticket, { body: i === 0 ? input.body : '', media, quotedMsgId: i === 0 ? input.quotedMsgId : undefined }));
+  }
+  return queued;
+}
+
+/**
+ * Puts a failed message back in its connection's queue (the chat's resend action). Only a message
+ * sent from here that failed; it keeps its place in the conversation and leaves after the commit.
+ */
+export async function requeueFailedMessage(tx: Tx, message: MessageRow): Promise<MessageRow> {
+  if (message.fromMe !== 1 || message.sendStatus !== 'failed') throw new AppError('ERR_VALIDATION', 'Only a message that failed to send can be sent again.');
+  if (message.whatsappId === null) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The connection of this message is gone.');
+  const t = tenant(tx.db, message.companyId);
+  const row = await t
+    .updateTable('messages')
+    .set((eb) => ({ sendStatus: 'queued', sendError: null, updatedAt: new Date().toISOString(), version: eb('messages.version', '+', 1) }))
+    .where('messages.id', '=', message.id)
+    .where('messages.sendStatus', '=', 'failed')
+    .returningAll()
+    .executeTakeFirst();
+  // Resent meanwhile by another click: it is queued already.
+  if (!row) return (await t.selectFrom('messages').selectAll('messages').where('messages.id', '=', message.id).executeTakeFirstOrThrow());
+  await t.insertInto('outbox', { whatsappId: message.whatsappId, ticketId: message.ticketId, messageId: message.id }).execute();
+  tx.effects.poke(message.companyId);
+  tx.effects.dispatch(message.whatsappId);
+  return row;
 }

@@ -2,6 +2,7 @@ import { AppError, ticketCreateSchema, ticketListQuerySchema, ticketUpdateSchema
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { toTicketDto } from './dto.ts';
 import { findTicketsPage } from './queries.ts';
@@ -31,15 +32,19 @@ export function ticketsRoutes(deps: AppDeps) {
     })
     .post('/tickets', auth, async (c) => {
       const input = await parseBody(c, ticketCreateSchema);
-      return c.json(await createTicket(deps, c.get('actor'), input), 201);
+      const actor = c.get('actor');
+      return c.json(await write(deps, (tx) => createTicket(tx, actor, input)), 201);
     })
     .put('/tickets/:id', auth, async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_TICKET_FOUND');
       const input = await parseBody(c, ticketUpdateSchema);
-      return c.json(await updateTicket(deps, c.get('actor'), id, input));
+      const actor = c.get('actor');
+      return c.json(await write(deps, (tx) => updateTicket(tx, actor, id, input)));
     })
     .delete('/tickets/:id', auth, requirePermission('ticket-options:deleteTicket'), async (c) => {
-      await deleteTicket(deps, c.get('actor'), parseId(c, 'id', 'ERR_NO_TICKET_FOUND'));
+      const actor = c.get('actor');
+      const id = parseId(c, 'id', 'ERR_NO_TICKET_FOUND');
+      await write(deps, (tx) => deleteTicket(tx, actor, id));
       return c.json({ message: 'Ticket deleted' });
     });
 }

@@ -2,18 +2,18 @@
 // of PUT /tickets/{id} are in transitions.ts.
 import { randomUUID } from 'node:crypto';
 import { AppError, type Ticket, type TicketCreateInput } from '@zapdesk/sync';
-import type { Actor, AppDeps } from '../../context.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { sql } from 'kysely';
+import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Reader, Tx } from '../../db/write.ts';
 import { removeTicketMedia } from '../media/storage.ts';
 import { startTracking } from '../ticket-tracking/service.ts';
 import { findContact } from '../contacts/queries.ts';
-import { announceTicketChange } from './events.ts';
 import { findTicketRow, toTicketDto, type TicketRow } from './dto.ts';
 import { assertCanSee, loadViewer, type Viewer } from './visibility.ts';
 
 /** A ticket of the actor's company that the actor may see: 404 for another company's, 403 outside the view. */
-export async function getVisibleTicket(deps: AppDeps, actor: Actor, ticketId: number): Promise<{ row: TicketRow; viewer: Viewer }> {
+export async function getVisibleTicket(deps: Reader, actor: Actor, ticketId: number): Promise<{ row: TicketRow; viewer: Viewer }> {
   const row = await findTicketRow(deps.db, actor.companyId, ticketId);
   if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
   const viewer = await loadViewer(deps.db, actor);
@@ -21,7 +21,7 @@ export async function getVisibleTicket(deps: AppDeps, actor: Actor, ticketId: nu
   return { row, viewer };
 }
 
-export async function getTicketByUuid(deps: AppDeps, actor: Actor, uuid: string): Promise<Ticket> {
+export async function getTicketByUuid(deps: Reader, actor: Actor, uuid: string): Promise<Ticket> {
   const row = await tenant(deps.db, actor.companyId).selectFrom('tickets').selectAll('tickets').where('tickets.uuid', '=', uuid).executeTakeFirst();
   if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
   assertCanSee(await loadViewer(deps.db, actor), row);
@@ -29,7 +29,7 @@ export async function getTicketByUuid(deps: AppDeps, actor: Actor, uuid: string)
 }
 
 /** The connection a new ticket uses when none is named: the user's own, else the company default. */
-async function pickConnection(deps: AppDeps, actor: Actor, whatsappId: number | null | undefined): Promise<number> {
+async function pickConnection(deps: Reader, actor: Actor, whatsappId: number | null | undefined): Promise<number> {
   const t = tenant(deps.db, actor.companyId);
   if (whatsappId) {
     const found = await t.selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.id', '=', whatsappId).executeTakeFirst();
@@ -47,7 +47,7 @@ async function pickConnection(deps: AppDeps, actor: Actor, whatsappId: number | 
 }
 
 /** 409 for a contact that already has an open or pending ticket: who holds it, or where it is. */
-async function refuseOtherOpenTicket(deps: AppDeps, actor: Actor, contactId: number): Promise<void> {
+async function refuseOtherOpenTicket(deps: Reader, actor: Actor, contactId: number): Promise<void> {
   const t = tenant(deps.db, actor.companyId);
   const other = await t
     .selectFrom('tickets')
@@ -72,9 +72,9 @@ async function refuseOtherOpenTicket(deps: AppDeps, actor: Actor, contactId: num
   throw new AppError('ERR_OTHER_OPEN_TICKET', undefined, { details: { ticketId: other.id, uuid: other.uuid } });
 }
 
-export async function createTicket(deps: AppDeps, actor: Actor, input: TicketCreateInput): Promise<Ticket> {
-  const t = tenant(deps.db, actor.companyId);
-  const contact = await findContact(deps.db, actor.companyId, input.contactId);
+export async function createTicket(tx: Tx, actor: Actor, input: TicketCreateInput): Promise<Ticket> {
+  const t = tenant(tx.db, actor.companyId);
+  const contact = await findContact(tx.db, actor.companyId, input.contactId);
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
   if (actor.profile !== 'admin' && !input.queueId) throw new AppError('ERR_VALIDATION', 'queueId: choose a queue.', { issues: [{ path: 'queueId', message: 'Required' }] });
   if (input.queueId) {
@@ -86,43 +86,40 @@ export async function createTicket(deps: AppDeps, actor: Actor, input: TicketCre
     const user = await t.selectFrom('users').select('users.id').where('users.id', '=', userId).executeTakeFirst();
     if (!user) throw new AppError('ERR_NO_USER_FOUND');
   }
-  const whatsappId = await pickConnection(deps, actor, input.whatsappId);
-  await refuseOtherOpenTicket(deps, actor, contact.id);
+  const whatsappId = await pickConnection(tx, actor, input.whatsappId);
+  await refuseOtherOpenTicket(tx, actor, contact.id);
   const now = new Date().toISOString();
-  let row: TicketRow;
-  try {
-    row = await deps.db.transaction().execute(async (trx) => {
-      const created = await tenant(trx, actor.companyId)
-        .insertInto('tickets', {
-          uuid: randomUUID(),
-          status: input.status,
-          contactId: contact.id,
-          userId: input.status === 'pending' ? (input.userId ?? null) : userId,
-          queueId: input.queueId ?? null,
-          whatsappId,
-          isGroup: contact.isGroup,
-          lastInteractionAt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await startTracking(trx, actor.companyId, created, { queuedAt: created.queueId ? now : null, startedAt: created.status === 'open' ? now : null });
-      return created;
-    });
-  } catch (err) {
-    // Another request opened one between the check and the insert (unique open ticket per contact and connection).
-    if (isUniqueViolation(err)) await refuseOtherOpenTicket(deps, actor, contact.id);
-    throw err;
+  // The unique open-ticket index decides a race with another request: the loser inserts nothing
+  // (no error, so the transaction stays usable on PostgreSQL) and is told who won.
+  const row = await t
+    .insertInto('tickets', {
+      uuid: randomUUID(),
+      status: input.status,
+      contactId: contact.id,
+      userId: input.status === 'pending' ? (input.userId ?? null) : userId,
+      queueId: input.queueId ?? null,
+      whatsappId,
+      isGroup: contact.isGroup,
+      lastInteractionAt: now,
+    })
+    // The index's own predicate, spelled as in its migration: SQLite matches the index by its text.
+    .onConflict((oc) => oc.columns(['companyId', 'contactId', 'whatsappId']).where(sql<boolean>`status IN ('open', 'pending')`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) {
+    await refuseOtherOpenTicket(tx, actor, contact.id);
+    throw new AppError('ERR_OTHER_OPEN_TICKET');
   }
-  announceTicketChange(deps, actor.companyId);
-  return toTicketDto(deps.db, actor.companyId, row);
+  await startTracking(tx.db, actor.companyId, row, { queuedAt: row.queueId ? now : null, startedAt: row.status === 'open' ? now : null });
+  tx.effects.poke(actor.companyId);
+  return toTicketDto(tx.db, actor.companyId, row);
 }
 
-export async function deleteTicket(deps: AppDeps, actor: Actor, ticketId: number): Promise<void> {
-  const row = await findTicketRow(deps.db, actor.companyId, ticketId);
+export async function deleteTicket(tx: Tx, actor: Actor, ticketId: number): Promise<void> {
+  const row = await findTicketRow(tx.db, actor.companyId, ticketId);
   if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
-  await tenant(deps.db, actor.companyId).deleteFrom('tickets').where('tickets.id', '=', ticketId).execute();
-  await removeTicketMedia(deps.config.mediaDir, actor.companyId, ticketId).catch((err: unknown) =>
-    deps.log.warn('ticket media not removed', { ticketId, error: String(err) }),
-  );
-  announceTicketChange(deps, actor.companyId);
+  await tenant(tx.db, actor.companyId).deleteFrom('tickets').where('tickets.id', '=', ticketId).execute();
+  const { mediaDir } = tx.config;
+  tx.effects.afterCommit(() => removeTicketMedia(mediaDir, actor.companyId, ticketId));
+  tx.effects.poke(actor.companyId);
 }

@@ -1,66 +1,62 @@
 // PUT /tickets/{id}: the transitions of spec/02 §4. Each is one conditional update (so two agents
-// accepting the same ticket cannot both win), a tracking write, then the automatic messages the
-// company's settings ask for, sent after the commit and never failing the transition.
+// accepting the same ticket cannot both win), a tracking write, and the automatic messages the
+// company's settings ask for, queued in the same transaction (they leave after the commit).
 import { AppError, type Ticket, type TicketUpdateInput } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
-import type { Actor, AppDeps } from '../../context.ts';
+import type { Actor } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Tickets, TicketTrackings } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Reader, Tx } from '../../db/write.ts';
 import { requestRating } from '../../pipeline/rating.ts';
-import { sendAutoReply } from '../../pipeline/reply.ts';
+import { queueAutoReply } from '../../pipeline/reply.ts';
 import { readSettings } from '../../pipeline/settings.ts';
 import { texts } from '../../pipeline/texts.ts';
 import { startTracking, trackTicket } from '../ticket-tracking/service.ts';
 import { findTicketRow, toTicketDto, type TicketRow } from './dto.ts';
-import { announceTicketChange } from './events.ts';
 import { getVisibleTicket } from './service.ts';
 
 type Patch = Omit<Updateable<Tickets>, 'id' | 'companyId' | 'version'>;
 type TrackingPatch = Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId'>;
-type Step = { patch: Patch; from: string[]; track?: TrackingPatch; newCycle?: boolean; after?: (row: TicketRow) => Promise<void> };
+type Step = { patch: Patch; from: string[]; track?: TrackingPatch; newCycle?: boolean; after?: (row: TicketRow) => Promise<unknown> };
 
 /** Bot and integration state a human takes over from. */
 const BOT_OFF: Patch = { chatbot: 0, queueOptionId: null, amountUsedBotQueues: 0 };
 
-export async function updateTicket(deps: AppDeps, actor: Actor, ticketId: number, input: TicketUpdateInput): Promise<Ticket> {
-  const { row } = await getVisibleTicket(deps, actor, ticketId);
-  const step = await planStep(deps, actor, row, input);
-  if (!step) return toTicketDto(deps.db, actor.companyId, row);
+export async function updateTicket(tx: Tx, actor: Actor, ticketId: number, input: TicketUpdateInput): Promise<Ticket> {
+  const { row } = await getVisibleTicket(tx, actor, ticketId);
+  const step = await planStep(tx, actor, row, input);
+  if (!step) return toTicketDto(tx.db, actor.companyId, row);
   const now = new Date().toISOString();
   let updated: TicketRow | undefined;
   try {
-    updated = await deps.db.transaction().execute(async (trx) => {
-      const next = await tenant(trx, actor.companyId)
-        .updateTable('tickets')
-        .set((eb) => ({ ...step.patch, updatedAt: now, version: eb('tickets.version', '+', 1) }))
-        .where('tickets.id', '=', row.id)
-        .where('tickets.status', 'in', step.from)
-        .returningAll()
-        .executeTakeFirst();
-      if (!next) return undefined;
-      if (step.newCycle) await startTracking(trx, actor.companyId, next, step.track);
-      else if (step.track) await trackTicket(trx, actor.companyId, next, step.track);
-      return next;
-    });
+    updated = await tenant(tx.db, actor.companyId)
+      .updateTable('tickets')
+      .set((eb) => ({ ...step.patch, updatedAt: now, version: eb('tickets.version', '+', 1) }))
+      .where('tickets.id', '=', row.id)
+      .where('tickets.status', 'in', step.from)
+      .returningAll()
+      .executeTakeFirst();
   } catch (err) {
     // The unique open-ticket index: the contact already has another active ticket on that connection.
     if (isUniqueViolation(err)) throw new AppError('ERR_OTHER_OPEN_TICKET');
     throw err;
   }
   // Someone else moved the ticket first: answer its current state.
-  if (!updated) return toTicketDto(deps.db, actor.companyId, (await findTicketRow(deps.db, actor.companyId, row.id)) ?? row);
-  announceTicketChange(deps, actor.companyId);
+  if (!updated) return toTicketDto(tx.db, actor.companyId, (await findTicketRow(tx.db, actor.companyId, row.id)) ?? row);
+  if (step.newCycle) await startTracking(tx.db, actor.companyId, updated, step.track);
+  else if (step.track) await trackTicket(tx.db, actor.companyId, updated, step.track);
+  tx.effects.poke(actor.companyId);
   await step.after?.(updated);
-  const fresh = (await findTicketRow(deps.db, actor.companyId, updated.id)) ?? updated;
-  return toTicketDto(deps.db, actor.companyId, fresh);
+  const fresh = (await findTicketRow(tx.db, actor.companyId, updated.id)) ?? updated;
+  return toTicketDto(tx.db, actor.companyId, fresh);
 }
 
-async function actorInfo(deps: AppDeps, actor: Actor) {
+async function actorInfo(deps: Reader, actor: Actor) {
   return tenant(deps.db, actor.companyId).selectFrom('users').select(['users.name', 'users.language']).where('users.id', '=', actor.userId).executeTakeFirstOrThrow();
 }
 
-async function planStep(deps: AppDeps, actor: Actor, row: TicketRow, input: TicketUpdateInput): Promise<Step | undefined> {
+async function planStep(deps: Tx, actor: Actor, row: TicketRow, input: TicketUpdateInput): Promise<Step | undefined> {
   const now = new Date().toISOString();
   const settings = await readSettings(deps.db, actor.companyId);
   const isTransfer =
@@ -80,7 +76,7 @@ async function planStep(deps: AppDeps, actor: Actor, row: TicketRow, input: Tick
         if (input.sendFarewell === false) return;
         if (rating) return requestRating(deps, closed, me.language);
         const message = await complationMessage(deps, closed);
-        if (message && closed.isGroup === 0) await sendAutoReply(deps, closed, message);
+        if (message && closed.isGroup === 0) await queueAutoReply(deps, closed, message);
       },
     };
   }
@@ -104,7 +100,7 @@ async function planStep(deps: AppDeps, actor: Actor, row: TicketRow, input: Tick
       from: [row.status],
       patch: { ...BOT_OFF, status: 'open', userId: actor.userId },
       track: { startedAt: now, userId: actor.userId },
-      after: greet ? async (accepted) => void (await sendAutoReply(deps, accepted, texts(me.language).greetingAccepted(me.name))) : undefined,
+      after: greet ? async (accepted) => void (await queueAutoReply(deps, accepted, texts(me.language).greetingAccepted(me.name))) : undefined,
     };
   }
 
@@ -115,7 +111,7 @@ async function planStep(deps: AppDeps, actor: Actor, row: TicketRow, input: Tick
   return Object.keys(patch).length ? { from: ['open', 'pending', 'closed'], patch } : undefined;
 }
 
-async function planTransfer(deps: AppDeps, actor: Actor, row: TicketRow, input: TicketUpdateInput, note: boolean): Promise<Step> {
+async function planTransfer(deps: Tx, actor: Actor, row: TicketRow, input: TicketUpdateInput, note: boolean): Promise<Step> {
   const t = tenant(deps.db, actor.companyId);
   const now = new Date().toISOString();
   const queueId = input.queueId === undefined ? row.queueId : input.queueId;
@@ -135,12 +131,12 @@ async function planTransfer(deps: AppDeps, actor: Actor, row: TicketRow, input: 
     from: ['open', 'pending', 'closed'],
     patch: { ...BOT_OFF, status, userId, queueId, whatsappId, closedAt: null, awaitingRating: 0 },
     track: { transferredAt: now, queueId, userId, whatsappId },
-    after: note && queueChanged && row.isGroup === 0 ? async (moved) => void (await sendAutoReply(deps, moved, texts(me.language).transferred(queue.name))) : undefined,
+    after: note && queueChanged && row.isGroup === 0 ? async (moved) => void (await queueAutoReply(deps, moved, texts(me.language).transferred(queue.name))) : undefined,
   };
 }
 
 /** The closing text: the queue's own when it has one, else the connection's. */
-async function complationMessage(deps: AppDeps, ticket: TicketRow): Promise<string | undefined> {
+async function complationMessage(deps: Reader, ticket: TicketRow): Promise<string | undefined> {
   const t = tenant(deps.db, ticket.companyId);
   const queue = ticket.queueId ? await t.selectFrom('queues').select('queues.complationMessage').where('queues.id', '=', ticket.queueId).executeTakeFirst() : undefined;
   if (queue?.complationMessage?.trim()) return queue.complationMessage;

@@ -18,6 +18,8 @@ const msg = (over: Partial<Message>): Message => ({
   isDeleted: false,
   isEdited: false,
   ack: 0,
+  sendStatus: null,
+  sendError: null,
   read: true,
   quotedMsgId: null,
   quotedMsg: null,

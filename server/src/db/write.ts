@@ -1,0 +1,119 @@
+// One write path (DESIGN §12). A write has one owner: the REST route or one push mutation calls
+// `write(deps, (tx) => …)`, which opens the transaction; services receive `tx` and never open one,
+// never poke and never touch the network. What must happen after the commit (pokes, waking the
+// outbox dispatcher, removing a file) is registered on `tx.effects` while the write runs and runs
+// only once the real commit is done; a rolled-back write has no effects (only its `onRollback`s).
+import type { Transaction } from 'kysely';
+import type { Config } from '../config.ts';
+import type { AppDeps } from '../context.ts';
+import type { Logger } from '../log.ts';
+import type { Database, Dialect } from './database.ts';
+import type { DB } from './schema.ts';
+
+/** What a read needs: `AppDeps` is one, and so is a `Tx` (reads inside a write see its rows). */
+export type Reader = { db: Database; dialect: Dialect; config: Config; log: Logger };
+
+/** A write in progress: the transaction and the effects to run after its commit. */
+export type Tx = Reader & { db: Transaction<DB>; effects: Effects };
+
+export type Effects = {
+  /** The company's users (only `userIds` when given) pull after the commit. */
+  poke(companyId: number, userIds?: number[]): void;
+  /** Every company's users pull (platform-wide rows: announcements, plans). */
+  pokeAll(): void;
+  /** New outbox rows on this connection: its dispatcher looks once the rows are committed. */
+  dispatch(connectionId: number): void;
+  /**
+   * Anything else that must wait for the commit (removing a file the write dropped, a read receipt,
+   * ending a deleted connection's session); `fn` gets the app's realtime, outbox and sessions.
+   */
+  afterCommit(fn: (app: EffectSinks) => unknown): void;
+  /** Undo what the write did outside the database (a file it saved) if it rolls back. */
+  onRollback(fn: () => unknown): void;
+};
+
+/** What runs effects after a commit: the app's realtime hub, outbox and sessions. */
+export type EffectSinks = Pick<AppDeps, 'realtime' | 'outbox' | 'sessions' | 'config' | 'log'>;
+
+/** Effects gathered for one transaction; `commit` or `rollback` runs them, once. */
+export type EffectLog = {
+  effects: Effects;
+  commit(sinks: EffectSinks): void;
+  rollback(log: Logger): Promise<void>;
+};
+
+export function collectEffects(): EffectLog {
+  // company → users to poke (null: all of them)
+  const pokes = new Map<number, Set<number> | null>();
+  let everyone = false;
+  const connections = new Set<number>();
+  const after: ((app: EffectSinks) => unknown)[] = [];
+  const undo: (() => unknown)[] = [];
+  let done = false;
+
+  const effects: Effects = {
+    poke(companyId, userIds) {
+      const current = pokes.get(companyId);
+      if (current === null) return;
+      if (!userIds) pokes.set(companyId, null);
+      else pokes.set(companyId, new Set([...(current ?? []), ...userIds]));
+    },
+    pokeAll: () => void (everyone = true),
+    dispatch: (connectionId) => void connections.add(connectionId),
+    afterCommit: (fn) => void after.push(fn),
+    onRollback: (fn) => void undo.push(fn),
+  };
+
+  const guard = (what: string, log: Logger, fn: () => unknown) => {
+    try {
+      const result = fn();
+      if (result instanceof Promise) result.catch((err: unknown) => log.warn(`${what} failed after commit`, { error: String(err) }));
+    } catch (err) {
+      // The write committed; a lost poke only delays clients until their next pull.
+      log.warn(`${what} failed after commit`, { error: String(err) });
+    }
+  };
+
+  return {
+    effects,
+    commit(app) {
+      const { realtime, outbox, log } = app;
+      if (done) return;
+      done = true;
+      if (everyone) guard('poke', log, () => realtime.pokeAll());
+      else for (const [companyId, users] of pokes) guard('poke', log, () => (users ? realtime.pokeUsers(companyId, [...users]) : realtime.pokeCompany(companyId)));
+      for (const id of connections) guard('dispatch', log, () => outbox.wake(id));
+      for (const fn of after) guard('after-commit effect', log, () => fn(app));
+    },
+    async rollback(log) {
+      if (done) return;
+      done = true;
+      for (const fn of undo) {
+        try {
+          await fn();
+        } catch (err) {
+          log.warn('rollback effect failed', { error: String(err) });
+        }
+      }
+    },
+  };
+}
+
+/** Runs `fn` in one transaction; its effects run after the commit. */
+export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const log = collectEffects();
+  let result: T;
+  try {
+    result = await deps.db.transaction().execute((trx) => fn(txOf(deps, trx, log.effects)));
+  } catch (err) {
+    await log.rollback(deps.log);
+    throw err;
+  }
+  log.commit(deps);
+  return result;
+}
+
+/** The `Tx` of a transaction some other owner opened (the inbound pipeline's group commit). */
+export function txOf(deps: Reader, trx: Transaction<DB>, effects: Effects): Tx {
+  return { db: trx, dialect: deps.dialect, config: deps.config, log: deps.log, effects };
+}

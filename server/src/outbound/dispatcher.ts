@@ -1,0 +1,281 @@
+// The outbox dispatcher (DESIGN §12): one lane per WhatsApp connection run here. A lane reads its
+// connection's queued rows in order, claims each with a conditional update just before handing it
+// to the network (`queued` → `sending`, this process named), sends outside any transaction, and
+// records the outcome in a short transaction of its own: sent (the network's id, ack 1), failed for
+// good (the catalogue code), or queued again (a transient failure after a backoff; the connection
+// went down). Rules in README.md beside this file.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@zapdesk/sync';
+import type { Selectable } from 'kysely';
+import type { Channel } from '../channels/types.ts';
+import type { AppDeps } from '../context.ts';
+import type { Outbox as OutboxRow } from '../db/schema.ts';
+import { tenant } from '../db/tenant.ts';
+import { write, type Tx } from '../db/write.ts';
+import { buildSendRequest } from './content.ts';
+import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
+
+export type QueuedRow = Selectable<OutboxRow>;
+
+export type Outbox = {
+  /** New rows on the connection were committed: its lane dispatches them (here, or on the instance running it). */
+  wake(connectionId: number): void;
+  /** Starts dispatching: rows a dead process left `sending` fail as unconfirmed, queued rows leave. */
+  start(deps: AppDeps): void;
+  /** Stops taking rows; waits for the sends under way to be recorded. */
+  stop(): Promise<void>;
+  /** Resolves once no lane has a send under way or a read pending (tests, benchmarks). */
+  idle(): Promise<void>;
+  /** The connection's channel when it is connected (markRead, delete, number checks: not sends). */
+  channel(connectionId: number): Channel | undefined;
+  /** Sends per connection at once (rows of one ticket always one at a time, in order). */
+  readonly concurrency: number;
+};
+
+export type OutboxOptions = {
+  getChannel: (connectionId: number) => Channel | undefined;
+  /** Sends in flight per connection; rows of one ticket still go one after the other. */
+  concurrency?: number;
+  /** Attempts of a send that fails with a transient error, the first included. */
+  attempts?: number;
+  /** Wait before the 2nd attempt; doubles after each failure. */
+  backoffMs?: number;
+  /** How often every lane looks at its queue anyway (a wake from another instance may be lost). */
+  sweepMs?: number;
+};
+
+/** A send that failed this way is not retried: the row fails for good. */
+const FINAL_CODES = new Set(['ERR_WAPP_INVALID_CONTACT', 'ERR_NO_CONTACT_FOUND']);
+
+type Lane = {
+  connectionId: number;
+  companyId: number | undefined;
+  running: number;
+  /** Outcomes being written (a sent row's record may outlive its slot). */
+  recording: number;
+  /** Tickets with a row under way: their later rows wait. */
+  busy: Set<number>;
+  pumping: boolean;
+  again: boolean;
+  recovered: boolean;
+  timer: NodeJS.Timeout | undefined;
+};
+
+export function createOutbox(opts: OutboxOptions): Outbox {
+  const concurrency = Math.max(1, opts.concurrency ?? 4);
+  const attempts = Math.max(1, opts.attempts ?? 3);
+  const backoffMs = opts.backoffMs ?? 500;
+  // Names this process's claims: a row left `sending` under another name was in flight when its process died.
+  const instance = randomUUID();
+  const lanes = new Map<number, Lane>();
+  const settled = new Set<() => void>();
+  let deps: AppDeps | undefined;
+  let stopped = false;
+  let sweeper: NodeJS.Timeout | undefined;
+  const offs: (() => void)[] = [];
+
+  const connected = (connectionId: number) => {
+    const channel = opts.getChannel(connectionId);
+    return channel && channel.status() === 'CONNECTED' ? channel : undefined;
+  };
+
+  const laneOf = (connectionId: number) => {
+    let lane = lanes.get(connectionId);
+    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, recording: 0, busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
+    return lane;
+  };
+
+  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && l.recording === 0 && !l.pumping);
+  const checkIdle = () => {
+    if (!isIdle()) return;
+    for (const resolve of settled) resolve();
+    settled.clear();
+  };
+
+  const report = (what: string, lane: Lane, err: unknown) =>
+    deps?.log.error(`outbox ${what} failed`, { connectionId: lane.connectionId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+
+  function pump(lane: Lane) {
+    if (!deps || stopped) return;
+    if (lane.pumping) {
+      lane.again = true;
+      return;
+    }
+    lane.pumping = true;
+    void runPump(deps, lane)
+      .catch((err: unknown) => report('dispatch', lane, err))
+      .finally(() => {
+        lane.pumping = false;
+        if (lane.again) pump(lane);
+        else checkIdle();
+      });
+  }
+
+  async function runPump(deps: AppDeps, lane: Lane) {
+    do {
+      lane.again = false;
+      const channel = connected(lane.connectionId);
+      // Down: the rows wait; the lane is woken when the connection is CONNECTED again.
+      if (!channel || stopped) return;
+      lane.companyId ??= (await deps.db.selectFrom('whatsapps').select('whatsapps.companyId').where('whatsapps.id', '=', lane.connectionId).executeTakeFirst())?.companyId;
+      if (lane.companyId === undefined) return;
+      if (!lane.recovered) {
+        await recoverUnconfirmed(deps, lane.companyId, lane.connectionId, instance);
+        lane.recovered = true;
+      }
+      if (lane.running >= concurrency) return;
+      const rows = await tenant(deps.db, lane.companyId)
+        .selectFrom('outbox')
+        .selectAll('outbox')
+        .where('outbox.whatsappId', '=', lane.connectionId)
+        .where('outbox.state', '=', 'queued')
+        .$if(lane.busy.size > 0, (q) => q.where('outbox.ticketId', 'not in', [...lane.busy]))
+        .orderBy('outbox.id')
+        .limit(concurrency * 4)
+        .execute();
+      const now = Date.now();
+      const seen = new Set<number>();
+      let nextDue = Infinity;
+      for (const row of rows) {
+        if (lane.running >= concurrency || stopped) break;
+        // Only a ticket's oldest queued row may go, and only while nothing of that ticket is under way.
+        if (seen.has(row.ticketId)) continue;
+        seen.add(row.ticketId);
+        if (lane.busy.has(row.ticketId)) continue;
+        const due = row.notBefore ? Date.parse(row.notBefore) : 0;
+        if (due > now) {
+          nextDue = Math.min(nextDue, due);
+          continue;
+        }
+        if (!(await claim(deps, lane, row))) continue;
+        send(deps, lane, channel, row);
+      }
+      if (nextDue < Infinity) wakeAt(lane, nextDue - now);
+    } while (lane.again);
+  }
+
+  /** queued → sending, named for this process; false when the row was taken or removed meanwhile. */
+  async function claim(deps: AppDeps, lane: Lane, row: QueuedRow): Promise<boolean> {
+    const res = await tenant(deps.db, lane.companyId!)
+      .updateTable('outbox')
+      .set((eb) => ({ state: 'sending', claimedBy: instance, claimedAt: new Date().toISOString(), attempts: eb('outbox.attempts', '+', 1) }))
+      .where('outbox.id', '=', row.id)
+      .where('outbox.state', '=', 'queued')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow) {
+    lane.running++;
+    lane.busy.add(row.ticketId);
+    const companyId = lane.companyId!;
+    const attempt = row.attempts + 1;
+    // Frees the slot and the ticket: at once for a send the network took (the ticket's next row may
+    // go while this one is recorded), only after the record for one that is queued again (order).
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      lane.running--;
+      lane.busy.delete(row.ticketId);
+      pump(lane);
+    };
+    lane.recording++;
+    void (async () => {
+      let request;
+      try {
+        request = await buildSendRequest(deps.db, deps.config.mediaDir, companyId, row.messageId);
+      } catch (err) {
+        await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)));
+        return;
+      }
+      let sent;
+      try {
+        sent = await channel.send(request);
+      } catch (err) {
+        await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
+        return;
+      }
+      free();
+      await write(deps, (tx) => recordSent(tx, companyId, row, sent.id));
+    })()
+      .catch((err: unknown) => report('record', lane, err))
+      .finally(() => {
+        lane.recording--;
+        free();
+        checkIdle();
+      });
+  }
+
+  /** A send the network refused: queued again (down, or a transient error with attempts left) or failed. */
+  function recordFailure(tx: Tx, companyId: number, lane: Lane, channel: Channel, row: QueuedRow, attempt: number, err: unknown) {
+    const code = err instanceof AppError ? err.code : undefined;
+    if (code === 'ERR_WAPP_NOT_INITIALIZED' || connected(lane.connectionId) !== channel) return recordRequeued(tx, companyId, row, { countAttempt: false });
+    if (code && FINAL_CODES.has(code)) return recordFailed(tx, companyId, row, code);
+    if (attempt >= attempts) {
+      tx.log.warn('outbox send failed', { connectionId: lane.connectionId, messageId: row.messageId, attempts: attempt, error: err instanceof Error ? err.message : String(err) });
+      return recordFailed(tx, companyId, row, 'ERR_SENDING_WAPP_MSG');
+    }
+    const notBefore = new Date(Date.now() + backoffMs * 2 ** (attempt - 1)).toISOString();
+    return recordRequeued(tx, companyId, row, { countAttempt: true, notBefore });
+  }
+
+  function wakeAt(lane: Lane, inMs: number) {
+    if (lane.timer) clearTimeout(lane.timer);
+    lane.timer = setTimeout(() => {
+      lane.timer = undefined;
+      pump(lane);
+    }, Math.max(0, inMs));
+    lane.timer.unref?.();
+  }
+
+  /** Every connection with queued rows that runs here: a wake from another instance may have been lost. */
+  async function sweep(deps: AppDeps) {
+    // Crosses companies on purpose, like the cron jobs: one dispatcher serves every tenant's connections.
+    const rows = await deps.db.selectFrom('outbox').select('outbox.whatsappId').where('outbox.state', '=', 'queued').groupBy('outbox.whatsappId').execute();
+    for (const { whatsappId } of rows) if (connected(whatsappId)) pump(laneOf(whatsappId));
+  }
+
+  return {
+    concurrency,
+    wake(connectionId) {
+      if (!deps || stopped) return;
+      if (connected(connectionId)) pump(laneOf(connectionId));
+      // The connection may run on another instance (PostgreSQL, DESIGN §11).
+      else deps.realtime.outboxQueued(connectionId);
+    },
+    start(d) {
+      deps = d;
+      offs.push(
+        d.sessions.onStatus(({ connectionId, status }) => {
+          if (status === 'CONNECTED') pump(laneOf(connectionId));
+        }),
+      );
+      offs.push(
+        d.realtime.onOutboxQueued((connectionId) => {
+          if (connected(connectionId)) pump(laneOf(connectionId));
+        }),
+      );
+      const everyMs = opts.sweepMs ?? 5_000;
+      sweeper = setInterval(() => void sweep(d).catch((err: unknown) => d.log.warn('outbox sweep failed', { error: String(err) })), everyMs);
+      sweeper.unref?.();
+      void sweep(d).catch((err: unknown) => d.log.warn('outbox sweep failed', { error: String(err) }));
+    },
+    async stop() {
+      stopped = true;
+      if (sweeper) clearInterval(sweeper);
+      for (const off of offs.splice(0)) off();
+      for (const lane of lanes.values()) if (lane.timer) clearTimeout(lane.timer);
+      await this.idle();
+    },
+    idle() {
+      if (isIdle()) return Promise.resolve();
+      return new Promise<void>((resolve) => settled.add(resolve));
+    },
+    channel: connected,
+  };
+}
+
+function codeOf(err: unknown): string {
+  return err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG';
+}
