@@ -14,14 +14,15 @@ export type { SessionManager, InboundEvent, AckEvent, StatusEvent } from './sess
 export function createChannelSessions(opts: {
   db: Database;
   log: Logger;
-  config: Pick<Config, 'simulatorTiming'>;
+  config: Pick<Config, 'simulatorTiming' | 'dataDir'>;
   onRowChanged?: (companyId: number) => void;
   /** false in tests: `beta` connections run on the simulator too. */
   realWhatsApp?: boolean;
   /** On PostgreSQL several instances may share the database, so connections are leased (30 s). */
   dialect?: Dialect;
 }): SessionManager {
-  const simulator = createSimulatorNetwork(opts.config.simulatorTiming);
+  // The simulated phones' outboxes live in DATA_DIR: like WhatsApp's servers, they outlive the process.
+  const simulator = createSimulatorNetwork(opts.config.simulatorTiming, { dataDir: opts.config.dataDir });
   const beta = opts.realWhatsApp === false ? simulator.createChannel : createBaileysFactory({ log: opts.log });
   return createSessionManager({
     db: opts.db,

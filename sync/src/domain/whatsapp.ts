@@ -124,6 +124,26 @@ export const simulatorAckSchema = z.object({
 
 export const DROP_CAUSES = ['network', 'loggedOut', 'replaced'] as const;
 export type DropCause = (typeof DROP_CAUSES)[number];
-export const simulatorDropSchema = z.object({ cause: z.enum(DROP_CAUSES).optional().default('network') });
+/** Ten minutes: the longest outage a control may ask for (a timer, not a test of patience). */
+export const SIMULATOR_MAX_DELAY_MS = 600_000;
+const delayMsSchema = z.number().int().min(0).max(SIMULATOR_MAX_DELAY_MS);
+
+export const simulatorDropSchema = z
+  .object({
+    cause: z.enum(DROP_CAUSES).optional().default('network'),
+    /** After a `network` drop: how long until the connection comes back (default: the simulator's reconnect delay). */
+    forMs: delayMsSchema.optional(),
+  })
+  .refine((v) => v.forMs === undefined || v.cause === 'network', { path: ['forMs'], message: 'Only a network drop comes back by itself' });
+
+/** The simulated phone's send faults; an omitted field keeps its current value, 0 clears it. */
+export const simulatorFaultsSchema = z.object({
+  /** Each send waits this long before WhatsApp accepts it. */
+  sendLatencyMs: delayMsSchema.optional(),
+  /** The next N sends fail with a transient (retryable) error and record nothing. */
+  failSends: z.number().int().min(0).max(1_000_000).optional(),
+});
+export type SimulatorFaultsInput = z.infer<typeof simulatorFaultsSchema>;
+export type SimulatorFaults = { id: number; sendLatencyMs: number; failSends: number };
 
 export const simulatorNumberSchema = z.object({ connectionId: idSchema, number: phoneDigitsSchema, exists: z.boolean() });

@@ -1,7 +1,9 @@
 // One simulated WhatsApp account: QR pairing completed by a scan, reconnects after a network drop,
-// a logged-out or replaced session, sends recorded in the phone's outbox. It speaks the Channel
-// interface exactly as the Baileys adapter does, so everything above it cannot tell them apart.
+// a logged-out or replaced session, sends recorded in the phone's outbox (slowed down or failed by
+// the phone's faults). It speaks the Channel interface exactly as the Baileys adapter does, so
+// everything above it cannot tell them apart.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@zapdesk/sync';
 import type { AuthStore } from '../auth-store.ts';
 import { createChannelEmitter } from '../emitter.ts';
@@ -33,8 +35,28 @@ export type OutboxEntry = {
   deleted: boolean;
 };
 
-/** What the simulated phone keeps across sessions of one connection (per server process). */
-export type SimulatedPhone = { outbox: OutboxEntry[]; absent: Set<string>; contacts: Map<string, Peer> };
+/** How the phone's sends misbehave: a delay before WhatsApp accepts each, and N transient failures to come. */
+export type SendFaults = { sendLatencyMs: number; failSends: number };
+
+/** A change of the outbox, handed to the phone's `record` before memory changes (the durable journal). */
+export type OutboxEvent = { type: 'sent'; entry: OutboxEntry } | { type: 'ack'; id: string; ack: Ack } | { type: 'deleted'; id: string };
+
+/**
+ * What the simulated phone keeps across sessions of one connection: the outbox (on disk when the
+ * network has a data directory, so it outlives the process like WhatsApp's servers), the numbers
+ * marked absent, who wrote to it, and the send faults (per process).
+ */
+export type SimulatedPhone = {
+  outbox: OutboxEntry[];
+  absent: Set<string>;
+  contacts: Map<string, Peer>;
+  faults: SendFaults;
+  /** Persists an outbox change; throws when it cannot, so nothing is recorded in memory either. */
+  record: (event: OutboxEvent) => void;
+};
+
+/** The error of a fault-injected send: a plain Error, so senders see a retryable failure, not a final code. */
+export const TRANSIENT_SEND_FAILURE = 'simulated transient send failure';
 
 const BOOK_NAMES = ['Ana Lima', 'Bruno Costa', 'Carla Dias', 'Diego Rocha', 'Elisa Nunes'];
 
@@ -52,7 +74,8 @@ export type SimulatorChannel = Channel & {
   scan(number: string): Promise<void>;
   /** The phone number a pairing code was asked for, while one is pending. */
   pairingNumber(): string | undefined;
-  drop(cause: 'network' | 'loggedOut' | 'replaced'): Promise<void>;
+  /** After a `network` drop the connection comes back by itself after `forMs` (default: reconnectDelayMs). */
+  drop(cause: 'network' | 'loggedOut' | 'replaced', forMs?: number): Promise<void>;
   receive(message: InboundMessage): Promise<void>;
   receiveCall(call: { id: string; from: Peer; video: boolean }): Promise<void>;
   advanceAck(messageId: string, ack: Ack): Promise<OutboxEntry>;
@@ -85,6 +108,8 @@ export function createSimulatorChannel(
   let qrAttempt = 0;
   let timer: NodeJS.Timeout | undefined;
   let pairingNumber: string | undefined;
+  // Bumped on every status change: a send that waited through one was lost with the old socket.
+  let session = 0;
 
   const stopTimer = () => {
     if (timer) clearTimeout(timer);
@@ -92,6 +117,7 @@ export function createSimulatorChannel(
   };
   const setStatus = async (next: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => {
     status = next;
+    session += 1;
     await events.emit('status', next, detail);
   };
   const requireConnected = () => {
@@ -159,7 +185,7 @@ export function createSimulatorChannel(
       await setStatus('CONNECTED', { number: paired });
     },
 
-    async drop(cause) {
+    async drop(cause, forMs = options.reconnectDelayMs) {
       requireConnected();
       if (cause === 'loggedOut') return channel.logout();
       if (cause === 'replaced') {
@@ -171,7 +197,7 @@ export function createSimulatorChannel(
       timer = setTimeout(() => {
         timer = undefined;
         if (status === 'OPENING') void setStatus('CONNECTED', { number });
-      }, options.reconnectDelayMs);
+      }, forMs);
       timer.unref?.();
     },
 
@@ -190,6 +216,7 @@ export function createSimulatorChannel(
       if (!entry) throw new AppError('ERR_NOT_FOUND', `No sent message ${messageId} on this connection.`);
       // Acks only move forward: a late "delivered" after "read" changes nothing.
       if (ack > entry.ack) {
+        phone.record({ type: 'ack', id: entry.id, ack });
         entry.ack = ack;
         await events.emit('ack', { id: entry.id, ack, to: { number: entry.to, jid: `${entry.to}@s.whatsapp.net` } });
       }
@@ -200,6 +227,18 @@ export function createSimulatorChannel(
       requireConnected();
       const to = digitsOf(request.to);
       if (!to || phone.absent.has(to)) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+      const latency = phone.faults.sendLatencyMs;
+      if (latency > 0) {
+        // Each send waits on its own timer (sends in flight overlap); WhatsApp accepts it at the end.
+        const sentIn = session;
+        await sleep(latency);
+        // The socket dropped (or closed) meanwhile: the message never reached WhatsApp.
+        if (sentIn !== session || status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      }
+      if (phone.faults.failSends > 0) {
+        phone.faults.failSends -= 1;
+        throw new Error(TRANSIENT_SEND_FAILURE);
+      }
       const entry: OutboxEntry = { id: newMessageId(), to, kind: request.content.kind, body: '', ack: 1, timestamp: new Date().toISOString(), deleted: false };
       const c = request.content;
       if (c.kind === 'text') entry.body = c.body;
@@ -207,6 +246,7 @@ export function createSimulatorChannel(
       if (c.kind === 'location') Object.assign(entry, { location: { latitude: c.latitude, longitude: c.longitude, description: c.description } });
       if (c.kind === 'vcard') Object.assign(entry, { body: c.displayName, vcard: c.vcard });
       if (request.quotedId) entry.quotedId = request.quotedId;
+      phone.record({ type: 'sent', entry });
       phone.outbox.push(entry);
       return { id: entry.id, timestamp: entry.timestamp };
     },
@@ -232,6 +272,7 @@ export function createSimulatorChannel(
       requireConnected();
       const entry = phone.outbox.find((m) => m.id === messageId);
       if (!entry || entry.deleted) throw new AppError('ERR_DELETE_WAPP_MSG');
+      phone.record({ type: 'deleted', id: entry.id });
       entry.deleted = true;
     },
 

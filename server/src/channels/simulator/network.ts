@@ -1,12 +1,22 @@
 // The simulated WhatsApp network of one server process: the phones of the simulator connections
-// (outbox, numbers marked absent) and their live channels. The session manager owns one instance;
-// the HTTP controls of modules/simulator drive it.
+// (outbox, numbers marked absent, send faults) and their live channels. The session manager owns one
+// instance; the HTTP controls of modules/simulator drive it. Given a data directory, the outboxes are
+// journaled there and loaded back, as WhatsApp's servers outlive our process (outbox-journal.ts).
 import { createHash } from 'node:crypto';
 import { AppError, type DropCause, type SimulatorMessageInput } from '@zapdesk/sync';
 import type { AuthStore } from '../auth-store.ts';
 import type { Ack, InboundMessage } from '../types.ts';
-import { createSimulatorChannel, newMessageId, type OutboxEntry, type SimulatedPhone, type SimulatorChannel, type SimulatorOptions } from './channel.ts';
+import {
+  createSimulatorChannel,
+  newMessageId,
+  type OutboxEntry,
+  type SendFaults,
+  type SimulatedPhone,
+  type SimulatorChannel,
+  type SimulatorOptions,
+} from './channel.ts';
 import { generateMedia } from './media.ts';
+import { openOutboxJournal } from './outbox-journal.ts';
 
 export type SimulatorNetwork = {
   readonly options: SimulatorOptions;
@@ -20,7 +30,10 @@ export type SimulatorNetwork = {
   deliver(connectionId: number, input: Omit<SimulatorMessageInput, 'connectionId'>): Promise<{ id: string }>;
   outbox(connectionId: number, to?: string): OutboxEntry[];
   ack(connectionId: number, messageId: string, ack: Ack): Promise<OutboxEntry>;
-  drop(connectionId: number, cause: DropCause): Promise<void>;
+  /** `forMs`: after a network drop, the time until it comes back (default `options.reconnectDelayMs`). */
+  drop(connectionId: number, cause: DropCause, forMs?: number): Promise<void>;
+  /** Changes the phone's send faults (omitted fields keep their value) and answers them. No session needed. */
+  setFaults(connectionId: number, changes: Partial<SendFaults>): SendFaults;
   setNumberExists(connectionId: number, number: string, exists: boolean): void;
 };
 
@@ -32,14 +45,28 @@ export const defaultPairedNumber = (connectionId: number) => `55119${String(conn
 /** A stable fake LID per number, so the pipeline stores both identities as with real WhatsApp. */
 const lidOf = (number: string) => `${BigInt(`0x${createHash('sha256').update(number).digest('hex').slice(0, 12)}`)}@lid`;
 
-export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}): SimulatorNetwork {
+/**
+ * `storage.dataDir`: journal the outboxes in `<dataDir>/simulator/outbox.jsonl` and load them back
+ * (the server passes its DATA_DIR); without it everything stays in memory.
+ */
+export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}, storage: { dataDir?: string } = {}): SimulatorNetwork {
   const options: SimulatorOptions = { ...DEFAULT_SIMULATOR_OPTIONS, ...overrides };
+  const journal = storage.dataDir ? openOutboxJournal(storage.dataDir) : undefined;
   const phones = new Map<number, SimulatedPhone>();
   const channels = new Map<number, SimulatorChannel>();
 
   const phoneOf = (connectionId: number) => {
     let phone = phones.get(connectionId);
-    if (!phone) phones.set(connectionId, (phone = { outbox: [], absent: new Set(), contacts: new Map() }));
+    if (!phone) {
+      phone = {
+        outbox: journal?.loaded.get(connectionId) ?? [],
+        absent: new Set(),
+        contacts: new Map(),
+        faults: { sendLatencyMs: 0, failSends: 0 },
+        record: journal ? (event) => journal.append(connectionId, event) : () => undefined,
+      };
+      phones.set(connectionId, phone);
+    }
     return phone;
   };
   const channelOf = (connectionId: number) => {
@@ -70,7 +97,13 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
     },
     outbox: (connectionId, to) => phoneOf(connectionId).outbox.filter((m) => to === undefined || m.to === to),
     ack: (connectionId, messageId, ack) => channelOf(connectionId).advanceAck(messageId, ack),
-    drop: (connectionId, cause) => channelOf(connectionId).drop(cause),
+    drop: (connectionId, cause, forMs) => channelOf(connectionId).drop(cause, forMs),
+    setFaults(connectionId, changes) {
+      const faults = phoneOf(connectionId).faults;
+      if (changes.sendLatencyMs !== undefined) faults.sendLatencyMs = changes.sendLatencyMs;
+      if (changes.failSends !== undefined) faults.failSends = changes.failSends;
+      return { ...faults };
+    },
     setNumberExists(connectionId, number, exists) {
       const absent = phoneOf(connectionId).absent;
       if (exists) absent.delete(number);

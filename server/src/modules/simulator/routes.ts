@@ -4,10 +4,12 @@ import {
   AppError,
   simulatorAckSchema,
   simulatorDropSchema,
+  simulatorFaultsSchema,
   simulatorMessageSchema,
   simulatorNumberSchema,
   simulatorOutboxQuerySchema,
   simulatorScanSchema,
+  type SimulatorFaults,
 } from '@zapdesk/sync';
 import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
@@ -40,10 +42,18 @@ export function simulatorRoutes(deps: AppDeps) {
     })
     .post('/simulator/connections/:id/drop', auth, requireAdmin, async (c) => {
       const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
-      const { cause } = await parseBody(c, simulatorDropSchema);
-      await network.drop(conn.id, cause);
+      const { cause, forMs } = await parseBody(c, simulatorDropSchema);
+      await network.drop(conn.id, cause, forMs);
       await deps.sessions.flush(conn.id);
-      return c.json({ id: conn.id, cause, status: deps.sessions.getChannel(conn.id)?.status() });
+      const back = cause === 'network' ? { forMs: forMs ?? network.options.reconnectDelayMs } : {};
+      return c.json({ id: conn.id, cause, ...back, status: deps.sessions.getChannel(conn.id)?.status() });
+    })
+    // The faults belong to the simulated phone: they need no started session and outlive a drop.
+    .post('/simulator/connections/:id/faults', auth, requireAdmin, async (c) => {
+      const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
+      const changes = await parseBody(c, simulatorFaultsSchema);
+      const faults: SimulatorFaults = { id: conn.id, ...network.setFaults(conn.id, changes) };
+      return c.json(faults);
     })
     .post('/simulator/messages', auth, requireAdmin, async (c) => {
       const { connectionId, ...input } = await parseBody(c, simulatorMessageSchema);
