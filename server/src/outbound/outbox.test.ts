@@ -1,0 +1,219 @@
+// The outbox through the real app on a fresh database (DESIGN §12): a slow network holds no
+// database connection, a dropped number keeps its queue and sends it once and in order when it is
+// back, a rolled-back push sends nothing and a retried one nothing twice, and REST and push writes
+// of the same action leave the same rows and the same synced values.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newNumber, setupDesk } from '../../test/conversation.ts';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { waitFor } from '../channels/testing.ts';
+import { tenant } from '../db/tenant.ts';
+
+describe.each(DIALECTS)('outbox on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true });
+  });
+  afterAll(async () => t.close());
+
+  let seq = 0;
+  /** A Replicache client speaking the push protocol by hand: its own group, mutation ids from 1. */
+  function pusher(token: string) {
+    const group = `og-${dialect}-${++seq}`;
+    const client = `oc-${dialect}-${seq}`;
+    let id = 0;
+    const body = (mutations: { name: string; args: unknown }[], first: number) => ({
+      pushVersion: 1,
+      schemaVersion: '',
+      profileID: 'p',
+      clientGroupID: group,
+      mutations: mutations.map((m, i) => ({ id: first + i, clientID: client, name: m.name, args: m.args, timestamp: Date.now() })),
+    });
+    return {
+      group,
+      /** Pushes the mutations as the next ones of this client; the raw answer. */
+      send(mutations: { name: string; args: unknown }[]) {
+        const first = id + 1;
+        id += mutations.length;
+        return t.request('POST', '/sync/push', { token, body: body(mutations, first) });
+      },
+      /** Pushes the same request again (what Replicache does when it never saw the answer). */
+      resend(mutations: { name: string; args: unknown }[], first: number) {
+        return t.request('POST', '/sync/push', { token, body: body(mutations, first) });
+      },
+      pull(cookie: unknown = null) {
+        return t.request('POST', '/sync/pull', { token, body: { pullVersion: 1, schemaVersion: '', profileID: 'p', clientGroupID: group, cookie } });
+      },
+    };
+  }
+
+  const reply = (ticketId: number, userId: number, body: string) => ({
+    name: 'sendMessage',
+    args: { ticketId, localId: `l${++seq}abcdefgh`, body, signMessage: false, userId, sentAt: new Date().toISOString() },
+  });
+
+  /** A customer's ticket, accepted by the desk's attendant. */
+  async function openTicket(desk: Awaited<ReturnType<typeof setupDesk>>) {
+    const from = newNumber();
+    await desk.say(from, 'hello');
+    const ticket = (await desk.ticketOf(from))!;
+    expect((await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } })).status).toBe(200);
+    return { from, ticket };
+  }
+
+  const messageRows = (companyId: number, ticketId: number) =>
+    tenant(t.db, companyId).selectFrom('messages').selectAll().where('messages.ticketId', '=', ticketId).where('messages.fromMe', '=', 1).orderBy('messages.id').execute();
+
+  it('a 2 s send holds no database connection: reads, pulls and another number’s inbound messages go on meanwhile', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const other = await setupDesk(t);
+    const { from, ticket } = await openTicket(desk);
+    const admin = desk.adminSession.token;
+    expect((await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { sendLatencyMs: 2000 } })).status).toBe(200);
+    const me = pusher(desk.userSession.token);
+    expect((await me.pull()).status).toBe(200);
+
+    const started = Date.now();
+    expect((await me.send([reply(ticket.id, desk.user.id, 'slow one')])).status).toBe(200);
+    expect((await t.request('POST', `/messages/${ticket.id}`, { token: desk.userSession.token, body: { body: 'slow two' } })).status).toBe(201);
+    // Both answered at once, long before the network took either.
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    const timed = async (run: () => Promise<{ status: number }>) => {
+      const at = performance.now();
+      expect((await run()).status).toBe(200);
+      return performance.now() - at;
+    };
+    const read = await timed(() => t.request('GET', '/tickets?status=open', { token: desk.userSession.token }));
+    const pulled = await timed(() => me.pull());
+    const customer = newNumber();
+    const inbound = await timed(() => t.request('POST', '/simulator/messages', { token: other.adminSession.token, body: { connectionId: other.connectionId, from: customer, body: 'meanwhile' } }));
+    // The sends are still on the wire: nothing reached the network yet.
+    expect((await messageRows(desk.companyId, ticket.id)).map((m) => m.sendStatus)).toEqual(['queued', 'queued']);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // With the database held by a send these would wait for it (2 s); they answer in a few ms.
+    expect(read).toBeLessThan(500);
+    expect(pulled).toBeLessThan(500);
+    expect(inbound).toBeLessThan(500);
+    expect((await other.ticketOf(customer))?.lastMessage).toBe('meanwhile');
+
+    await t.deps.outbox.idle();
+    expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['slow one', 'slow two']);
+    await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { sendLatencyMs: 0 } });
+  });
+
+  it('a number down for 10 s keeps 20 messages sent by REST and push queued, then sends each once, in order', { timeout: 60_000 }, async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const { from, ticket } = await openTicket(desk);
+    const token = desk.userSession.token;
+    const dropped = await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'network', forMs: 10_000 } });
+    expect(dropped.body).toMatchObject({ status: 'OPENING', forMs: 10_000 });
+    const me = pusher(token);
+    const bodies = Array.from({ length: 20 }, (_, i) => `while down ${String(i + 1).padStart(2, '0')}`);
+    for (const [i, body] of bodies.entries()) {
+      if (i % 2 === 0) expect((await t.request('POST', `/messages/${ticket.id}`, { token, body: { body } })).status).toBe(201);
+      else expect((await me.send([reply(ticket.id, desk.user.id, body)])).status).toBe(200);
+    }
+    const rows = await messageRows(desk.companyId, ticket.id);
+    expect(rows.map((m) => m.body)).toEqual(bodies);
+    expect(rows.every((m) => m.sendStatus === 'queued' && m.ack === 0)).toBe(true);
+    expect((await desk.outbox(from)).length).toBe(0);
+
+    const sent = await waitFor(() => messageRows(desk.companyId, ticket.id), (all) => all.every((m) => m.sendStatus === 'sent'), 20_000);
+    const outbox = await desk.outbox(from);
+    expect(outbox.map((m) => m.body)).toEqual(bodies);
+    expect(sent.map((m) => m.wid)).toEqual(outbox.map((m) => m.id));
+    expect(sent.every((m) => m.ack === 1)).toBe(true);
+    expect(await tenant(t.db, desk.companyId).selectFrom('outbox').select('outbox.id').where('outbox.ticketId', '=', ticket.id).execute()).toEqual([]);
+  });
+
+  it('a push whose mutation rolls back after queueing sends nothing; the retried push sends it once', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const { from, ticket } = await openTicket(desk);
+    const me = pusher(desk.userSession.token);
+    // The last step of a push's transaction (its client's lastMutationID) fails once, after the
+    // service queued the message: the database undoes everything, as a crash there would.
+    const failing = sql.raw(
+      dialect === 'postgres'
+        ? `CREATE FUNCTION fail_push() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated failure'; END $$;
+           CREATE TRIGGER fail_push BEFORE UPDATE ON replicache_clients FOR EACH ROW WHEN (NEW.last_mutation_id > 0) EXECUTE FUNCTION fail_push()`
+        : `CREATE TRIGGER fail_push BEFORE UPDATE ON replicache_clients WHEN new.last_mutation_id > 0 BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`,
+    );
+    const healed = sql.raw(dialect === 'postgres' ? 'DROP TRIGGER fail_push ON replicache_clients; DROP FUNCTION fail_push()' : 'DROP TRIGGER fail_push');
+    const mutations = [reply(ticket.id, desk.user.id, 'exactly once')];
+    await failing.execute(t.db);
+    let res;
+    try {
+      res = await me.send(mutations);
+    } finally {
+      await healed.execute(t.db);
+    }
+    expect(res.status).toBe(500);
+    expect(res.body.error).toBe('ERR_INTERNAL_SERVER_ERROR');
+    await t.deps.outbox.idle();
+    expect(await messageRows(desk.companyId, ticket.id)).toEqual([]);
+    expect(await desk.outbox(from)).toEqual([]);
+
+    // Replicache retries the same push; and once more, as if the first answer was lost.
+    expect((await me.resend(mutations, 1)).status).toBe(200);
+    expect((await me.resend(mutations, 1)).status).toBe(200);
+    expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['exactly once']);
+    expect((await messageRows(desk.companyId, ticket.id)).map((m) => [m.body, m.sendStatus])).toEqual([['exactly once', 'sent']]);
+  });
+
+  it('a push whose later mutation fails keeps the earlier one (sent once) and sends nothing for the failed one', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const { from, ticket } = await openTicket(desk);
+    const me = pusher(desk.userSession.token);
+    // The second reply names another user: refused (a business error, recorded for the client).
+    const res = await me.send([reply(ticket.id, desk.user.id, 'kept'), reply(ticket.id, desk.outsider.id, 'refused')]);
+    expect(res.status).toBe(200);
+    expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['kept']);
+    expect((await messageRows(desk.companyId, ticket.id)).map((m) => m.body)).toEqual(['kept']);
+  });
+
+  it('REST and push writes of the same action leave the same rows and the same synced values', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ complationMessage: 'Bye!' }).where('whatsapps.id', '=', desk.connectionId).execute();
+    const token = desk.userSession.token;
+    const viaRest = newNumber();
+    const viaPush = newNumber();
+    await desk.say(viaRest, 'hello');
+    await desk.say(viaPush, 'hello');
+    const rest = (await desk.ticketOf(viaRest))!;
+    const pushed = (await desk.ticketOf(viaPush))!;
+    const me = pusher(token);
+
+    expect((await t.request('PUT', `/tickets/${rest.id}`, { token, body: { status: 'open' } })).status).toBe(200);
+    expect((await t.request('POST', `/messages/${rest.id}`, { token, body: { body: 'Same words', signMessage: true } })).status).toBe(201);
+    expect((await me.send([{ name: 'acceptTicket', args: { ticketId: pushed.id, userId: desk.user.id } }, { ...reply(pushed.id, desk.user.id, 'Same words'), args: { ...reply(pushed.id, desk.user.id, 'Same words').args, signMessage: true } }])).status).toBe(200);
+    await t.deps.outbox.idle();
+
+    const pull = await me.pull();
+    const values = (pull.body.patch as { op: string; key: string; value: Record<string, unknown> }[]).filter((p) => p.op === 'put');
+    const synced = (prefix: string) => values.filter((p) => p.key.startsWith(prefix)).map((p) => p.value);
+    const strip = (v: Record<string, unknown>) => {
+      const rest: Record<string, unknown> = { ...v };
+      for (const k of ['id', 'uuid', 'wid', 'ticketId', 'contactId', 'contact', 'createdAt', 'updatedAt', 'lastInteractionAt', 'closedAt']) delete rest[k];
+      return rest;
+    };
+    const ticketValue = (id: number) => strip(synced(`ticket/${id}`)[0]!);
+    expect(ticketValue(pushed.id)).toEqual(ticketValue(rest.id));
+    const myMessages = (id: number) => synced(`message/${id}/`).filter((m) => m.fromMe).map(strip);
+    expect(myMessages(pushed.id)).toEqual(myMessages(rest.id));
+    expect(myMessages(rest.id)).toMatchObject([{ body: `*${desk.user.name}*:\nSame words`, sendStatus: 'sent', ack: 1 }]);
+
+    const rowOf = async (id: number) => strip((await messageRows(desk.companyId, id))[0] as unknown as Record<string, unknown>);
+    expect(await rowOf(pushed.id)).toEqual(await rowOf(rest.id));
+
+    // Resolving with the farewell, both ways: the same ticket state and the same farewell message.
+    expect((await t.request('PUT', `/tickets/${rest.id}`, { token, body: { status: 'closed' } })).status).toBe(200);
+    expect((await me.send([{ name: 'resolveTicket', args: { ticketId: pushed.id, userId: desk.user.id } }])).status).toBe(200);
+    await t.deps.outbox.idle();
+    const closed = async (id: number) => strip((await tenant(t.db, desk.companyId).selectFrom('tickets').selectAll().where('tickets.id', '=', id).executeTakeFirstOrThrow()) as unknown as Record<string, unknown>);
+    expect(await closed(pushed.id)).toEqual(await closed(rest.id));
+    const farewells = async (id: number) => (await messageRows(desk.companyId, id)).map((m) => [m.body, m.sendStatus]);
+    expect(await farewells(pushed.id)).toEqual(await farewells(rest.id));
+    expect((await farewells(rest.id)).at(-1)).toEqual(['Bye!', 'sent']);
+  });
+});
