@@ -63,3 +63,27 @@ describe('answers brought by pokes', () => {
     sub.close();
   });
 });
+
+describe('reopening', () => {
+  it('calls onOpen on every open, and after a drop connects again at once when woken', () => {
+    const { sockets, createSocket } = scriptedSocket();
+    const api = createApiClient({ baseUrl: 'http://127.0.0.1:9', token: 'a-token' });
+    const events: string[] = [];
+    const sub = subscribePokes({ api, createSocket, onPoke: () => void events.push('poke'), onOpen: () => void events.push('open'), minDelayMs: 60_000 });
+    sockets[0]!.receive({ type: 'ready' });
+    sub.wake(); // open: nothing to do
+    expect(sockets).toHaveLength(1);
+
+    sockets[0]!.onclose?.({ code: 1006, reason: '' });
+    expect(sockets).toHaveLength(1); // waiting out its delay (a minute here)
+    sub.wake();
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.receive({ type: 'ready' });
+    sockets[1]!.receive({ type: 'poke' });
+    expect(events).toEqual(['open', 'open', 'poke']);
+
+    sub.close();
+    sub.wake();
+    expect(sockets).toHaveLength(2);
+  });
+});

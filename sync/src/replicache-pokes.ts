@@ -1,5 +1,6 @@
 // The poke subscription: a WebSocket to /sync/ws that says "pull now". It reconnects with
-// exponential backoff (and pulls once on every reconnect, for the pokes it missed), refreshes the
+// exponential backoff (at once when woken, e.g. the browser is back online) and says so on every
+// (re)open (`onOpen`: catch up on the pokes it missed, push what waited), refreshes the
 // access token when the server says it expired, and hands `auth` events (the session was replaced
 // or revoked) to the app, which signs the user out. While it is open, pulls can travel on it too
 // (`pull()`): the same request and response as POST /sync/pull, without an HTTP request each.
@@ -29,6 +30,11 @@ export type PokeSubscriptionOptions = {
   createSocket: WebSocketFactory;
   /** Pull now; `brought` is the answer to that pull when the poke carried one. */
   onPoke: (brought?: BroughtPull) => void;
+  /**
+   * The server registered the socket, the first time or after a drop: the pokes sent meanwhile are
+   * lost, and the network is back. Default: `onPoke()` (one pull catches up).
+   */
+  onOpen?: () => void;
   onAuth?: (reason: string) => void;
   /** First reconnect delay; doubles up to maxDelayMs, with jitter. */
   minDelayMs?: number;
@@ -89,8 +95,8 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
         open = true;
         for (const w of openWaiters) w();
         openWaiters.clear();
-        // Pokes sent while we were away are lost: one pull catches up.
-        opts.onPoke();
+        if (opts.onOpen) opts.onOpen();
+        else opts.onPoke();
       } else if (m.type === 'poke') opts.onPoke(broughtPull(m.pull));
       else if (m.type === 'pull' && typeof m.id === 'number') {
         const p = pulls.get(m.id);
@@ -145,6 +151,13 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     },
     /** Resolves once the server has registered the socket (tests and the benchmark wait for it). */
     whenOpen: () => (open ? Promise.resolve() : new Promise<void>((resolve) => openWaiters.add(resolve))),
+    /** Connects now if the socket is waiting out its reconnect delay (the network is back); else nothing. */
+    wake() {
+      if (stopped || !timer) return;
+      clearTimeout(timer);
+      attempt = 0;
+      connect();
+    },
     /** Reconnects now, e.g. after the user or company changed or the token was renewed. */
     reconnect() {
       const old = socket;

@@ -2,15 +2,20 @@
 // pull and push through the API client (so the token refresh rules apply), the shared mutators,
 // pokes over /sync/ws (applying the answer a poke brings with Replicache's poke(), pinned 15.3.0,
 // where it is marked experimental), and a slow pullInterval as the fallback when a poke is lost.
+// Back online it pushes and pulls at once instead of waiting out Replicache's backoff (DESIGN §12,
+// replicache-catch-up.ts): on the `online` event, when the poke socket (re)opens, and when the user
+// makes a mutation after a failed push.
 // Browser: the default IndexedDB store. Node: pass the store and socket from '@zapdesk/sync/node'.
 import { Replicache, type KVStoreProvider, type LogLevel, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadonlyJSONValue, type ReadTransaction } from 'replicache';
 import { AppError } from './errors.ts';
 import type { ApiClient } from './client.ts';
 import { syncPrefix, type SyncedMutationError } from './keys.ts';
 import { mutators, type M } from './mutators.ts';
+import { defaultOnlineEvents, isRetryableFailure, listenOnline, onInitialMutation, type OnlineEvents } from './replicache-catch-up.ts';
 import { subscribePokes, type BroughtPull, type WebSocketFactory, type WebSocketLike } from './replicache-pokes.ts';
 
 export type { M } from './mutators.ts';
+export type { OnlineEvents } from './replicache-catch-up.ts';
 export type ZapReplicache = Replicache<M>;
 
 export type CreateReplicacheOptions = {
@@ -26,6 +31,8 @@ export type CreateReplicacheOptions = {
   onAuth?: (reason: string) => void;
   /** The server lost this client's state: the app should recreate the Replicache (the default reloads a browser page). */
   onClientStateNotFound?: () => void;
+  /** Where the `online` event comes from: default the global object in a browser; null for none. */
+  onlineEvents?: OnlineEvents | null;
   logLevel?: LogLevel;
 };
 
@@ -71,7 +78,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
       return failure(err);
     }
   };
-  const pusher: Pusher = async (req) => {
+  const postPush = async (req: Parameters<Pusher>[0]) => {
     try {
       const body = await api.post<Partial<PushResponse> | undefined>('/sync/push', req);
       return { response: body?.error ? (body as PushResponse) : undefined, httpRequestInfo: OK };
@@ -79,10 +86,34 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
       return failure(err);
     }
   };
+  // Whether the last push failed in a way a retry may fix: Replicache is then backing off.
+  let lastPushFailed = false;
+  const pusher: Pusher = async (req) => {
+    const result = await postPush(req);
+    lastPushFailed = isRetryableFailure(result.httpRequestInfo.httpStatusCode);
+    return result;
+  };
+  // A push with nothing pending sends no request (Replicache returns before calling the pusher),
+  // so catching up needs no check. Both reject when cut short by close(); Replicache retries alone.
+  const pushNow = () => {
+    if (!rep.closed) rep.push({ now: true }).catch(() => {});
+  };
+  const catchUp = () => {
+    if (rep.closed) return;
+    pushNow();
+    rep.pull({ now: true }).catch(() => {});
+  };
+  // The user acts after a failed push: one push at once (the network may well be back) rather than
+  // the mutation waiting for the backoff; its outcome sets the flag again.
+  const onMutation = () => {
+    if (!lastPushFailed) return;
+    lastPushFailed = false;
+    pushNow();
+  };
 
   const rep = new Replicache<M>({
     name: `${opts.companyId}:${opts.userId}`,
-    mutators,
+    mutators: onInitialMutation(mutators, onMutation),
     puller,
     pusher,
     kvStore: opts.kvStore,
@@ -113,12 +144,24 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
   };
   // Declared after the Replicache whose puller reads it: the first pull comes after this line ran.
   const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const onPoke = (brought?: BroughtPull) => {
     if (brought) apply(brought);
     else pull();
-    for (const listener of listeners) listener();
+    notify();
   };
-  const pokes = createSocket ? subscribePokes({ api, createSocket, onPoke, onAuth: opts.onAuth }) : undefined;
+  // The socket is (back) up: the network is too, and the pokes sent meanwhile are lost.
+  const onOpen = () => {
+    catchUp();
+    notify();
+  };
+  const pokes = createSocket ? subscribePokes({ api, createSocket, onPoke, onOpen, onAuth: opts.onAuth }) : undefined;
+  const stopOnline = listenOnline(opts.onlineEvents === undefined ? defaultOnlineEvents() : opts.onlineEvents, () => {
+    pokes?.wake();
+    catchUp();
+  });
 
   return {
     rep,
@@ -128,6 +171,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
       return () => void listeners.delete(listener);
     },
     async close() {
+      stopOnline();
       listeners.clear();
       pokes?.close();
       await rep.close();
