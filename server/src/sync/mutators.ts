@@ -35,24 +35,21 @@ export const serverMutators: { [N in MutatorName]: ServerMutator<N> } = {
     async run({ tx, actor }, { key, value }) {
       if (!isAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
       parseWith(settingValueSchema(key), { value });
-      await upsertSetting(tx.db, actor.companyId, key, value);
-      tx.effects.poke(actor.companyId);
+      await upsertSetting(tx, actor.companyId, key, value);
     },
   },
   setMyLanguage: {
     args: mutatorArgs.setMyLanguage,
     async run({ tx, actor }, { userId, language }) {
       assertSelf(actor, userId);
-      await setLanguage(tx.db, actor, language);
-      tx.effects.poke(actor.companyId);
+      await setLanguage(tx, actor, language);
     },
   },
   updateMyName: {
     args: mutatorArgs.updateMyName,
     async run({ tx, actor }, { userId, name }) {
       assertSelf(actor, userId);
-      await updateUser(tx.db, actor, actor.companyId, actor.userId, { name }, undefined);
-      tx.effects.poke(actor.companyId);
+      await updateUser(tx, actor, actor.companyId, actor.userId, { name });
     },
   },
   acceptTicket: {

@@ -1,18 +1,27 @@
+// Announcement routes: reads for everyone signed in, writes for the super-admin, each one `write()`
+// (db/write.ts). A picture is stored before its write; the services keep the disk and the rows agreed.
 import { announcementCreateSchema, announcementListQuerySchema, announcementUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requireSuper } from '../../auth/middleware.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { commitAndPokeAll } from '../tags/commit.ts';
-import { assertImage, limitUpload, readUpload, removeMedia, sendMedia, storeMedia } from '../quick-messages/media.ts';
-import { createAnnouncement, deleteAnnouncement, findAnnouncementsPage, getAnnouncementRow, toAnnouncementDto, updateAnnouncement } from './service.ts';
+import { assertImage, limitUpload, readUpload, sendMedia, storeMedia } from '../quick-messages/media.ts';
+import {
+  createAnnouncement,
+  deleteAnnouncement,
+  findAnnouncementsPage,
+  getAnnouncementRow,
+  setAnnouncementMedia,
+  toAnnouncementDto,
+  updateAnnouncement,
+} from './service.ts';
 
 /** Announcement pictures: png, jpg or jpeg, up to 10 MB. */
 export const ANNOUNCEMENT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 
 export function announcementsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
-  const write = <T>(fn: (trx: AppDeps['db']) => Promise<T>) => commitAndPokeAll(deps, fn);
   return new Hono<AppEnv>()
     .on('GET', ['/announcements', '/announcements/'], auth, async (c) => {
       const query = parseQuery(c, announcementListQuerySchema);
@@ -21,17 +30,16 @@ export function announcementsRoutes(deps: AppDeps) {
     .get('/announcements/:id', auth, async (c) => c.json(toAnnouncementDto(await getAnnouncementRow(deps.db, c.get('actor'), parseId(c, 'id')))))
     .on('POST', ['/announcements', '/announcements/'], auth, requireSuper, async (c) => {
       const input = await parseBody(c, announcementCreateSchema);
-      return c.json(await write((trx) => createAnnouncement(trx, c.get('actor'), input)), 201);
+      return c.json(await write(deps, (tx) => createAnnouncement(tx, c.get('actor'), input)), 201);
     })
     .put('/announcements/:id', auth, requireSuper, async (c) => {
       const id = parseId(c, 'id');
       const input = await parseBody(c, announcementUpdateSchema);
-      return c.json(await write((trx) => updateAnnouncement(trx, c.get('actor'), id, input)));
+      return c.json(await write(deps, (tx) => updateAnnouncement(tx, c.get('actor'), id, input)));
     })
     .delete('/announcements/:id', auth, requireSuper, async (c) => {
       const id = parseId(c, 'id');
-      const mediaPath = await write((trx) => deleteAnnouncement(trx, c.get('actor'), id));
-      await removeMedia(deps.config.mediaDir, mediaPath);
+      await write(deps, (tx) => deleteAnnouncement(tx, c.get('actor'), id));
       return c.json({ message: 'Announcement deleted' });
     })
     .get('/announcements/:id/media', auth, async (c) => {
@@ -44,29 +52,12 @@ export function announcementsRoutes(deps: AppDeps) {
       const current = await getAnnouncementRow(deps.db, actor, id);
       const { file } = await readUpload(c, ANNOUNCEMENT_MEDIA_MAX_BYTES);
       assertImage(file);
+      // On disk before the write (no file I/O holds the transaction); the write undoes it on rollback.
       const mediaPath = await storeMedia(deps.config.mediaDir, current.companyId, 'announcements', file);
-      let previous: string | null = null;
-      try {
-        const updated = await write(async (trx) => {
-          previous = (await getAnnouncementRow(trx, actor, id)).mediaPath;
-          return updateAnnouncement(trx, actor, id, { mediaPath, mediaName: file.name });
-        });
-        await removeMedia(deps.config.mediaDir, previous);
-        return c.json(updated);
-      } catch (err) {
-        await removeMedia(deps.config.mediaDir, mediaPath);
-        throw err;
-      }
+      return c.json(await write(deps, (tx) => setAnnouncementMedia(tx, actor, id, { path: mediaPath, name: file.name })));
     })
     .delete('/announcements/:id/media-upload', auth, requireSuper, async (c) => {
       const id = parseId(c, 'id');
-      const actor = c.get('actor');
-      let previous: string | null = null;
-      const updated = await write(async (trx) => {
-        previous = (await getAnnouncementRow(trx, actor, id)).mediaPath;
-        return updateAnnouncement(trx, actor, id, { mediaPath: null, mediaName: null });
-      });
-      await removeMedia(deps.config.mediaDir, previous);
-      return c.json(updated);
+      return c.json(await write(deps, (tx) => setAnnouncementMedia(tx, c.get('actor'), id, null)));
     });
 }

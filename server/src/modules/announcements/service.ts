@@ -2,13 +2,17 @@
 // super-admin. A row lives in its author's company, but every user of every company reads the
 // active ones (status true); the super-admin reads them all and alone changes them. That is why
 // reads here are not company-filtered: the one deliberate exception to tenant(), kept in
-// selectAnnouncements(). Writes still go through tenant() with the row's own company.
+// selectAnnouncements(). Writes still go through tenant() with the row's own company; they take the
+// route's transaction (`tx`, db/write.ts) and poke every company once committed (the rows are
+// platform-wide), and a picture file leaves the disk only after the commit that dropped it.
 import { AppError, PAGE_SIZE, type AnnouncementCreateInput, type AnnouncementDto, type AnnouncementUpdateInput } from '@zapdesk/sync';
 import { sql, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { Announcements } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { removeMedia } from '../quick-messages/media.ts';
 import { toLikePattern } from '../tags/queries.ts';
 
 export function toAnnouncementDto(r: Selectable<Announcements>): AnnouncementDto {
@@ -65,21 +69,22 @@ function assertSuper(actor: Actor) {
   if (!actor.super) throw new AppError('ERR_NO_PERMISSION');
 }
 
-export async function createAnnouncement(db: Database, actor: Actor, input: AnnouncementCreateInput): Promise<AnnouncementDto> {
+export async function createAnnouncement(tx: Tx, actor: Actor, input: AnnouncementCreateInput): Promise<AnnouncementDto> {
   assertSuper(actor);
-  const row = await tenant(db, actor.companyId)
+  const row = await tenant(tx.db, actor.companyId)
     .insertInto('announcements', { title: input.title, text: input.text, priority: input.priority, status: input.status ? 1 : 0 })
     .returningAll()
     .executeTakeFirstOrThrow();
+  tx.effects.pokeAll();
   return toAnnouncementDto(row);
 }
 
 type AnnouncementChanges = AnnouncementUpdateInput & { mediaPath?: string | null; mediaName?: string | null };
 
-export async function updateAnnouncement(db: Database, actor: Actor, id: number, input: AnnouncementChanges): Promise<AnnouncementDto> {
+export async function updateAnnouncement(tx: Tx, actor: Actor, id: number, input: AnnouncementChanges): Promise<AnnouncementDto> {
   assertSuper(actor);
-  const current = await getAnnouncementRow(db, actor, id);
-  const row = await tenant(db, current.companyId)
+  const current = await getAnnouncementRow(tx.db, actor, id);
+  const row = await tenant(tx.db, current.companyId)
     .updateTable('announcements')
     .set((eb) => ({
       ...(input.title !== undefined ? { title: input.title } : {}),
@@ -93,13 +98,30 @@ export async function updateAnnouncement(db: Database, actor: Actor, id: number,
     .where('announcements.id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  tx.effects.pokeAll();
   return toAnnouncementDto(row);
 }
 
-/** Deletes the row and returns its media path, which the route removes after the commit. */
-export async function deleteAnnouncement(db: Database, actor: Actor, id: number): Promise<string | null> {
+/**
+ * Sets (or, with null, clears) the picture. `media` was stored on disk before the write: it is
+ * removed again if the write rolls back, and the picture it replaces only once the write commits.
+ */
+export async function setAnnouncementMedia(tx: Tx, actor: Actor, id: number, media: { path: string; name: string } | null): Promise<AnnouncementDto> {
+  const { mediaDir } = tx.config;
+  // Registered first, so any refusal below (an id gone meanwhile) still removes the new file.
+  if (media) tx.effects.onRollback(() => removeMedia(mediaDir, media.path));
+  const previous = (await getAnnouncementRow(tx.db, actor, id)).mediaPath;
+  const updated = await updateAnnouncement(tx, actor, id, { mediaPath: media?.path ?? null, mediaName: media?.name ?? null });
+  if (previous && previous !== media?.path) tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
+  return updated;
+}
+
+/** Deletes the row; its picture leaves the disk after the commit. */
+export async function deleteAnnouncement(tx: Tx, actor: Actor, id: number): Promise<void> {
   assertSuper(actor);
-  const row = await getAnnouncementRow(db, actor, id);
-  await tenant(db, row.companyId).deleteFrom('announcements').where('announcements.id', '=', id).execute();
-  return row.mediaPath;
+  const row = await getAnnouncementRow(tx.db, actor, id);
+  await tenant(tx.db, row.companyId).deleteFrom('announcements').where('announcements.id', '=', id).execute();
+  const { mediaDir } = tx.config;
+  if (row.mediaPath) tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  tx.effects.pokeAll();
 }

@@ -1,12 +1,18 @@
+// Auth routes: login, refresh, logout, /auth/me and the password reset. Each write is one
+// `write()` (db/write.ts); checks that need none run before it, and the reset mail after it.
 import { AppError, forgotPasswordSchema, loginSchema, resetPasswordSchema } from '@zapdesk/sync';
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { clientIp, requireAuth } from '../../auth/middleware.ts';
+import { hashPassword } from '../../auth/password.ts';
 import { verifyAccessToken } from '../../auth/tokens.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseWith } from '../../http/validate.ts';
+import { markUsersOffline } from '../../realtime/presence.ts';
 import { findCompanyRef, findUser } from '../users/dto.ts';
-import { login, logout, refresh, requestPasswordReset, resetPassword, type SessionResult } from './service.ts';
+import { applyResetCode, findResetAccount, issueResetCode, mailResetCode } from './reset.ts';
+import { checkCredentials, endSession, openSession, rotateRefreshToken, type SessionResult } from './service.ts';
 
 export const REFRESH_COOKIE = 'jrt';
 
@@ -26,12 +32,18 @@ export function authRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post('/auth/login', async (c) => {
       const input = await parseBody(c, loginSchema);
-      const session = await login(deps, input, { ip: clientIp(c), userAgent: c.req.header('user-agent') });
-      return sendSession(c, session);
+      const ip = clientIp(c);
+      const account = await checkCredentials(deps, input, ip);
+      return sendSession(c, await write(deps, (tx) => openSession(tx, account, { ip, userAgent: c.req.header('user-agent') })));
     })
     .post('/auth/refresh_token', async (c) => {
       try {
-        return sendSession(c, await refresh(deps, getCookie(c, REFRESH_COOKIE)));
+        const presented = getCookie(c, REFRESH_COOKIE);
+        if (!presented) throw new AppError('ERR_SESSION_EXPIRED');
+        const session = await write(deps, (tx) => rotateRefreshToken(tx, presented));
+        // A spent token presented again: its session is now revoked (committed), and the caller refused.
+        if (!session) throw new AppError('ERR_SESSION_EXPIRED');
+        return sendSession(c, session);
       } catch (err) {
         if (err instanceof AppError) deleteCookie(c, REFRESH_COOKIE, { path: '/' });
         throw err;
@@ -41,7 +53,10 @@ export function authRoutes(deps: AppDeps) {
       // Works with an expired access token too: the refresh cookie names the session.
       const header = c.req.header('authorization')?.replace(/^Bearer\s+/i, '');
       const verified = header ? await verifyAccessToken(header, deps.config.jwtSecret) : undefined;
-      await logout(deps, getCookie(c, REFRESH_COOKIE), verified?.ok ? verified.claims.sid : undefined);
+      const ended = await write(deps, (tx) => endSession(tx, getCookie(c, REFRESH_COOKIE), verified?.ok ? verified.claims.sid : undefined));
+      // A login revokes the user's other sessions, so this was their only one: offline now, not
+      // after the sockets' grace period (realtime/README.md, presence; its own write and poke).
+      if (ended) await markUsersOffline(deps, ended.companyId, [ended.userId]);
       deleteCookie(c, REFRESH_COOKIE, { path: '/' });
       return c.json({ message: 'Logged out' });
     })
@@ -54,7 +69,9 @@ export function authRoutes(deps: AppDeps) {
     })
     .post('/forgetpassword/:email', async (c) => {
       const { email } = parseWith(forgotPasswordSchema, { email: c.req.param('email') });
-      await requestPasswordReset(deps, email, clientIp(c));
+      const account = await findResetAccount(deps, email, clientIp(c));
+      const code = await write(deps, (tx) => issueResetCode(tx, account));
+      await mailResetCode(deps, account, code);
       return c.json({ message: 'A reset code was sent to the email.' });
     })
     .post('/resetpasswords/:email/:token/:newPassword', async (c) => {
@@ -63,7 +80,10 @@ export function authRoutes(deps: AppDeps) {
         token: c.req.param('token'),
         newPassword: c.req.param('newPassword'),
       });
-      await resetPassword(deps, input, clientIp(c));
+      const account = await findResetAccount(deps, input.email, clientIp(c));
+      const passwordHash = await hashPassword(input.newPassword);
+      // A wrong code is counted (committed) before the refusal.
+      if (!(await write(deps, (tx) => applyResetCode(tx, account, input.token, passwordHash)))) throw new AppError('ERR_INVALID_RESET_CODE');
       return c.json({ message: 'Password changed.' });
     });
 }

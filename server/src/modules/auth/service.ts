@@ -1,10 +1,13 @@
+// Sessions (spec/01 §4): login, refresh-token rotation and logout. Checks that need no write (the
+// rate limiter, the slow password hash) run before the route's write; the writes take its `tx`, and
+// the `auth` event that ends other sockets of a revoked session is sent only after the commit.
 import { AppError, SUBSCRIPTION_WARNING_DAYS, type LoginInput } from '@zapdesk/sync';
 import type { AppDeps } from '../../context.ts';
 import { nowIso } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
-import { hashPassword, verifyPassword } from '../../auth/password.ts';
-import { hashToken, newRefreshToken, newResetCode, newSessionId, signAccessToken } from '../../auth/tokens.ts';
-import { markUsersOffline } from '../../realtime/presence.ts';
+import type { Reader, Tx } from '../../db/write.ts';
+import { verifyPassword } from '../../auth/password.ts';
+import { hashToken, newRefreshToken, newSessionId, signAccessToken } from '../../auth/tokens.ts';
 import { findCompanyRef, findUser, type CompanyRef, type UserDto } from '../users/dto.ts';
 
 export type SessionResult = {
@@ -21,9 +24,14 @@ export function daysUntil(dueDate: string | null, now = Date.now()): number | nu
   return dueDate ? Math.ceil((Date.parse(dueDate) - now) / DAY_MS) : null;
 }
 
-/** Login with email and password. Opens a new session and revokes every other one of the account. */
-export async function login(deps: AppDeps, input: LoginInput, meta: { ip: string; userAgent?: string }): Promise<SessionResult> {
-  deps.limiter.hit({ ip: meta.ip, account: input.email });
+export type LoginAccount = { userId: number; companyId: number };
+
+/**
+ * Step one of a login, before any write: the attempt is counted, the password checked (slow, so
+ * outside the transaction) and the company's standing verified.
+ */
+export async function checkCredentials(deps: AppDeps, input: LoginInput, ip: string): Promise<LoginAccount> {
+  deps.limiter.hit({ ip, account: input.email });
   const row = await deps.db
     .selectFrom('users')
     .innerJoin('companies', 'companies.id', 'users.companyId')
@@ -42,35 +50,37 @@ export async function login(deps: AppDeps, input: LoginInput, meta: { ip: string
     }
   }
   deps.limiter.reset(input.email);
-  const replaced: string[] = [];
-  const session = await deps.db.transaction().execute(async (trx) => {
-    const t = nowIso();
-    const revoked = await tenant(trx, row.companyId)
-      .updateTable('userSessions')
-      .set({ revokedAt: t, revokedReason: 'replaced', updatedAt: t })
-      .where('userId', '=', row.id)
-      .where('revokedAt', 'is', null)
-      .returning('userSessions.id')
-      .execute();
-    replaced.push(...revoked.map((r) => r.id));
-    const sessionId = newSessionId();
-    await tenant(trx, row.companyId)
-      .insertInto('userSessions', { id: sessionId, userId: row.id, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null, lastUsedAt: t })
-      .execute();
-    return issueTokens({ ...deps, db: trx }, row.companyId, row.id, sessionId);
-  });
-  // After the commit: the replaced sessions' open sockets hear "accessed on another computer".
-  deps.realtime.sessionRevoked(replaced, 'replaced');
-  return session;
+  return { userId: row.id, companyId: row.companyId };
 }
 
-async function issueTokens(deps: AppDeps, companyId: number, userId: number, sessionId: string): Promise<SessionResult> {
+/** Step two: a new session for the account; every other one of it is revoked (one computer at a time). */
+export async function openSession(tx: Tx, account: LoginAccount, meta: { ip: string; userAgent?: string }): Promise<SessionResult> {
+  const db = tenant(tx.db, account.companyId);
+  const t = nowIso();
+  const revoked = await db
+    .updateTable('userSessions')
+    .set({ revokedAt: t, revokedReason: 'replaced', updatedAt: t })
+    .where('userId', '=', account.userId)
+    .where('revokedAt', 'is', null)
+    .returning('userSessions.id')
+    .execute();
+  const replaced = revoked.map((r) => r.id);
+  // The replaced sessions' open sockets hear "accessed on another computer" once this login holds.
+  if (replaced.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(replaced, 'replaced'));
+  const sessionId = newSessionId();
+  await db
+    .insertInto('userSessions', { id: sessionId, userId: account.userId, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null, lastUsedAt: t })
+    .execute();
+  return issueTokens(tx, account.companyId, account.userId, sessionId);
+}
+
+async function issueTokens(tx: Reader, companyId: number, userId: number, sessionId: string): Promise<SessionResult> {
   const { token: refreshToken, hash } = newRefreshToken();
-  const expiresAt = new Date(Date.now() + deps.config.refreshTokenTtlSec * 1000).toISOString();
-  await tenant(deps.db, companyId).insertInto('refreshTokens', { sessionId, userId, tokenHash: hash, expiresAt }).execute();
-  const token = await signAccessToken({ sub: userId, cid: companyId, sid: sessionId }, deps.config.jwtSecret, deps.config.accessTokenTtlSec);
-  const user = await findUser(deps.db, companyId, userId);
-  const company = await findCompanyRef(deps.db, companyId);
+  const expiresAt = new Date(Date.now() + tx.config.refreshTokenTtlSec * 1000).toISOString();
+  await tenant(tx.db, companyId).insertInto('refreshTokens', { sessionId, userId, tokenHash: hash, expiresAt }).execute();
+  const token = await signAccessToken({ sub: userId, cid: companyId, sid: sessionId }, tx.config.jwtSecret, tx.config.accessTokenTtlSec);
+  const user = await findUser(tx.db, companyId, userId);
+  const company = await findCompanyRef(tx.db, companyId);
   if (!user || !company) throw new AppError('ERR_SESSION_EXPIRED');
   const daysLeft = daysUntil(company.dueDate);
   return {
@@ -83,48 +93,45 @@ async function issueTokens(deps: AppDeps, companyId: number, userId: number, ses
 
 /**
  * Rotates a refresh token: the presented one is spent and a new one issued. Presenting a spent
- * token again means it was copied, so the whole session is revoked.
+ * token again means it was copied, so the whole session is revoked: that revocation must commit,
+ * so it answers undefined rather than throwing, and the caller refuses the request after the write.
  */
-export async function refresh(deps: AppDeps, presented: string | undefined): Promise<SessionResult> {
-  if (!presented) throw new AppError('ERR_SESSION_EXPIRED');
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('refreshTokens')
-      .innerJoin('userSessions', 'userSessions.id', 'refreshTokens.sessionId')
-      .select(['refreshTokens.id', 'refreshTokens.companyId', 'refreshTokens.userId', 'refreshTokens.sessionId', 'refreshTokens.usedAt', 'refreshTokens.expiresAt', 'userSessions.revokedAt'])
-      .where('refreshTokens.tokenHash', '=', hashToken(presented))
-      .executeTakeFirst();
-    if (!row || row.revokedAt) throw new AppError('ERR_SESSION_EXPIRED');
-    const t = nowIso();
-    const db = tenant(trx, row.companyId);
-    if (row.usedAt) {
-      await db.updateTable('userSessions').set({ revokedAt: t, revokedReason: 'refresh-reuse', updatedAt: t }).where('id', '=', row.sessionId).execute();
-      return { reused: row.sessionId }; // committed, then refused below
-    }
-    if (Date.parse(row.expiresAt) <= Date.now()) throw new AppError('ERR_SESSION_EXPIRED');
-    // Spend it conditionally, so two concurrent refreshes with one token cannot both win.
-    const spent = await db.updateTable('refreshTokens').set({ usedAt: t, updatedAt: t }).where('id', '=', row.id).where('usedAt', 'is', null).executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) throw new AppError('ERR_SESSION_EXPIRED');
-    await db.updateTable('userSessions').set({ lastUsedAt: t, updatedAt: t }).where('id', '=', row.sessionId).execute();
-    return issueTokens({ ...deps, db: trx }, row.companyId, row.userId, row.sessionId);
-  });
-  if ('reused' in outcome) {
-    deps.realtime.sessionRevoked(outcome.reused, 'refresh-reuse');
-    throw new AppError('ERR_SESSION_EXPIRED');
+export async function rotateRefreshToken(tx: Tx, presented: string): Promise<SessionResult | undefined> {
+  const row = await tx.db
+    .selectFrom('refreshTokens')
+    .innerJoin('userSessions', 'userSessions.id', 'refreshTokens.sessionId')
+    .select(['refreshTokens.id', 'refreshTokens.companyId', 'refreshTokens.userId', 'refreshTokens.sessionId', 'refreshTokens.usedAt', 'refreshTokens.expiresAt', 'userSessions.revokedAt'])
+    .where('refreshTokens.tokenHash', '=', hashToken(presented))
+    .executeTakeFirst();
+  if (!row || row.revokedAt) throw new AppError('ERR_SESSION_EXPIRED');
+  const t = nowIso();
+  const db = tenant(tx.db, row.companyId);
+  if (row.usedAt) {
+    await db.updateTable('userSessions').set({ revokedAt: t, revokedReason: 'refresh-reuse', updatedAt: t }).where('id', '=', row.sessionId).execute();
+    tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(row.sessionId, 'refresh-reuse'));
+    return undefined;
   }
-  return outcome;
+  if (Date.parse(row.expiresAt) <= Date.now()) throw new AppError('ERR_SESSION_EXPIRED');
+  // Spend it conditionally, so two concurrent refreshes with one token cannot both win.
+  const spent = await db.updateTable('refreshTokens').set({ usedAt: t, updatedAt: t }).where('id', '=', row.id).where('usedAt', 'is', null).executeTakeFirst();
+  if (Number(spent.numUpdatedRows) !== 1) throw new AppError('ERR_SESSION_EXPIRED');
+  await db.updateTable('userSessions').set({ lastUsedAt: t, updatedAt: t }).where('id', '=', row.sessionId).execute();
+  return issueTokens(tx, row.companyId, row.userId, row.sessionId);
 }
 
-/** Ends the session named by the refresh token or the access token's session id. */
-export async function logout(deps: AppDeps, refreshToken: string | undefined, sessionId: string | undefined): Promise<void> {
+/**
+ * Ends the session named by the refresh token or the access token's session id, and answers whose
+ * it was when this call ended it (undefined when it was already over or none was named).
+ */
+export async function endSession(tx: Tx, refreshToken: string | undefined, sessionId: string | undefined): Promise<LoginAccount | undefined> {
   let sid = sessionId;
   if (!sid && refreshToken) {
-    const row = await deps.db.selectFrom('refreshTokens').select('sessionId').where('tokenHash', '=', hashToken(refreshToken)).executeTakeFirst();
+    const row = await tx.db.selectFrom('refreshTokens').select('sessionId').where('tokenHash', '=', hashToken(refreshToken)).executeTakeFirst();
     sid = row?.sessionId;
   }
-  if (!sid) return;
+  if (!sid) return undefined;
   const t = nowIso();
-  const ended = await deps.db
+  const ended = await tx.db
     .updateTable('userSessions')
     .set({ revokedAt: t, revokedReason: 'logout', updatedAt: t })
     .where('id', '=', sid)
@@ -132,74 +139,9 @@ export async function logout(deps: AppDeps, refreshToken: string | undefined, se
     .returning(['userSessions.companyId', 'userSessions.userId'])
     .executeTakeFirst();
   // Other tabs of this session hear it and leave too.
-  deps.realtime.sessionRevoked(sid, 'logout');
-  // A login revokes the user's other sessions, so this was their only one: offline now, not after
-  // the sockets' grace period (realtime/README.md, presence).
-  if (ended) await markUsersOffline(deps, ended.companyId, [ended.userId]);
-}
-
-/** Step one of the reset: a code goes out by mail (or to the log when no SMTP is set). */
-export async function requestPasswordReset(deps: AppDeps, email: string, ip: string): Promise<void> {
-  deps.limiter.hit({ ip, account: `reset:${email}` });
-  const user = await deps.db.selectFrom('users').select(['id', 'companyId', 'name']).where('email', '=', email).executeTakeFirst();
-  if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
-  const code = newResetCode();
-  const expiresAt = new Date(Date.now() + deps.config.resetCodeTtlSec * 1000).toISOString();
-  const t = nowIso();
-  await deps.db.transaction().execute(async (trx) => {
-    const db = tenant(trx, user.companyId);
-    // Only the newest code is valid.
-    await db.updateTable('passwordResets').set({ usedAt: t, updatedAt: t }).where('userId', '=', user.id).where('usedAt', 'is', null).execute();
-    await db.insertInto('passwordResets', { userId: user.id, codeHash: hashToken(`${user.id}:${code}`), expiresAt }).execute();
-  });
-  const minutes = Math.round(deps.config.resetCodeTtlSec / 60);
-  await deps.mailer.send({
-    to: email,
-    subject: 'zapdesk password reset code',
-    text: `Hello ${user.name},\n\nYour password reset code is ${code}. It expires in ${minutes} minutes.\n\nIf you did not ask for it, ignore this message.`,
-  });
-}
-
-const MAX_RESET_ATTEMPTS = 5;
-
-/** Step two: the code sets a new password and ends every session of the account. */
-export async function resetPassword(deps: AppDeps, input: { email: string; token: string; newPassword: string }, ip: string): Promise<void> {
-  deps.limiter.hit({ ip, account: `reset:${input.email}` });
-  const user = await deps.db.selectFrom('users').select(['id', 'companyId']).where('email', '=', input.email).executeTakeFirst();
-  if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
-  const passwordHash = await hashPassword(input.newPassword);
-  await deps.db.transaction().execute(async (trx) => {
-    const db = tenant(trx, user.companyId);
-    const reset = await db
-      .selectFrom('passwordResets')
-      .select(['id', 'codeHash', 'attempts', 'expiresAt'])
-      .where('userId', '=', user.id)
-      .where('usedAt', 'is', null)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    const t = nowIso();
-    if (!reset || Date.parse(reset.expiresAt) <= Date.now() || reset.attempts >= MAX_RESET_ATTEMPTS) {
-      throw new AppError('ERR_INVALID_RESET_CODE');
-    }
-    if (reset.codeHash !== hashToken(`${user.id}:${input.token}`)) {
-      await db.updateTable('passwordResets').set({ attempts: reset.attempts + 1, updatedAt: t }).where('id', '=', reset.id).execute();
-      return 'wrong-code';
-    }
-    await db.updateTable('passwordResets').set({ usedAt: t, updatedAt: t }).where('id', '=', reset.id).execute();
-    await db.updateTable('users').set({ passwordHash, updatedAt: t }).where('id', '=', user.id).execute();
-    const revoked = await db
-      .updateTable('userSessions')
-      .set({ revokedAt: t, revokedReason: 'password-reset', updatedAt: t })
-      .where('userId', '=', user.id)
-      .where('revokedAt', 'is', null)
-      .returning('userSessions.id')
-      .execute();
-    return revoked.map((r) => r.id);
-  }).then((outcome) => {
-    // The failed attempt is counted (committed) before the refusal is reported.
-    if (outcome === 'wrong-code') throw new AppError('ERR_INVALID_RESET_CODE');
-    deps.realtime.sessionRevoked(outcome, 'password-reset');
-  });
+  const ending = sid;
+  tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(ending, 'logout'));
+  return ended && { companyId: ended.companyId, userId: ended.userId };
 }
 
 function formatDate(iso: string): string {

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { clientIp, requireAuth, requireSuper } from '../../auth/middleware.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { signUp } from './signup.ts';
 import {
@@ -27,8 +28,7 @@ export function companiesRoutes(deps: AppDeps) {
       deps.limiter.hit({ ip: clientIp(c) });
       const input = await parseBody(c, signupSchema);
       const passwordHash = await hashPassword(input.password);
-      const company = await deps.db.transaction().execute((trx) => signUp(trx, input, passwordHash));
-      return c.json(company, 201);
+      return c.json(await write(deps, (tx) => signUp(tx, input, passwordHash)), 201);
     })
     .get('/companies/list', auth, requireSuper, async (c) => c.json(await listCompanies(deps.db)))
     .get('/companies', auth, requireSuper, async (c) => c.json(await listCompaniesPage(deps.db, parseQuery(c, listQuerySchema))))
@@ -39,27 +39,26 @@ export function companiesRoutes(deps: AppDeps) {
         const email = (input.adminEmail ?? input.email)!; // the schema requires one of them with a password
         admin = { name: input.adminName ?? input.name, email, passwordHash: await hashPassword(input.password) };
       }
-      const company = await deps.db.transaction().execute((trx) => createCompany(trx, input, admin));
-      return c.json(company, 201);
+      return c.json(await write(deps, (tx) => createCompany(tx, input, admin)), 201);
     })
     .get('/companies/:id', auth, async (c) => c.json(await getCompany(deps.db, c.get('actor'), companyId(c))))
     .put('/companies/:id', auth, requireSuper, async (c) => {
       const id = companyId(c);
       const input = await parseBody(c, companyUpdateSchema);
-      return c.json(await deps.db.transaction().execute((trx) => updateCompany(trx, id, input)));
+      return c.json(await write(deps, (tx) => updateCompany(tx, id, input)));
     })
     .delete('/companies/:id', auth, requireSuper, async (c) => {
       const id = companyId(c);
-      await deps.db.transaction().execute((trx) => deleteCompany(trx, id));
+      await write(deps, (tx) => deleteCompany(tx, id));
       return c.json({ message: 'Company deleted' });
     })
     .put('/companies/:id/schedules', auth, async (c) => {
       const id = companyId(c);
       const { schedules } = await parseBody(c, companySchedulesSchema);
-      return c.json(await deps.db.transaction().execute((trx) => updateCompanySchedules(trx, c.get('actor'), id, schedules)));
+      return c.json(await write(deps, (tx) => updateCompanySchedules(tx, c.get('actor'), id, schedules)));
     })
     .post('/companies/:id/renew', auth, requireSuper, async (c) => {
       const id = companyId(c);
-      return c.json(await deps.db.transaction().execute((trx) => renewCompany(trx, id)));
+      return c.json(await write(deps, (tx) => renewCompany(tx, id)));
     });
 }

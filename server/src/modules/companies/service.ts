@@ -1,10 +1,13 @@
 // Companies: the super-admin manages them; a company's own users read it, and its admins set its hours.
+// Writes take the route's transaction (`tx`, db/write.ts); a change to a company's row (synced as
+// company/<id>, sync/views/company.ts) pokes its users once committed.
 import { AppError, recurrenceSchema, renewDueDate, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Companies } from '../../db/schema.ts';
+import type { Tx } from '../../db/write.ts';
 import { findPlanRow } from '../plans/queries.ts';
 import { toCompanyDto } from './dto.ts';
 import {
@@ -49,8 +52,12 @@ export async function readCompany(db: Database, id: number): Promise<Company> {
   return toCompanyDto(row, await findCompanySettings(db, id));
 }
 
-/** Inserts the company, its default settings and, when given, its first admin. Run it in a transaction. */
-export async function createCompany(db: Database, input: CompanyCreateInput, admin: FirstAdmin | undefined, now = new Date()): Promise<Company> {
+/**
+ * Inserts the company, its default settings and, when given, its first admin, all or nothing. A new
+ * company has no user yet whose view could change, so nobody is poked.
+ */
+export async function createCompany(tx: Tx, input: CompanyCreateInput, admin: FirstAdmin | undefined, now = new Date()): Promise<Company> {
+  const { db } = tx;
   if (!(await findPlanRow(db, input.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
   const recurrence = input.recurrence ?? 'MENSAL';
   const id = await insertCompanyRow(db, {
@@ -65,7 +72,10 @@ export async function createCompany(db: Database, input: CompanyCreateInput, adm
   return readCompany(db, id);
 }
 
-/** The admin who opens a new company; an email taken anywhere on the platform is refused. */
+/**
+ * The admin who opens a new company; an email taken anywhere on the platform is refused. A race lost
+ * to the unique index becomes the AppError and ends the write (nothing is queried after it).
+ */
 export async function addFirstAdmin(db: Database, companyId: number, admin: FirstAdmin): Promise<void> {
   if (await isEmailInUse(db, admin.email)) throw new AppError('ERR_EMAIL_IN_USE');
   try {
@@ -77,39 +87,43 @@ export async function addFirstAdmin(db: Database, companyId: number, admin: Firs
   }
 }
 
-export async function updateCompany(db: Database, id: number, input: CompanyUpdateInput): Promise<Company> {
+export async function updateCompany(tx: Tx, id: number, input: CompanyUpdateInput): Promise<Company> {
+  const { db } = tx;
   if (!(await findCompanyRow(db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
   if (input.planId !== undefined && !(await findPlanRow(db, input.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
   await updateCompanyRow(db, id, toCompanyColumns(input));
   if (input.campaignsEnabled !== undefined) await setCampaignsEnabled(db, id, input.campaignsEnabled);
+  tx.effects.poke(id);
   return readCompany(db, id);
 }
 
 /** Deletes a company and everything it owns. The platform's own company (where a super-admin lives) stays. */
-export async function deleteCompany(db: Database, id: number): Promise<void> {
-  if (!(await findCompanyRow(db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
-  if ((await countSuperUsers(db, id)) > 0) {
+export async function deleteCompany(tx: Tx, id: number): Promise<void> {
+  if (!(await findCompanyRow(tx.db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  if ((await countSuperUsers(tx.db, id)) > 0) {
     throw new AppError('ERR_NO_PERMISSION', 'The company of a super-admin cannot be deleted.');
   }
-  await deleteCompanyRow(db, id);
+  await deleteCompanyRow(tx.db, id);
 }
 
 /** Business hours of a company: its admins or the super-admin. Another company's id reads as unknown. */
-export async function updateCompanySchedules(db: Database, actor: Reader, id: number, schedules: Schedule[]): Promise<Company> {
+export async function updateCompanySchedules(tx: Tx, actor: Reader, id: number, schedules: Schedule[]): Promise<Company> {
   if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
   if (!actor.super && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
-  if (!(await updateCompanyRow(db, id, { schedules: JSON.stringify(schedules) }))) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return getCompany(db, actor, id);
+  if (!(await updateCompanyRow(tx.db, id, { schedules: JSON.stringify(schedules) }))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  tx.effects.poke(id);
+  return getCompany(tx.db, actor, id);
 }
 
 /** Moves the due date one recurrence period on (spec/01 §4), from today when it has already passed. */
-export async function renewCompany(db: Database, id: number, now = new Date()): Promise<Company> {
-  const row = await findCompanyRow(db, id);
+export async function renewCompany(tx: Tx, id: number, now = new Date()): Promise<Company> {
+  const row = await findCompanyRow(tx.db, id);
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
   // A recurrence outside the list (written by hand in the database) renews as monthly.
   const recurrence = recurrenceSchema.catch('MENSAL').parse(row.recurrence);
-  await updateCompanyRow(db, id, { dueDate: renewDueDate(row.dueDate, recurrence, now) });
-  return readCompany(db, id);
+  await updateCompanyRow(tx.db, id, { dueDate: renewDueDate(row.dueDate, recurrence, now) });
+  tx.effects.poke(id);
+  return readCompany(tx.db, id);
 }
 
 const COLUMNS = ['name', 'email', 'phone', 'planId', 'recurrence', 'dueDate', 'document', 'paymentMethod', 'addressZip', 'addressStreet', 'addressNumber', 'addressDistrict', 'addressCity', 'addressState'] as const;

@@ -1,6 +1,6 @@
 // Public sign-up (spec/01 §5): a company on a public plan, with a trial, and its first admin.
 import { AppError, SIGNUP_TRIAL_DAYS, type Company, type SignupInput } from '@zapdesk/sync';
-import type { Database } from '../../db/database.ts';
+import type { Tx } from '../../db/write.ts';
 import { findPlanRow } from '../plans/queries.ts';
 import { addFirstAdmin, readCompany } from './service.ts';
 import { insertCompanyRow, insertDefaultSettings, isEmailInUse } from './queries.ts';
@@ -8,10 +8,12 @@ import { insertCompanyRow, insertDefaultSettings, isEmailInUse } from './queries
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Creates the company, its default settings and its admin. Run it in one transaction: a refusal at
- * any step leaves nothing behind. The trial ends on the due date, SIGNUP_TRIAL_DAYS from now.
+ * Creates the company, its default settings and its admin in the route's one write: a refusal at
+ * any step leaves nothing behind. The trial ends on the due date, SIGNUP_TRIAL_DAYS from now. A new
+ * company has nobody to poke.
  */
-export async function signUp(db: Database, input: SignupInput, passwordHash: string, now = new Date()): Promise<Company> {
+export async function signUp(tx: Tx, input: SignupInput, passwordHash: string, now = new Date()): Promise<Company> {
+  const { db } = tx;
   const plan = await findPlanRow(db, input.planId);
   // A private plan is offered by the super-admin only; to a stranger it does not exist.
   if (!plan || plan.isPublic !== 1) throw new AppError('ERR_NO_PLAN_FOUND');

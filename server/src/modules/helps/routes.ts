@@ -2,6 +2,7 @@ import { helpCreateSchema, helpUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requireSuper } from '../../auth/middleware.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId } from '../../http/validate.ts';
 import { createHelp, deleteHelp, listHelps, updateHelp } from './service.ts';
 
@@ -15,15 +16,16 @@ export function helpsRoutes(deps: AppDeps) {
     .get('/helps/list', auth, async (c) => c.json(await listHelps(deps.db)))
     .post('/helps', auth, requireSuper, async (c) => {
       const input = await parseBody(c, helpCreateSchema);
-      return c.json(await createHelp(deps.db, input), 201);
+      return c.json(await write(deps, (tx) => createHelp(tx, input)), 201);
     })
     .put('/helps/:id', auth, requireSuper, async (c) => {
       const id = helpId(c);
       const input = await parseBody(c, helpUpdateSchema);
-      return c.json(await updateHelp(deps.db, id, input));
+      return c.json(await write(deps, (tx) => updateHelp(tx, id, input)));
     })
     .delete('/helps/:id', auth, requireSuper, async (c) => {
-      await deleteHelp(deps.db, helpId(c));
+      const id = helpId(c);
+      await write(deps, (tx) => deleteHelp(tx, id));
       return c.json({ message: 'Help deleted' });
     });
 }

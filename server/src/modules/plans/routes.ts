@@ -2,6 +2,7 @@ import { planCreateSchema, planUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requireSuper } from '../../auth/middleware.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId } from '../../http/validate.ts';
 import { createPlan, deletePlan, getCompanyPlan, getPlan, listPlans, listPublicPlans, updatePlan } from './service.ts';
 
@@ -13,7 +14,7 @@ export function plansRoutes(deps: AppDeps) {
     .get('/plans/all', auth, async (c) => c.json(await listPlans(deps.db, c.get('actor'))))
     .post('/plans', auth, requireSuper, async (c) => {
       const values = await parseBody(c, planCreateSchema);
-      return c.json(await createPlan(deps.db, values), 201);
+      return c.json(await write(deps, (tx) => createPlan(tx, values)), 201);
     })
     .get('/plans/:id', auth, async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_PLAN_FOUND');
@@ -22,11 +23,11 @@ export function plansRoutes(deps: AppDeps) {
     .put('/plans/:id', auth, requireSuper, async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_PLAN_FOUND');
       const values = await parseBody(c, planUpdateSchema);
-      return c.json(await updatePlan(deps.db, id, values));
+      return c.json(await write(deps, (tx) => updatePlan(tx, id, values)));
     })
     .delete('/plans/:id', auth, requireSuper, async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_PLAN_FOUND');
-      await deps.db.transaction().execute((trx) => deletePlan(trx, id));
+      await write(deps, (tx) => deletePlan(tx, id));
       return c.json({ message: 'Plan deleted' });
     })
     .get('/companies/listPlan/:companyId', auth, async (c) => {

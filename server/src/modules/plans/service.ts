@@ -1,8 +1,11 @@
 // Plans: the super-admin manages them; sign-up lists the public ones; every company reads its own.
+// Writes take the route's transaction (`tx`, db/write.ts). A plan's limits and flags are part of
+// every synced company/<id> on it (sync/views/company.ts), so changing a plan pokes everyone.
 import { AppError, type Plan, type PlanValues } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import type { Tx } from '../../db/write.ts';
 import { toNewPlanRow, toPlanDto, toPlanRow } from './dto.ts';
 import { companyExists, countCompaniesOnPlan, deletePlanRow, findCompanyPlanRow, findPlanRow, findPlanRows, insertPlanRow, updatePlanRow } from './queries.ts';
 
@@ -28,33 +31,38 @@ export async function getPlan(db: Database, actor: Reader, id: number): Promise<
   return toPlanDto(row);
 }
 
-export async function createPlan(db: Database, values: PlanValues): Promise<Plan> {
+// The unique and foreign-key errors below end the write (on PostgreSQL the transaction is aborted
+// anyway): each becomes its AppError and nothing is queried after it. A new plan or a deleted one
+// is on no company, so neither pokes anyone.
+
+export async function createPlan(tx: Tx, values: PlanValues): Promise<Plan> {
   try {
-    return toPlanDto(await insertPlanRow(db, toNewPlanRow(values)));
+    return toPlanDto(await insertPlanRow(tx.db, toNewPlanRow(values)));
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('ERR_PLAN_DUPLICATED');
     throw err;
   }
 }
 
-export async function updatePlan(db: Database, id: number, values: Partial<PlanValues>): Promise<Plan> {
+export async function updatePlan(tx: Tx, id: number, values: Partial<PlanValues>): Promise<Plan> {
   let row;
   try {
-    row = await updatePlanRow(db, id, toPlanRow(values));
+    row = await updatePlanRow(tx.db, id, toPlanRow(values));
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('ERR_PLAN_DUPLICATED');
     throw err;
   }
   if (!row) throw new AppError('ERR_NO_PLAN_FOUND');
+  tx.effects.pokeAll();
   return toPlanDto(row);
 }
 
 /** A plan some company is on cannot go; the foreign key backs the check up against a racing sign-up. */
-export async function deletePlan(db: Database, id: number): Promise<void> {
-  if (!(await findPlanRow(db, id))) throw new AppError('ERR_NO_PLAN_FOUND');
-  if ((await countCompaniesOnPlan(db, id)) > 0) throw new AppError('ERR_PLAN_IN_USE');
+export async function deletePlan(tx: Tx, id: number): Promise<void> {
+  if (!(await findPlanRow(tx.db, id))) throw new AppError('ERR_NO_PLAN_FOUND');
+  if ((await countCompaniesOnPlan(tx.db, id)) > 0) throw new AppError('ERR_PLAN_IN_USE');
   try {
-    await deletePlanRow(db, id);
+    await deletePlanRow(tx.db, id);
   } catch (err) {
     if (isForeignKeyViolation(err)) throw new AppError('ERR_PLAN_IN_USE');
     throw err;

@@ -2,6 +2,7 @@ import { AppError, companyScopeQuerySchema, settingKeySchema, settingValueSchema
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseQuery } from '../../http/validate.ts';
 import { findSettings, resolveSettingsCompany, upsertSetting } from './service.ts';
 
@@ -20,11 +21,7 @@ export function settingsRoutes(deps: AppDeps) {
       if (!key.success) throw new AppError('ERR_NO_SETTING_FOUND');
       const { value } = await parseBody(c, settingValueSchema(key.data));
       const { companyId } = parseQuery(c, companyScopeQuerySchema);
-      const { target, setting } = await deps.db.transaction().execute(async (trx) => {
-        const target = await resolveSettingsCompany(trx, c.get('actor'), companyId);
-        return { target, setting: await upsertSetting(trx, target, key.data, value) };
-      });
-      deps.realtime.pokeCompany(target);
-      return c.json(setting);
+      const actor = c.get('actor');
+      return c.json(await write(deps, async (tx) => upsertSetting(tx, await resolveSettingsCompany(tx.db, actor, companyId), key.data, value)));
     });
 }

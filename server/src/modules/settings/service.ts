@@ -3,6 +3,7 @@ import { AppError, DEFAULT_SETTINGS, SETTING_KEYS, type Setting, type SettingKey
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 
 /**
  * The company whose settings a request reads or writes. Only the super-admin may name another
@@ -28,10 +29,13 @@ export async function findSettings(db: Database, companyId: number): Promise<Set
   return [...byKey].map(([key, value]) => ({ key, value })).sort((a, b) => a.key.localeCompare(b.key));
 }
 
-/** Writes one setting, creating the row when missing; every write bumps the row version for sync. */
-export async function upsertSetting(db: Database, companyId: number, key: SettingKey, value: string): Promise<Setting> {
+/**
+ * Writes one setting, creating the row when missing; every write bumps the row version for sync,
+ * and the company's users pull it once the write commits.
+ */
+export async function upsertSetting(tx: Tx, companyId: number, key: SettingKey, value: string): Promise<Setting> {
   const t = nowIso();
-  await tenant(db, companyId)
+  await tenant(tx.db, companyId)
     .insertInto('settings', { key, value, createdAt: t, updatedAt: t })
     .onConflict((oc) =>
       oc.columns(['companyId', 'key']).doUpdateSet((eb) => ({
@@ -41,5 +45,6 @@ export async function upsertSetting(db: Database, companyId: number, key: Settin
       })),
     )
     .execute();
+  tx.effects.poke(companyId);
   return { key, value };
 }

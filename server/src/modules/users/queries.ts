@@ -111,7 +111,6 @@ export async function replaceUserQueues(db: Database, companyId: number, userId:
   if (queueIds.length > 0) await t.insertInto('userQueues', queueIds.map((queueId) => ({ userId, queueId }))).execute();
 }
 
-/** Ends every open session of a user except the one named (the request's own, when it is theirs). */
 /** Revokes the user's live sessions (but one) and answers their ids, for the `auth` event after commit. */
 export async function revokeUserSessions(db: Database, companyId: number, userId: number, reason: string, keepSessionId?: string): Promise<string[]> {
   const t = nowIso();

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery, parseWith } from '../../http/validate.ts';
 import { findCompanyUserRefs, findUsersPage } from './queries.ts';
 import { createUser, deleteUser, getUser, resolveCompanyId, setLanguage, updateUser } from './service.ts';
@@ -32,11 +33,9 @@ export function usersRoutes(deps: AppDeps) {
       })
       .on('POST', ['/users', '/users/'], auth, requireAdmin, async (c) => {
         const input = await parseBody(c, userCreateSchema);
-        // Hashing is slow: done before the transaction so it holds no lock meanwhile.
+        // Hashing is slow: done before the write so it holds no lock meanwhile.
         const passwordHash = await hashPassword(input.password);
-        const user = await deps.db.transaction().execute((trx) => createUser(trx, deps.dialect, c.get('actor'), input, passwordHash));
-        deps.realtime.pokeCompany(user.companyId);
-        return c.json(user, 201);
+        return c.json(await write(deps, (tx) => createUser(tx, c.get('actor'), input, passwordHash)), 201);
       })
       .put('/users/:id', auth, async (c) => {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
@@ -44,28 +43,18 @@ export function usersRoutes(deps: AppDeps) {
         const actor = c.get('actor');
         const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId ?? input.companyId);
         const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
-        const revoked: string[] = [];
-        const user = await deps.db
-          .transaction()
-          .execute((trx) => updateUser(trx, actor, companyId, userId, input, passwordHash, (ids) => revoked.push(...ids)));
-        // After the commit: other devices of the user hear their session ended; every client re-pulls.
-        if (revoked.length) deps.realtime.sessionRevoked(revoked, 'password-changed');
-        deps.realtime.pokeCompany(companyId);
-        return c.json(user);
+        return c.json(await write(deps, (tx) => updateUser(tx, actor, companyId, userId, input, passwordHash)));
       })
       .delete('/users/:id', auth, requireAdmin, async (c) => {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
         const actor = c.get('actor');
         const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId);
-        await deps.db.transaction().execute((trx) => deleteUser(trx, actor, companyId, userId));
-        deps.realtime.pokeCompany(companyId);
+        await write(deps, (tx) => deleteUser(tx, actor, companyId, userId));
         return c.json({ message: 'User deleted' });
       })
       .post('/users/set-language/:lang', auth, async (c) => {
         const { lang } = parseWith(setLanguageParamsSchema, { lang: c.req.param('lang') });
-        const user = await deps.db.transaction().execute((trx) => setLanguage(trx, c.get('actor'), lang));
-        deps.realtime.pokeUsers(user.companyId, [user.id]);
-        return c.json(user);
+        return c.json(await write(deps, (tx) => setLanguage(tx, c.get('actor'), lang)));
       })
   );
 }

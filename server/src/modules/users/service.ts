@@ -1,11 +1,13 @@
-// The business rules of users (spec/01 §6-7, spec/03 Users). Services take the database handle the
-// route gives them (its transaction for writes) and the Actor; they never open transactions.
+// The business rules of users (spec/01 §6-7, spec/03 Users). Writes take the route's or the push's
+// transaction (`tx`, db/write.ts) and the Actor; they never open one, and what the clients must
+// hear (pokes, ended sessions) is registered on `tx.effects`, so it happens only after the commit.
 import { AppError, can, type Language, type PermissionKey, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
 import type { Selectable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
-import type { Database, Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Users } from '../../db/schema.ts';
+import type { Tx } from '../../db/write.ts';
 import { findUser, type UserDto } from './dto.ts';
 import {
   countCompanyUsers,
@@ -33,7 +35,10 @@ export function resolveCompanyId(actor: Actor, requested: number | undefined): n
   return actor.super && requested !== undefined ? requested : actor.companyId;
 }
 
-/** The one unique index a user write can hit is the platform-wide email. */
+/**
+ * The one unique index a user write can hit is the platform-wide email. The error ends the write
+ * (on PostgreSQL the transaction is aborted anyway), so nothing is queried after it.
+ */
 export function rethrowEmailInUse(err: unknown): never {
   if (isUniqueViolation(err)) throw new AppError('ERR_EMAIL_IN_USE');
   throw err;
@@ -62,15 +67,11 @@ export async function getUser(db: Database, actor: Actor, companyId: number, use
   return user;
 }
 
-export async function createUser(
-  db: Database,
-  dialect: Dialect,
-  actor: Actor,
-  input: UserCreateInput,
-  passwordHash: string,
-): Promise<UserDto> {
+/** `passwordHash` is computed before the write: hashing is slow and must not hold the transaction. */
+export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, passwordHash: string): Promise<UserDto> {
+  const { db } = tx;
   const companyId = resolveCompanyId(actor, input.companyId);
-  const company = await lockCompanyPlan(db, dialect, companyId);
+  const company = await lockCompanyPlan(db, tx.dialect, companyId);
   if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
   // A company without a plan has no limit to enforce; the count runs under the company lock.
   if (company.userLimit !== null && (await countCompanyUsers(db, companyId)) >= company.userLimit) {
@@ -88,6 +89,7 @@ export async function createUser(
     language: input.language ?? null,
   }).catch(rethrowEmailInUse);
   await replaceUserQueues(db, companyId, userId, input.queueIds);
+  tx.effects.poke(companyId);
   return (await findUser(db, companyId, userId))!;
 }
 
@@ -115,14 +117,14 @@ async function findForbiddenChange(db: Database, actor: Actor, row: Selectable<U
 }
 
 export async function updateUser(
-  db: Database,
+  tx: Tx,
   actor: Actor,
   companyId: number,
   userId: number,
   input: UserUpdateInput,
-  passwordHash: string | undefined,
-  onSessionsRevoked: (sessionIds: string[]) => void = () => {},
+  passwordHash?: string,
 ): Promise<UserDto> {
+  const { db } = tx;
   const self = companyId === actor.companyId && userId === actor.userId;
   if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
   const row = await findUserRow(db, companyId, userId);
@@ -144,21 +146,29 @@ export async function updateUser(
   await updateUserRow(db, companyId, userId, values).catch(rethrowEmailInUse);
   if (input.queueIds !== undefined) await replaceUserQueues(db, companyId, userId, input.queueIds);
   // A new password ends the account's other sessions; the one making the request stays signed in.
-  if (passwordHash !== undefined) onSessionsRevoked(await revokeUserSessions(db, companyId, userId, 'password-changed', actor.sessionId));
+  // Their devices hear it only once the new password is committed.
+  if (passwordHash !== undefined) {
+    const revoked = await revokeUserSessions(db, companyId, userId, 'password-changed', actor.sessionId);
+    if (revoked.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(revoked, 'password-changed'));
+  }
+  tx.effects.poke(companyId);
   return (await findUser(db, companyId, userId))!;
 }
 
-export async function deleteUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<void> {
+export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId: number): Promise<void> {
   if (companyId === actor.companyId && userId === actor.userId) throw new AppError('ERR_CANNOT_DELETE_SELF');
-  const row = await findUserRow(db, companyId, userId);
+  const row = await findUserRow(tx.db, companyId, userId);
   if (!row) throw new AppError('ERR_NO_USER_FOUND');
   if (row.super === 1 && !actor.super) throw new AppError('ERR_NO_PERMISSION');
-  await deleteUserRow(db, companyId, userId);
+  await deleteUserRow(tx.db, companyId, userId);
+  tx.effects.poke(companyId);
 }
 
-export async function setLanguage(db: Database, actor: Actor, language: Language): Promise<UserDto> {
-  await updateUserRow(db, actor.companyId, actor.userId, { language });
-  const user = await findUser(db, actor.companyId, actor.userId);
+/** The actor's own language. Only their own synced row shows it (sync/views/users.ts), so only they are poked. */
+export async function setLanguage(tx: Tx, actor: Actor, language: Language): Promise<UserDto> {
+  await updateUserRow(tx.db, actor.companyId, actor.userId, { language });
+  const user = await findUser(tx.db, actor.companyId, actor.userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  tx.effects.poke(actor.companyId, [actor.userId]);
   return user;
 }
