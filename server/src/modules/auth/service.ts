@@ -2,6 +2,7 @@ import { AppError, SUBSCRIPTION_WARNING_DAYS, type LoginInput } from '@zapdesk/s
 import type { AppDeps } from '../../context.ts';
 import { nowIso } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
 import { hashPassword, verifyPassword } from '../../auth/password.ts';
 import { hashToken, newRefreshToken, newResetCode, newSessionId, signAccessToken } from '../../auth/tokens.ts';
 import { markUsersOffline } from '../../realtime/presence.ts';
@@ -135,7 +136,7 @@ export async function logout(deps: AppDeps, refreshToken: string | undefined, se
   deps.realtime.sessionRevoked(sid, 'logout');
   // A login revokes the user's other sessions, so this was their only one: offline now, not after
   // the sockets' grace period (realtime/README.md, presence).
-  if (ended) await markUsersOffline(deps, ended.companyId, [ended.userId]);
+  if (ended) await write(deps, (tx) => markUsersOffline(tx, ended.companyId, [ended.userId]));
 }
 
 /** Step one of the reset: a code goes out by mail (or to the log when no SMTP is set). */
