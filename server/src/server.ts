@@ -9,6 +9,7 @@ import { runFirstStart, type FirstStartResult } from './bootstrap/first-start.ts
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { openDatabase } from './db/database.ts';
+import { write } from './db/write.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail.ts';
@@ -20,7 +21,6 @@ import { createOutbox } from './outbound/dispatcher.ts';
 import { createKeyedLock } from './pipeline/keyed-lock.ts';
 import { attachPipeline } from './pipeline/index.ts';
 import { createChannelSessions } from './channels/index.ts';
-import { notifySyncedChange } from './channels/notify.ts';
 import { startSchedulesJob } from './jobs/schedules.ts';
 import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { startPresenceJob } from './jobs/presence.ts';
@@ -39,8 +39,8 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const { db, dialect } = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
-  // Status writes poke through deps, which the closure reads only once sessions run.
-  const sessions = createChannelSessions({ db, log, config, dialect, onRowChanged: (companyId) => notifySyncedChange(deps, companyId) });
+  // Status writes go through the app's write path on deps, which the closure reads only once sessions run.
+  const sessions = createChannelSessions({ db, log, config, dialect, write: (fn) => write(deps, fn) });
   const deps: AppDeps = {
     db,
     dialect,

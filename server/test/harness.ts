@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { AppDeps } from '../src/context.ts';
 import { openDatabase, type Dialect } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { write } from '../src/db/write.ts';
 import { createMemoryLogger } from '../src/log.ts';
 import { createPgBus } from '../src/realtime/bus.ts';
 import { createRealtime } from '../src/realtime/hub.ts';
@@ -18,7 +19,6 @@ import { createOutbox } from '../src/outbound/dispatcher.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
 import { attachPipeline } from '../src/pipeline/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
-import { notifySyncedChange } from '../src/channels/notify.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -48,7 +48,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   // Channels by connection id: tests put channel doubles here until the session manager owns them.
   const channels = new Map<number, Channel>();
   // Real sessions on the simulator: `beta` connections too, so no test ever reaches WhatsApp.
-  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false, onRowChanged: (companyId) => notifySyncedChange(deps, companyId) });
+  // Status writes go through the app's write path on deps (read only once sessions run).
+  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false, write: (fn) => write(deps, fn) });
   const deps: AppDeps = {
     db,
     dialect,

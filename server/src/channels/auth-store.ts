@@ -1,6 +1,10 @@
 // Session credentials in the database, never in files (DESIGN §5): one creds row per connection in
 // baileys_creds and the signal keys in baileys_keys keyed by (connection, type, id). The simulator
 // keeps its fake pairing in the same creds row, so both adapters reconnect at boot the same way.
+//
+// Not a business write (DESIGN §12 does not apply): these rows are the adapter's private state, never
+// synced (no `version`), written whenever the protocol says so, outside any request; nobody is poked.
+// So the store keeps its own small transactions (a key set, a wipe) instead of going through write().
 import type { Database } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';

@@ -6,16 +6,17 @@ import type { Logger } from '../log.ts';
 import type { Dialect } from '../db/database.ts';
 import { createBaileysFactory } from './baileys/adapter.ts';
 import { createLeases } from './lease.ts';
-import { createSessionManager, type SessionManager } from './session-manager.ts';
+import { createSessionManager, type SessionManager, type WriteFn } from './session-manager.ts';
 import { createSimulatorNetwork } from './simulator/network.ts';
 
-export type { SessionManager, InboundEvent, AckEvent, StatusEvent } from './session-manager.ts';
+export type { SessionManager, InboundEvent, AckEvent, StatusEvent, WriteFn } from './session-manager.ts';
 
 export function createChannelSessions(opts: {
   db: Database;
   log: Logger;
   config: Pick<Config, 'simulatorTiming' | 'dataDir'>;
-  onRowChanged?: (companyId: number) => void;
+  /** The app's write path: status and QR changes are writes with their poke as an effect. */
+  write: WriteFn;
   /** false in tests: `beta` connections run on the simulator too. */
   realWhatsApp?: boolean;
   /** On PostgreSQL several instances may share the database, so connections are leased (30 s). */
@@ -29,7 +30,7 @@ export function createChannelSessions(opts: {
     log: opts.log,
     simulator,
     factories: { simulator: simulator.createChannel, beta },
-    ...(opts.onRowChanged ? { onRowChanged: opts.onRowChanged } : {}),
+    write: opts.write,
     // One SQLite file serves one process: there is nobody to share a connection with.
     ...(opts.dialect === 'postgres' ? { leases: createLeases(opts.db, 30_000), heartbeatMs: 10_000 } : {}),
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
 import { tenant } from '../db/tenant.ts';
+import { write } from '../db/write.ts';
 import { createLeases } from './lease.ts';
 import { createSessionManager, type SessionManager } from './session-manager.ts';
 import { createSimulatorNetwork } from './simulator/network.ts';
@@ -21,7 +22,7 @@ describe.each(DIALECTS)('connection leases on %s', (dialect) => {
 
   const instance = () => {
     const simulator = createSimulatorNetwork();
-    const m = createSessionManager({ db: t.db, log: t.log, simulator, factories: { simulator: simulator.createChannel }, leases: createLeases(t.db, 60_000) });
+    const m = createSessionManager({ db: t.db, log: t.log, write: (fn) => write(t.deps, fn), simulator, factories: { simulator: simulator.createChannel }, leases: createLeases(t.db, 60_000) });
     managers.push(m);
     return m;
   };

@@ -1,11 +1,14 @@
 // The session manager: one live Channel per started connection. It starts sessions at boot and on
-// demand, mirrors every status/QR change into the whatsapps row (bumping `version`, then poking),
-// and hands inbound messages and acks to whoever subscribed (the inbound pipeline).
+// demand, mirrors every status/QR change into the whatsapps row and hands inbound messages and acks
+// to whoever subscribed (the inbound pipeline). A status change is a write like any other (DESIGN
+// §12): it goes through the app's `write`, bumps the row's version and pokes the company as an
+// effect of that write, so a failed status write pokes nobody.
 import { AppError } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
 import { nowIso, type Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
+import type { Tx } from '../db/write.ts';
 import type { Logger } from '../log.ts';
 import { createAuthStore, type AuthStore } from './auth-store.ts';
 import type { Leases } from './lease.ts';
@@ -23,6 +26,8 @@ export type InboundEvent = { connectionId: number; companyId: number; message: I
 export type AckEvent = { connectionId: number; companyId: number; id: string; ack: Ack; to?: Peer };
 export type StatusEvent = { connectionId: number; companyId: number; status: ConnectionStatus; reason?: string };
 type Listener<T> = (event: T) => void | Promise<void>;
+/** The app's write path (`(fn) => write(deps, fn)`): the manager is no request, but writes as one. */
+export type WriteFn = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 export type SessionManager = {
   /** Boot: starts every connection that was live (CONNECTED, OPENING, PAIRING, qrcode) when the server stopped. */
@@ -64,8 +69,8 @@ export function createSessionManager(deps: {
   log: Logger;
   simulator: SimulatorNetwork;
   factories: Record<string, AdapterFactory>;
-  /** Called after each committed status write (the sync poke). */
-  onRowChanged?: (companyId: number) => void;
+  /** Runs each status write in its own transaction; the sync poke is that write's effect. */
+  write: WriteFn;
   /** Several instances on one PostgreSQL: a connection runs where its lease is held. */
   leases?: Leases;
   heartbeatMs?: number;
@@ -89,14 +94,15 @@ export function createSessionManager(deps: {
 
   /** Status writes of one connection run in order, so a late QR never overwrites CONNECTED. */
   const persist = (companyId: number, connectionId: number, values: Updateable<Whatsapps>) => {
-    const run = async () => {
-      await tenant(db, companyId)
-        .updateTable('whatsapps')
-        .set((eb) => ({ ...values, updatedAt: nowIso(), version: eb('version', '+', 1) }))
-        .where('id', '=', connectionId)
-        .execute();
-      deps.onRowChanged?.(companyId);
-    };
+    const run = () =>
+      deps.write(async (tx) => {
+        await tenant(tx.db, companyId)
+          .updateTable('whatsapps')
+          .set((eb) => ({ ...values, updatedAt: nowIso(), version: eb('version', '+', 1) }))
+          .where('id', '=', connectionId)
+          .execute();
+        tx.effects.poke(companyId);
+      });
     const next = (writes.get(connectionId) ?? Promise.resolve()).then(run).catch((err) => log.error('connection status write failed', { connectionId, error: String(err) }));
     writes.set(connectionId, next);
     return next;

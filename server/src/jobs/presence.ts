@@ -7,6 +7,7 @@
 // through tenant(), with the staleness checked again on the row, so a user whose socket touched
 // meanwhile (on any instance) stays online, and two instances running the job change a row once.
 import type { AppDeps } from '../context.ts';
+import { write } from '../db/write.ts';
 import { markUsersOffline, PRESENCE_STALE_MS } from '../realtime/presence.ts';
 import { startCronJob, type RunningJob } from './runner.ts';
 
@@ -28,7 +29,8 @@ export async function markStaleUsersOffline(deps: AppDeps, now: Date = new Date(
   const marked = new Map<number, number>();
   for (const [companyId, userIds] of byCompany) {
     // `seenUntil` just before the cutoff: the same staleness as the look-up, re-read on the row.
-    const ids = await markUsersOffline(deps, companyId, userIds, new Date(Date.parse(cutoff) - 1).toISOString());
+    // One write per company: its users flip (and its clients are poked) together, after the commit.
+    const ids = await write(deps, (tx) => markUsersOffline(tx, companyId, userIds, new Date(Date.parse(cutoff) - 1).toISOString()));
     if (ids.length) marked.set(companyId, ids.length);
   }
   return marked;

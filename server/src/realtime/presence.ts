@@ -9,11 +9,14 @@
 // TOUCH_MS per user, without a version bump: nobody pulls for it); an instance that dies stops
 // touching, and the presence job (jobs/presence.ts) marks its users offline once stale.
 //
-// Every change of the flag bumps the row's version and pokes the company, so synced user rows and
-// the dashboard follow. Every statement goes through tenant(): only the user's own company.
+// Every change of the flag is a write (DESIGN §12): it bumps the row's version and pokes the company
+// as an effect, so synced user rows and the dashboard follow. The last_seen_at touch alone bumps
+// nothing (sync/README.md, the version-bump rule: no client sees it, so it costs nobody a pull).
+// Every statement goes through tenant(): only the user's own company.
 import type { AppDeps } from '../context.ts';
 import { nowIso } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
+import { write, type Tx } from '../db/write.ts';
 import { createKeyedLock } from '../pipeline/keyed-lock.ts';
 import { bumpVersion } from '../sync/version.ts';
 
@@ -27,15 +30,15 @@ export const PRESENCE_STALE_MS = 90_000;
 export type PresenceOptions = { graceMs?: number; touchMs?: number };
 
 /** Marks the users online (version bumped, company poked) and refreshes their last_seen_at. */
-export async function markUsersOnline(deps: AppDeps, companyId: number, userIds: number[], seenAt = nowIso()): Promise<number[]> {
+export async function markUsersOnline(tx: Tx, companyId: number, userIds: number[], seenAt = nowIso()): Promise<number[]> {
   if (!userIds.length) return [];
-  const t = tenant(deps.db, companyId);
+  const t = tenant(tx.db, companyId);
   const changed = await t.updateTable('users').set({ online: 1, lastSeenAt: seenAt, ...bumpVersion() }).where('users.id', 'in', userIds).where('users.online', '=', 0).returning('users.id').execute();
   const done = new Set(changed.map((r) => r.id));
   const rest = userIds.filter((id) => !done.has(id));
   // Already online: only the last-seen time, which no client sees (no bump, no pull).
   if (rest.length) await t.updateTable('users').set({ lastSeenAt: seenAt }).where('users.id', 'in', rest).execute();
-  if (done.size) deps.realtime.pokeCompany(companyId);
+  if (done.size) tx.effects.poke(companyId);
   return [...done];
 }
 
@@ -43,9 +46,9 @@ export async function markUsersOnline(deps: AppDeps, companyId: number, userIds:
  * Marks the users offline (version bumped, company poked). With `seenUntil`, only those nobody saw
  * after that moment: an instance still serving them wrote a later last_seen_at.
  */
-export async function markUsersOffline(deps: AppDeps, companyId: number, userIds: number[], seenUntil?: string): Promise<number[]> {
+export async function markUsersOffline(tx: Tx, companyId: number, userIds: number[], seenUntil?: string): Promise<number[]> {
   if (!userIds.length) return [];
-  const rows = await tenant(deps.db, companyId)
+  const rows = await tenant(tx.db, companyId)
     .updateTable('users')
     .set({ online: 0, ...bumpVersion() })
     .where('users.id', 'in', userIds)
@@ -53,7 +56,7 @@ export async function markUsersOffline(deps: AppDeps, companyId: number, userIds
     .$if(seenUntil !== undefined, (q) => q.where((eb) => eb.or([eb('users.lastSeenAt', 'is', null), eb('users.lastSeenAt', '<=', seenUntil!)])))
     .returning('users.id')
     .execute();
-  if (rows.length) deps.realtime.pokeCompany(companyId);
+  if (rows.length) tx.effects.poke(companyId);
   return rows.map((r) => r.id);
 }
 
@@ -80,7 +83,8 @@ export function createPresence(deps: AppDeps, opts: PresenceOptions = {}): Prese
   const keyOf = (companyId: number, userId: number) => `${companyId}:${userId}`;
   const parse = (key: string) => key.split(':').map(Number) as [number, number];
 
-  function write(key: string, work: () => Promise<unknown>): Promise<void> {
+  /** Runs one user's (or company's) presence write after the ones before it; a failure is logged. */
+  function enqueue(key: string, work: () => Promise<unknown>): Promise<void> {
     const p = lock.run(key, work).then(
       () => undefined,
       (err: unknown) => deps.log.warn('presence write failed', { key, error: String(err) }),
@@ -97,7 +101,7 @@ export function createPresence(deps: AppDeps, opts: PresenceOptions = {}): Prese
     // (later on the leaver's clock too, whatever the skew between the two).
     const seenAt = new Date(Math.max(Date.now(), Date.parse(since) + 1)).toISOString();
     touchedAt.set(key, Date.now());
-    void write(key, () => markUsersOnline(deps, companyId, [userId], seenAt));
+    void enqueue(key, () => write(deps, (tx) => markUsersOnline(tx, companyId, [userId], seenAt)));
   });
 
   return {
@@ -107,11 +111,11 @@ export function createPresence(deps: AppDeps, opts: PresenceOptions = {}): Prese
       const count = sockets.get(key) ?? 0;
       sockets.set(key, count + 1);
       // Not the first: only wait for the first one's write, if still under way.
-      if (count > 0) return write(key, async () => {});
+      if (count > 0) return enqueue(key, async () => {});
       clearTimeout(leaving.get(key));
       leaving.delete(key);
       touchedAt.set(key, Date.now());
-      return write(key, () => markUsersOnline(deps, companyId, [userId]));
+      return enqueue(key, () => write(deps, (tx) => markUsersOnline(tx, companyId, [userId])));
     },
     closed(companyId, userId) {
       if (closed) return;
@@ -124,7 +128,7 @@ export function createPresence(deps: AppDeps, opts: PresenceOptions = {}): Prese
       deps.realtime.userLeft(companyId, userId, since);
       const timer = setTimeout(() => {
         leaving.delete(key);
-        void write(key, () => markUsersOffline(deps, companyId, [userId], since));
+        void enqueue(key, () => write(deps, (tx) => markUsersOffline(tx, companyId, [userId], since)));
       }, graceMs);
       leaving.set(key, timer);
     },
@@ -142,7 +146,7 @@ export function createPresence(deps: AppDeps, opts: PresenceOptions = {}): Prese
       }
       // One statement per company; a user someone marked offline meanwhile (the job, a lost race)
       // is online again, since a socket of theirs is open here.
-      for (const [companyId, userIds] of due) void write(`company:${companyId}`, () => markUsersOnline(deps, companyId, userIds, seenAt));
+      for (const [companyId, userIds] of due) void enqueue(`company:${companyId}`, () => write(deps, (tx) => markUsersOnline(tx, companyId, userIds, seenAt)));
     },
     async close() {
       closed = true;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
 import { createSessionManager, type InboundEvent, type SessionManager } from '../session-manager.ts';
 import { createSimulatorNetwork } from '../simulator/network.ts';
 import { waitFor } from '../testing.ts';
@@ -59,6 +60,7 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     manager = createSessionManager({
       db: t.db,
       log: t.log,
+      write: (fn) => write(t.deps, fn),
       simulator: createSimulatorNetwork(),
       factories: { beta: createBaileysFactory({ log: t.log, makeSocket, download: async () => png, policy: { backoffBaseMs: 5, maxQrAttempts: 2 } }) },
     });

@@ -53,10 +53,12 @@ export function authRoutes(deps: AppDeps) {
       // Works with an expired access token too: the refresh cookie names the session.
       const header = c.req.header('authorization')?.replace(/^Bearer\s+/i, '');
       const verified = header ? await verifyAccessToken(header, deps.config.jwtSecret) : undefined;
-      const ended = await write(deps, (tx) => endSession(tx, getCookie(c, REFRESH_COOKIE), verified?.ok ? verified.claims.sid : undefined));
       // A login revokes the user's other sessions, so this was their only one: offline now, not
-      // after the sockets' grace period (realtime/README.md, presence; its own write and poke).
-      if (ended) await markUsersOffline(deps, ended.companyId, [ended.userId]);
+      // after the sockets' grace period (realtime/README.md, presence), in the same write.
+      await write(deps, async (tx) => {
+        const ended = await endSession(tx, getCookie(c, REFRESH_COOKIE), verified?.ok ? verified.claims.sid : undefined);
+        if (ended) await markUsersOffline(tx, ended.companyId, [ended.userId]);
+      });
       deleteCookie(c, REFRESH_COOKIE, { path: '/' });
       return c.json({ message: 'Logged out' });
     })

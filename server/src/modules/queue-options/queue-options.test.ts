@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { seedTenant } from '../../../test/seed.ts';
+import { seedContact, seedTenant } from '../../../test/seed.ts';
+import { tenant as tenantDb } from '../../db/tenant.ts';
 
 describe.each(DIALECTS)('queue options on %s', (dialect) => {
   let t: TestApp;
@@ -42,9 +43,14 @@ describe.each(DIALECTS)('queue options on %s', (dialect) => {
     await add('Four');
     await add('Two-A', b.id);
     const deep = await add('Two-B', b.id);
-    await add('Two-B-i', deep.id);
+    const deepest = await add('Two-B-i', deep.id);
+    // A customer stood on an option of the subtree: the ticket loses it with a new version (synced clients see it).
+    const db = tenantDb(t.db, queue.companyId);
+    const contact = await seedContact(t, queue.companyId);
+    const ticket = await db.insertInto('tickets', { uuid: crypto.randomUUID(), contactId: contact.id, queueId: queue.id, queueOptionId: deepest.id }).returningAll().executeTakeFirstOrThrow();
     const res = await t.request('DELETE', `/queue-options/${b.id}`, { token: adminSession.token });
     expect(res.status).toBe(200);
+    expect(await db.selectFrom('tickets').select(['queueOptionId', 'version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow()).toEqual({ queueOptionId: null, version: ticket.version + 1 });
     expect((await level(-1)).map((o) => [o.title, o.option])).toEqual([['One', 1], ['Three', 2], ['Four', 3]]);
     const left = await t.db.selectFrom('queueOptions').select('title').where('queueId', '=', queue.id).orderBy('id').execute();
     expect(left.map((r) => r.title)).toEqual(['One', 'Three', 'Four']);

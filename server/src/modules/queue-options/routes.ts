@@ -1,8 +1,9 @@
+// Queue options (spec/03 §2): the menu tree of a queue; each change is one `write()`.
 import { queueOptionCreateSchema, queueOptionListQuerySchema, queueOptionUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
-import { notifySyncedChange } from '../../channels/notify.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { createOption, deleteOption, listOptions, updateOption } from './service.ts';
 
@@ -18,23 +19,18 @@ export function queueOptionsRoutes(deps: AppDeps) {
     .post('/queue-options', auth, requireAdmin, async (c) => {
       const input = await parseBody(c, queueOptionCreateSchema);
       const companyId = c.get('actor').companyId;
-      const option = await deps.db.transaction().execute((trx) => createOption(trx, companyId, input));
-      notifySyncedChange(deps, companyId);
-      return c.json(option, 201);
+      return c.json(await write(deps, (tx) => createOption(tx, companyId, input)), 201);
     })
     .put('/queue-options/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const input = await parseBody(c, queueOptionUpdateSchema);
       const companyId = c.get('actor').companyId;
-      const option = await deps.db.transaction().execute((trx) => updateOption(trx, companyId, id, input));
-      notifySyncedChange(deps, companyId);
-      return c.json(option);
+      return c.json(await write(deps, (tx) => updateOption(tx, companyId, id, input)));
     })
     .delete('/queue-options/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const companyId = c.get('actor').companyId;
-      await deps.db.transaction().execute((trx) => deleteOption(trx, companyId, id));
-      notifySyncedChange(deps, companyId);
+      await write(deps, (tx) => deleteOption(tx, companyId, id));
       return c.json({ message: 'Option deleted.' });
     });
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUEUE_SCHEDULES } from '@zapdesk/sync';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { seedTenant } from '../../../test/seed.ts';
+import { seedTenant, seedTicket } from '../../../test/seed.ts';
+import { tenant } from '../../db/tenant.ts';
 
 describe.each(DIALECTS)('queues on %s', (dialect) => {
   let t: TestApp;
@@ -72,6 +73,18 @@ describe.each(DIALECTS)('queues on %s', (dialect) => {
     expect(over.body.message).toMatch(/allows 1 queue/);
     expect((await t.request('DELETE', `/queue/${q.id}`, { token })).status).toBe(200);
     expect((await t.request('GET', `/queue/${q.id}`, { token })).status).toBe(404);
+  });
+
+  it('deleting a queue detaches its tickets and transfer targets with new versions, so synced clients see it', async () => {
+    const { adminSession, company } = await seedTenant(t);
+    const token = adminSession.token;
+    const q = (await create(token, { name: 'Leaving', color: '#505050' })).body;
+    const ticket = await seedTicket(t, company.id, { queueId: q.id });
+    const line = (await t.request('POST', '/whatsapp', { token, body: { name: 'Line', transferQueueId: q.id } })).body;
+    expect((await t.request('DELETE', `/queue/${q.id}`, { token })).status).toBe(200);
+    const db = tenant(t.db, company.id);
+    expect(await db.selectFrom('tickets').select(['queueId', 'version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow()).toEqual({ queueId: null, version: ticket.version + 1 });
+    expect(await db.selectFrom('whatsapps').select(['transferQueueId', 'version']).where('whatsapps.id', '=', line.id).executeTakeFirstOrThrow()).toEqual({ transferQueueId: null, version: line.version + 1 });
   });
 
   it('lets only admins change queues and refuses another company’s ids', async () => {

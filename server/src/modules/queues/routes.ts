@@ -1,9 +1,10 @@
+// Queues (spec/03): any signed-in user reads them; admins change them, each change one `write()`.
 import { queueCreateSchema, queueUpdateSchema } from '@zapdesk/sync';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
-import { notifySyncedChange } from '../../channels/notify.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { resolveCompanyId } from '../whatsapps/access.ts';
 import { createQueue, deleteQueue, getQueue, listQueues, updateQueue } from './service.ts';
@@ -24,23 +25,18 @@ export function queuesRoutes(deps: AppDeps) {
     .post('/queue', auth, requireAdmin, async (c) => {
       const input = await parseBody(c, queueCreateSchema);
       const companyId = companyOf(c, input.companyId);
-      const queue = await deps.db.transaction().execute((trx) => createQueue(trx, deps.dialect, companyId, input));
-      notifySyncedChange(deps, companyId);
-      return c.json(queue, 201);
+      return c.json(await write(deps, (tx) => createQueue(tx, companyId, input)), 201);
     })
     .put('/queue/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const input = await parseBody(c, queueUpdateSchema);
       const companyId = companyOf(c, input.companyId);
-      const queue = await deps.db.transaction().execute((trx) => updateQueue(trx, companyId, id, input));
-      notifySyncedChange(deps, companyId);
-      return c.json(queue);
+      return c.json(await write(deps, (tx) => updateQueue(tx, companyId, id, input)));
     })
     .delete('/queue/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const companyId = companyOf(c);
-      await deps.db.transaction().execute((trx) => deleteQueue(trx, companyId, id));
-      notifySyncedChange(deps, companyId);
+      await write(deps, (tx) => deleteQueue(tx, companyId, id));
       return c.json({ message: 'Queue deleted.' });
     });
 }

@@ -1,11 +1,14 @@
 // Queues (spec/03): CRUD with the plan's queue limit, unique name and colour per company, the
-// greeting rule and the default service hours. Services take the route's transaction.
+// greeting rule and the default service hours. Writes take the route's `Tx` (DESIGN §12) and poke
+// the company as an effect of it.
 import { AppError, DEFAULT_QUEUE_SCHEDULES, type Queue, type QueueCreateInput, type QueueUpdateInput } from '@zapdesk/sync';
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { nowIso, type Database, type Dialect } from '../../db/database.ts';
+import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Queues } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { bumpVersion } from '../../sync/version.ts';
 import { assertOwnLinks, invalid, lockPlanLimits } from '../whatsapps/access.ts';
 import { parseSchedules } from '../whatsapps/dto.ts';
 
@@ -67,8 +70,9 @@ function toColumns(input: QueueCreateInput | QueueUpdateInput): Updateable<Queue
   return values;
 }
 
-export async function createQueue(db: Database, dialect: Dialect, companyId: number, input: QueueCreateInput): Promise<Queue> {
-  const plan = await lockPlanLimits(db, dialect, companyId);
+export async function createQueue(tx: Tx, companyId: number, input: QueueCreateInput): Promise<Queue> {
+  const { db } = tx;
+  const plan = await lockPlanLimits(tx, companyId);
   const count = await countQueues(db, companyId);
   if (plan.queues !== null && count >= plan.queues) {
     throw new AppError('ERR_NO_PERMISSION', `The plan allows ${plan.queues} queue(s); delete one or upgrade the plan to add another.`, { details: { limit: plan.queues } });
@@ -82,10 +86,12 @@ export async function createQueue(db: Database, dialect: Dialect, companyId: num
     .returning('id')
     .executeTakeFirstOrThrow()
     .catch(rethrowUnique);
+  tx.effects.poke(companyId);
   return getQueue(db, companyId, row.id);
 }
 
-export async function updateQueue(db: Database, companyId: number, id: number, input: QueueUpdateInput): Promise<Queue> {
+export async function updateQueue(tx: Tx, companyId: number, id: number, input: QueueUpdateInput): Promise<Queue> {
+  const { db } = tx;
   const current = await getQueue(db, companyId, id);
   await assertUnique(db, companyId, input, id);
   assertGreeting(await countQueues(db, companyId), input.greetingMessage !== undefined ? input.greetingMessage : current.greetingMessage);
@@ -96,11 +102,20 @@ export async function updateQueue(db: Database, companyId: number, id: number, i
     .where('id', '=', id)
     .execute()
     .catch(rethrowUnique);
+  tx.effects.poke(companyId);
   return getQueue(db, companyId, id);
 }
 
-/** Deletes a queue; its options, user and connection links go with it, tickets keep no queue. */
-export async function deleteQueue(db: Database, companyId: number, id: number): Promise<void> {
-  await getQueue(db, companyId, id);
-  await tenant(db, companyId).deleteFrom('queues').where('id', '=', id).execute();
+/**
+ * Deletes a queue; its options, user and connection links go with it, tickets keep no queue. The
+ * synced rows that show the queue (tickets, connections' transfer queue) are detached here first,
+ * versions bumped: the foreign key's own `set null` would change them unseen by sync.
+ */
+export async function deleteQueue(tx: Tx, companyId: number, id: number): Promise<void> {
+  const t = tenant(tx.db, companyId);
+  await getQueue(tx.db, companyId, id);
+  await t.updateTable('tickets').set({ queueId: null, ...bumpVersion() }).where('tickets.queueId', '=', id).execute();
+  await t.updateTable('whatsapps').set({ transferQueueId: null, ...bumpVersion() }).where('whatsapps.transferQueueId', '=', id).execute();
+  await t.deleteFrom('queues').where('id', '=', id).execute();
+  tx.effects.poke(companyId);
 }

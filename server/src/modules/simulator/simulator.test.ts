@@ -8,6 +8,7 @@ import { createApp } from '../../app.ts';
 import { createChannelSessions } from '../../channels/index.ts';
 import { waitFor } from '../../channels/testing.ts';
 import type { Channel } from '../../channels/types.ts';
+import { write } from '../../db/write.ts';
 
 describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dialect) => {
   let t: TestApp;
@@ -181,7 +182,7 @@ describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dia
     expect(before.map((m) => m.id)).toEqual([first.id, second.id, third.id]);
 
     // A new process on the same DATA_DIR: new session manager, new simulator network, same app routes.
-    const restarted = createChannelSessions({ db: t.db, log: t.log, config: t.deps.config, realWhatsApp: false });
+    const restarted = createChannelSessions({ db: t.db, log: t.log, config: t.deps.config, realWhatsApp: false, write: (fn) => write(t.deps, fn) });
     const app = createApp({ ...t.deps, sessions: restarted });
     const res = await app.request(`/simulator/outbox?connectionId=${id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);

@@ -4,6 +4,7 @@ import { seedTenant } from '../../../test/seed.ts';
 import { createChannelSessions } from '../../channels/index.ts';
 import { waitFor } from '../../channels/testing.ts';
 import type { InboundMessage } from '../../channels/types.ts';
+import { write } from '../../db/write.ts';
 
 describe.each(DIALECTS)('connection sessions and the simulator on %s', (dialect) => {
   let t: TestApp;
@@ -108,7 +109,7 @@ describe.each(DIALECTS)('connection sessions and the simulator on %s', (dialect)
     const { adminSession, id } = await pairedConnection();
     await t.deps.sessions.stopAll();
     // stopAll keeps the status, so a fresh manager (a restarted server) brings it back.
-    const rebooted = createChannelSessions({ db: t.db, log: t.log, config: t.deps.config, realWhatsApp: false });
+    const rebooted = createChannelSessions({ db: t.db, log: t.log, config: t.deps.config, realWhatsApp: false, write: (fn) => write(t.deps, fn) });
     await rebooted.startAll();
     expect(rebooted.getChannel(id)?.status()).toBe('CONNECTED');
     expect((await getConn(adminSession.token, id)).status).toBe('CONNECTED');

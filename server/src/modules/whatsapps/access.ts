@@ -2,7 +2,8 @@
 import { AppError, type ValidationIssue } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
-import type { Database, Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
+import type { Tx } from '../../db/write.ts';
 
 export function isAdminActor(actor: Actor): boolean {
   return actor.super || actor.profile === 'admin';
@@ -20,15 +21,15 @@ export function invalid(path: string, message: string): AppError {
 
 /**
  * The company's plan limits, read under a row lock on PostgreSQL so two concurrent creates cannot
- * both pass a count (SQLite runs write transactions one at a time already).
+ * both pass a count (SQLite runs write transactions one at a time already): hence a write's `Tx`.
  */
-export async function lockPlanLimits(db: Database, dialect: Dialect, companyId: number) {
-  let query = db
+export async function lockPlanLimits(tx: Tx, companyId: number) {
+  let query = tx.db
     .selectFrom('companies')
     .leftJoin('plans', 'plans.id', 'companies.planId')
     .select(['companies.id', 'plans.connections', 'plans.queues'])
     .where('companies.id', '=', companyId);
-  if (dialect === 'postgres') query = query.forUpdate('companies');
+  if (tx.dialect === 'postgres') query = query.forUpdate('companies');
   const row = await query.executeTakeFirst();
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
   return row;

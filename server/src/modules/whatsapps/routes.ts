@@ -1,9 +1,11 @@
+// Connections (spec/03): GET lists and reads, POST/PUT/DELETE change them. Each change is one
+// `write()` (DESIGN §12): the service pokes and ends a deleted connection's session as effects.
 import { whatsappCreateSchema, whatsappListQuerySchema, whatsappUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
-import { notifySyncedChange } from '../../channels/notify.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { resolveCompanyId } from './access.ts';
 import { createConnection, deleteConnection, getConnection, listConnections, updateConnection } from './service.ts';
@@ -28,27 +30,20 @@ export function whatsappsRoutes(deps: AppDeps) {
       const input = await parseBody(c, whatsappCreateSchema);
       const actor = c.get('actor');
       const companyId = resolveCompanyId(actor, input.companyId);
-      const dto = await deps.db.transaction().execute((trx) => createConnection(trx, deps.dialect, actor, companyId, input));
-      notifySyncedChange(deps, companyId);
-      return c.json(dto, 201);
+      return c.json(await write(deps, (tx) => createConnection(tx, actor, companyId, input)), 201);
     })
     .put('/whatsapp/:id', auth, requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const input = await parseBody(c, whatsappUpdateSchema);
       const actor = c.get('actor');
       const companyId = resolveCompanyId(actor, parseQuery(c, scopeSchema).companyId ?? input.companyId);
-      const dto = await deps.db.transaction().execute((trx) => updateConnection(trx, actor, companyId, id, input));
-      notifySyncedChange(deps, companyId);
-      return c.json(dto);
+      return c.json(await write(deps, (tx) => updateConnection(tx, actor, companyId, id, input)));
     })
     .delete('/whatsapp/:id', auth, requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const actor = c.get('actor');
       const companyId = resolveCompanyId(actor, parseQuery(c, scopeSchema).companyId);
-      await deps.db.transaction().execute((trx) => deleteConnection(trx, companyId, id));
-      // After the commit: the row is gone, so the session ends (and unlinks) without writing to it.
-      await deps.sessions.forget(id);
-      notifySyncedChange(deps, companyId);
+      await write(deps, (tx) => deleteConnection(tx, companyId, id));
       return c.json({ message: 'Connection deleted.' });
     });
 }

@@ -1,14 +1,17 @@
 // Connections (spec/03): CRUD with the plan's connection limit and the single-default rule.
-// Services take the route's transaction and never open one; sessions are started by the routes
-// after the commit, never inside it.
+// Writes take the route's `Tx` (DESIGN §12) and register their poke on its effects; sessions are
+// started by the routes, and a deleted connection's session ends after the commit, never inside it.
 import { randomBytes } from 'node:crypto';
 import { AppError, type Whatsapp, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
 import type { Insertable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
-import { nowIso, type Database, type Dialect } from '../../db/database.ts';
+import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Whatsapps } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { recordFailed } from '../../outbound/record.ts';
+import { bumpVersion } from '../../sync/version.ts';
 import { assertOwnLinks, invalid, isAdminActor, lockPlanLimits } from './access.ts';
 import { findWhatsappDtos } from './dto.ts';
 
@@ -55,8 +58,9 @@ function toColumns(input: WhatsappCreateInput | WhatsappUpdateInput): Updateable
   return values;
 }
 
-export async function createConnection(db: Database, dialect: Dialect, actor: Actor, companyId: number, input: WhatsappCreateInput): Promise<Whatsapp> {
-  const plan = await lockPlanLimits(db, dialect, companyId);
+export async function createConnection(tx: Tx, actor: Actor, companyId: number, input: WhatsappCreateInput): Promise<Whatsapp> {
+  const { db } = tx;
+  const plan = await lockPlanLimits(tx, companyId);
   const t = tenant(db, companyId);
   const { count } = await t.selectFrom('whatsapps').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   if (plan.connections !== null && Number(count) >= plan.connections) {
@@ -71,10 +75,12 @@ export async function createConnection(db: Database, dialect: Dialect, actor: Ac
   const row = await t.insertInto('whatsapps', values).returning('id').executeTakeFirstOrThrow().catch(rethrowTokenInUse);
   if (isDefault) await makeSoleDefault(db, companyId, row.id);
   if (input.queueIds) await replaceConnectionQueues(db, companyId, row.id, input.queueIds);
+  tx.effects.poke(companyId);
   return getConnection(db, actor, companyId, row.id);
 }
 
-export async function updateConnection(db: Database, actor: Actor, companyId: number, id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
+export async function updateConnection(tx: Tx, actor: Actor, companyId: number, id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
+  const { db } = tx;
   const t = tenant(db, companyId);
   const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
@@ -91,15 +97,25 @@ export async function updateConnection(db: Database, actor: Actor, companyId: nu
     .catch(rethrowTokenInUse);
   if (input.isDefault === true) await makeSoleDefault(db, companyId, id);
   if (input.queueIds) await replaceConnectionQueues(db, companyId, id, input.queueIds);
+  tx.effects.poke(companyId);
   return getConnection(db, actor, companyId, id);
 }
 
-/** Deletes a connection; when it was the default, the oldest remaining connection becomes the default. */
-export async function deleteConnection(db: Database, companyId: number, id: number): Promise<{ promotedId?: number }> {
-  const t = tenant(db, companyId);
+/**
+ * Deletes a connection; when it was the default, the oldest remaining connection becomes the default.
+ * Its outbox rows go with it (foreign key cascade), so what still waited to leave through it fails
+ * here, in the same write, as ERR_NO_WAPP_FOUND (their origins told), rather than stay queued for
+ * good. Its session ends after the commit: the row is gone, so it unlinks without writing to it.
+ */
+export async function deleteConnection(tx: Tx, companyId: number, id: number): Promise<{ promotedId?: number }> {
+  const t = tenant(tx.db, companyId);
   const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  await failWaitingMessages(tx, companyId, id);
+  await detachConnection(tx, companyId, id);
   await t.deleteFrom('whatsapps').where('id', '=', id).execute();
+  tx.effects.poke(companyId);
+  tx.effects.afterCommit((app) => app.sessions.forget(id));
   if (row.isDefault !== 1) return {};
   const heir = await t.selectFrom('whatsapps').select('id').orderBy('id').executeTakeFirst();
   if (!heir) return {};
@@ -109,4 +125,28 @@ export async function deleteConnection(db: Database, companyId: number, id: numb
     .where('id', '=', heir.id)
     .execute();
   return { promotedId: heir.id };
+}
+
+/** The connection's outbox and any message still marked queued on it: failed, version bumped. */
+async function failWaitingMessages(tx: Tx, companyId: number, id: number) {
+  const t = tenant(tx.db, companyId);
+  const rows = await t.selectFrom('outbox').select(['outbox.id', 'outbox.messageId', 'outbox.origin']).where('outbox.whatsappId', '=', id).execute();
+  for (const row of rows) await recordFailed(tx, companyId, row, 'ERR_NO_WAPP_FOUND');
+  // A queued message without an outbox row (none should exist) must not wait forever either.
+  await t
+    .updateTable('messages')
+    .set({ sendStatus: 'failed', sendError: 'ERR_NO_WAPP_FOUND', ...bumpVersion() })
+    .where('messages.whatsappId', '=', id)
+    .where('messages.sendStatus', '=', 'queued')
+    .execute();
+}
+
+/**
+ * Tickets and contacts show their connection: the foreign key would null it without a version
+ * bump, invisible to sync, so it is nulled here first, versions bumped.
+ */
+async function detachConnection(tx: Tx, companyId: number, id: number) {
+  const t = tenant(tx.db, companyId);
+  await t.updateTable('tickets').set({ whatsappId: null, ...bumpVersion() }).where('tickets.whatsappId', '=', id).execute();
+  await t.updateTable('contacts').set({ whatsappId: null, ...bumpVersion() }).where('contacts.whatsappId', '=', id).execute();
 }

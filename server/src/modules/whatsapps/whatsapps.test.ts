@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedSuper, seedTenant } from '../../../test/seed.ts';
+import { newNumber, setupDesk } from '../../../test/conversation.ts';
+import { waitFor } from '../../channels/testing.ts';
+import { tenant } from '../../db/tenant.ts';
 
 describe.each(DIALECTS)('connections on %s', (dialect) => {
   let t: TestApp;
@@ -57,6 +60,36 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
     await t.request('DELETE', `/whatsapp/${c.id}`, { token });
     expect((await t.request('DELETE', `/whatsapp/${a.id}`, { token })).status).toBe(200);
     expect(await list()).toEqual([]);
+  });
+
+  it('deleting a connection fails what still waited to leave through it (ERR_NO_WAPP_FOUND) and leaves its outbox empty', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const from = newNumber();
+    await desk.say(from, 'hello');
+    const ticket = (await desk.ticketOf(from))!;
+    const token = desk.userSession.token;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    // The connection is down: the message waits in the outbox for it.
+    await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'replaced' } });
+    const queued = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'still there?' } });
+    expect(queued.body).toMatchObject({ sendStatus: 'queued', ack: 0 });
+    const db = tenant(t.db, desk.companyId);
+    const outbox = () => db.selectFrom('outbox').select('outbox.messageId').execute();
+    expect(await outbox()).toEqual([{ messageId: queued.body.id }]);
+    const ticketBefore = await db.selectFrom('tickets').select(['whatsappId', 'version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow();
+    expect(ticketBefore.whatsappId).toBe(desk.connectionId);
+
+    expect((await t.request('DELETE', `/whatsapp/${desk.connectionId}`, { token: desk.adminSession.token })).status).toBe(200);
+    const page = await t.request('GET', `/messages/${ticket.id}`, { token });
+    const message = page.body.messages.find((m: { id: number }) => m.id === queued.body.id);
+    expect(message).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_NO_WAPP_FOUND', ack: 0 });
+    expect(message.version).toBeGreaterThan(queued.body.version);
+    expect(await outbox()).toEqual([]);
+    // The ticket lost its connection with a new version, so synced clients see it; the session ended after the commit.
+    const ticketAfter = await db.selectFrom('tickets').select(['whatsappId', 'version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow();
+    expect(ticketAfter.whatsappId).toBeNull();
+    expect(ticketAfter.version).toBeGreaterThan(ticketBefore.version);
+    await waitFor(async () => t.deps.sessions.getChannel(desk.connectionId), (channel) => channel === undefined);
   });
 
   it("enforces the plan's connection limit with a clear 403", async () => {
