@@ -59,6 +59,7 @@ const PATHS = {
   transfer: 'M17 1l4 4-4 4M3 11V9a4 4 0 0 1 4-4h14M7 23l-4-4 4-4M21 13v2a4 4 0 0 1-4 4H3',
   undo: 'M3 7v6h6M21 17a9 9 0 0 0-15-6.7L3 13',
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 16v-4M12 8h.01',
+  alert: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 8v4M12 16h.01',
 } as const;
 
 export type IconName = keyof typeof PATHS;

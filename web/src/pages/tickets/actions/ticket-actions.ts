@@ -4,7 +4,7 @@ import { can, type Ticket } from '@zapdesk/sync';
 
 export type Actor = { id: number; profile: string };
 
-export type TicketAction = 'accept' | 'spy' | 'return' | 'resolve' | 'transfer' | 'schedule' | 'reopen' | 'delete' | 'tags' | 'write';
+export type TicketAction = 'accept' | 'spy' | 'return' | 'resolve' | 'transfer' | 'schedule' | 'reopen' | 'delete' | 'tags' | 'write' | 'resend';
 
 export function ticketActions(ticket: Pick<Ticket, 'status' | 'userId'>, actor: Actor): Set<TicketAction> {
   const out = new Set<TicketAction>();
@@ -18,6 +18,8 @@ export function ticketActions(ticket: Pick<Ticket, 'status' | 'userId'>, actor: 
     out.add('transfer');
   }
   if (ticket.status === 'open') {
+    // Sending a failed message again: the server's rule for any send (open, and theirs or an admin's).
+    if (mine || admin) out.add('resend');
     if (mine) {
       for (const a of ['return', 'resolve', 'transfer', 'schedule', 'tags', 'write'] as const) out.add(a);
     } else {

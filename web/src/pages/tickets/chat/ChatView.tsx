@@ -1,13 +1,17 @@
 // A ticket's chat: header (contact, queue and holder, the action menu), the message list and the
 // input; the contact drawer opens from the header. Writing is allowed only in an open ticket one
-// holds (admins in any open ticket), as the server enforces.
+// holds (admins in any open ticket), as the server enforces. A failed message is sent again through
+// the resendMessage mutator; one the server may have sent already (unconfirmed) only after asking,
+// since WhatsApp would deliver it twice.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message, Ticket } from '@zapdesk/sync';
 import type { SyncedContact } from '@zapdesk/sync/keys';
 import { api } from '../../../api/client.ts';
 import { useUser } from '../../../session/SessionProvider.tsx';
+import { useReplicache } from '../../../sync/SyncProvider.tsx';
 import { IconButton } from '../../../ui/Button.tsx';
+import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import { toastError } from '../../../ui/toast/toast-error.ts';
 import { ticketActions } from '../actions/ticket-actions.ts';
 import { TicketActions } from '../actions/TicketActions.tsx';
@@ -15,6 +19,7 @@ import { ContactDrawer } from '../ContactDrawer.tsx';
 import { Avatar } from '../manager/TicketItem.tsx';
 import { MessageInput } from './MessageInput.tsx';
 import { MessageList } from './MessageList.tsx';
+import { sendMarkOf } from './messages.ts';
 import { useChatMessages } from './use-chat-messages.ts';
 
 type Props = { ticket: Ticket; synced: boolean; contact: SyncedContact | undefined; onBack?: () => void; onReopened: (t: Ticket) => void };
@@ -25,7 +30,10 @@ export function ChatView({ ticket, synced, contact, onBack, onReopened }: Props)
   const chat = useChatMessages(ticket.id, synced);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [drawer, setDrawer] = useState(false);
-  const writable = ticketActions(ticket, me).has('write');
+  const [confirmResend, setConfirmResend] = useState<Message | null>(null);
+  const rep = useReplicache();
+  const actions = ticketActions(ticket, me);
+  const writable = actions.has('write');
 
   const remove = async (m: Message) => {
     try {
@@ -33,6 +41,15 @@ export function ChatView({ ticket, synced, contact, onBack, onReopened }: Props)
     } catch (err) {
       toastError(err);
     }
+  };
+
+  const resend = (m: Message) => {
+    rep?.mutate.resendMessage({ ticketId: m.ticketId, messageId: m.id }).catch(toastError);
+  };
+  const askResend = (m: Message) => {
+    const mark = sendMarkOf(m);
+    if (mark?.kind === 'failed' && mark.unconfirmed) setConfirmResend(m);
+    else resend(m);
   };
 
   return (
@@ -61,10 +78,22 @@ export function ChatView({ ticket, synced, contact, onBack, onReopened }: Props)
           onLoadOlder={chat.loadOlder}
           onReply={writable ? setReplyTo : undefined}
           onDelete={writable ? (m) => void remove(m) : undefined}
+          onResend={actions.has('resend') && rep ? askResend : undefined}
         />
         <MessageInput key={ticket.id} ticket={ticket} enabled={writable} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       </section>
       {drawer && <ContactDrawer ticket={ticket} contact={contact} onClose={() => setDrawer(false)} />}
+      <ConfirmDialog
+        open={confirmResend !== null}
+        title={t('tickets.chat.failed.confirmTitle')}
+        message={t('tickets.chat.failed.confirmMessage', { name: ticket.contact.name })}
+        confirmLabel={t('tickets.chat.failed.confirmResend')}
+        onConfirm={() => {
+          if (confirmResend) resend(confirmResend);
+          setConfirmResend(null);
+        }}
+        onClose={() => setConfirmResend(null)}
+      />
     </div>
   );
 }

@@ -20,9 +20,10 @@ type Props = {
   onLoadOlder: () => void;
   onReply?: (m: Message) => void;
   onDelete?: (m: Message) => void;
+  onResend?: (m: Message) => void;
 };
 
-function RowView({ row, contactName, onReply, onDelete }: { row: ChatRow } & Pick<Props, 'contactName' | 'onReply' | 'onDelete'>) {
+function RowView({ row, contactName, onReply, onDelete, onResend }: { row: ChatRow } & Pick<Props, 'contactName' | 'onReply' | 'onDelete' | 'onResend'>) {
   const { t } = useTranslation();
   if (row.kind === 'day') {
     return (
@@ -40,10 +41,10 @@ function RowView({ row, contactName, onReply, onDelete }: { row: ChatRow } & Pic
       </div>
     );
   }
-  return <MessageBubble message={row.message} first={row.first} contactName={contactName} onReply={onReply} onDelete={onDelete} />;
+  return <MessageBubble message={row.message} first={row.first} contactName={contactName} onReply={onReply} onDelete={onDelete} onResend={onResend} />;
 }
 
-export function MessageList({ messages, hasOlder, loadingOlder, closed, contactName, onLoadOlder, onReply, onDelete }: Props) {
+export function MessageList({ messages, hasOlder, loadingOlder, closed, contactName, onLoadOlder, onReply, onDelete, onResend }: Props) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildChatRows(messages, { hasOlder, closed }), [messages, hasOlder, closed]);
@@ -105,7 +106,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, closed, contactN
         <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement}>
-              <RowView row={rows[item.index]!} contactName={contactName} onReply={onReply} onDelete={onDelete} />
+              <RowView row={rows[item.index]!} contactName={contactName} onReply={onReply} onDelete={onDelete} onResend={onResend} />
             </div>
           ))}
         </div>

@@ -2,7 +2,7 @@ import type { Message } from '@zapdesk/sync';
 import { describe, expect, it } from 'vitest';
 import { keepRecording, MIN_AUDIO_BYTES, pickAudioFormat, timerLabel } from './audio.ts';
 import { matchQuickAnswers, newLocalId, quickLabel } from './compose.ts';
-import { buildChatRows, dayLabel, mergeMessages, parseLocation, parseVcard, tickOf } from './messages.ts';
+import { buildChatRows, dayLabel, mergeMessages, parseLocation, parseVcard, sendMarkOf, tickOf } from './messages.ts';
 
 let seq = 0;
 const msg = (over: Partial<Message>): Message => ({
@@ -32,6 +32,33 @@ const msg = (over: Partial<Message>): Message => ({
 describe('ticks by ack (spec/02 §4)', () => {
   it('0 is a clock, 1 one tick, 2 and 3 delivered, 4 and 5 read', () => {
     expect([0, 1, 2, 3, 4, 5].map(tickOf)).toEqual(['clock', 'sent', 'delivered', 'delivered', 'read', 'read']);
+  });
+});
+
+describe('the mark of a sent message (DESIGN §12: outbox states)', () => {
+  it('draws nothing on a contact’s message', () => {
+    expect(sendMarkOf(msg({ fromMe: false, ack: 3 }))).toBeNull();
+  });
+
+  it('is a clock while queued, even for a message queued again after a resend', () => {
+    expect(sendMarkOf(msg({ fromMe: true, ack: 0, sendStatus: 'queued' }))).toEqual({ kind: 'queued' });
+    expect(sendMarkOf(msg({ fromMe: true, ack: 1, sendStatus: 'queued' }))).toEqual({ kind: 'queued' });
+  });
+
+  it('follows the ack once sent, and for our messages that predate the outbox', () => {
+    expect(sendMarkOf(msg({ fromMe: true, ack: 1, sendStatus: 'sent' }))).toEqual({ kind: 'tick', tick: 'sent' });
+    expect(sendMarkOf(msg({ fromMe: true, ack: 4, sendStatus: 'sent' }))).toEqual({ kind: 'tick', tick: 'read' });
+    expect(sendMarkOf(msg({ fromMe: true, ack: 2, sendStatus: null }))).toEqual({ kind: 'tick', tick: 'delivered' });
+    expect(sendMarkOf(msg({ fromMe: true, ack: 0, sendStatus: null }))).toEqual({ kind: 'tick', tick: 'clock' });
+  });
+
+  it('fails with the catalogue code of the row, a generic sending error when it has none', () => {
+    expect(sendMarkOf(msg({ fromMe: true, sendStatus: 'failed', sendError: 'ERR_WAPP_INVALID_CONTACT' }))).toEqual({ kind: 'failed', code: 'ERR_WAPP_INVALID_CONTACT', unconfirmed: false });
+    expect(sendMarkOf(msg({ fromMe: true, sendStatus: 'failed', sendError: null }))).toEqual({ kind: 'failed', code: 'ERR_SENDING_WAPP_MSG', unconfirmed: false });
+  });
+
+  it('marks a send the server could not confirm, whose resend may duplicate it', () => {
+    expect(sendMarkOf(msg({ fromMe: true, sendStatus: 'failed', sendError: 'ERR_SEND_UNCONFIRMED' }))).toEqual({ kind: 'failed', code: 'ERR_SEND_UNCONFIRMED', unconfirmed: true });
   });
 });
 

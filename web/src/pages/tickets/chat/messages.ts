@@ -1,6 +1,7 @@
-// The chat's pure rules (spec/02 §2.2, §4): ticks by ack, date separators (dd/MM/yyyy), the
-// "conversation started/closed" marks, bubbles of one side grouped, REST pages merged with the
-// synced newest messages, and the location body format.
+// The chat's pure rules (spec/02 §2.2, §4): ticks by ack, the queued and failed sends of the
+// outbox (DESIGN §12), date separators (dd/MM/yyyy), the "conversation started/closed" marks,
+// bubbles of one side grouped, REST pages merged with the synced newest messages, and the
+// location body format.
 import type { Message } from '@zapdesk/sync';
 
 export type Tick = 'clock' | 'sent' | 'delivered' | 'read';
@@ -11,6 +12,32 @@ export function tickOf(ack: number): Tick {
   if (ack === 1) return 'sent';
   if (ack >= 4) return 'read';
   return 'delivered';
+}
+
+/** The catalogue code of a send that failed and said nothing more. */
+const FALLBACK_SEND_ERROR = 'ERR_SENDING_WAPP_MSG';
+/** The server stopped mid-send (DESIGN §12): the message may have left; a resend may duplicate it. */
+export const SEND_UNCONFIRMED = 'ERR_SEND_UNCONFIRMED';
+
+/**
+ * What goes where the ticks go on one of our messages (DESIGN §12): `queued` waits in the outbox
+ * (clock), `tick` is the network's ack, `failed` carries the catalogue code that words the reason.
+ * Inbound messages have none.
+ */
+export type SendMark =
+  | { kind: 'queued' }
+  | { kind: 'tick'; tick: Tick }
+  | { kind: 'failed'; code: string; unconfirmed: boolean };
+
+export function sendMarkOf(m: Pick<Message, 'fromMe' | 'ack' | 'sendStatus' | 'sendError'>): SendMark | null {
+  if (!m.fromMe) return null;
+  if (m.sendStatus === 'failed') {
+    const code = m.sendError || FALLBACK_SEND_ERROR;
+    return { kind: 'failed', code, unconfirmed: code === SEND_UNCONFIRMED };
+  }
+  // Queued again after a resend, whatever ack the row held before.
+  if (m.sendStatus === 'queued') return { kind: 'queued' };
+  return { kind: 'tick', tick: tickOf(m.ack) };
 }
 
 /** dd/MM/yyyy in the viewer's time zone. */

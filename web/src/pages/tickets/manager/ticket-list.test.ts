@@ -46,11 +46,11 @@ describe('ticket actions by status, holder and role', () => {
     expect(names(ticketActions({ status: 'pending', userId: null }, me))).toEqual(['accept', 'resolve', 'transfer']);
     expect(names(ticketActions({ status: 'pending', userId: null }, admin))).toEqual(['accept', 'delete', 'resolve', 'spy', 'transfer']);
   });
-  it('open and mine: write, return, resolve, transfer, schedule, tags', () => {
-    expect(names(ticketActions({ status: 'open', userId: 7 }, me))).toEqual(['resolve', 'return', 'schedule', 'tags', 'transfer', 'write']);
+  it('open and mine: write, resend, return, resolve, transfer, schedule, tags', () => {
+    expect(names(ticketActions({ status: 'open', userId: 7 }, me))).toEqual(['resend', 'resolve', 'return', 'schedule', 'tags', 'transfer', 'write']);
   });
-  it('open and someone else’s: an admin may peek, manage or take it over (writing only after)', () => {
-    expect(names(ticketActions({ status: 'open', userId: 8 }, admin))).toEqual(['accept', 'delete', 'resolve', 'return', 'spy', 'transfer']);
+  it('open and someone else’s: an admin may peek, manage, resend a failed message (as the server allows) or take it over (writing only after)', () => {
+    expect(names(ticketActions({ status: 'open', userId: 8 }, admin))).toEqual(['accept', 'delete', 'resend', 'resolve', 'return', 'spy', 'transfer']);
     expect(names(ticketActions({ status: 'open', userId: 8 }, me))).toEqual(['accept']);
   });
   it('closed: reopen (and delete for admins)', () => {
