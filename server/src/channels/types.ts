@@ -1,5 +1,5 @@
 // The seam between zapdesk and a WhatsApp network. Only adapters know their network; the session
-// manager, the inbound pipeline and the send queue speak this interface alone.
+// manager, the inbound pipeline and the outbox dispatcher speak this interface alone.
 
 export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'OPENING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT';
 
