@@ -170,16 +170,24 @@ describe('tickets', () => {
     await chat.locator('a[href*="maps"]').waitFor();
     await shot(page, 'tickets-media-dark');
 
-    // The connection drops: the send shows at once, the server refuses it, the refusal arrives as a
-    // synced mutation error (toasted in the user's language) and the optimistic bubble goes away.
+    // The connection is logged out: the reply shows at once and stays, waiting in the outbox with
+    // the clock (DESIGN §12), instead of being refused and lost.
     // Last in the file: the demo connection stays down.
     await simulator('POST', `/simulator/connections/${connectionId}/drop`, { cause: 'loggedOut' });
     const input = page.getByRole('textbox', { name: 'Type a message, or / for quick answers' });
-    await input.fill('This one cannot leave');
+    await input.fill('This one waits for the phone');
     await input.press('Enter');
-    const doomed = chat.locator('[data-from-me="true"]').filter({ hasText: 'This one cannot leave' });
-    await page.getByText('This WhatsApp session is not initialized. Check the connections page.').waitFor();
-    await doomed.waitFor({ state: 'detached' });
+    const waiting = chat.locator('[data-from-me="true"]').filter({ hasText: 'This one waits for the phone' });
+    await waiting.getByRole('img', { name: 'Waiting to send' }).waitFor();
+    // The server has it as a queued row (nothing was refused), and the chat keeps showing it waiting.
+    const admin: Api = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    const found = await admin<{ tickets: { id: number }[] }>('GET', '/tickets?searchParam=Mia&showAll=true');
+    await vi.waitFor(async () => {
+      const { messages } = await admin<{ messages: { body: string; sendStatus: string | null }[] }>('GET', `/messages/${found.tickets[0]!.id}`);
+      expect(messages.find((m) => m.body === 'This one waits for the phone')?.sendStatus).toBe('queued');
+    }, { timeout: 10_000 });
+    await waiting.getByRole('img', { name: 'Waiting to send' }).waitFor();
+    expect(await waiting.count()).toBe(1);
     const chatPath = new URL(page.url()).pathname;
     await context.close();
 

@@ -229,10 +229,14 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     lane.timer.unref?.();
   }
 
-  /** Every connection with queued rows that runs here: a wake from another instance may have been lost. */
+  /**
+   * Every connection with outbox rows that runs here: a wake from another instance may have been
+   * lost, and a lane left only with rows a dead process was sending must still start, to fail them
+   * as unconfirmed (the table holds live rows only, so this reads little).
+   */
   async function sweep(deps: AppDeps) {
     // Crosses companies on purpose, like the cron jobs: one dispatcher serves every tenant's connections.
-    const rows = await deps.db.selectFrom('outbox').select('outbox.whatsappId').where('outbox.state', '=', 'queued').groupBy('outbox.whatsappId').execute();
+    const rows = await deps.db.selectFrom('outbox').select('outbox.whatsappId').groupBy('outbox.whatsappId').execute();
     for (const { whatsappId } of rows) if (connected(whatsappId)) pump(laneOf(whatsappId));
   }
 

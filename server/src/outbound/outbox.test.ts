@@ -8,6 +8,7 @@ import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { waitFor } from '../channels/testing.ts';
 import { tenant } from '../db/tenant.ts';
+import { createOutbox } from './dispatcher.ts';
 
 describe.each(DIALECTS)('outbox on %s', (dialect) => {
   let t: TestApp;
@@ -215,5 +216,35 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     const farewells = async (id: number) => (await messageRows(desk.companyId, id)).map((m) => [m.body, m.sendStatus]);
     expect(await farewells(pushed.id)).toEqual(await farewells(rest.id));
     expect((await farewells(rest.id)).at(-1)).toEqual(['Bye!', 'sent']);
+  });
+});
+
+describe.each(DIALECTS)('outbox start on %s', (dialect) => {
+  it('fails as unconfirmed what a dead process was sending, on a connection with nothing else queued', async () => {
+    const t = await createTestApp(dialect, { simulator: true });
+    try {
+      const desk = await setupDesk(t, { queues: [{}] });
+      const from = newNumber();
+      await desk.say(from, 'hello');
+      const ticket = (await desk.ticketOf(from))!;
+      await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } });
+      // This process's outbox stops; the row is left as a process killed mid-send leaves it.
+      await t.deps.outbox.stop();
+      const sent = await t.request('POST', `/messages/${ticket.id}`, { token: desk.userSession.token, body: { body: 'in flight at the crash' } });
+      const outbox = tenant(t.db, desk.companyId);
+      await outbox.updateTable('outbox').set({ state: 'sending', claimedBy: 'a-dead-process', claimedAt: new Date().toISOString(), attempts: 1 }).where('outbox.messageId', '=', sent.body.id).execute();
+
+      // A new dispatcher starts (the restart): no status event, no new row, only its first sweep.
+      const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000 });
+      restarted.start({ ...t.deps, outbox: restarted });
+      const row = () => outbox.selectFrom('messages').select(['messages.sendStatus', 'messages.sendError']).where('messages.id', '=', sent.body.id).executeTakeFirstOrThrow();
+      expect(await waitFor(row, (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'failed', sendError: 'ERR_SEND_UNCONFIRMED' });
+      expect(await outbox.selectFrom('outbox').select('outbox.id').execute()).toEqual([]);
+      // Never sent again on its own.
+      expect((await desk.outbox(from)).map((m) => m.body)).toEqual([]);
+      await restarted.stop();
+    } finally {
+      await t.close();
+    }
   });
 });
