@@ -2,7 +2,7 @@ import { AppError, chatCreateSchema, chatListQuerySchema, chatMessageCreateSchem
 import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePlan } from '../../auth/middleware.ts';
-import { commitAndPoke } from '../tags/commit.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findChatMessagesPage, findChatsPage, getChatDto, type ChatRef } from './queries.ts';
 import { createChat, createChatMessage, deleteChat, markChatRead, updateChat } from './service.ts';
@@ -20,7 +20,6 @@ function parseChatRef(c: Context): ChatRef {
 // Every route needs the plan's internal chat; a non-member gets 404 for any chat id.
 export function chatsRoutes(deps: AppDeps) {
   const guard = [requireAuth(deps), requirePlan(deps, 'internalChat')] as const;
-  const write = <T>(c: Context<AppEnv>, fn: (trx: AppDeps['db']) => Promise<T>) => commitAndPoke(deps, c.get('actor').companyId, fn);
   return new Hono<AppEnv>()
     .on('GET', ['/chats', '/chats/'], ...guard, async (c) => {
       const query = parseQuery(c, chatListQuerySchema);
@@ -29,16 +28,16 @@ export function chatsRoutes(deps: AppDeps) {
     .get('/chats/:id', ...guard, async (c) => c.json(await getChatDto(deps.db, c.get('actor'), parseChatRef(c))))
     .on('POST', ['/chats', '/chats/'], ...guard, async (c) => {
       const input = await parseBody(c, chatCreateSchema);
-      return c.json(await write(c, (trx) => createChat(trx, c.get('actor'), input)), 201);
+      return c.json(await write(deps, (tx) => createChat(tx, c.get('actor'), input)), 201);
     })
     .put('/chats/:id', ...guard, async (c) => {
       const chatId = parseId(c, 'id');
       const input = await parseBody(c, chatUpdateSchema);
-      return c.json(await write(c, (trx) => updateChat(trx, c.get('actor'), chatId, input)));
+      return c.json(await write(deps, (tx) => updateChat(tx, c.get('actor'), chatId, input)));
     })
     .delete('/chats/:id', ...guard, async (c) => {
       const chatId = parseId(c, 'id');
-      await write(c, (trx) => deleteChat(trx, c.get('actor'), chatId));
+      await write(deps, (tx) => deleteChat(tx, c.get('actor'), chatId));
       return c.json({ message: 'Chat deleted' });
     })
     .get('/chats/:id/messages', ...guard, async (c) => {
@@ -49,10 +48,10 @@ export function chatsRoutes(deps: AppDeps) {
     .post('/chats/:id/messages', ...guard, async (c) => {
       const chatId = parseId(c, 'id');
       const input = await parseBody(c, chatMessageCreateSchema);
-      return c.json(await write(c, (trx) => createChatMessage(trx, c.get('actor'), chatId, input)), 201);
+      return c.json(await write(deps, (tx) => createChatMessage(tx, c.get('actor'), chatId, input)), 201);
     })
     .post('/chats/:id/read', ...guard, async (c) => {
       const chatId = parseId(c, 'id');
-      return c.json(await write(c, (trx) => markChatRead(trx, c.get('actor'), chatId)));
+      return c.json(await write(deps, (tx) => markChatRead(tx, c.get('actor'), chatId)));
     });
 }

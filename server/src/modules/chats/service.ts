@@ -1,10 +1,12 @@
 // Writes of internal chats (spec/02 §3-§5): the owner manages title and members; every member
-// writes messages; each member has their own unread count.
+// writes messages; each member has their own unread count. Each runs in the route's transaction
+// (`Tx`, DESIGN §12) and pokes the company once it commits.
 import { randomUUID } from 'node:crypto';
 import { AppError, type ChatCreateInput, type ChatDto, type ChatMessageCreateInput, type ChatMessageDto, type ChatUpdateInput } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 import { getChatDto, getChatMessage, getMemberChat } from './queries.ts';
 
 /** The list shows a preview; the message itself keeps every character. */
@@ -24,7 +26,8 @@ async function getOwnedChat(db: Database, actor: Actor, chatId: number) {
   return chat;
 }
 
-export async function createChat(db: Database, actor: Actor, input: ChatCreateInput): Promise<ChatDto> {
+export async function createChat(tx: Tx, actor: Actor, input: ChatCreateInput): Promise<ChatDto> {
+  const { db } = tx;
   const memberIds = [...new Set([actor.userId, ...input.users])];
   await assertCompanyUsers(db, actor.companyId, memberIds);
   const t = tenant(db, actor.companyId);
@@ -33,11 +36,13 @@ export async function createChat(db: Database, actor: Actor, input: ChatCreateIn
     .returning('id')
     .executeTakeFirstOrThrow();
   await t.insertInto('chatUsers', memberIds.map((userId) => ({ chatId: id, userId }))).execute();
+  tx.effects.poke(actor.companyId);
   return getChatDto(db, actor, { id });
 }
 
 /** PUT /chats/{id}: new title and/or members; the owner always stays, kept members keep their unreads. */
-export async function updateChat(db: Database, actor: Actor, chatId: number, input: ChatUpdateInput): Promise<ChatDto> {
+export async function updateChat(tx: Tx, actor: Actor, chatId: number, input: ChatUpdateInput): Promise<ChatDto> {
+  const { db } = tx;
   await getOwnedChat(db, actor, chatId);
   const t = tenant(db, actor.companyId);
   if (input.users) {
@@ -54,16 +59,20 @@ export async function updateChat(db: Database, actor: Actor, chatId: number, inp
     .set((eb) => ({ ...(input.title !== undefined ? { title: input.title } : {}), version: eb('chats.version', '+', 1), updatedAt: nowIso() }))
     .where('chats.id', '=', chatId)
     .execute();
+  tx.effects.poke(actor.companyId);
   return getChatDto(db, actor, { id: chatId });
 }
 
-export async function deleteChat(db: Database, actor: Actor, chatId: number): Promise<void> {
+export async function deleteChat(tx: Tx, actor: Actor, chatId: number): Promise<void> {
+  const { db } = tx;
   await getOwnedChat(db, actor, chatId);
   await tenant(db, actor.companyId).deleteFrom('chats').where('chats.id', '=', chatId).execute();
+  tx.effects.poke(actor.companyId);
 }
 
 /** POST /chats/{id}/messages: one more unread for every other member; the chat moves to the top. */
-export async function createChatMessage(db: Database, actor: Actor, chatId: number, input: ChatMessageCreateInput): Promise<ChatMessageDto> {
+export async function createChatMessage(tx: Tx, actor: Actor, chatId: number, input: ChatMessageCreateInput): Promise<ChatMessageDto> {
+  const { db } = tx;
   await getMemberChat(db, actor, { id: chatId });
   const t = tenant(db, actor.companyId);
   const now = nowIso();
@@ -82,11 +91,13 @@ export async function createChatMessage(db: Database, actor: Actor, chatId: numb
     .where('chatUsers.chatId', '=', chatId)
     .where('chatUsers.userId', '!=', actor.userId)
     .execute();
+  tx.effects.poke(actor.companyId);
   return getChatMessage(db, actor.companyId, id);
 }
 
 /** POST /chats/{id}/read: the caller's unread count back to zero (only theirs, whatever the body says). */
-export async function markChatRead(db: Database, actor: Actor, chatId: number): Promise<ChatDto> {
+export async function markChatRead(tx: Tx, actor: Actor, chatId: number): Promise<ChatDto> {
+  const { db } = tx;
   await getMemberChat(db, actor, { id: chatId });
   await tenant(db, actor.companyId)
     .updateTable('chatUsers')
@@ -95,5 +106,6 @@ export async function markChatRead(db: Database, actor: Actor, chatId: number): 
     .where('chatUsers.userId', '=', actor.userId)
     .where('chatUsers.unreads', '>', 0)
     .execute();
+  tx.effects.poke(actor.companyId);
   return getChatDto(db, actor, { id: chatId });
 }

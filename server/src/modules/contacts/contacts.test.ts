@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedContact, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
 
@@ -66,7 +66,7 @@ describe.each(DIALECTS)('contacts on %s', (dialect) => {
   });
 
   it('refuses a second contact with the same normalised number, on create and on update', async () => {
-    const { adminSession } = await seedTenant(t);
+    const { company, adminSession } = await seedTenant(t);
     const token = adminSession.token;
     const first = await create(token, { name: 'First', number: '5511977776666' });
     const dup = await create(token, { name: 'Second', number: '+55 11 97777-6666' });
@@ -76,6 +76,20 @@ describe.each(DIALECTS)('contacts on %s', (dialect) => {
     const clash = await t.request('PUT', `/contacts/${other.body.id}`, { token, body: { number: '(55) 11 9777 76666' } });
     expect(clash.status).toBe(409);
     expect((await t.request('GET', `/contacts/${other.body.id}`, { token })).body).toMatchObject({ number: '5511955554444', version: 1 });
+    // A refused write rolls back whole and pokes no one; a committed one pokes the company once.
+    const pokes = vi.spyOn(t.deps.realtime, 'pokeCompany');
+    const pokesOfCompany = () => pokes.mock.calls.filter(([id]) => id === company.id).length;
+    try {
+      const clashWithInfo = await t.request('PUT', `/contacts/${other.body.id}`, { token, body: { number: '5511977776666', extraInfo: [{ name: 'CPF', value: '1' }] } });
+      expect(clashWithInfo.status).toBe(409);
+      expect((await create(token, { name: 'Third', number: '5511977776666', extraInfo: [{ name: 'CPF', value: '2' }] })).status).toBe(409);
+      expect(pokesOfCompany()).toBe(0);
+      expect((await t.request('GET', `/contacts/${other.body.id}`, { token })).body).toMatchObject({ version: 1, extraInfo: [] });
+      expect((await t.request('PUT', `/contacts/${other.body.id}`, { token, body: { name: 'Renamed' } })).status).toBe(200);
+      expect(pokesOfCompany()).toBe(1);
+    } finally {
+      pokes.mockRestore();
+    }
     // The same number in another company is another contact.
     const elsewhere = await seedTenant(t);
     expect((await create(elsewhere.adminSession.token, { name: 'First', number: '5511977776666' })).status).toBe(201);

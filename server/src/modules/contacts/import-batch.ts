@@ -1,11 +1,11 @@
 // One batch of imported rows: validated, then stored with a single multi-row INSERT … ON CONFLICT
 // (company_id, number) DO NOTHING. The unique number makes an import idempotent: rerunning a file
-// inserts nothing twice. The caller owns the transaction (one per batch, so a crash keeps whole
-// batches only).
+// inserts nothing twice. The caller opens the transaction (one write per batch, so a crash keeps
+// whole batches only); a batch that created contacts pokes the company once it commits.
 import { contactNameSchema, contactNumberSchema, emailSchema, type ContactImportIssue, type ContactImportRow } from '@zapdesk/sync';
 import { CompiledQuery } from 'kysely';
-import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 
 export type NumberedRow = { row: number; fields: ContactImportRow };
 export type CreatedContact = { id: number; name: string; number: string; row: number };
@@ -42,15 +42,14 @@ const issueOf = (r: NumberedRow | Valid, kind: ContactImportIssue['kind'], reaso
  * 5 values cost more than SQLite's own work. company_id is bound from the caller's tenant like
  * tenant().insertInto() would stamp it; the same text runs on both dialects.
  */
-async function insertContacts(db: Database, companyId: number, importId: string, rows: Valid[]): Promise<{ id: number; number: string }[]> {
+async function insertContacts(tx: Tx, companyId: number, importId: string, rows: Valid[]): Promise<{ id: number; number: string }[]> {
   const params: unknown[] = [];
   const tuples: string[] = [];
-  const pg = db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres');
-  const mark = pg ? () => `$${params.length}` : () => '?';
+  const mark = tx.dialect === 'postgres' ? () => `$${params.length}` : () => '?';
   const add = (v: unknown) => (params.push(v), mark());
   for (const r of rows) tuples.push(`(${add(companyId)}, ${add(r.name)}, ${add(r.number)}, ${add(r.email)}, ${add(importId)})`);
   const text = `INSERT INTO contacts (company_id, name, number, email, import_key) VALUES ${tuples.join(', ')} ON CONFLICT (company_id, number) DO NOTHING RETURNING id, number`;
-  const result = await db.executeQuery<{ id: number; number: string }>(CompiledQuery.raw(text, params));
+  const result = await tx.db.executeQuery<{ id: number; number: string }>(CompiledQuery.raw(text, params));
   return result.rows;
 }
 
@@ -62,7 +61,7 @@ const ALREADY_EXISTS = 'A contact with this number already exists';
  * of this same import is a number repeated in the file (rejected); any other conflict is a contact
  * the company already had (skipped, so a rerun reports every row as skipped and adds nothing).
  */
-export async function importContactBatch(db: Database, companyId: number, importId: string, rows: NumberedRow[]): Promise<BatchResult> {
+export async function importContactBatch(tx: Tx, companyId: number, importId: string, rows: NumberedRow[]): Promise<BatchResult> {
   const issues: ContactImportIssue[] = [];
   const valid: Valid[] = [];
   const seen = new Set<string>();
@@ -77,8 +76,8 @@ export async function importContactBatch(db: Database, companyId: number, import
   }
   const created: CreatedContact[] = [];
   if (valid.length > 0) {
-    const t = tenant(db, companyId);
-    const inserted = await insertContacts(db, companyId, importId, valid);
+    const t = tenant(tx.db, companyId);
+    const inserted = await insertContacts(tx, companyId, importId, valid);
     const idByNumber = new Map(inserted.map((r) => [r.number, r.id]));
     const conflicting = valid.filter((v) => !idByNumber.has(v.number));
     const keyByNumber = new Map<string, string | null>();
@@ -98,5 +97,7 @@ export async function importContactBatch(db: Database, companyId: number, import
     }
   }
   issues.sort((a, b) => a.row - b.row);
+  // A batch of rows the company already had changes nothing a client shows: a rerun pokes no one.
+  if (created.length > 0) tx.effects.poke(companyId);
   return { created, issues };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ContactImportEvent } from '@zapdesk/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedConnection, seedTenant } from '../../../test/seed.ts';
 import { generateCsv, generateXlsx, numberOf, type GeneratedSheet } from '../../../test/spreadsheets.ts';
@@ -115,11 +115,22 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
       yield* rows(2_500);
       throw new Error('disk gone');
     }
-    await expect(importContacts(t.db, company.id, breaking())).rejects.toThrow('disk gone');
-    expect(await countContacts(company.id)).toBe(2_000);
-    const rerun = await importContacts(t.db, company.id, rows(3_000));
-    expect(rerun).toMatchObject({ rows: 3_000, imported: 1_000, skipped: 2_000, rejected: 0 });
-    expect(await countContacts(company.id)).toBe(3_000);
+    const pokes = vi.spyOn(t.deps.realtime, 'pokeCompany');
+    const pokesOfCompany = () => pokes.mock.calls.filter(([id]) => id === company.id).length;
+    try {
+      await expect(importContacts(t.deps, company.id, breaking())).rejects.toThrow('disk gone');
+      expect(await countContacts(company.id)).toBe(2_000);
+      // One poke per committed batch; the half batch that never committed pokes no one.
+      expect(pokesOfCompany()).toBe(2);
+      pokes.mockClear();
+      const rerun = await importContacts(t.deps, company.id, rows(3_000));
+      expect(rerun).toMatchObject({ rows: 3_000, imported: 1_000, skipped: 2_000, rejected: 0 });
+      expect(await countContacts(company.id)).toBe(3_000);
+      // The two batches the company already had change nothing a client shows: only the third pokes.
+      expect(pokesOfCompany()).toBe(1);
+    } finally {
+      pokes.mockRestore();
+    }
   });
 
   it('POST /contacts/upload answers newContacts and errorBag, existing numbers included', async () => {

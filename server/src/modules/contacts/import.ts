@@ -1,12 +1,13 @@
 // The contact import service: any stream of rows (a spreadsheet file, the web's JSON rows, the
-// CLI's batches) goes in, batches of BATCH_SIZE rows each commit in their own transaction, and a
-// report comes out row by row. Memory stays flat: one batch is held at a time.
+// CLI's batches) goes in, batches of BATCH_SIZE rows each commit as a write of their own
+// (db/write.ts), and a report comes out row by row. Memory stays flat: one batch is held at a time.
 // A crash or a bad file midway leaves only whole batches behind; the unique (company, number)
 // index makes rerunning the same file harmless (every stored row is reported as skipped).
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError, type ContactImportCounts, type ContactImportEvent, type ContactImportSummary } from '@zapdesk/sync';
-import type { Database } from '../../db/database.ts';
+import type { AppDeps } from '../../context.ts';
+import { write } from '../../db/write.ts';
 import { importContactBatch, type BatchResult, type NumberedRow } from './import-batch.ts';
 
 export const BATCH_SIZE = 1_000;
@@ -19,11 +20,9 @@ export type ImportOptions = {
   onEvent?: (event: ContactImportEvent) => void | Promise<void>;
   /** Each committed batch, with the contacts it created (POST /contacts/upload lists them). */
   onBatch?: (result: BatchResult) => void;
-  /** Called after each commit: the company's clients pull. */
-  onCommit?: () => void;
 };
 
-export async function importContacts(db: Database, companyId: number, rows: AsyncIterable<NumberedRow> | Iterable<NumberedRow>, opts: ImportOptions = {}): Promise<ContactImportSummary> {
+export async function importContacts(deps: AppDeps, companyId: number, rows: AsyncIterable<NumberedRow> | Iterable<NumberedRow>, opts: ImportOptions = {}): Promise<ContactImportSummary> {
   const importId = opts.importId ?? randomUUID();
   const batchSize = opts.batchSize ?? BATCH_SIZE;
   const counts: ContactImportCounts = { rows: 0, imported: 0, skipped: 0, rejected: 0 };
@@ -33,11 +32,10 @@ export async function importContacts(db: Database, companyId: number, rows: Asyn
   let storing: Promise<void> = Promise.resolve();
 
   async function store(rowsOfBatch: NumberedRow[]) {
-    const result = await db.transaction().execute((trx) => importContactBatch(trx, companyId, importId, rowsOfBatch));
+    const result = await write(deps, (tx) => importContactBatch(tx, companyId, importId, rowsOfBatch));
     counts.rows += rowsOfBatch.length;
     counts.imported += result.created.length;
     for (const issue of result.issues) counts[issue.kind] += 1;
-    opts.onCommit?.();
     opts.onBatch?.(result);
     for (const issue of result.issues) await emit({ type: 'issue', ...issue });
     await emit({ type: 'progress', ...counts });

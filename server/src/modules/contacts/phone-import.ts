@@ -17,8 +17,9 @@ function toRow(peer: Peer) {
   return { name: name.length >= 2 ? name.slice(0, 50) : number, number, email: '' };
 }
 
-export async function importPhoneContacts(deps: Pick<AppDeps, 'db' | 'sessions'>, companyId: number, onCommit?: () => void): Promise<{ count: number }> {
+export async function importPhoneContacts(deps: AppDeps, companyId: number): Promise<{ count: number }> {
   const connections = await tenant(deps.db, companyId).selectFrom('whatsapps').select('whatsapps.id').orderBy('whatsapps.id').execute();
+  // The address books are read from the network first, outside any transaction; then imported.
   const peers: Peer[] = [];
   for (const { id } of connections) {
     const channel = deps.sessions.getChannel(id);
@@ -27,6 +28,6 @@ export async function importPhoneContacts(deps: Pick<AppDeps, 'db' | 'sessions'>
   }
   const rows = peers.map(toRow).filter((r) => r !== undefined).map((fields, i) => ({ row: i + 1, fields }));
   if (rows.length === 0) return { count: 0 };
-  const summary = await importContacts(deps.db, companyId, rows, { onCommit });
+  const summary = await importContacts(deps, companyId, rows);
   return { count: summary.imported };
 }

@@ -1,3 +1,5 @@
+// Contacts over REST (README.md): each form write is one transaction opened here (db/write.ts);
+// imports commit batch by batch, each batch a write of its own (import.ts).
 import {
   AppError,
   contactCreateSchema,
@@ -14,7 +16,7 @@ import { Hono, type Context } from 'hono';
 import { stream } from 'hono/streaming';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
-import type { Database } from '../../db/database.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { importContacts } from './import.ts';
 import { exportContactsCsv, findContactOptions, findContactsPage } from './list.ts';
@@ -50,18 +52,6 @@ const toErrorBag = (issues: ContactImportIssue[]): ContactUploadResult['errorBag
 // Fixed paths come before /contacts/:id.
 export function contactsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
-  const poke = (companyId: number) => () => {
-    try {
-      deps.realtime.pokeCompany(companyId);
-    } catch (err) {
-      deps.log.warn('poke failed', { error: String(err) });
-    }
-  };
-  const write = <T>(c: Context<AppEnv>, fn: (trx: Database) => Promise<T>) =>
-    deps.db
-      .transaction()
-      .execute(fn)
-      .then((result) => (poke(c.get('actor').companyId)(), result));
   return new Hono<AppEnv>()
     .on('GET', ['/contacts', '/contacts/'], auth, async (c) => {
       const query = parseQuery(c, contactListQuerySchema);
@@ -93,8 +83,7 @@ export function contactsRoutes(deps: AppDeps) {
       const rows = records.map((record, i) => ({ row: i + 2, fields: pickContactFields(record) }));
       const result: ContactUploadResult = { newContacts: [], errorBag: [] };
       const companyId = c.get('actor').companyId;
-      await importContacts(deps.db, companyId, rows, {
-        onCommit: poke(companyId),
+      await importContacts(deps, companyId, rows, {
         onBatch: (batch) => {
           result.newContacts.push(...batch.created.map((x) => ({ contactId: x.id, contactName: x.name })));
           result.errorBag.push(...toErrorBag(batch.issues));
@@ -104,17 +93,16 @@ export function contactsRoutes(deps: AppDeps) {
     })
     .post('/contacts/import', auth, async (c) => {
       const companyId = c.get('actor').companyId;
-      return c.json(await importPhoneContacts(deps, companyId, poke(companyId)));
+      return c.json(await importPhoneContacts(deps, companyId));
     })
     .post('/contacts/import/rows', auth, async (c) => {
       const input = await parseBody(c, contactImportRowsSchema);
       const rows = input.rows.map((record, i) => ({ row: input.firstRow + i, fields: pickContactFields(record) }));
       const issues: ContactImportIssue[] = [];
       const companyId = c.get('actor').companyId;
-      const summary = await importContacts(deps.db, companyId, rows, {
+      const summary = await importContacts(deps, companyId, rows, {
         importId: input.importId,
         batchSize: rows.length || 1,
-        onCommit: poke(companyId),
         onBatch: (batch) => issues.push(...batch.issues),
       });
       return c.json({ ...summary, issues });
@@ -127,9 +115,8 @@ export function contactsRoutes(deps: AppDeps) {
       c.header('content-type', 'application/x-ndjson; charset=utf-8');
       return stream(c, async (out) => {
         const rows = readSpreadsheet(file.chunks, format);
-        await importContacts(deps.db, companyId, rows, {
+        await importContacts(deps, companyId, rows, {
           importId,
-          onCommit: poke(companyId),
           onEvent: (event) => out.write(`${JSON.stringify(event)}\n`).then(() => undefined),
         }).catch((err: unknown) => {
           // Already reported as the `failed` line; the status (200) left with the first line.
@@ -140,16 +127,16 @@ export function contactsRoutes(deps: AppDeps) {
     .get('/contacts/:id', auth, async (c) => c.json(await getContact(deps.db, c.get('actor'), parseId(c, 'id', 'ERR_NO_CONTACT_FOUND'))))
     .on('POST', ['/contacts', '/contacts/'], auth, async (c) => {
       const input = await parseBody(c, contactCreateSchema);
-      return c.json(await write(c, (trx) => createContact(trx, c.get('actor'), input)), 201);
+      return c.json(await write(deps, (tx) => createContact(tx, c.get('actor'), input)), 201);
     })
     .put('/contacts/:id', auth, async (c) => {
       const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');
       const input = await parseBody(c, contactUpdateSchema);
-      return c.json(await write(c, (trx) => updateContact(trx, c.get('actor'), contactId, input)));
+      return c.json(await write(deps, (tx) => updateContact(tx, c.get('actor'), contactId, input)));
     })
     .delete('/contacts/:id', auth, requirePermission('contacts-page:deleteContact'), async (c) => {
       const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');
-      await write(c, (trx) => deleteContact(trx, c.get('actor'), contactId));
+      await write(deps, (tx) => deleteContact(tx, c.get('actor'), contactId));
       return c.json({ message: 'Contact deleted' });
     });
 }

@@ -1,10 +1,12 @@
-// The business rules of the contact form (spec/02 §5-§7). Services take the database handle the
-// route gives them (its transaction for writes) and the Actor; they never open transactions.
+// The business rules of the contact form (spec/02 §5-§7). Writes take the route's transaction
+// (`Tx`, DESIGN §12) and the Actor, and poke the company once it commits: a contact travels with
+// its tickets in the client view, and the contact list refetches on a poke.
 import { AppError, type Contact, type ContactCreateInput, type ContactUpdateInput } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { findContact, findExtraInfo, toContactDto } from './queries.ts';
 
@@ -37,7 +39,8 @@ async function guardDuplicate<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createContact(db: Database, actor: Actor, input: ContactCreateInput): Promise<Contact> {
+export async function createContact(tx: Tx, actor: Actor, input: ContactCreateInput): Promise<Contact> {
+  const { db } = tx;
   const row = await guardDuplicate(() =>
     tenant(db, actor.companyId)
       .insertInto('contacts', {
@@ -50,10 +53,12 @@ export async function createContact(db: Database, actor: Actor, input: ContactCr
       .executeTakeFirstOrThrow(),
   );
   await replaceExtraInfo(db, actor.companyId, row.id, input.extraInfo);
+  tx.effects.poke(actor.companyId);
   return getContact(db, actor, row.id);
 }
 
-export async function updateContact(db: Database, actor: Actor, contactId: number, input: ContactUpdateInput): Promise<Contact> {
+export async function updateContact(tx: Tx, actor: Actor, contactId: number, input: ContactUpdateInput): Promise<Contact> {
+  const { db } = tx;
   const current = await findContact(db, actor.companyId, contactId);
   if (!current) throw new AppError('ERR_NO_CONTACT_FOUND');
   // A new number makes the stored JID stale: the next send derives it from the number again.
@@ -73,11 +78,13 @@ export async function updateContact(db: Database, actor: Actor, contactId: numbe
       .execute(),
   );
   if (input.extraInfo !== undefined) await replaceExtraInfo(db, actor.companyId, contactId, input.extraInfo);
+  tx.effects.poke(actor.companyId);
   return getContact(db, actor, contactId);
 }
 
 /** Deletes the contact; its tickets, messages, notes and schedules go with it (foreign-key cascades). */
-export async function deleteContact(db: Database, actor: Actor, contactId: number): Promise<void> {
-  const result = await tenant(db, actor.companyId).deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
+export async function deleteContact(tx: Tx, actor: Actor, contactId: number): Promise<void> {
+  const result = await tenant(tx.db, actor.companyId).deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
+  tx.effects.poke(actor.companyId);
 }

@@ -1,9 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedTenant, seedUser } from '../../../test/seed.ts';
+import type { Actor } from '../../context.ts';
+import { write } from '../../db/write.ts';
 import { QUICK_MESSAGE_MEDIA_MAX_BYTES } from './routes.ts';
+import { setQuickMessageMedia } from './service.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 
@@ -41,18 +44,19 @@ describe.each(DIALECTS)('quick message media on %s', (dialect) => {
     expect(second.status).toBe(200);
     expect(second.body.mediaName).toBe('report final.pdf');
     expect(onDisk(second.body.mediaPath)).toBe(true);
-    expect(onDisk(first.body.mediaPath)).toBe(false);
+    // A replaced or dropped file goes once the write commits, just after the answer (an after-commit effect).
+    await expect.poll(() => onDisk(first.body.mediaPath)).toBe(false);
 
     const pdf = await t.app.request(`/quick-messages/${qm.id}/media`, { headers: { authorization: `Bearer ${token}` } });
     expect(pdf.headers.get('content-disposition')).toMatch(/^attachment; filename\*=UTF-8''report%20final\.pdf$/);
     const removed = await t.request('DELETE', `/quick-messages/${qm.id}/media-upload`, { token });
     expect(removed.body).toMatchObject({ mediaPath: null, mediaName: null, isMedia: false });
-    expect(onDisk(second.body.mediaPath)).toBe(false);
+    await expect.poll(() => onDisk(second.body.mediaPath)).toBe(false);
     expect((await t.request('GET', `/quick-messages/${qm.id}/media`, { token })).status).toBe(404);
 
     const third = await upload(token, qm.id, { name: 'a.png', bytes: PNG });
     expect((await t.request('DELETE', `/quick-messages/${qm.id}`, { token })).status).toBe(200);
-    expect(onDisk(third.body.mediaPath)).toBe(false);
+    await expect.poll(() => onDisk(third.body.mediaPath)).toBe(false);
   });
 
   it('refuses dangerous files, oversize files, a missing file and non-multipart bodies, writing nothing', async () => {
@@ -88,6 +92,30 @@ describe.each(DIALECTS)('quick message media on %s', (dialect) => {
     expect(after.body).toMatchObject({ mediaPath: null, isMedia: false });
     const folder = path.join(t.deps.config.mediaDir, String(company.id), 'quick-messages');
     expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+  });
+
+  it('an attachment write that rolls back keeps the old file, removes the new one and pokes no one', async () => {
+    const { company, user, userSession } = await seedTenant(t);
+    const token = userSession.token;
+    const qm = (await t.request('POST', '/quick-messages', { token, body: { shortcode: 'undo' } })).body;
+    const first = (await upload(token, qm.id, { name: 'old.png', bytes: PNG })).body;
+    const folder = path.join(t.deps.config.mediaDir, String(company.id), 'quick-messages');
+    const pokes = vi.spyOn(t.deps.realtime, 'pokeCompany');
+    try {
+      // The attachment is one step of a write that fails afterwards: nothing of it may remain.
+      const actor: Actor = { companyId: company.id, userId: user.id, profile: 'user', super: false, sessionId: 'test' };
+      await expect(
+        write(t.deps, async (tx) => {
+          await setQuickMessageMedia(tx, actor, qm.id, { name: 'new.png', bytes: PNG });
+          throw new Error('a later step failed');
+        }),
+      ).rejects.toThrow('a later step failed');
+      expect(readdirSync(folder)).toEqual([path.basename(first.mediaPath)]);
+      expect((await t.request('GET', `/quick-messages/${qm.id}`, { token })).body).toMatchObject({ mediaPath: first.mediaPath, mediaName: 'old.png' });
+      expect(pokes.mock.calls.filter(([id]) => id === company.id)).toEqual([]);
+    } finally {
+      pokes.mockRestore();
+    }
   });
 
   it('lets only whoever may change the message attach to it', async () => {

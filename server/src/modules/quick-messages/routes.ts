@@ -1,10 +1,12 @@
+// Quick messages over REST (spec/02 §7) with their attachment; a write is one transaction opened
+// here (db/write.ts), and the files it stores or drops follow its outcome (service.ts).
 import { quickMessageAllQuerySchema, quickMessageCreateSchema, quickMessageListQuerySchema, quickMessageUpdateSchema } from '@zapdesk/sync';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
-import { commitAndPoke } from '../tags/commit.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { assertNotDangerous, limitUpload, readUpload, removeMedia, sendMedia, storeMedia } from './media.ts';
+import { assertNotDangerous, limitUpload, readUpload, sendMedia } from './media.ts';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -12,6 +14,7 @@ import {
   findUsableQuickMessages,
   getChangeableQuickMessage,
   getQuickMessageRow,
+  setQuickMessageMedia,
   toQuickMessageDto,
   updateQuickMessage,
 } from './service.ts';
@@ -23,7 +26,6 @@ export const QUICK_MESSAGE_MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 // caller's view (their company's shared messages and their own), so they change nothing.
 export function quickMessagesRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
-  const write = <T>(c: Context<AppEnv>, fn: (trx: AppDeps['db']) => Promise<T>) => commitAndPoke(deps, c.get('actor').companyId, fn);
   return new Hono<AppEnv>()
     .on('GET', ['/quick-messages', '/quick-messages/'], auth, async (c) => {
       const query = parseQuery(c, quickMessageListQuerySchema);
@@ -36,17 +38,16 @@ export function quickMessagesRoutes(deps: AppDeps) {
     .get('/quick-messages/:id', auth, async (c) => c.json(toQuickMessageDto(await getQuickMessageRow(deps.db, c.get('actor'), parseId(c, 'id')))))
     .on('POST', ['/quick-messages', '/quick-messages/'], auth, async (c) => {
       const input = await parseBody(c, quickMessageCreateSchema);
-      return c.json(await write(c, (trx) => createQuickMessage(trx, c.get('actor'), input)), 201);
+      return c.json(await write(deps, (tx) => createQuickMessage(tx, c.get('actor'), input)), 201);
     })
     .put('/quick-messages/:id', auth, async (c) => {
       const id = parseId(c, 'id');
       const input = await parseBody(c, quickMessageUpdateSchema);
-      return c.json(await write(c, (trx) => updateQuickMessage(trx, c.get('actor'), id, input)));
+      return c.json(await write(deps, (tx) => updateQuickMessage(tx, c.get('actor'), id, input)));
     })
     .delete('/quick-messages/:id', auth, async (c) => {
       const id = parseId(c, 'id');
-      const mediaPath = await write(c, (trx) => deleteQuickMessage(trx, c.get('actor'), id));
-      await removeMedia(deps.config.mediaDir, mediaPath);
+      await write(deps, (tx) => deleteQuickMessage(tx, c.get('actor'), id));
       return c.json({ message: 'Quick message deleted' });
     })
     .get('/quick-messages/:id/media', auth, async (c) => {
@@ -56,34 +57,14 @@ export function quickMessagesRoutes(deps: AppDeps) {
     .post('/quick-messages/:id/media-upload', auth, limitUpload(QUICK_MESSAGE_MEDIA_MAX_BYTES), async (c) => {
       const id = parseId(c, 'id');
       const actor = c.get('actor');
+      // Refused before the body is read: a 404 or 403 does not wait for a 20 MB upload.
       await getChangeableQuickMessage(deps.db, actor, id);
       const { file } = await readUpload(c, QUICK_MESSAGE_MEDIA_MAX_BYTES);
       assertNotDangerous(file);
-      // The file is written first and removed again if the row cannot take it: never a row
-      // pointing at nothing, never an orphan file after an error.
-      const mediaPath = await storeMedia(deps.config.mediaDir, actor.companyId, 'quick-messages', file);
-      let previous: string | null = null;
-      try {
-        const updated = await write(c, async (trx) => {
-          previous = (await getChangeableQuickMessage(trx, actor, id)).mediaPath;
-          return updateQuickMessage(trx, actor, id, { mediaPath, mediaName: file.name });
-        });
-        await removeMedia(deps.config.mediaDir, previous);
-        return c.json(updated);
-      } catch (err) {
-        await removeMedia(deps.config.mediaDir, mediaPath);
-        throw err;
-      }
+      return c.json(await write(deps, (tx) => setQuickMessageMedia(tx, actor, id, file)));
     })
     .delete('/quick-messages/:id/media-upload', auth, async (c) => {
       const id = parseId(c, 'id');
-      const actor = c.get('actor');
-      let previous: string | null = null;
-      const updated = await write(c, async (trx) => {
-        previous = (await getChangeableQuickMessage(trx, actor, id)).mediaPath;
-        return updateQuickMessage(trx, actor, id, { mediaPath: null, mediaName: null });
-      });
-      await removeMedia(deps.config.mediaDir, previous);
-      return c.json(updated);
+      return c.json(await write(deps, (tx) => setQuickMessageMedia(tx, c.get('actor'), id, null)));
     });
 }

@@ -2,12 +2,16 @@
 // are private to their user: nobody else reads or changes them, admins included (they are a
 // person's own shortcuts, and the sync view holds the same rule). A shared one may be changed by
 // its author or an admin. A row the actor may not read answers 404, as another company's would.
+// Writes run in the route's transaction (`Tx`, DESIGN §12): they poke the company, and a file they
+// drop is removed only once the write commits (a file they store, only if it rolls back).
 import { AppError, PAGE_SIZE, type QuickMessageCreateInput, type QuickMessageDto, type QuickMessageUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, QuickMessages } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { removeMedia, storeMedia, type UploadedFile } from './media.ts';
 import { isAdminActor } from '../tags/ticket-access.ts';
 import { toLikePattern } from '../tags/queries.ts';
 
@@ -88,8 +92,8 @@ export async function findUsableQuickMessages(db: Database, actor: Actor): Promi
   return rows.map(toQuickMessageDto);
 }
 
-export async function createQuickMessage(db: Database, actor: Actor, input: QuickMessageCreateInput): Promise<QuickMessageDto> {
-  const row = await tenant(db, actor.companyId)
+export async function createQuickMessage(tx: Tx, actor: Actor, input: QuickMessageCreateInput): Promise<QuickMessageDto> {
+  const row = await tenant(tx.db, actor.companyId)
     .insertInto('quickMessages', {
       shortcode: input.shortcode,
       message: input.message,
@@ -99,14 +103,15 @@ export async function createQuickMessage(db: Database, actor: Actor, input: Quic
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
   return toQuickMessageDto(row);
 }
 
 type QuickMessageChanges = QuickMessageUpdateInput & { mediaPath?: string | null; mediaName?: string | null };
 
-export async function updateQuickMessage(db: Database, actor: Actor, id: number, input: QuickMessageChanges): Promise<QuickMessageDto> {
-  await getChangeableQuickMessage(db, actor, id);
-  const row = await tenant(db, actor.companyId)
+export async function updateQuickMessage(tx: Tx, actor: Actor, id: number, input: QuickMessageChanges): Promise<QuickMessageDto> {
+  await getChangeableQuickMessage(tx.db, actor, id);
+  const row = await tenant(tx.db, actor.companyId)
     .updateTable('quickMessages')
     .set((eb) => ({
       ...(input.shortcode !== undefined ? { shortcode: input.shortcode } : {}),
@@ -120,12 +125,30 @@ export async function updateQuickMessage(db: Database, actor: Actor, id: number,
     .where('quickMessages.id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
   return toQuickMessageDto(row);
 }
 
-/** Deletes the row and returns its media path, which the route removes after the commit. */
-export async function deleteQuickMessage(db: Database, actor: Actor, id: number): Promise<string | null> {
-  const row = await getChangeableQuickMessage(db, actor, id);
-  await tenant(db, actor.companyId).deleteFrom('quickMessages').where('quickMessages.id', '=', id).execute();
-  return row.mediaPath;
+/**
+ * POST/DELETE /quick-messages/{id}/media-upload: `file` (or none) becomes the attachment. The new
+ * file is written before the row points at it and removed if the write rolls back; the one it
+ * replaces goes once the write commits: never a row pointing at nothing, never an orphan file.
+ */
+export async function setQuickMessageMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<QuickMessageDto> {
+  const { mediaDir } = tx.config;
+  const previous = (await getChangeableQuickMessage(tx.db, actor, id)).mediaPath;
+  const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'quick-messages', file) : null;
+  if (mediaPath) tx.effects.onRollback(() => removeMedia(mediaDir, mediaPath));
+  const updated = await updateQuickMessage(tx, actor, id, { mediaPath, mediaName: file?.name ?? null });
+  tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
+  return updated;
+}
+
+/** Deletes the row; its attachment is removed once the write commits. */
+export async function deleteQuickMessage(tx: Tx, actor: Actor, id: number): Promise<void> {
+  const row = await getChangeableQuickMessage(tx.db, actor, id);
+  await tenant(tx.db, actor.companyId).deleteFrom('quickMessages').where('quickMessages.id', '=', id).execute();
+  const { mediaDir } = tx.config;
+  tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  tx.effects.poke(actor.companyId);
 }

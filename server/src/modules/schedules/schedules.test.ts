@@ -209,12 +209,13 @@ describe.each(DIALECTS)('schedules REST on %s', (dialect) => {
     const replaced = (await jpg.json()) as { mediaPath: string };
     const { existsSync } = await import('node:fs');
     const path = await import('node:path');
-    expect(existsSync(path.join(t.deps.config.mediaDir, body.mediaPath))).toBe(false);
+    // The replaced image goes once the write commits, just after the answer (an after-commit effect).
+    await expect.poll(() => existsSync(path.join(t.deps.config.mediaDir, body.mediaPath))).toBe(false);
     expect(existsSync(path.join(t.deps.config.mediaDir, replaced.mediaPath))).toBe(true);
     const del = await t.request('DELETE', `/schedules/${created.id}/media-upload`, { token: adminSession.token });
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ mediaPath: null, mediaName: null });
-    expect(existsSync(path.join(t.deps.config.mediaDir, replaced.mediaPath))).toBe(false);
+    await expect.poll(() => existsSync(path.join(t.deps.config.mediaDir, replaced.mediaPath))).toBe(false);
     expect((await t.request('GET', `/schedules/${created.id}/media`, { token: adminSession.token })).status).toBe(404);
   });
 

@@ -5,12 +5,16 @@
 //
 // A schedule changes only while it is unsent and not in the sending job's hands: the write is
 // conditional in SQL, so a job that claimed the row a moment earlier wins and the edit is refused.
+// Writes run in the route's transaction (`Tx`, DESIGN §12) and poke the company (schedules are in
+// the client view); an image they drop is removed once the write commits.
 import { AppError, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduleDto, type SchedulePage, type ScheduleStatus, type ScheduleUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, Schedules } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { removeMedia, storeMedia, type UploadedFile } from '../quick-messages/media.ts';
 
 export type ScheduleRow = Selectable<Schedules>;
 
@@ -102,13 +106,15 @@ async function assertTargets(db: Database, companyId: number, contactId: number,
   }
 }
 
-export async function createSchedule(db: Database, actor: Actor, input: ScheduleCreateInput, now = new Date()): Promise<ScheduleDto> {
+export async function createSchedule(tx: Tx, actor: Actor, input: ScheduleCreateInput, now = new Date()): Promise<ScheduleDto> {
+  const { db } = tx;
   assertSendAtAhead(input.sendAt, now);
   await assertTargets(db, actor.companyId, input.contactId, input.ticketId);
   const row = await tenant(db, actor.companyId)
     .insertInto('schedules', { body: input.body, contactId: input.contactId, sendAt: input.sendAt, ticketId: input.ticketId ?? null, userId: actor.userId, status: 'PENDENTE' })
     .returningAll()
     .executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
   return toScheduleDto(db, actor.companyId, row);
 }
 
@@ -126,7 +132,8 @@ export async function getChangeableSchedule(db: Database, actor: Actor, id: numb
  * Applies the changes to an unsent schedule. A failed one (ERRO) goes back to PENDENTE with its
  * claim cleared, so editing it is how a user retries it.
  */
-export async function updateSchedule(db: Database, actor: Actor, id: number, input: ScheduleChanges, now = new Date()): Promise<ScheduleDto> {
+export async function updateSchedule(tx: Tx, actor: Actor, id: number, input: ScheduleChanges, now = new Date()): Promise<ScheduleDto> {
+  const { db } = tx;
   const current = await getChangeableSchedule(db, actor, id);
   if (input.sendAt !== undefined && input.sendAt !== current.sendAt) assertSendAtAhead(input.sendAt, now);
   const contactId = input.contactId ?? current.contactId;
@@ -153,12 +160,30 @@ export async function updateSchedule(db: Database, actor: Actor, id: number, inp
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The schedule is being sent right now.');
+  tx.effects.poke(actor.companyId);
   return toScheduleDto(db, actor.companyId, row);
 }
 
-/** Deletes the row (sent or not) and returns its media path, which the route removes after the commit. */
-export async function deleteSchedule(db: Database, actor: Actor, id: number): Promise<string | null> {
-  const row = await getScheduleRow(db, actor, id);
-  await tenant(db, actor.companyId).deleteFrom('schedules').where('schedules.id', '=', id).execute();
-  return row.mediaPath;
+/**
+ * POST/DELETE /schedules/{id}/media-upload: `file` (or none) becomes the image. The new file is
+ * written before the row points at it and removed if the write rolls back; the one it replaces
+ * goes once the write commits: never a row pointing at nothing, never an orphan file.
+ */
+export async function setScheduleMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<ScheduleDto> {
+  const { mediaDir } = tx.config;
+  const previous = (await getChangeableSchedule(tx.db, actor, id)).mediaPath;
+  const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'schedules', file) : null;
+  if (mediaPath) tx.effects.onRollback(() => removeMedia(mediaDir, mediaPath));
+  const updated = await updateSchedule(tx, actor, id, { mediaPath, mediaName: file?.name ?? null });
+  tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
+  return updated;
+}
+
+/** Deletes the row (sent or not); its image is removed once the write commits. */
+export async function deleteSchedule(tx: Tx, actor: Actor, id: number): Promise<void> {
+  const row = await getScheduleRow(tx.db, actor, id);
+  await tenant(tx.db, actor.companyId).deleteFrom('schedules').where('schedules.id', '=', id).execute();
+  const { mediaDir } = tx.config;
+  tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  tx.effects.poke(actor.companyId);
 }

@@ -1,8 +1,8 @@
 import { kanbanQuerySchema, tagCreateSchema, tagListQuerySchema, tagSyncSchema, tagUpdateSchema } from '@zapdesk/sync';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePlan } from '../../auth/middleware.ts';
-import { commitAndPoke } from './commit.ts';
+import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findKanbanBoard } from './kanban.ts';
 import { findAllTags, findTagsPage } from './queries.ts';
@@ -13,7 +13,6 @@ import { addTicketTag, createTag, deleteTag, getTag, removeKanbanTags, syncTicke
 export function tagsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
   const kanbanPlan = requirePlan(deps, 'kanban');
-  const write = <T>(c: Context<AppEnv>, fn: (trx: AppDeps['db']) => Promise<T>) => commitAndPoke(deps, c.get('actor').companyId, fn);
   return new Hono<AppEnv>()
     .on('GET', ['/tags', '/tags/'], auth, async (c) => {
       const query = parseQuery(c, tagListQuerySchema);
@@ -23,31 +22,31 @@ export function tagsRoutes(deps: AppDeps) {
     .get('/tags/kanban', auth, kanbanPlan, async (c) => c.json({ lista: await findAllTags(deps.db, c.get('actor').companyId, true) }))
     .post('/tags/sync', auth, async (c) => {
       const input = await parseBody(c, tagSyncSchema);
-      return c.json(await write(c, (trx) => syncTicketTags(trx, c.get('actor'), input)));
+      return c.json(await write(deps, (tx) => syncTicketTags(tx, c.get('actor'), input)));
     })
     .get('/tags/:id', auth, async (c) => c.json(await getTag(deps.db, c.get('actor'), parseId(c, 'id'))))
     .on('POST', ['/tags', '/tags/'], auth, async (c) => {
       const input = await parseBody(c, tagCreateSchema);
-      return c.json(await write(c, (trx) => createTag(trx, c.get('actor'), input)), 201);
+      return c.json(await write(deps, (tx) => createTag(tx, c.get('actor'), input)), 201);
     })
     .put('/tags/:id', auth, async (c) => {
       const tagId = parseId(c, 'id');
       const input = await parseBody(c, tagUpdateSchema);
-      return c.json(await write(c, (trx) => updateTag(trx, c.get('actor'), tagId, input)));
+      return c.json(await write(deps, (tx) => updateTag(tx, c.get('actor'), tagId, input)));
     })
     .delete('/tags/:id', auth, async (c) => {
       const tagId = parseId(c, 'id');
-      await write(c, (trx) => deleteTag(trx, c.get('actor'), tagId));
+      await write(deps, (tx) => deleteTag(tx, c.get('actor'), tagId));
       return c.json({ message: 'Tag deleted' });
     })
     .put('/ticket-tags/:ticketId/:tagId', auth, async (c) => {
       const ticketId = parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND');
       const tagId = parseId(c, 'tagId');
-      return c.json(await write(c, (trx) => addTicketTag(trx, c.get('actor'), ticketId, tagId)));
+      return c.json(await write(deps, (tx) => addTicketTag(tx, c.get('actor'), ticketId, tagId)));
     })
     .delete('/ticket-tags/:ticketId', auth, async (c) => {
       const ticketId = parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND');
-      return c.json(await write(c, (trx) => removeKanbanTags(trx, c.get('actor'), ticketId)));
+      return c.json(await write(deps, (tx) => removeKanbanTags(tx, c.get('actor'), ticketId)));
     })
     .get('/ticket/kanban', auth, kanbanPlan, async (c) => c.json(await findKanbanBoard(deps.db, c.get('actor'), parseQuery(c, kanbanQuerySchema))));
 }

@@ -1,10 +1,12 @@
-// The business rules of tags and ticket tags (spec/02 §5-§7). Services take the database handle the
-// route gives them (its transaction for writes) and the Actor; they never open transactions.
+// The business rules of tags and ticket tags (spec/02 §5-§7). Writes take the route's transaction
+// (`Tx`, DESIGN §12) and the Actor, and register the company's poke on it: tags and the tickets
+// that carry them are in every user's client view.
 import { AppError, can, type TagCreateInput, type TagDto, type TagSyncInput, type TagUpdateInput, type TicketTagRef } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 import { findForeignTagIds, findTagByName, findTagRow, findTicketIdsWithTag, findTicketTags, toTagDto } from './queries.ts';
 import { bumpTicketVersions, getVisibleTicket } from './ticket-access.ts';
 
@@ -27,7 +29,8 @@ export async function getTag(db: Database, actor: Actor, tagId: number): Promise
   return toTagDto(row);
 }
 
-export async function createTag(db: Database, actor: Actor, input: TagCreateInput): Promise<TagDto> {
+export async function createTag(tx: Tx, actor: Actor, input: TagCreateInput): Promise<TagDto> {
+  const { db } = tx;
   if (input.kanban === 1) assertMaySetKanban(actor);
   if (await findTagByName(db, actor.companyId, input.name)) throw duplicateName();
   try {
@@ -35,6 +38,7 @@ export async function createTag(db: Database, actor: Actor, input: TagCreateInpu
       .insertInto('tags', { name: input.name, color: input.color, kanban: input.kanban, userId: actor.userId })
       .returningAll()
       .executeTakeFirstOrThrow();
+    tx.effects.poke(actor.companyId);
     return toTagDto(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateName();
@@ -42,7 +46,8 @@ export async function createTag(db: Database, actor: Actor, input: TagCreateInpu
   }
 }
 
-export async function updateTag(db: Database, actor: Actor, tagId: number, input: TagUpdateInput): Promise<TagDto> {
+export async function updateTag(tx: Tx, actor: Actor, tagId: number, input: TagUpdateInput): Promise<TagDto> {
+  const { db } = tx;
   const current = await findTagRow(db, actor.companyId, tagId);
   if (!current) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
   // Forms send the whole tag back; only a change of the flag needs the permission.
@@ -61,6 +66,7 @@ export async function updateTag(db: Database, actor: Actor, tagId: number, input
       .where('tags.id', '=', tagId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    tx.effects.poke(actor.companyId);
     return toTagDto(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateName();
@@ -68,11 +74,13 @@ export async function updateTag(db: Database, actor: Actor, tagId: number, input
   }
 }
 
-export async function deleteTag(db: Database, actor: Actor, tagId: number): Promise<void> {
+export async function deleteTag(tx: Tx, actor: Actor, tagId: number): Promise<void> {
+  const { db } = tx;
   if (!(await findTagRow(db, actor.companyId, tagId))) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
   // The cascade removes the ticket links; the tickets that carried the tag change in the view.
   await bumpTicketVersions(db, actor.companyId, await findTicketIdsWithTag(db, actor.companyId, tagId));
   await tenant(db, actor.companyId).deleteFrom('tags').where('tags.id', '=', tagId).execute();
+  tx.effects.poke(actor.companyId);
 }
 
 async function readTicketTags(db: Database, companyId: number, ticketId: number): Promise<TicketTagsResult> {
@@ -86,7 +94,8 @@ async function assertOwnTags(db: Database, companyId: number, tagIds: number[]) 
 }
 
 /** POST /tags/sync: the ticket's tags become exactly the given ones. */
-export async function syncTicketTags(db: Database, actor: Actor, input: TagSyncInput): Promise<TicketTagsResult> {
+export async function syncTicketTags(tx: Tx, actor: Actor, input: TagSyncInput): Promise<TicketTagsResult> {
+  const { db } = tx;
   await getVisibleTicket(db, actor, input.ticketId);
   await assertOwnTags(db, actor.companyId, input.tags);
   const t = tenant(db, actor.companyId);
@@ -95,11 +104,13 @@ export async function syncTicketTags(db: Database, actor: Actor, input: TagSyncI
     await t.insertInto('ticketTags', input.tags.map((tagId) => ({ ticketId: input.ticketId, tagId }))).execute();
   }
   await bumpTicketVersions(db, actor.companyId, [input.ticketId]);
+  tx.effects.poke(actor.companyId);
   return readTicketTags(db, actor.companyId, input.ticketId);
 }
 
 /** PUT /ticket-tags/{ticketId}/{tagId}: adds one tag; adding it twice changes nothing. */
-export async function addTicketTag(db: Database, actor: Actor, ticketId: number, tagId: number): Promise<TicketTagsResult> {
+export async function addTicketTag(tx: Tx, actor: Actor, ticketId: number, tagId: number): Promise<TicketTagsResult> {
+  const { db } = tx;
   await getVisibleTicket(db, actor, ticketId);
   if (!(await findTagRow(db, actor.companyId, tagId))) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
   const inserted = await tenant(db, actor.companyId)
@@ -107,11 +118,13 @@ export async function addTicketTag(db: Database, actor: Actor, ticketId: number,
     .onConflict((oc) => oc.columns(['ticketId', 'tagId']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await bumpTicketVersions(db, actor.companyId, [ticketId]);
+  tx.effects.poke(actor.companyId);
   return readTicketTags(db, actor.companyId, ticketId);
 }
 
 /** DELETE /ticket-tags/{ticketId}: takes the ticket off its kanban lane (its kanban tags); other tags stay. */
-export async function removeKanbanTags(db: Database, actor: Actor, ticketId: number): Promise<TicketTagsResult> {
+export async function removeKanbanTags(tx: Tx, actor: Actor, ticketId: number): Promise<TicketTagsResult> {
+  const { db } = tx;
   await getVisibleTicket(db, actor, ticketId);
   const t = tenant(db, actor.companyId);
   const kanbanTagIds = (await t.selectFrom('tags').select('tags.id').where('tags.kanban', '=', 1).execute()).map((r) => r.id);
@@ -123,5 +136,6 @@ export async function removeKanbanTags(db: Database, actor: Actor, ticketId: num
       .executeTakeFirst();
     if (Number(result.numDeletedRows) > 0) await bumpTicketVersions(db, actor.companyId, [ticketId]);
   }
+  tx.effects.poke(actor.companyId);
   return readTicketTags(db, actor.companyId, ticketId);
 }

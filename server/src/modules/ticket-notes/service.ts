@@ -1,9 +1,11 @@
 // Ticket notes (spec/02 §3, §5, §7): private remarks of the attendants on a ticket and its contact.
 // A note is written and read on a ticket the actor may see; only its author or an admin deletes it.
+// Writes run in the route's transaction (`Tx`, DESIGN §12) and poke the company once it commits.
 import { AppError, type TicketNoteCreateInput, type TicketNoteDto, type TicketNoteListQuery } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 import { getVisibleTicket, isAdminActor } from '../tags/ticket-access.ts';
 
 /** The ticket (visible to the actor) and its own contact; anything else reads as not found. */
@@ -35,12 +37,14 @@ function toNoteDto(r: NoteRow): TicketNoteDto {
   };
 }
 
-export async function createTicketNote(db: Database, actor: Actor, input: TicketNoteCreateInput): Promise<TicketNoteDto> {
+export async function createTicketNote(tx: Tx, actor: Actor, input: TicketNoteCreateInput): Promise<TicketNoteDto> {
+  const { db } = tx;
   await assertTicketAndContact(db, actor, input.ticketId, input.contactId);
   const { id } = await tenant(db, actor.companyId)
     .insertInto('ticketNotes', { note: input.note, ticketId: input.ticketId, contactId: input.contactId, userId: actor.userId })
     .returning('id')
     .executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
   return toNoteDto(await selectNotes(db, actor.companyId).where('ticketNotes.id', '=', id).executeTakeFirstOrThrow());
 }
 
@@ -56,10 +60,12 @@ export async function listTicketNotes(db: Database, actor: Actor, query: TicketN
   return rows.map(toNoteDto);
 }
 
-export async function deleteTicketNote(db: Database, actor: Actor, noteId: number): Promise<TicketNoteDto> {
+export async function deleteTicketNote(tx: Tx, actor: Actor, noteId: number): Promise<TicketNoteDto> {
+  const { db } = tx;
   const row = await selectNotes(db, actor.companyId).where('ticketNotes.id', '=', noteId).executeTakeFirst();
   if (!row) throw new AppError('ERR_NOT_FOUND', 'Note not found.');
   if (row.userId !== actor.userId && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION', 'Only the author or an admin may delete a note.');
   await tenant(db, actor.companyId).deleteFrom('ticketNotes').where('ticketNotes.id', '=', noteId).execute();
+  tx.effects.poke(actor.companyId);
   return toNoteDto(row);
 }
