@@ -51,8 +51,6 @@ type Lane = {
   connectionId: number;
   companyId: number | undefined;
   running: number;
-  /** Outcomes being written (a sent row's record may outlive its slot). */
-  recording: number;
   /** Tickets with a row under way: their later rows wait. */
   busy: Set<number>;
   pumping: boolean;
@@ -81,11 +79,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   const laneOf = (connectionId: number) => {
     let lane = lanes.get(connectionId);
-    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, recording: 0, busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
+    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
     return lane;
   };
 
-  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && l.recording === 0 && !l.pumping);
+  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && !l.pumping);
   const checkIdle = () => {
     if (!isIdle()) return;
     for (const resolve of settled) resolve();
@@ -170,17 +168,17 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     lane.busy.add(row.ticketId);
     const companyId = lane.companyId!;
     const attempt = row.attempts + 1;
-    // Frees the slot and the ticket: at once for a send the network took (the ticket's next row may
-    // go while this one is recorded), only after the record for one that is queued again (order).
-    let freed = false;
-    const free = () => {
-      if (freed) return;
-      freed = true;
-      lane.running--;
+    // The ticket is freed as soon as the network took the row (its next row may go while this one
+    // is recorded); after the record for a row queued again (order). The slot is freed only once the
+    // outcome is recorded, so at most `concurrency` rows of a lane are ever `sending` in the
+    // database: after a crash, at most that many fail as unconfirmed.
+    let ticketFreed = false;
+    const freeTicket = () => {
+      if (ticketFreed) return;
+      ticketFreed = true;
       lane.busy.delete(row.ticketId);
       pump(lane);
     };
-    lane.recording++;
     void (async () => {
       let request;
       try {
@@ -196,13 +194,17 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
         return;
       }
-      free();
+      freeTicket();
       await write(deps, (tx) => recordSent(tx, companyId, row, sent.id));
     })()
       .catch((err: unknown) => report('record', lane, err))
       .finally(() => {
-        lane.recording--;
-        free();
+        lane.running--;
+        if (!ticketFreed) {
+          ticketFreed = true;
+          lane.busy.delete(row.ticketId);
+        }
+        pump(lane);
         checkIdle();
       });
   }
