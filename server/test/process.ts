@@ -28,9 +28,9 @@ export type ServerProcess = {
 };
 
 /** Starts server/src/main.ts and resolves once it listens. The same dataDir and databaseUrl start it again on the same data. */
-export async function startServerProcess(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<ServerProcess> {
+export async function startServerProcess(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string>; execArgv?: string[] }): Promise<ServerProcess> {
   const [port, webPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
