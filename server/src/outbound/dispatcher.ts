@@ -254,7 +254,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       deps = d;
       offs.push(
         d.sessions.onStatus(({ connectionId, status }) => {
-          if (status === 'CONNECTED') pump(laneOf(connectionId));
+          if (status !== 'CONNECTED') return;
+          // The connection (re)starts here, maybe after running on another instance (its lease
+          // moved): what another process left `sending` is looked at again.
+          const lane = laneOf(connectionId);
+          lane.recovered = false;
+          pump(lane);
         }),
       );
       offs.push(
