@@ -5,7 +5,12 @@ import type { ReadonlyJSONValue } from 'replicache';
 import type { PlanFlags } from './plan-features.ts';
 import type { Contact } from './domain/contact.ts';
 import type { Message } from './domain/message.ts';
+import type { QuickMessage } from './domain/quick-message.ts';
+import type { Queue } from './domain/queue.ts';
+import type { ScheduledMessage } from './domain/schedule.ts';
+import type { Tag } from './domain/tag.ts';
 import type { Ticket } from './domain/ticket.ts';
+import type { Connection } from './domain/whatsapp.ts';
 
 export type SyncedPlan = {
   id: number;
@@ -44,61 +49,6 @@ export type SyncedUser = {
   language?: string | null;
 };
 
-export type SyncedQueue = {
-  id: number;
-  name: string;
-  color: string;
-  orderQueue: number | null;
-  greetingMessage: string | null;
-  outOfHoursMessage: string | null;
-  ratingMessage: string | null;
-  complationMessage: string | null;
-  schedules: ReadonlyJSONValue;
-  integrationId: number | null;
-  promptId: number | null;
-};
-
-export type SyncedTag = { id: number; name: string; color: string; kanban: boolean; userId: number | null };
-
-export type SyncedQuickMessage = {
-  id: number;
-  shortcode: string;
-  message: string;
-  mediaPath: string | null;
-  mediaName: string | null;
-  geral: boolean;
-  status: boolean;
-  userId: number | null;
-};
-
-/** A WhatsApp connection; `token` (the messages-API bearer) is present for admins only. */
-export type SyncedConnection = {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  isDefault: boolean;
-  number: string | null;
-  provider: string;
-  updatedAt: string;
-  greetingMessage: string | null;
-  complationMessage: string | null;
-  outOfHoursMessage: string | null;
-  ratingMessage: string | null;
-  expiresInactiveMessage: string | null;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  timeToTransfer: number;
-  transferQueueId: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  schedules: ReadonlyJSONValue;
-  queueIds: number[];
-  token?: string | null;
-};
-
 export type SyncedSetting = { key: string; value: string };
 
 /** A mutation the server refused for a business reason; kept in the view of the client group that sent it. */
@@ -109,23 +59,6 @@ export type SyncedMutationError = {
   code: string;
   message: string;
   createdAt: string;
-};
-
-/** A scheduled message; the contact's name and number ride along (contacts are not all in the view). */
-export type SyncedSchedule = {
-  id: number;
-  body: string;
-  status: string;
-  sendAt: string;
-  sentAt: string | null;
-  error: string | null;
-  contactId: number;
-  contact: { id: number; name: string; number: string } | null;
-  userId: number | null;
-  ticketId: number | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  updatedAt: string;
 };
 
 /** A platform-wide announcement from the super-admin (active ones; the super-admin sees all). */
@@ -186,15 +119,15 @@ export type SyncedMessage = Message;
 export type SyncValues = {
   company: SyncedCompany;
   user: SyncedUser;
-  queue: SyncedQueue;
-  tag: SyncedTag;
-  quickMessage: SyncedQuickMessage;
-  schedule: SyncedSchedule;
+  queue: Queue;
+  tag: Tag;
+  quickMessage: QuickMessage;
+  schedule: ScheduledMessage;
   announcement: SyncedAnnouncement;
   chat: SyncedChat;
   chatMessage: SyncedChatMessage;
   ticketNote: SyncedTicketNote;
-  connection: SyncedConnection;
+  connection: Connection;
   setting: SyncedSetting;
   mutationError: SyncedMutationError;
   ticket: SyncedTicket;

@@ -5,9 +5,10 @@
 import type { WriteTransaction } from 'replicache';
 import { z } from 'zod';
 import { idSchema, personNameSchema } from './domain/common.ts';
+import type { Queue } from './domain/queue.ts';
 import { settingKeySchema } from './domain/setting.ts';
 import { languageSchema } from './domain/user.ts';
-import { syncKey, syncPrefix, type SyncedMessage, type SyncedQueue, type SyncedSetting, type SyncedTicket, type SyncedUser } from './keys.ts';
+import { syncKey, syncPrefix, type SyncedMessage, type SyncedSetting, type SyncedTicket, type SyncedUser } from './keys.ts';
 
 export const mutatorArgs = {
   /** PUT /settings/{key} as a mutation (admins). */
@@ -132,7 +133,7 @@ export const mutators = {
   },
   async transferTicket(tx: WriteTransaction, args: MutatorArgs<'transferTicket'>) {
     const { ticketId, queueId, userId, whatsappId } = mutatorArgs.transferTicket.parse(args);
-    const queue = (await tx.get(syncKey('queue', queueId))) as SyncedQueue | undefined;
+    const queue = (await tx.get(syncKey('queue', queueId))) as Queue | undefined;
     const user = await userRef(tx, userId);
     await patchTicket(tx, ticketId, (t) => ({
       // With a queue and no user the ticket waits in that queue (spec/02 §4).

@@ -2,16 +2,16 @@
 // store under the config folder (pokes over the WebSocket, so a new QR shows as soon as the server
 // has it), the same data the web shows. A super-admin watching another company's connection is
 // outside their Replicache view, so that case polls GET /whatsapp/{id}.
-import type { Whatsapp } from '@zapdesk/sync';
-import type { SyncedConnection } from '@zapdesk/sync/keys';
+import type { Connection } from '@zapdesk/sync';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
 import { openLiveClient } from './client.ts';
 
-export type ConnectionState = { id: number; name: string; status: string; qrcode: string; retries: number };
+/** What the pairing screen shows of a connection, the QR code and retries filled in ('' and 0). */
+export type ConnectionState = Pick<Connection, 'id' | 'name' | 'status'> & Required<Pick<Connection, 'qrcode' | 'retries'>>;
 export type Watch = { mode: 'replicache' | 'poll'; stop(): Promise<void> };
 
-const toState = (c: SyncedConnection | Whatsapp): ConnectionState => ({
+const toState = (c: Connection): ConnectionState => ({
   id: c.id,
   name: c.name,
   status: c.status,
@@ -32,7 +32,7 @@ export async function watchConnection(
 async function watchReplicache(ctx: Ctx, api: Api, target: { id: number; companyId: number; userId: number }, onChange: (s: ConnectionState) => void): Promise<Watch> {
   const { syncKey } = await import('@zapdesk/sync/keys');
   const client = await openLiveClient(ctx, api, { userId: target.userId, companyId: target.companyId });
-  const unsubscribe = client.rep.subscribe((tx) => tx.get(syncKey('connection', target.id)) as Promise<SyncedConnection | undefined>, {
+  const unsubscribe = client.rep.subscribe((tx) => tx.get(syncKey('connection', target.id)) as Promise<Connection | undefined>, {
     onData: (c) => {
       if (c) onChange(toState(c));
     },
@@ -51,7 +51,7 @@ function watchPolling(api: Api, target: { id: number; companyId: number }, onCha
   let last = '';
   const loop = (async () => {
     while (!stopped) {
-      const c = await api.get<Whatsapp>(`/whatsapp/${target.id}`, { query: { companyId: target.companyId } }).catch(() => undefined);
+      const c = await api.get<Connection>(`/whatsapp/${target.id}`, { query: { companyId: target.companyId } }).catch(() => undefined);
       if (c && !stopped) {
         const key = `${c.status}|${c.qrcode ?? ''}`;
         if (key !== last) onChange(toState(c));

@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SyncedConnection, SyncedMutationError, SyncedQuickMessage, SyncedSetting, SyncedUser } from '@zapdesk/sync/keys';
+import type { Connection, QuickMessage } from '@zapdesk/sync';
+import type { SyncedMutationError, SyncedSetting, SyncedUser } from '@zapdesk/sync/keys';
 import { createApiClient, nodeSocketFactory } from '@zapdesk/sync/node';
 import { createReplicache, listMutationErrors } from '@zapdesk/sync/replicache';
 import type WebSocket from 'ws';
@@ -181,7 +182,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     await tenant(live.db, company.id).updateTable('whatsapps').set({ token: 'secret-token' }).where('id', '=', conn.id).execute();
     const u = await connect(live, user);
     await waitFor(() => get(u, `quickMessage/${own.id}`), 10_000, 'own quick message');
-    expect((await get<SyncedConnection>(u, `connection/${conn.id}`))?.token).toBeUndefined();
+    expect((await get<Connection>(u, `connection/${conn.id}`))?.token).toBeUndefined();
 
     const reassign = async (userId: number) => {
       await tenant(live.db, company.id).updateTable('quickMessages').set({ userId, version: sql`version + 1` }).where('id', '=', own.id).execute();
@@ -198,9 +199,9 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
       live.deps.realtime.pokeUsers(company.id, [user.id]);
     };
     await setProfile('admin');
-    await waitFor(async () => (await get<SyncedConnection>(u, `connection/${conn.id}`))?.token === 'secret-token', 10_000, 'token shown');
+    await waitFor(async () => (await get<Connection>(u, `connection/${conn.id}`))?.token === 'secret-token', 10_000, 'token shown');
     await setProfile('user');
-    await waitFor(async () => (await get<SyncedConnection>(u, `connection/${conn.id}`))?.token === undefined, 10_000, 'token hidden');
+    await waitFor(async () => (await get<Connection>(u, `connection/${conn.id}`))?.token === undefined, 10_000, 'token hidden');
     expect(admin.id).toBeGreaterThan(0);
   });
 
@@ -298,7 +299,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
       .returning('id')
       .execute();
     const u = await connect(live, user);
-    await waitFor(() => get<SyncedQuickMessage>(u, `quickMessage/${shared!.id}`));
+    await waitFor(() => get<QuickMessage>(u, `quickMessage/${shared!.id}`));
     expect(await get(u, `quickMessage/${adminOwn!.id}`)).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { idSchema } from './common.ts';
 
 // Queues and queue options (spec/03 §2-§5): request bodies, business-hour schedules, and the shapes
-// the API answers. Schedules are shared with connections (their Business hours tab).
+// the API answers. Schedules are shared with connections (their Business hours tab). `queueSchema`
+// is the one wire shape of a queue: GET /queue answers it and the sync view puts it at `queue/<id>`.
 
 export const WEEKDAYS = [
   { weekday: 'Segunda-feira', weekdayEn: 'monday' },
@@ -27,7 +28,15 @@ export const scheduleSchema = z.object({
   startTime: timeOfDaySchema,
   endTime: timeOfDaySchema,
 });
-export type Schedule = { weekday: string; weekdayEn: WeekdayEn; startTime: string; endTime: string };
+
+/** One day of business hours as stored and answered (queues, connections, the company). */
+export const businessDaySchema = z.object({
+  weekday: z.string().describe('The weekday in Portuguese, e.g. Segunda-feira'),
+  weekdayEn: z.enum(WEEKDAYS_EN),
+  startTime: z.string().describe('HH:mm; 00:00-00:00 means closed all day'),
+  endTime: z.string().describe('HH:mm'),
+});
+export type Schedule = z.infer<typeof businessDaySchema>;
 
 /** A schedule list: one entry per weekday at most; the Portuguese label is filled from weekdayEn. */
 export const schedulesSchema = z
@@ -73,23 +82,25 @@ export type QueueCreateInput = z.infer<typeof queueCreateSchema>;
 export const queueUpdateSchema = z.object(queueFields).partial().extend({ companyId: idSchema.optional() });
 export type QueueUpdateInput = z.infer<typeof queueUpdateSchema>;
 
-export type Queue = {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  greetingMessage: string | null;
-  complationMessage: string | null;
-  outOfHoursMessage: string | null;
-  ratingMessage: string | null;
-  orderQueue: number | null;
-  integrationId: number | null;
-  promptId: number | null;
-  schedules: Schedule[];
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
+/** A queue as GET /queue answers it and as the client view holds it (`queue/<id>`). */
+export const queueSchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  color: z.string().describe('Hex colour, e.g. #7C3AED'),
+  greetingMessage: z.string().nullable().describe('Sent when a ticket enters the queue; required once the company has two queues (the menu)'),
+  complationMessage: z.string().nullable().describe('Sent when a ticket of the queue is resolved'),
+  outOfHoursMessage: z.string().nullable().describe('Sent outside the business hours (scheduleType queue)'),
+  ratingMessage: z.string().nullable(),
+  orderQueue: z.number().int().nullable().describe('Position in the customer menu; null sorts last'),
+  integrationId: z.number().int().nullable(),
+  promptId: z.number().int().nullable(),
+  schedules: z.array(businessDaySchema).describe('Business hours, at most one entry per weekday'),
+  createdAt: z.string().describe('ISO-8601, UTC'),
+  updatedAt: z.string().describe('ISO-8601, UTC'),
+  version: z.number().int().describe('Row version, bumped on every change'),
+});
+export type Queue = z.infer<typeof queueSchema>;
 
 /** GET /queue-options: the options of one queue at one level; parentId -1 (or absent) is the top level. */
 export const queueOptionListQuerySchema = z.object({

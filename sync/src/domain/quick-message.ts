@@ -3,7 +3,8 @@ import { listQuerySchema } from './common.ts';
 import { refIdSchema } from './tag.ts';
 
 // Quick messages (spec/02 §3, §5, §7): `geral` ones are shared with the company, others belong to
-// their user alone.
+// their user alone. `quickMessageSchema` is the one wire shape: GET /quick-messages/{id} answers it
+// and the sync view puts it at `quickMessage/<id>`.
 
 /** Forms send booleans, sometimes as strings from multipart fields. */
 const boolish = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true');
@@ -35,18 +36,20 @@ export const quickMessageAllQuerySchema = z.object({
   userId: refIdSchema.optional(),
 });
 
-export type QuickMessageDto = {
-  id: number;
-  shortcode: string;
-  message: string;
-  mediaPath: string | null;
-  mediaName: string | null;
-  geral: boolean;
-  status: boolean;
-  isMedia: boolean;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/** A quick message as the REST answers carry it and as the client view holds it (`quickMessage/<id>`). */
+export const quickMessageSchema = z.object({
+  id: z.number().int(),
+  shortcode: z.string().describe('What the attendant types after "/" to pick it'),
+  message: z.string(),
+  mediaPath: z.string().nullable().describe('The attachment, relative to the media folder; read it at GET /quick-messages/{id}/media'),
+  mediaName: z.string().nullable().describe("The attachment's file name as uploaded"),
+  geral: z.boolean().describe("true: shared with the whole company; false: the author's own"),
+  status: z.boolean().describe('false: hidden from the "/" quick answers'),
+  isMedia: z.boolean().describe('true when there is an attachment'),
+  userId: z.number().int().nullable().describe('The author'),
+  createdAt: z.string().describe('ISO-8601, UTC'),
+  updatedAt: z.string().describe('ISO-8601, UTC'),
+});
+export type QuickMessage = z.infer<typeof quickMessageSchema>;
 
 export const quickMessageKey = (id: number) => `quickMessage/${id}`;

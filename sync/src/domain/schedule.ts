@@ -3,6 +3,8 @@ import { idSchema, listQuerySchema } from './common.ts';
 
 // Scheduled messages (spec/02 §3, §4, §5, §7) and the template variables their bodies may use
 // (spec/01 §9, spec/02 §9). Rendering is a pure function so the web can preview what the job sends.
+// `scheduledMessageSchema` is the one wire shape of a schedule: GET /schedules/{id} answers it and
+// the sync view puts it at `schedule/<id>` (`Schedule` already names a day of business hours).
 
 export const SCHEDULE_STATUSES = ['PENDENTE', 'ENVIADA', 'ERRO'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
@@ -53,26 +55,28 @@ export const scheduleListQuerySchema = listQuerySchema.extend({
 });
 export type ScheduleListQuery = z.infer<typeof scheduleListQuerySchema>;
 
-export type ScheduleDto = {
-  id: number;
-  body: string;
-  status: ScheduleStatus;
-  sendAt: string;
-  sentAt: string | null;
-  error: string | null;
-  contactId: number;
-  contact: { id: number; name: string; number: string } | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  ticketId: number | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
+/** A schedule as the REST answers carry it and as the client view holds it (`schedule/<id>`). */
+export const scheduledMessageSchema = z.object({
+  id: z.number().int(),
+  body: z.string().describe('The text to send; template variables such as {{firstName}} are filled in when it is sent'),
+  status: z.enum(SCHEDULE_STATUSES).describe('PENDENTE until sent, then ENVIADA; ERRO when the send failed (editing it retries)'),
+  sendAt: z.string().describe('When to send, ISO-8601, UTC'),
+  sentAt: z.string().nullable().describe('When it was sent, ISO-8601, UTC'),
+  error: z.string().nullable().describe('Why the send failed (a catalogue code or message)'),
+  contactId: z.number().int(),
+  contact: z.object({ id: z.number().int(), name: z.string(), number: z.string() }).nullable().describe('The recipient'),
+  userId: z.number().int().nullable().describe('The author'),
+  user: z.object({ id: z.number().int(), name: z.string() }).nullable().describe('The author'),
+  ticketId: z.number().int().nullable().describe('The ticket it was scheduled from, if any'),
+  mediaPath: z.string().nullable().describe('The attached image, relative to the media folder; read it at GET /schedules/{id}/media'),
+  mediaName: z.string().nullable().describe("The image's file name as uploaded"),
+  createdAt: z.string().describe('ISO-8601, UTC'),
+  updatedAt: z.string().describe('ISO-8601, UTC'),
+  version: z.number().int().describe('Row version, bumped on every change'),
+});
+export type ScheduledMessage = z.infer<typeof scheduledMessageSchema>;
 
-export type SchedulePage = { schedules: ScheduleDto[]; count: number; hasMore: boolean };
+export type SchedulePage = { schedules: ScheduledMessage[]; count: number; hasMore: boolean };
 
 export const scheduleKey = (id: number) => `schedule/${id}`;
 

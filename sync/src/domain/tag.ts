@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, queryBool } from './common.ts';
 
-// Tags, ticket tags and the kanban (spec/02 §3, §5, §7): request bodies and queries.
+// Tags, ticket tags and the kanban (spec/02 §3, §5, §7): request bodies and queries, and
+// `tagSchema`, the one wire shape of a tag: GET /tags/{id} answers it and the sync view puts it at
+// `tag/<id>`.
 
 export const DEFAULT_TAG_COLOR = '#A4CCCC';
 
@@ -70,8 +72,23 @@ export const kanbanQuerySchema = z.object({
 });
 export type KanbanQuery = z.infer<typeof kanbanQuerySchema>;
 
-export type TagDto = { id: number; name: string; color: string; kanban: 0 | 1; userId: number | null; createdAt: string; updatedAt: string };
-export type TagWithCount = TagDto & { ticketsCount: number };
-export type TicketTagRef = { id: number; name: string; color: string; kanban: 0 | 1 };
+/** A tag as GET /tags/{id} and /tags/list answer it and as the client view holds it (`tag/<id>`). */
+export const tagSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  color: z.string().describe('Hex colour, e.g. #A4CCCC'),
+  kanban: z.union([z.literal(0), z.literal(1)]).describe('1: the tag is a lane of the kanban board'),
+  userId: z.number().int().nullable().describe('Who created the tag'),
+  createdAt: z.string().describe('ISO-8601, UTC'),
+  updatedAt: z.string().describe('ISO-8601, UTC'),
+});
+export type Tag = z.infer<typeof tagSchema>;
+
+/** A row of GET /tags (the paginated list): the tag and how many tickets carry it. */
+export const tagWithCountSchema = tagSchema.extend({ ticketsCount: z.number().int() });
+export type TagWithCount = z.infer<typeof tagWithCountSchema>;
+
+/** A tag as a ticket's tag list shows it (POST /tags/sync, the kanban board). */
+export type TicketTagRef = Pick<Tag, 'id' | 'name' | 'color' | 'kanban'>;
 
 export const tagKey = (id: number) => `tag/${id}`;

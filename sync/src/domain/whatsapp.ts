@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { idSchema, queryBool } from './common.ts';
-import { schedulesSchema, type Schedule } from './queue.ts';
+import { businessDaySchema, queueSchema, schedulesSchema } from './queue.ts';
 
 // Connections (spec/03 §3-§5, §7, §9) and the simulator's HTTP controls (DESIGN §5).
+// `connectionSchema` is the one wire shape of a connection: GET /whatsapp answers it and the sync
+// view puts it at `connection/<id>`, with the same two rules on both: the token only for admins,
+// the QR code and retries only when the session details are asked for (always, in the view).
 
 export const CONNECTION_STATUSES = ['qrcode', 'PAIRING', 'OPENING', 'CONNECTED', 'DISCONNECTED', 'TIMEOUT'] as const;
 export type ConnectionStatusValue = (typeof CONNECTION_STATUSES)[number];
@@ -55,38 +58,42 @@ export const whatsappListQuerySchema = z.object({
   session: queryBool.optional(),
 });
 
-export type WhatsappQueueRef = { id: number; name: string; color: string; greetingMessage: string | null; orderQueue: number | null };
+/** A queue of a connection, as the connection shows it (the customer menu, in menu order). */
+export const connectionQueueSchema = queueSchema.pick({ id: true, name: true, color: true, greetingMessage: true, orderQueue: true });
+export type ConnectionQueue = z.infer<typeof connectionQueueSchema>;
 
-export type Whatsapp = {
-  id: number;
-  companyId: number;
-  name: string;
-  status: ConnectionStatusValue;
-  isDefault: boolean;
-  qrcode?: string;
-  retries?: number;
-  number: string | null;
-  provider: ConnectionProvider;
-  /** Only admins see the token. */
-  token?: string | null;
-  greetingMessage: string | null;
-  complationMessage: string | null;
-  outOfHoursMessage: string | null;
-  ratingMessage: string | null;
-  expiresInactiveMessage: string | null;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  timeToTransfer: number;
-  transferQueueId: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  schedules: Schedule[];
-  queues: WhatsappQueueRef[];
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
+/** A connection as GET /whatsapp answers it and as the client view holds it (`connection/<id>`). */
+export const connectionSchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  status: z.enum(CONNECTION_STATUSES).describe('qrcode: waiting for the QR code to be scanned; CONNECTED: working'),
+  isDefault: z.boolean().describe('The connection new tickets and messages use when none is named; one per company'),
+  qrcode: z.string().optional().describe('The QR code to scan while status is qrcode (empty otherwise); left out with session=0'),
+  retries: z.number().int().optional().describe('QR codes shown so far in this pairing attempt; left out with session=0'),
+  number: z.string().nullable().describe('The WhatsApp number once paired'),
+  provider: z.enum(CONNECTION_PROVIDERS),
+  token: z.string().nullable().optional().describe('Bearer token of the external messages API; present for admins only'),
+  greetingMessage: z.string().nullable(),
+  complationMessage: z.string().nullable().describe('Sent when a ticket is resolved'),
+  outOfHoursMessage: z.string().nullable(),
+  ratingMessage: z.string().nullable(),
+  expiresInactiveMessage: z.string().nullable().describe('Sent when an open ticket is closed for inactivity (expiresTicket)'),
+  expiresTicket: z.number().int().describe('Minutes since the last message after which an open ticket is closed; 0: never'),
+  timeUseBotQueues: z.number().int().describe('Minutes the bot stays silent after sending a menu instead of repeating it; 0: no wait'),
+  maxUseBotQueues: z.number().int().describe('How many menus the bot sends a ticket before it stops; 0: no limit'),
+  timeToTransfer: z.number().int().describe('Minutes after which a pending ticket moves to transferQueueId; 0: never'),
+  transferQueueId: z.number().int().nullable(),
+  promptId: z.number().int().nullable(),
+  integrationId: z.number().int().nullable(),
+  schedules: z.array(businessDaySchema).describe('Business hours, at most one entry per weekday'),
+  queues: z.array(connectionQueueSchema).describe('Its queues, in menu order'),
+  queueIds: z.array(z.number().int()).describe('The ids of `queues`, as POST and PUT /whatsapp take them'),
+  createdAt: z.string().describe('ISO-8601, UTC'),
+  updatedAt: z.string().describe('ISO-8601, UTC'),
+  version: z.number().int().describe('Row version, bumped on every change'),
+});
+export type Connection = z.infer<typeof connectionSchema>;
 
 // ── Simulator controls (enabled with SIMULATOR=1) ──────────────────────────────────────────────
 

@@ -1,7 +1,8 @@
 // Rules of the drawer badges and the top bar's popovers (spec/01 §2, §4; spec/02 §4, §6), pure so
 // they are unit-tested: which connections need attention, which internal chats are unread, which
 // tickets notify whom, and the notification volume.
-import type { SyncedChat, SyncedConnection, SyncedTicket } from '@zapdesk/sync/keys';
+import type { Connection } from '@zapdesk/sync';
+import type { SyncedChat, SyncedTicket } from '@zapdesk/sync/keys';
 
 /** Every status but CONNECTED asks the admin to look at the connections page. */
 export const ATTENTION_STATUSES: ReadonlySet<string> = new Set(['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING']);
@@ -9,7 +10,7 @@ export const ATTENTION_STATUSES: ReadonlySet<string> = new Set(['qrcode', 'PAIRI
 /** The side menu checks this 2 s after the connection list changes, so a brief reconnect does not flash. */
 export const CONNECTION_CHECK_DELAY_MS = 2000;
 
-export function connectionsNeedAttention(rows: readonly Pick<SyncedConnection, 'status'>[]): boolean {
+export function connectionsNeedAttention(rows: readonly Pick<Connection, 'status'>[]): boolean {
   return rows.some((c) => ATTENTION_STATUSES.has(c.status));
 }
 

@@ -1,4 +1,4 @@
-import { whatsappCreateSchema, type Whatsapp } from '@zapdesk/sync';
+import { whatsappCreateSchema, type Connection } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { buildBody, givenFlags } from '../../input.ts';
 import { connectionOptions } from './options.ts';
@@ -12,7 +12,7 @@ export default defineCommand({
     const flags = givenFlags(options);
     if (typeof flags.companyId === 'string') flags.companyId = Number(flags.companyId);
     const body = await buildBody(ctx, whatsappCreateSchema, options.fromFile, flags);
-    return ctx.api().post<Whatsapp>('/whatsapp', body);
+    return ctx.api().post<Connection>('/whatsapp', body);
   },
   show: showConnection,
 });

@@ -1,4 +1,4 @@
-import type { Whatsapp } from '@zapdesk/sync';
+import type { Connection } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
 import { idArg } from '../shared.ts';
@@ -11,7 +11,7 @@ export default defineCommand({
   options: companyScope,
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'connection');
-    return ctx.api().delete<Whatsapp>(`/whatsappsession/${id}`, { query: scopeQuery(options.companyId) });
+    return ctx.api().delete<Connection>(`/whatsappsession/${id}`, { query: scopeQuery(options.companyId) });
   },
   show: (w) => ({ kind: 'text', text: `Connection ${w.id} (${w.name}) is ${w.status}.` }),
 });

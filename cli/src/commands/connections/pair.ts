@@ -1,4 +1,4 @@
-import type { Whatsapp } from '@zapdesk/sync';
+import type { Connection } from '@zapdesk/sync';
 import { z } from 'zod';
 import type { Ctx } from '../../context.ts';
 import { defineCommand } from '../../define.ts';
@@ -22,10 +22,10 @@ export default defineCommand({
     const id = parseId(args[0], 'connection');
     const api = ctx.api();
     const query = scopeQuery(options.companyId);
-    let conn = await api.get<Whatsapp>(`/whatsapp/${id}`, { query });
+    let conn = await api.get<Connection>(`/whatsapp/${id}`, { query });
     if (conn.status === 'CONNECTED') return { id, name: conn.name, status: conn.status, number: conn.number };
     // A session that is not showing a QR is started; one that is keeps its QR (no needless restart).
-    if (conn.status !== 'qrcode') conn = await api.post<Whatsapp>(`/whatsappsession/${id}`, undefined, { query });
+    if (conn.status !== 'qrcode') conn = await api.post<Connection>(`/whatsappsession/${id}`, undefined, { query });
 
     const json = Boolean((options as { json?: boolean }).json);
     const screen = await createPairScreen(ctx, { id, name: conn.name, live: ctx.interactive && !json });
@@ -49,13 +49,14 @@ export default defineCommand({
       ),
     ).finally(() => screen.close());
     if (final.status !== 'CONNECTED') throw new UserError(`connection ${id} (${conn.name}) did not pair: ${final.status}`);
-    const now = await api.get<Whatsapp>(`/whatsapp/${id}`, { query: { ...query, session: 0 } });
+    const now = await api.get<Connection>(`/whatsapp/${id}`, { query: { ...query, session: 0 } });
     return { id, name: now.name, status: now.status, number: now.number };
   },
   show: (c) => ({ kind: 'text', text: `Connected: ${c.name} (connection ${c.id})${c.number ? `, number ${c.number}` : ''}.` }),
 });
 
-type Outcome = Pick<ConnectionState, 'status'>;
+// 'cancelled': the user pressed Ctrl-C.
+type Outcome = { status: ConnectionState['status'] | 'cancelled' };
 
 /** Resolves at CONNECTED or TIMEOUT, or when the --timeout runs out (as TIMEOUT). */
 async function waitForOutcome(

@@ -1,17 +1,17 @@
-import type { Whatsapp } from '@zapdesk/sync';
+import type { Connection } from '@zapdesk/sync';
 import { column, type Shown } from '../../present.ts';
 
 export const connectionColumns = [
-  column<Whatsapp>('id', (w) => w.id),
-  column<Whatsapp>('name', (w) => w.name),
-  column<Whatsapp>('status', (w) => w.status),
-  column<Whatsapp>('number', (w) => w.number),
-  column<Whatsapp>('provider', (w) => w.provider),
-  column<Whatsapp>('default', (w) => w.isDefault),
-  column<Whatsapp>('queues', (w) => w.queues.map((q) => q.name)),
+  column<Connection>('id', (w) => w.id),
+  column<Connection>('name', (w) => w.name),
+  column<Connection>('status', (w) => w.status),
+  column<Connection>('number', (w) => w.number),
+  column<Connection>('provider', (w) => w.provider),
+  column<Connection>('default', (w) => w.isDefault),
+  column<Connection>('queues', (w) => w.queues.map((q) => q.name)),
 ];
 
-export const showConnection = (w: Whatsapp): Shown => ({
+export const showConnection = (w: Connection): Shown => ({
   kind: 'record',
   title: `Connection ${w.id}: ${w.name}`,
   fields: [

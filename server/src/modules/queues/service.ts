@@ -2,7 +2,7 @@
 // greeting rule and the default service hours. Writes take the route's `Tx` (DESIGN §12) and poke
 // the company as an effect of it.
 import { AppError, DEFAULT_QUEUE_SCHEDULES, type Queue, type QueueCreateInput, type QueueUpdateInput } from '@zapdesk/sync';
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Queues } from '../../db/schema.ts';
@@ -10,12 +10,7 @@ import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { assertOwnLinks, invalid, lockPlanLimits } from '../whatsapps/access.ts';
-import { parseSchedules } from '../whatsapps/dto.ts';
-
-export function toQueueDto(row: Selectable<Queues>): Queue {
-  const { schedules, ...rest } = row;
-  return { ...rest, schedules: parseSchedules(schedules) };
-}
+import { toQueueDto } from './dto.ts';
 
 export async function listQueues(db: Database, companyId: number): Promise<Queue[]> {
   const rows = await tenant(db, companyId)

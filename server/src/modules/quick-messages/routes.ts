@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { toQuickMessageDto } from './dto.ts';
 import { assertNotDangerous, limitUpload, readUpload, sendMedia } from './media.ts';
 import {
   createQuickMessage,
@@ -15,7 +16,6 @@ import {
   getChangeableQuickMessage,
   getQuickMessageRow,
   setQuickMessageMedia,
-  toQuickMessageDto,
   updateQuickMessage,
 } from './service.ts';
 

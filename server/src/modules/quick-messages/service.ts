@@ -4,32 +4,17 @@
 // its author or an admin. A row the actor may not read answers 404, as another company's would.
 // Writes run in the route's transaction (`Tx`, DESIGN §12): they poke the company, and a file they
 // drop is removed only once the write commits (a file they store, only if it rolls back).
-import { AppError, PAGE_SIZE, type QuickMessageCreateInput, type QuickMessageDto, type QuickMessageUpdateInput } from '@zapdesk/sync';
+import { AppError, PAGE_SIZE, type QuickMessage, type QuickMessageCreateInput, type QuickMessageUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, QuickMessages } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
+import { toQuickMessageDto } from './dto.ts';
 import { removeMedia, storeMedia, type UploadedFile } from './media.ts';
 import { isAdminActor } from '../tags/ticket-access.ts';
 import { toLikePattern } from '../tags/queries.ts';
-
-export function toQuickMessageDto(r: Selectable<QuickMessages>): QuickMessageDto {
-  return {
-    id: r.id,
-    shortcode: r.shortcode,
-    message: r.message,
-    mediaPath: r.mediaPath,
-    mediaName: r.mediaName,
-    geral: r.geral === 1,
-    status: r.status === 1,
-    isMedia: r.mediaPath !== null,
-    userId: r.userId,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-}
 
 const readableBy = (actor: Actor) => (eb: ExpressionBuilder<DB, 'quickMessages'>) =>
   eb.or([eb('quickMessages.geral', '=', 1), eb('quickMessages.userId', '=', actor.userId)]);
@@ -80,7 +65,7 @@ export async function findQuickMessagesPage(db: Database, actor: Actor, search: 
 }
 
 /** GET /quick-messages/list: the active ones the actor may use, for the "/" quick answers. */
-export async function findUsableQuickMessages(db: Database, actor: Actor): Promise<QuickMessageDto[]> {
+export async function findUsableQuickMessages(db: Database, actor: Actor): Promise<QuickMessage[]> {
   const rows = await tenant(db, actor.companyId)
     .selectFrom('quickMessages')
     .selectAll('quickMessages')
@@ -92,7 +77,7 @@ export async function findUsableQuickMessages(db: Database, actor: Actor): Promi
   return rows.map(toQuickMessageDto);
 }
 
-export async function createQuickMessage(tx: Tx, actor: Actor, input: QuickMessageCreateInput): Promise<QuickMessageDto> {
+export async function createQuickMessage(tx: Tx, actor: Actor, input: QuickMessageCreateInput): Promise<QuickMessage> {
   const row = await tenant(tx.db, actor.companyId)
     .insertInto('quickMessages', {
       shortcode: input.shortcode,
@@ -109,7 +94,7 @@ export async function createQuickMessage(tx: Tx, actor: Actor, input: QuickMessa
 
 type QuickMessageChanges = QuickMessageUpdateInput & { mediaPath?: string | null; mediaName?: string | null };
 
-export async function updateQuickMessage(tx: Tx, actor: Actor, id: number, input: QuickMessageChanges): Promise<QuickMessageDto> {
+export async function updateQuickMessage(tx: Tx, actor: Actor, id: number, input: QuickMessageChanges): Promise<QuickMessage> {
   await getChangeableQuickMessage(tx.db, actor, id);
   const row = await tenant(tx.db, actor.companyId)
     .updateTable('quickMessages')
@@ -134,7 +119,7 @@ export async function updateQuickMessage(tx: Tx, actor: Actor, id: number, input
  * file is written before the row points at it and removed if the write rolls back; the one it
  * replaces goes once the write commits: never a row pointing at nothing, never an orphan file.
  */
-export async function setQuickMessageMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<QuickMessageDto> {
+export async function setQuickMessageMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<QuickMessage> {
   const { mediaDir } = tx.config;
   const previous = (await getChangeableQuickMessage(tx.db, actor, id)).mediaPath;
   const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'quick-messages', file) : null;

@@ -11,7 +11,8 @@ import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { mimeOfPath, resolveMediaFile } from '../media/storage.ts';
 import { assertImage, limitUpload, readUpload } from '../quick-messages/media.ts';
-import { createSchedule, deleteSchedule, findSchedulesPage, getChangeableSchedule, getScheduleRow, setScheduleMedia, toScheduleDto, updateSchedule } from './service.ts';
+import { toScheduleDto } from './dto.ts';
+import { createSchedule, deleteSchedule, findSchedulesPage, getChangeableSchedule, getScheduleRow, setScheduleMedia, updateSchedule } from './service.ts';
 
 export function schedulesRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);

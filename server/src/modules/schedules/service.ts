@@ -7,16 +7,15 @@
 // conditional in SQL, so a job that claimed the row a moment earlier wins and the edit is refused.
 // Writes run in the route's transaction (`Tx`, DESIGN §12) and poke the company (schedules are in
 // the client view); an image they drop is removed once the write commits.
-import { AppError, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduleDto, type SchedulePage, type ScheduleStatus, type ScheduleUpdateInput } from '@zapdesk/sync';
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { AppError, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduledMessage, type SchedulePage, type ScheduleUpdateInput } from '@zapdesk/sync';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
-import type { DB, Schedules } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeMedia, storeMedia, type UploadedFile } from '../quick-messages/media.ts';
-
-export type ScheduleRow = Selectable<Schedules>;
+import { toScheduleDto, toScheduleDtos, type ScheduleRow } from './dto.ts';
 
 const isAdmin = (actor: Actor) => actor.profile === 'admin' || actor.super;
 
@@ -25,39 +24,6 @@ const visibleTo = (actor: Actor) => (eb: ExpressionBuilder<DB, 'schedules'>) =>
 
 /** `%x%` with the search's own LIKE wildcards escaped. */
 const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
-export async function toScheduleDtos(db: Database, companyId: number, rows: ScheduleRow[]): Promise<ScheduleDto[]> {
-  if (rows.length === 0) return [];
-  const t = tenant(db, companyId);
-  const contactIds = [...new Set(rows.map((r) => r.contactId))];
-  const userIds = [...new Set(rows.flatMap((r) => (r.userId === null ? [] : [r.userId])))];
-  const contacts = await t.selectFrom('contacts').select(['contacts.id', 'contacts.name', 'contacts.number']).where('contacts.id', 'in', contactIds).execute();
-  const users = userIds.length ? await t.selectFrom('users').select(['users.id', 'users.name']).where('users.id', 'in', userIds).execute() : [];
-  const contactById = new Map(contacts.map((c) => [c.id, c]));
-  const userById = new Map(users.map((u) => [u.id, u]));
-  return rows.map((r) => ({
-    id: r.id,
-    body: r.body,
-    status: r.status as ScheduleStatus,
-    sendAt: r.sendAt,
-    sentAt: r.sentAt,
-    error: r.error,
-    contactId: r.contactId,
-    contact: contactById.get(r.contactId) ?? null,
-    userId: r.userId,
-    user: r.userId === null ? null : (userById.get(r.userId) ?? null),
-    ticketId: r.ticketId,
-    mediaPath: r.mediaPath,
-    mediaName: r.mediaName,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    version: r.version,
-  }));
-}
-
-export async function toScheduleDto(db: Database, companyId: number, row: ScheduleRow): Promise<ScheduleDto> {
-  return (await toScheduleDtos(db, companyId, [row]))[0]!;
-}
 
 /** The row if the actor may see it; 404 otherwise. */
 export async function getScheduleRow(db: Database, actor: Actor, id: number): Promise<ScheduleRow> {
@@ -106,7 +72,7 @@ async function assertTargets(db: Database, companyId: number, contactId: number,
   }
 }
 
-export async function createSchedule(tx: Tx, actor: Actor, input: ScheduleCreateInput, now = new Date()): Promise<ScheduleDto> {
+export async function createSchedule(tx: Tx, actor: Actor, input: ScheduleCreateInput, now = new Date()): Promise<ScheduledMessage> {
   const { db } = tx;
   assertSendAtAhead(input.sendAt, now);
   await assertTargets(db, actor.companyId, input.contactId, input.ticketId);
@@ -132,7 +98,7 @@ export async function getChangeableSchedule(db: Database, actor: Actor, id: numb
  * Applies the changes to an unsent schedule. A failed one (ERRO) goes back to PENDENTE with its
  * claim cleared, so editing it is how a user retries it.
  */
-export async function updateSchedule(tx: Tx, actor: Actor, id: number, input: ScheduleChanges, now = new Date()): Promise<ScheduleDto> {
+export async function updateSchedule(tx: Tx, actor: Actor, id: number, input: ScheduleChanges, now = new Date()): Promise<ScheduledMessage> {
   const { db } = tx;
   const current = await getChangeableSchedule(db, actor, id);
   if (input.sendAt !== undefined && input.sendAt !== current.sendAt) assertSendAtAhead(input.sendAt, now);
@@ -169,7 +135,7 @@ export async function updateSchedule(tx: Tx, actor: Actor, id: number, input: Sc
  * written before the row points at it and removed if the write rolls back; the one it replaces
  * goes once the write commits: never a row pointing at nothing, never an orphan file.
  */
-export async function setScheduleMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<ScheduleDto> {
+export async function setScheduleMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<ScheduledMessage> {
   const { mediaDir } = tx.config;
   const previous = (await getChangeableSchedule(tx.db, actor, id)).mediaPath;
   const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'schedules', file) : null;

@@ -1,25 +1,13 @@
 // Data functions of tags: the database handle (often a transaction) first, the company second.
-import { PAGE_SIZE, type TagDto, type TagWithCount, type TicketTagRef } from '@zapdesk/sync';
-import { sql, type Selectable } from 'kysely';
+import { PAGE_SIZE, type Tag, type TagWithCount, type TicketTagRef } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Tags } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import { toTagDto } from './dto.ts';
 
 /** `%x%` for LIKE with the search's own wildcards escaped, so "50%" finds "50%" only. */
 export function toLikePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
-
-export function toTagDto(row: Selectable<Tags>): TagDto {
-  return {
-    id: row.id,
-    name: row.name,
-    color: row.color,
-    kanban: row.kanban === 1 ? 1 : 0,
-    userId: row.userId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
 }
 
 /** One page of tags with how many tickets carry each, searched over the name. */
@@ -49,7 +37,7 @@ export async function findTagRow(db: Database, companyId: number, tagId: number)
   return tenant(db, companyId).selectFrom('tags').selectAll('tags').where('tags.id', '=', tagId).executeTakeFirst();
 }
 
-export async function findAllTags(db: Database, companyId: number, onlyKanban = false): Promise<TagDto[]> {
+export async function findAllTags(db: Database, companyId: number, onlyKanban = false): Promise<Tag[]> {
   const rows = await tenant(db, companyId)
     .selectFrom('tags')
     .selectAll('tags')

@@ -1,13 +1,14 @@
 // The business rules of tags and ticket tags (spec/02 §5-§7). Writes take the route's transaction
 // (`Tx`, DESIGN §12) and the Actor, and register the company's poke on it: tags and the tickets
 // that carry them are in every user's client view.
-import { AppError, can, type TagCreateInput, type TagDto, type TagSyncInput, type TagUpdateInput, type TicketTagRef } from '@zapdesk/sync';
+import { AppError, can, type TagCreateInput, type Tag, type TagSyncInput, type TagUpdateInput, type TicketTagRef } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
-import { findForeignTagIds, findTagByName, findTagRow, findTicketIdsWithTag, findTicketTags, toTagDto } from './queries.ts';
+import { toTagDto } from './dto.ts';
+import { findForeignTagIds, findTagByName, findTagRow, findTicketIdsWithTag, findTicketTags } from './queries.ts';
 import { bumpTicketVersions, getVisibleTicket } from './ticket-access.ts';
 
 export type TicketTagsResult = { ticketId: number; tags: TicketTagRef[] };
@@ -23,13 +24,13 @@ function assertMaySetKanban(actor: Actor) {
   if (!actor.super && !can(actor, 'tag-modal:kanban')) throw new AppError('ERR_NO_PERMISSION', 'Only admins and supervisors may set the kanban flag.');
 }
 
-export async function getTag(db: Database, actor: Actor, tagId: number): Promise<TagDto> {
+export async function getTag(db: Database, actor: Actor, tagId: number): Promise<Tag> {
   const row = await findTagRow(db, actor.companyId, tagId);
   if (!row) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
   return toTagDto(row);
 }
 
-export async function createTag(tx: Tx, actor: Actor, input: TagCreateInput): Promise<TagDto> {
+export async function createTag(tx: Tx, actor: Actor, input: TagCreateInput): Promise<Tag> {
   const { db } = tx;
   if (input.kanban === 1) assertMaySetKanban(actor);
   if (await findTagByName(db, actor.companyId, input.name)) throw duplicateName();
@@ -46,7 +47,7 @@ export async function createTag(tx: Tx, actor: Actor, input: TagCreateInput): Pr
   }
 }
 
-export async function updateTag(tx: Tx, actor: Actor, tagId: number, input: TagUpdateInput): Promise<TagDto> {
+export async function updateTag(tx: Tx, actor: Actor, tagId: number, input: TagUpdateInput): Promise<Tag> {
   const { db } = tx;
   const current = await findTagRow(db, actor.companyId, tagId);
   if (!current) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');

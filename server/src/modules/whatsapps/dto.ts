@@ -1,12 +1,19 @@
-// A connection as the API answers it: booleans as booleans, schedules parsed, its queues attached,
-// the token for admins only and the QR only when the caller asks for session details.
-import type { ConnectionProvider, ConnectionStatusValue, Schedule, Whatsapp, WhatsappQueueRef } from '@zapdesk/sync';
+// The one row → wire mapper of connections (sync/src/domain/whatsapp.ts `connectionSchema`):
+// GET /whatsapp and the sync view (`connection/<id>`, view.ts) both send what this returns, with
+// the same two rules: the token only for admins, the QR code and retries only with the session
+// details (REST: unless session=0; the view: always).
+import type { Connection, ConnectionProvider, ConnectionQueue, ConnectionStatusValue, Schedule } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
+import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Whatsapps } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import { isAdminActor } from './access.ts';
 
-export type DtoOptions = { showToken: boolean; withSession: boolean };
+export type ConnectionDtoOptions = { actor: Actor; withSession: boolean };
+
+/** Who reads a connection's messages-API token: admins (and the super-admin). */
+export const mayReadToken = (actor: Actor) => isAdminActor(actor);
 
 export function parseSchedules(raw: string): Schedule[] {
   try {
@@ -17,8 +24,8 @@ export function parseSchedules(raw: string): Schedule[] {
   }
 }
 
-export function toWhatsappDto(row: Selectable<Whatsapps>, queues: WhatsappQueueRef[], opts: DtoOptions): Whatsapp {
-  const dto: Whatsapp = {
+export function toConnectionDto(row: Selectable<Whatsapps>, queues: ConnectionQueue[], opts: ConnectionDtoOptions): Connection {
+  const dto: Connection = {
     id: row.id,
     companyId: row.companyId,
     name: row.name,
@@ -40,18 +47,19 @@ export function toWhatsappDto(row: Selectable<Whatsapps>, queues: WhatsappQueueR
     integrationId: row.integrationId,
     schedules: parseSchedules(row.schedules),
     queues,
+    queueIds: queues.map((q) => q.id),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     version: row.version,
   };
   if (opts.withSession) Object.assign(dto, { qrcode: row.qrcode, retries: row.retries });
-  if (opts.showToken) dto.token = row.token;
+  if (mayReadToken(opts.actor)) dto.token = row.token;
   return dto;
 }
 
-/** The queues of each connection, in queue order. */
-export async function findConnectionQueues(db: Database, companyId: number, whatsappIds: number[]): Promise<Map<number, WhatsappQueueRef[]>> {
-  const out = new Map<number, WhatsappQueueRef[]>();
+/** The queues of each connection, in menu order (orderQueue, then id). */
+export async function findConnectionQueues(db: Database, companyId: number, whatsappIds: number[]): Promise<Map<number, ConnectionQueue[]>> {
+  const out = new Map<number, ConnectionQueue[]>();
   if (whatsappIds.length === 0) return out;
   const rows = await tenant(db, companyId)
     .selectFrom('whatsappQueues')
@@ -65,10 +73,12 @@ export async function findConnectionQueues(db: Database, companyId: number, what
   return out;
 }
 
-export async function findWhatsappDtos(db: Database, companyId: number, opts: DtoOptions, id?: number): Promise<Whatsapp[]> {
+/** The company's connections (or those of `ids`), by name. */
+export async function findConnectionDtos(db: Database, companyId: number, opts: ConnectionDtoOptions, ids?: number[]): Promise<Connection[]> {
+  if (ids?.length === 0) return [];
   let query = tenant(db, companyId).selectFrom('whatsapps').selectAll('whatsapps');
-  if (id !== undefined) query = query.where('whatsapps.id', '=', id);
+  if (ids !== undefined) query = query.where('whatsapps.id', 'in', ids);
   const rows = await query.orderBy('whatsapps.name').orderBy('whatsapps.id').execute();
   const queues = await findConnectionQueues(db, companyId, rows.map((r) => r.id));
-  return rows.map((r) => toWhatsappDto(r, queues.get(r.id) ?? [], opts));
+  return rows.map((r) => toConnectionDto(r, queues.get(r.id) ?? [], opts));
 }

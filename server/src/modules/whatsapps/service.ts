@@ -2,7 +2,7 @@
 // Writes take the route's `Tx` (DESIGN §12) and register their poke on its effects; sessions are
 // started by the routes, and a deleted connection's session ends after the commit, never inside it.
 import { randomBytes } from 'node:crypto';
-import { AppError, type Whatsapp, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
+import { AppError, type Connection, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
 import type { Insertable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
@@ -12,8 +12,8 @@ import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { recordFailed } from '../../outbound/record.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { assertOwnLinks, invalid, isAdminActor, lockPlanLimits } from './access.ts';
-import { findWhatsappDtos } from './dto.ts';
+import { assertOwnLinks, invalid, lockPlanLimits } from './access.ts';
+import { findConnectionDtos } from './dto.ts';
 
 const newToken = () => randomBytes(24).toString('base64url');
 
@@ -22,14 +22,14 @@ function rethrowTokenInUse(err: unknown): never {
   throw err;
 }
 
-export async function getConnection(db: Database, actor: Actor, companyId: number, id: number, withSession = true): Promise<Whatsapp> {
-  const [dto] = await findWhatsappDtos(db, companyId, { showToken: isAdminActor(actor), withSession }, id);
+export async function getConnection(db: Database, actor: Actor, companyId: number, id: number, withSession = true): Promise<Connection> {
+  const [dto] = await findConnectionDtos(db, companyId, { actor, withSession }, [id]);
   if (!dto) throw new AppError('ERR_NO_WAPP_FOUND');
   return dto;
 }
 
-export async function listConnections(db: Database, actor: Actor, companyId: number, withSession: boolean): Promise<Whatsapp[]> {
-  return findWhatsappDtos(db, companyId, { showToken: isAdminActor(actor), withSession });
+export async function listConnections(db: Database, actor: Actor, companyId: number, withSession: boolean): Promise<Connection[]> {
+  return findConnectionDtos(db, companyId, { actor, withSession });
 }
 
 async function replaceConnectionQueues(db: Database, companyId: number, whatsappId: number, queueIds: number[]) {
@@ -58,7 +58,7 @@ function toColumns(input: WhatsappCreateInput | WhatsappUpdateInput): Updateable
   return values;
 }
 
-export async function createConnection(tx: Tx, actor: Actor, companyId: number, input: WhatsappCreateInput): Promise<Whatsapp> {
+export async function createConnection(tx: Tx, actor: Actor, companyId: number, input: WhatsappCreateInput): Promise<Connection> {
   const { db } = tx;
   const plan = await lockPlanLimits(tx, companyId);
   const t = tenant(db, companyId);
@@ -79,7 +79,7 @@ export async function createConnection(tx: Tx, actor: Actor, companyId: number, 
   return getConnection(db, actor, companyId, row.id);
 }
 
-export async function updateConnection(tx: Tx, actor: Actor, companyId: number, id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
+export async function updateConnection(tx: Tx, actor: Actor, companyId: number, id: number, input: WhatsappUpdateInput): Promise<Connection> {
   const { db } = tx;
   const t = tenant(db, companyId);
   const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();

@@ -5,14 +5,14 @@ import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedCompany, seedConnection, seedPlan, seedQueue, seedUser } from '../../../test/seed.ts';
 import { companyView } from './company.ts';
-import { connectionsView } from './connections.ts';
 import { mutationErrorsView } from './mutation-errors.ts';
-import { ownQuickMessagesView, sharedQuickMessagesView } from './quick-messages.ts';
-import { queuesView } from './queues.ts';
 import { settingsView } from './settings.ts';
-import { tagsView } from './tags.ts';
 import type { SyncView, ViewContext } from './types.ts';
 import { usersView } from './users.ts';
+import { ownQuickMessagesView, sharedQuickMessagesView } from '../../modules/quick-messages/view.ts';
+import { queuesView } from '../../modules/queues/view.ts';
+import { tagsView } from '../../modules/tags/view.ts';
+import { connectionsView } from '../../modules/whatsapps/view.ts';
 
 describe.each(DIALECTS)('sync views (%s)', (dialect) => {
   let t: TestApp;

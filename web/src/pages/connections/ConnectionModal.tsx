@@ -2,8 +2,7 @@
 // Business hours. A new connection's session is started at once, so its QR code comes up.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONNECTION_DEFAULTS, CONNECTION_PROVIDERS, whatsappCreateSchema, whatsappUpdateSchema, type Schedule, type Whatsapp } from '@zapdesk/sync';
-import type { SyncedConnection } from '@zapdesk/sync/keys';
+import { CONNECTION_DEFAULTS, CONNECTION_PROVIDERS, whatsappCreateSchema, whatsappUpdateSchema, type Connection, type Schedule } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -52,7 +51,7 @@ type Values = {
   schedules: Schedule[];
 };
 
-function initialValues(c: SyncedConnection | null): Values {
+function initialValues(c: Connection | null): Values {
   const text = (v: string | null | undefined) => v ?? '';
   return {
     name: c?.name ?? '',
@@ -70,18 +69,18 @@ function initialValues(c: SyncedConnection | null): Values {
     maxUseBotQueues: String(c?.maxUseBotQueues ?? CONNECTION_DEFAULTS.maxUseBotQueues),
     transferQueueId: c?.transferQueueId ? String(c.transferQueueId) : '',
     timeToTransfer: String(c?.timeToTransfer ?? CONNECTION_DEFAULTS.timeToTransfer),
-    schedules: fullWeek(Array.isArray(c?.schedules) ? (c.schedules as Schedule[]) : undefined),
+    schedules: fullWeek(c?.schedules),
   };
 }
 
-type Props = { connection: SyncedConnection | null; onClose: () => void; onSaved: (saved: Whatsapp) => void };
+type Props = { connection: Connection | null; onClose: () => void; onSaved: (saved: Connection) => void };
 
 export function ConnectionModal({ connection, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const queues = useSyncedList('queue') ?? [];
   const [values, setValues] = useState(() => initialValues(connection));
   const [tab, setTab] = useState<Tab>('general');
-  const { errors, busy, submit } = useSaveForm<Whatsapp>(onSaved);
+  const { errors, busy, submit } = useSaveForm<Connection>(onSaved);
 
   const set = (field: keyof Values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
@@ -91,8 +90,8 @@ export function ConnectionModal({ connection, onClose, onSaved }: Props) {
     const firstBad = schema.safeParse(body).error?.issues[0]?.path[0];
     if (firstBad !== undefined) setTab(TAB_OF[String(firstBad)] ?? 'general');
     await submit(schema, body, async () => {
-      if (connection) return api.put<Whatsapp>(`/whatsapp/${connection.id}`, body);
-      const created = await api.post<Whatsapp>('/whatsapp', body);
+      if (connection) return api.put<Connection>(`/whatsapp/${connection.id}`, body);
+      const created = await api.post<Connection>('/whatsapp', body);
       // Like the original product: a new connection starts its session, so the QR code shows.
       await api.post(`/whatsappsession/${created.id}`).catch(toastError);
       return created;

@@ -2,8 +2,7 @@
 // session actions by status, add/edit, delete, and the live QR modal.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { can } from '@zapdesk/sync';
-import type { SyncedConnection } from '@zapdesk/sync/keys';
+import { can, type Connection } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -19,13 +18,13 @@ import { QrModal } from './QrModal.tsx';
 import { ACTION_METHOD, formatDateTime, sessionActions, statusTone, type SessionAction } from './session-actions.ts';
 import './strings.ts';
 
-type Confirming = { kind: 'delete' | 'disconnect'; connection: SyncedConnection };
+type Confirming = { kind: 'delete' | 'disconnect'; connection: Connection };
 
 export function Component() {
   const { t, i18n } = useTranslation();
   const me = useUser();
   const rows = useSyncedList('connection');
-  const [editing, setEditing] = useState<SyncedConnection | 'new' | null>(null);
+  const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -45,7 +44,7 @@ export function Component() {
     }
   };
 
-  const act = (c: SyncedConnection, action: SessionAction) => {
+  const act = (c: Connection, action: SessionAction) => {
     if (action === 'qr') return setQrFor(c.id);
     if (action === 'disconnect') return setConfirming({ kind: 'disconnect', connection: c });
     if (action === 'connecting') return;

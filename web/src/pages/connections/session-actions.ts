@@ -1,5 +1,5 @@
 // Which session actions a connection offers by status (spec/03 §2), and when the QR modal is done.
-import type { ConnectionStatusValue } from '@zapdesk/sync';
+import type { Connection, ConnectionStatusValue } from '@zapdesk/sync';
 
 export type SessionAction = 'tryAgain' | 'newQr' | 'qr' | 'disconnect' | 'connecting';
 
@@ -33,7 +33,7 @@ export function statusTone(status: string): StatusTone {
   return 'neutral';
 }
 
-type QrState = { status: string; qrcode: string } | undefined;
+type QrState = Pick<Connection, 'status' | 'qrcode'> | undefined;
 
 /**
  * The QR modal closes when the connection is gone, connected, or when a live update brings an empty
@@ -42,7 +42,7 @@ type QrState = { status: string; qrcode: string } | undefined;
 export function qrModalDone(row: QrState, sawCode: boolean): boolean {
   if (!row) return true;
   if (row.status === 'CONNECTED') return true;
-  return sawCode && row.qrcode === '';
+  return sawCode && !row.qrcode;
 }
 
 /** "dd/MM/yyyy HH:mm" in local time: the table's last-update column. */

@@ -3,19 +3,22 @@
 // Moving a ticket removes its kanban tags and adds the target lane's tag, as the server does
 // (DELETE /ticket-tags/{id}, then PUT /ticket-tags/{id}/{tagId}), so the board can show the move
 // before the server confirms it.
-import type { SyncedTag, SyncedTicket } from '@zapdesk/sync/keys';
+import type { Tag } from '@zapdesk/sync';
+import type { SyncedTicket } from '@zapdesk/sync/keys';
 
 export type LaneId = 'lane0' | `tag-${number}`;
 export type Lane = { id: LaneId; tagId: number | null; title: string | null; color: string | null; tickets: SyncedTicket[] };
 type TicketTag = SyncedTicket['tags'][number];
+/** What the board reads of a synced tag. */
+export type LaneTag = Pick<Tag, 'id' | 'name' | 'color' | 'kanban'>;
 
 export const laneOf = (tagId: number | null): LaneId => (tagId === null ? 'lane0' : `tag-${tagId}`);
 
-export function kanbanTags(tags: readonly SyncedTag[]): SyncedTag[] {
-  return tags.filter((t) => t.kanban).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+export function kanbanTags<T extends LaneTag>(tags: readonly T[]): T[] {
+  return tags.filter((t) => t.kanban === 1).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
-export function buildLanes(tickets: readonly SyncedTicket[], tags: readonly SyncedTag[]): Lane[] {
+export function buildLanes(tickets: readonly SyncedTicket[], tags: readonly LaneTag[]): Lane[] {
   const live = tickets.filter((t) => t.status === 'open' || t.status === 'pending').sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id);
   const lanes: Lane[] = [{ id: 'lane0', tagId: null, title: null, color: null, tickets: live.filter((t) => t.status === 'open' && t.tags.length === 0) }];
   for (const tag of kanbanTags(tags)) {
@@ -25,8 +28,8 @@ export function buildLanes(tickets: readonly SyncedTicket[], tags: readonly Sync
 }
 
 /** The ticket's tags after a move to the lane of `toTagId` (null: the first lane). */
-export function movedTags(current: readonly TicketTag[], tags: readonly SyncedTag[], toTagId: number | null): TicketTag[] {
-  const kanbanIds = new Set(tags.filter((t) => t.kanban).map((t) => t.id));
+export function movedTags(current: readonly TicketTag[], tags: readonly LaneTag[], toTagId: number | null): TicketTag[] {
+  const kanbanIds = new Set(kanbanTags(tags).map((t) => t.id));
   const kept = current.filter((t) => !kanbanIds.has(t.id));
   const target = toTagId === null ? undefined : tags.find((t) => t.id === toTagId);
   return target ? [...kept, { id: target.id, name: target.name, color: target.color }] : kept;

@@ -2,8 +2,7 @@
 // "queue", Service hours; the colour from 50 presets or typed; the chatbot options of a saved queue.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { queueCreateSchema, queueUpdateSchema, type Queue, type Schedule } from '@zapdesk/sync';
-import type { SyncedQueue } from '@zapdesk/sync/keys';
+import { queueCreateSchema, queueUpdateSchema, type Queue } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -15,7 +14,7 @@ import { QUEUE_PALETTE } from './palette.ts';
 import './strings.ts';
 
 type Tab = 'data' | 'hours';
-type Props = { queue: SyncedQueue | null; byQueue: boolean; onClose: () => void; onSaved: (saved: Queue) => void };
+type Props = { queue: Queue | null; byQueue: boolean; onClose: () => void; onSaved: (saved: Queue) => void };
 
 export function QueueModal({ queue, byQueue, onClose, onSaved }: Props) {
   const { t } = useTranslation();
@@ -26,7 +25,7 @@ export function QueueModal({ queue, byQueue, onClose, onSaved }: Props) {
     orderQueue: queue?.orderQueue === null || queue?.orderQueue === undefined ? '' : String(queue.orderQueue),
     greetingMessage: queue?.greetingMessage ?? '',
     outOfHoursMessage: queue?.outOfHoursMessage ?? '',
-    schedules: fullWeek(Array.isArray(queue?.schedules) ? (queue.schedules as Schedule[]) : undefined),
+    schedules: fullWeek(queue?.schedules),
   }));
   const { errors, busy, submit } = useSaveForm<Queue>(onSaved);
   const set = (field: 'name' | 'color' | 'orderQueue' | 'greetingMessage' | 'outOfHoursMessage') => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));

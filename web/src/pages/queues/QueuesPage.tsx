@@ -2,7 +2,7 @@
 // hours when scheduleType is "queue" and the chatbot options tree) and delete.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SyncedQueue } from '@zapdesk/sync/keys';
+import type { Queue } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -23,8 +23,8 @@ export function Component() {
   const { t } = useTranslation();
   const queues = useSyncedList('queue');
   const settings = useSyncedList('setting');
-  const [editing, setEditing] = useState<SyncedQueue | 'new' | null>(null);
-  const deleting = useConfirmDelete(async (item: SyncedQueue) => {
+  const [editing, setEditing] = useState<Queue | 'new' | null>(null);
+  const deleting = useConfirmDelete(async (item: Queue) => {
     await api.delete(`/queue/${item.id}`);
   });
   const byQueue = settings?.find((s) => s.key === 'scheduleType')?.value === 'queue';

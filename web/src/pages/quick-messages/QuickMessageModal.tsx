@@ -2,8 +2,7 @@
 // attachment, geral (shared with the company) or private to its author.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { quickMessageCreateSchema, type QuickMessageDto } from '@zapdesk/sync';
-import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
+import { quickMessageCreateSchema, type QuickMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -11,18 +10,18 @@ import { Switch, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { AttachmentField } from './AttachmentField.tsx';
 import { applyMediaChange, type MediaChange } from './media.ts';
 
-type Props = { quick: SyncedQuickMessage | null; onClose: () => void };
+type Props = { quick: QuickMessage | null; onClose: () => void };
 
 export function QuickMessageModal({ quick, onClose }: Props) {
   const { t } = useTranslation();
   const [values, setValues] = useState({ shortcode: quick?.shortcode ?? '', message: quick?.message ?? '', geral: quick?.geral ?? false });
   const [media, setMedia] = useState<MediaChange>({ kind: 'keep' });
-  const { errors, busy, submit } = useSaveForm<QuickMessageDto>(() => onClose());
+  const { errors, busy, submit } = useSaveForm<QuickMessage>(() => onClose());
 
   const save = async () => {
     await submit(quickMessageCreateSchema, values, async () => {
-      const saved = quick ? await api.put<QuickMessageDto>(`/quick-messages/${quick.id}`, values) : await api.post<QuickMessageDto>('/quick-messages', values);
-      return (await applyMediaChange<QuickMessageDto>('/quick-messages', saved.id, media, { typeArch: 'quickMessage' })) ?? saved;
+      const saved = quick ? await api.put<QuickMessage>(`/quick-messages/${quick.id}`, values) : await api.post<QuickMessage>('/quick-messages', values);
+      return (await applyMediaChange<QuickMessage>('/quick-messages', saved.id, media, { typeArch: 'quickMessage' })) ?? saved;
     });
   };
 

@@ -2,8 +2,7 @@
 // searched locally; a table of shortcode, attachment name (or a no-attachment text), edit, delete.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdmin } from '@zapdesk/sync';
-import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
+import { isAdmin, type QuickMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
@@ -22,16 +21,16 @@ export function Component() {
   const me = useUser();
   const rows = useSyncedList('quickMessage');
   const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<SyncedQuickMessage | 'new' | null>(null);
+  const [editing, setEditing] = useState<QuickMessage | 'new' | null>(null);
 
   const shown = useMemo(
     () => (rows ?? []).filter((q) => matchesSearch([q.shortcode, q.message], search)).sort((a, b) => a.shortcode.localeCompare(b.shortcode)),
     [rows, search],
   );
   // The server lets the author change a quick message, and an admin the shared ones.
-  const mayChange = (q: SyncedQuickMessage) => q.userId === me.id || (q.geral && isAdmin(me));
+  const mayChange = (q: QuickMessage) => q.userId === me.id || (q.geral && isAdmin(me));
 
-  const deleting = useConfirmDelete<SyncedQuickMessage>((q) => api.delete(`/quick-messages/${q.id}`));
+  const deleting = useConfirmDelete<QuickMessage>((q) => api.delete(`/quick-messages/${q.id}`));
 
   return (
     <Page

@@ -2,7 +2,7 @@
 // the week's days otherwise; each event shows its time and contact with edit and delete icons,
 // coloured by status.
 import { useTranslation } from 'react-i18next';
-import type { SyncedSchedule } from '@zapdesk/sync/keys';
+import type { ScheduledMessage } from '@zapdesk/sync';
 import { IconButton } from '../../ui/Button.tsx';
 import { dayKey, monthGrid, weekDays } from './calendar.ts';
 
@@ -15,10 +15,10 @@ export const STATUS_TONE: Record<string, string> = {
 type Props = {
   view: 'month' | 'week';
   cursor: Date;
-  days: Map<string, SyncedSchedule[]>;
+  days: Map<string, ScheduledMessage[]>;
   locale: string;
-  onEdit: (s: SyncedSchedule) => void;
-  onDelete: (s: SyncedSchedule) => void;
+  onEdit: (s: ScheduledMessage) => void;
+  onDelete: (s: ScheduledMessage) => void;
 };
 
 export function Calendar({ view, cursor, days, locale, onEdit, onDelete }: Props) {
@@ -74,7 +74,7 @@ export function Calendar({ view, cursor, days, locale, onEdit, onDelete }: Props
   );
 }
 
-function EventChip({ schedule: s, locale, compact, onEdit, onDelete }: { schedule: SyncedSchedule; locale: string; compact?: boolean; onEdit: (s: SyncedSchedule) => void; onDelete: (s: SyncedSchedule) => void }) {
+function EventChip({ schedule: s, locale, compact, onEdit, onDelete }: { schedule: ScheduledMessage; locale: string; compact?: boolean; onEdit: (s: ScheduledMessage) => void; onDelete: (s: ScheduledMessage) => void }) {
   const { t } = useTranslation();
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(s.sendAt));
   const name = s.contact?.name ?? `#${s.contactId}`;

@@ -3,8 +3,7 @@
 // for ERRO); a schedule already sent cannot be saved again.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { scheduleCreateSchema, TEMPLATE_VARIABLES, type ContactOption, type ScheduleDto } from '@zapdesk/sync';
-import type { SyncedSchedule } from '@zapdesk/sync/keys';
+import { scheduleCreateSchema, TEMPLATE_VARIABLES, type ContactOption, type ScheduledMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -15,7 +14,7 @@ import { applyMediaChange, type MediaChange } from '../quick-messages/media.ts';
 import { defaultSendAt, localInputToIso, toLocalInput } from './calendar.ts';
 import { ContactPicker } from './ContactPicker.tsx';
 
-type Props = { schedule: SyncedSchedule | null; initialContact?: ContactOption | null; onClose: () => void };
+type Props = { schedule: ScheduledMessage | null; initialContact?: ContactOption | null; onClose: () => void };
 
 const IMAGE_TYPES = /\.(png|jpe?g)$/i;
 // The hint names the variables literally: each placeholder is filled with its own name in braces.
@@ -28,7 +27,7 @@ export function ScheduleModal({ schedule, initialContact = null, onClose }: Prop
   const [body, setBody] = useState(schedule?.body ?? '');
   const [media, setMedia] = useState<MediaChange>({ kind: 'keep' });
   const [mediaError, setMediaError] = useState<string | undefined>();
-  const { errors, busy, submit } = useSaveForm<ScheduleDto>(() => onClose());
+  const { errors, busy, submit } = useSaveForm<ScheduledMessage>(() => onClose());
   const sent = Boolean(schedule?.sentAt);
 
   const title = !schedule ? t('schedules.new') : schedule.status === 'ERRO' ? t('schedules.titleError') : t('schedules.titleStatus', { status: t(`schedules.status.${schedule.status}`, { defaultValue: schedule.status }) });
@@ -41,8 +40,8 @@ export function ScheduleModal({ schedule, initialContact = null, onClose }: Prop
     setMediaError(undefined);
     const payload = { body, contactId: contact?.id ?? '', sendAt: localInputToIso(sendAt) };
     await submit(scheduleCreateSchema, payload, async () => {
-      const saved = schedule ? await api.put<ScheduleDto>(`/schedules/${schedule.id}`, payload) : await api.post<ScheduleDto>('/schedules', payload);
-      return (await applyMediaChange<ScheduleDto>('/schedules', saved.id, media)) ?? saved;
+      const saved = schedule ? await api.put<ScheduledMessage>(`/schedules/${schedule.id}`, payload) : await api.post<ScheduledMessage>('/schedules', payload);
+      return (await applyMediaChange<ScheduledMessage>('/schedules', saved.id, media)) ?? saved;
     });
   };
 

@@ -4,8 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { ContactOption } from '@zapdesk/sync';
-import type { SyncedSchedule } from '@zapdesk/sync/keys';
+import type { ContactOption, ScheduledMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -21,7 +20,7 @@ import { groupByDay, shiftView } from './calendar.ts';
 import { ScheduleModal } from './ScheduleModal.tsx';
 import './strings.ts';
 
-type Editing = { schedule: SyncedSchedule | null; contact?: ContactOption | null };
+type Editing = { schedule: ScheduledMessage | null; contact?: ContactOption | null };
 
 export function Component() {
   const { t, i18n } = useTranslation();
@@ -53,7 +52,7 @@ export function Component() {
   const days = useMemo(() => groupByDay((rows ?? []).filter((s) => matchesSearch([s.contact?.name, s.contact?.number, s.body], search))), [rows, search]);
   const heading = new Intl.DateTimeFormat(i18n.language, view === 'month' ? { month: 'long', year: 'numeric' } : { day: '2-digit', month: 'short', year: 'numeric' }).format(cursor);
 
-  const deleting = useConfirmDelete<SyncedSchedule>((s) => api.delete(`/schedules/${s.id}`));
+  const deleting = useConfirmDelete<ScheduledMessage>((s) => api.delete(`/schedules/${s.id}`));
 
   return (
     <Page

@@ -2,7 +2,7 @@
 // send time (now plus 1 hour by default), an optional png/jpg image uploaded after the schedule.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { scheduleCreateSchema, type Ticket } from '@zapdesk/sync';
+import { scheduleCreateSchema, type ScheduledMessage, type Ticket } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../../forms/useSaveForm.tsx';
 import { Dialog } from '../../../ui/Dialog.tsx';
@@ -29,7 +29,7 @@ export function ScheduleDialog({ ticket, onClose }: Props) {
     const instant = sendAt && Number.isFinite(Date.parse(sendAt)) ? new Date(sendAt).toISOString() : sendAt;
     const payload = { body, contactId: ticket.contactId, sendAt: instant, ticketId: ticket.id };
     void form.submit(scheduleCreateSchema, payload, async () => {
-      const saved = await api.post<{ id: number }>('/schedules', payload);
+      const saved = await api.post<ScheduledMessage>('/schedules', payload);
       if (image) {
         const data = new FormData();
         data.append('file', image, image.name);

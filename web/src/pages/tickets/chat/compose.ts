@@ -1,15 +1,18 @@
 // Composing rules: quick answers on a leading slash (more than 1 character, spec/02 §5; labels cut
 // at 35 characters, §9), and the local id of an optimistic message.
-import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
+import type { QuickMessage } from '@zapdesk/sync';
+
+/** What the quick answers read of a synced quick message. */
+export type QuickAnswer = Pick<QuickMessage, 'shortcode' | 'status' | 'geral' | 'userId'>;
 
 export const QUICK_LABEL_MAX = 35;
 
 /** The user's active quick answers (their own or shared) whose shortcode contains what follows "/". */
-export function matchQuickAnswers(text: string, all: readonly SyncedQuickMessage[], userId: number): SyncedQuickMessage[] {
+export function matchQuickAnswers<Q extends QuickAnswer>(text: string, all: readonly Q[], userId: number): Q[] {
   if (!text.startsWith('/') || text.length < 2 || text.includes('\n')) return [];
   const term = text.slice(1).toLowerCase();
   return all
-    .filter((q) => q.status !== false && (q.geral || q.userId === userId || q.userId === null) && q.shortcode.toLowerCase().includes(term))
+    .filter((q) => q.status && (q.geral || q.userId === userId || q.userId === null) && q.shortcode.toLowerCase().includes(term))
     .sort((a, b) => a.shortcode.localeCompare(b.shortcode))
     .slice(0, 20);
 }

@@ -1,30 +1,18 @@
 // quickMessage/<id>: the company's shared (geral) quick messages plus the actor's own. Two views
 // with one prefix: the shared list is the same for everyone (cached once per company), the own
 // list is per user. A message that moves between them is a del and a put of one key; the pull
-// writes dels before puts, so it survives the move.
-import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
+// writes dels before puts, so it survives the move. The value is the REST answer for the row:
+// one mapper (dto.ts) for both transports.
+import type { QuickMessage } from '@zapdesk/sync';
 import type { Tenant } from '../../db/tenant.ts';
-import { chunk, defineView, type RowId } from './types.ts';
+import { chunk, defineView, type RowId } from '../../sync/views/types.ts';
+import { toQuickMessageDto } from './dto.ts';
 
 async function findQuickMessages(t: Tenant, ids: RowId[]) {
-  const out: { id: RowId; value: SyncedQuickMessage }[] = [];
+  const out: { id: RowId; value: QuickMessage }[] = [];
   for (const part of chunk(ids as number[])) {
-    const rows = await t.selectFrom('quickMessages').selectAll().where('quickMessages.id', 'in', part).execute();
-    for (const r of rows) {
-      out.push({
-        id: r.id,
-        value: {
-          id: r.id,
-          shortcode: r.shortcode,
-          message: r.message,
-          mediaPath: r.mediaPath,
-          mediaName: r.mediaName,
-          geral: r.geral === 1,
-          status: r.status === 1,
-          userId: r.userId,
-        },
-      });
-    }
+    const rows = await t.selectFrom('quickMessages').selectAll('quickMessages').where('quickMessages.id', 'in', part).execute();
+    for (const r of rows) out.push({ id: r.id, value: toQuickMessageDto(r) });
   }
   return out;
 }
