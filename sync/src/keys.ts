@@ -2,47 +2,14 @@
 // registry writes these values; web and CLI read them. A module that joins the view adds its value
 // type to SyncValues, a view file on the server, and (if it has mutators) entries in mutators.ts.
 import type { ReadonlyJSONValue } from 'replicache';
-import type { PlanFlags } from './plan-features.ts';
+import type { Announcement } from './domain/announcement.ts';
+import type { Company } from './domain/company.ts';
 import type { Contact } from './domain/contact.ts';
 import type { Message } from './domain/message.ts';
+import type { Setting } from './domain/setting.ts';
+import type { MutationError } from './domain/sync.ts';
 import type { Ticket } from './domain/ticket.ts';
-
-export type SyncedPlan = {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  valueCents: number;
-} & PlanFlags;
-
-export type SyncedCompany = {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  status: boolean;
-  dueDate: string | null;
-  trialExpiration: string | null;
-  recurrence: string;
-  schedules: ReadonlyJSONValue;
-  plan: SyncedPlan | null;
-};
-
-/** The public fields of a user of the company; `language` only on the signed-in user's own row. */
-export type SyncedUser = {
-  id: number;
-  name: string;
-  email: string;
-  profile: string;
-  super: boolean;
-  online: boolean;
-  whatsappId: number | null;
-  allTicket: string;
-  showNoQueue: boolean;
-  queueIds: number[];
-  language?: string | null;
-};
+import type { User } from './domain/user.ts';
 
 export type SyncedQueue = {
   id: number;
@@ -99,18 +66,6 @@ export type SyncedConnection = {
   token?: string | null;
 };
 
-export type SyncedSetting = { key: string; value: string };
-
-/** A mutation the server refused for a business reason; kept in the view of the client group that sent it. */
-export type SyncedMutationError = {
-  clientID: string;
-  mutationID: number;
-  name: string;
-  code: string;
-  message: string;
-  createdAt: string;
-};
-
 /** A scheduled message; the contact's name and number ride along (contacts are not all in the view). */
 export type SyncedSchedule = {
   id: number;
@@ -125,19 +80,6 @@ export type SyncedSchedule = {
   ticketId: number | null;
   mediaPath: string | null;
   mediaName: string | null;
-  updatedAt: string;
-};
-
-/** A platform-wide announcement from the super-admin (active ones; the super-admin sees all). */
-export type SyncedAnnouncement = {
-  id: number;
-  title: string;
-  text: string;
-  priority: number;
-  status: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
   updatedAt: string;
 };
 
@@ -184,19 +126,19 @@ export type SyncedContact = Contact;
 export type SyncedMessage = Message;
 
 export type SyncValues = {
-  company: SyncedCompany;
-  user: SyncedUser;
+  company: Company;
+  user: User;
   queue: SyncedQueue;
   tag: SyncedTag;
   quickMessage: SyncedQuickMessage;
   schedule: SyncedSchedule;
-  announcement: SyncedAnnouncement;
+  announcement: Announcement;
   chat: SyncedChat;
   chatMessage: SyncedChatMessage;
   ticketNote: SyncedTicketNote;
   connection: SyncedConnection;
-  setting: SyncedSetting;
-  mutationError: SyncedMutationError;
+  setting: Setting;
+  mutationError: MutationError;
   ticket: SyncedTicket;
   contact: SyncedContact;
   message: SyncedMessage;
