@@ -4,6 +4,7 @@
 // with the catalogue code. In the browser the refresh token is an httpOnly cookie (credentials:
 // 'include'); in Node there are no cookies, so a `refreshTokenStore` keeps the cookie's value and
 // the client sends it as a Cookie header itself.
+import type { SessionAnswer } from './domain/auth.ts';
 import { AppError, isErrorCode, type ValidationIssue } from './errors.ts';
 
 export const REFRESH_COOKIE = 'jrt';
@@ -17,12 +18,6 @@ export type RefreshTokenStore = {
   set(value: string | null): MaybePromise<void>;
 };
 
-/** What login and refresh answer (the user shape is the server's UserDto). */
-export type SessionResponse = {
-  token: string;
-  user: { id: number; companyId: number; profile: string; super: boolean; [k: string]: unknown };
-  subscription?: { dueDate: string | null; daysLeft: number | null; expiresSoon: boolean };
-};
 
 export type ApiClientOptions = {
   baseUrl: string;
@@ -73,7 +68,7 @@ export function createApiClient(opts: ApiClientOptions) {
       try {
         const res = await send('POST', '/auth/refresh_token', undefined, {}, true);
         if (!res.ok) throw await toAppError(res);
-        const session = (await res.json()) as SessionResponse;
+        const session = (await res.json()) as SessionAnswer;
         setToken(session.token);
         return session.token;
       } catch (err) {
@@ -122,8 +117,8 @@ export function createApiClient(opts: ApiClientOptions) {
     post: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('POST', path, body, ro),
     put: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('PUT', path, body, ro),
     delete: <T>(path: string, ro?: RequestOptions) => request<T>('DELETE', path, undefined, ro),
-    async login(email: string, password: string): Promise<SessionResponse> {
-      const session = await request<SessionResponse>('POST', '/auth/login', { email, password });
+    async login(email: string, password: string): Promise<SessionAnswer> {
+      const session = await request<SessionAnswer>('POST', '/auth/login', { email, password });
       setToken(session.token);
       return session;
     },

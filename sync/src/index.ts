@@ -18,6 +18,7 @@ export * from './domain/tag.ts';
 export * from './domain/ticket-note.ts';
 export * from './domain/quick-message.ts';
 export * from './domain/announcement.ts';
+export * from './domain/sync.ts';
 export * from './domain/chat.ts';
 export * from './domain/schedule.ts';
 export * from './domain/dashboard.ts';

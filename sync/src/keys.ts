@@ -1,78 +1,19 @@
 // The client view's key layout (DESIGN §4): `<entity>/<id>`, one cache per user. The server's view
 // registry writes these values; web and CLI read them. A module that joins the view adds its value
 // type to SyncValues, a view file on the server, and (if it has mutators) entries in mutators.ts.
-import type { ReadonlyJSONValue } from 'replicache';
-import type { PlanFlags } from './plan-features.ts';
+import type { Announcement } from './domain/announcement.ts';
+import type { Company } from './domain/company.ts';
 import type { Contact } from './domain/contact.ts';
 import type { Message } from './domain/message.ts';
 import type { QuickMessage } from './domain/quick-message.ts';
 import type { Queue } from './domain/queue.ts';
 import type { ScheduledMessage } from './domain/schedule.ts';
+import type { Setting } from './domain/setting.ts';
+import type { MutationError } from './domain/sync.ts';
 import type { Tag } from './domain/tag.ts';
 import type { Ticket } from './domain/ticket.ts';
+import type { User } from './domain/user.ts';
 import type { Connection } from './domain/whatsapp.ts';
-
-export type SyncedPlan = {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  valueCents: number;
-} & PlanFlags;
-
-export type SyncedCompany = {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  status: boolean;
-  dueDate: string | null;
-  trialExpiration: string | null;
-  recurrence: string;
-  schedules: ReadonlyJSONValue;
-  plan: SyncedPlan | null;
-};
-
-/** The public fields of a user of the company; `language` only on the signed-in user's own row. */
-export type SyncedUser = {
-  id: number;
-  name: string;
-  email: string;
-  profile: string;
-  super: boolean;
-  online: boolean;
-  whatsappId: number | null;
-  allTicket: string;
-  showNoQueue: boolean;
-  queueIds: number[];
-  language?: string | null;
-};
-
-export type SyncedSetting = { key: string; value: string };
-
-/** A mutation the server refused for a business reason; kept in the view of the client group that sent it. */
-export type SyncedMutationError = {
-  clientID: string;
-  mutationID: number;
-  name: string;
-  code: string;
-  message: string;
-  createdAt: string;
-};
-
-/** A platform-wide announcement from the super-admin (active ones; the super-admin sees all). */
-export type SyncedAnnouncement = {
-  id: number;
-  title: string;
-  text: string;
-  priority: number;
-  status: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
 
 /** An internal chat the user is a member of, with every member's unread count. */
 export type SyncedChat = {
@@ -117,19 +58,19 @@ export type SyncedContact = Contact;
 export type SyncedMessage = Message;
 
 export type SyncValues = {
-  company: SyncedCompany;
-  user: SyncedUser;
+  company: Company;
+  user: User;
   queue: Queue;
   tag: Tag;
   quickMessage: QuickMessage;
   schedule: ScheduledMessage;
-  announcement: SyncedAnnouncement;
+  announcement: Announcement;
   chat: SyncedChat;
   chatMessage: SyncedChatMessage;
   ticketNote: SyncedTicketNote;
   connection: Connection;
-  setting: SyncedSetting;
-  mutationError: SyncedMutationError;
+  setting: Setting;
+  mutationError: MutationError;
   ticket: SyncedTicket;
   contact: SyncedContact;
   message: SyncedMessage;

@@ -6,9 +6,9 @@ import type { WriteTransaction } from 'replicache';
 import { z } from 'zod';
 import { idSchema, personNameSchema } from './domain/common.ts';
 import type { Queue } from './domain/queue.ts';
-import { settingKeySchema } from './domain/setting.ts';
-import { languageSchema } from './domain/user.ts';
-import { syncKey, syncPrefix, type SyncedMessage, type SyncedSetting, type SyncedTicket, type SyncedUser } from './keys.ts';
+import { settingKeySchema, type Setting } from './domain/setting.ts';
+import { languageSchema, type User } from './domain/user.ts';
+import { syncKey, syncPrefix, type SyncedMessage, type SyncedTicket } from './keys.ts';
 
 export const mutatorArgs = {
   /** PUT /settings/{key} as a mutation (admins). */
@@ -42,9 +42,9 @@ export const mutatorArgs = {
 export type MutatorName = keyof typeof mutatorArgs;
 export type MutatorArgs<N extends MutatorName> = z.input<(typeof mutatorArgs)[N]>;
 
-async function patchUser(tx: WriteTransaction, userId: number, patch: Partial<SyncedUser>) {
+async function patchUser(tx: WriteTransaction, userId: number, patch: Partial<User>) {
   const key = syncKey('user', userId);
-  const user = (await tx.get(key)) as SyncedUser | undefined;
+  const user = (await tx.get(key)) as User | undefined;
   if (user) await tx.set(key, { ...user, ...patch });
 }
 
@@ -56,7 +56,7 @@ async function patchTicket(tx: WriteTransaction, ticketId: number, patch: (t: Sy
 
 async function userRef(tx: WriteTransaction, userId: number | null): Promise<SyncedTicket['user']> {
   if (userId === null) return null;
-  const user = (await tx.get(syncKey('user', userId))) as SyncedUser | undefined;
+  const user = (await tx.get(syncKey('user', userId))) as User | undefined;
   return user ? { id: user.id, name: user.name } : null;
 }
 
@@ -68,7 +68,7 @@ export function localMessageKey(ticketId: number, localId: string): string {
 export const mutators = {
   async updateSetting(tx: WriteTransaction, args: MutatorArgs<'updateSetting'>) {
     const { key, value } = mutatorArgs.updateSetting.parse(args);
-    await tx.set(syncKey('setting', key), { key, value } satisfies SyncedSetting);
+    await tx.set(syncKey('setting', key), { key, value } satisfies Setting);
   },
   async setMyLanguage(tx: WriteTransaction, args: MutatorArgs<'setMyLanguage'>) {
     const { userId, language } = mutatorArgs.setMyLanguage.parse(args);

@@ -9,7 +9,8 @@
 import { Replicache, type KVStoreProvider, type LogLevel, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadonlyJSONValue, type ReadTransaction } from 'replicache';
 import { AppError } from './errors.ts';
 import type { ApiClient } from './client.ts';
-import { syncPrefix, type SyncedMutationError } from './keys.ts';
+import type { MutationError } from './domain/sync.ts';
+import { syncPrefix } from './keys.ts';
 import { mutators, type M } from './mutators.ts';
 import { defaultOnlineEvents, isRetryableFailure, listenOnline, onInitialMutation, type OnlineEvents } from './replicache-catch-up.ts';
 import { subscribePokes, type BroughtPull, type WebSocketFactory, type WebSocketLike } from './replicache-pokes.ts';
@@ -180,7 +181,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
 }
 
 /** The mutation errors the server recorded for this client group, newest first. */
-export async function listMutationErrors(tx: ReadTransaction): Promise<SyncedMutationError[]> {
-  const rows = (await tx.scan({ prefix: syncPrefix('mutationError') }).values().toArray()) as SyncedMutationError[];
+export async function listMutationErrors(tx: ReadTransaction): Promise<MutationError[]> {
+  const rows = (await tx.scan({ prefix: syncPrefix('mutationError') }).values().toArray()) as MutationError[];
   return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.mutationID - a.mutationID);
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { LoginAnswer } from '../api/types.ts';
 import { readConfig, serverUrl, updateConfig } from '../config.ts';
 import { defineCommand } from '../define.ts';
 import { UsageError } from '../errors.ts';
@@ -35,7 +34,7 @@ export default defineCommand({
 
     // Tokens are held in memory until the login succeeds: a failed one leaves the saved session alone.
     const session = memoryApi(url);
-    const answer = (await session.api.login(email, password)) as unknown as LoginAnswer;
+    const answer = await session.api.login(email, password);
     const { user } = answer;
     const language = toLanguage(user.language ?? undefined) ?? readConfig(env).language;
     // A new login replaces the old session entirely, on whichever server it was.

@@ -1,6 +1,5 @@
-import { AppError } from '@zapdesk/sync';
+import { AppError, type SessionUser } from '@zapdesk/sync';
 import { z } from 'zod';
-import type { Me } from '../api/types.ts';
 import { serverUrl } from '../config.ts';
 import { defineCommand } from '../define.ts';
 
@@ -12,10 +11,10 @@ export default defineCommand({
     const api = ctx.api();
     // The shared client does not refresh on a 403 from /auth/* paths (login's 403 means an inactive
     // company), so an expired token on /auth/me is refreshed here, once.
-    const me = await api.get<Me>('/auth/me').catch(async (err: unknown) => {
+    const me = await api.get<SessionUser>('/auth/me').catch(async (err: unknown) => {
       if (!(err instanceof AppError && err.code === 'ERR_TOKEN_EXPIRED')) throw err;
       await api.refresh();
-      return api.get<Me>('/auth/me');
+      return api.get<SessionUser>('/auth/me');
     });
     return { ...me, url: serverUrl(ctx.io.env, ctx.config) };
   },

@@ -3,7 +3,7 @@
 // test cuts (test/outage.ts): the network stays down until Replicache has failed 8 pushes (its next
 // try is then 30 ms · 2^7 = 3.84 s away), comes back, and then the one cause under test must bring
 // the mutation to the server within 2 s.
-import type { SyncedSetting } from '@zapdesk/sync/keys';
+import type { Setting } from '@zapdesk/sync';
 import { createApiClient, createNodeReplicache } from '@zapdesk/sync/node';
 import type { OnlineEvents } from '@zapdesk/sync/replicache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +91,7 @@ describe.each(DIALECTS)('catching up when back online (%s)', (dialect) => {
         return Math.round(performance.now() - start);
       },
       /** The change made on the server while offline, pulled (the client got no poke for it). */
-      pulled: () => waitFor(async () => (await client.rep.query((tx) => tx.get('setting/userRating')) as SyncedSetting | undefined)?.value === 'enabled', SOON_MS, 'the pull'),
+      pulled: () => waitFor(async () => (await client.rep.query((tx) => tx.get('setting/userRating')) as Setting | undefined)?.value === 'enabled', SOON_MS, 'the pull'),
     };
   }
 

@@ -2,8 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Connection, QuickMessage } from '@zapdesk/sync';
-import type { SyncedMutationError, SyncedSetting, SyncedUser } from '@zapdesk/sync/keys';
+import type { Connection, MutationError, QuickMessage, Setting, User } from '@zapdesk/sync';
 import { createApiClient, nodeSocketFactory } from '@zapdesk/sync/node';
 import { createReplicache, listMutationErrors } from '@zapdesk/sync/replicache';
 import type WebSocket from 'ws';
@@ -49,12 +48,12 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const a = await connect(live, admin);
     const dir = mkdtempSync(path.join(tmpdir(), 'zapdesk-rep-'));
     const b = await connect(live, user, { storeFile: path.join(dir, 'b.db') });
-    await waitFor(() => get<SyncedSetting>(b, 'setting/userRating'), 10_000, 'first pull of B');
-    expect((await get<SyncedSetting>(b, 'setting/userRating'))?.value).toBe('disabled');
+    await waitFor(() => get<Setting>(b, 'setting/userRating'), 10_000, 'first pull of B');
+    expect((await get<Setting>(b, 'setting/userRating'))?.value).toBe('disabled');
 
     await a.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' });
-    expect((await get<SyncedSetting>(a, 'setting/userRating'))?.value).toBe('enabled'); // optimistic
-    await waitFor(async () => (await get<SyncedSetting>(b, 'setting/userRating'))?.value === 'enabled', 10_000, 'poke to B');
+    expect((await get<Setting>(a, 'setting/userRating'))?.value).toBe('enabled'); // optimistic
+    await waitFor(async () => (await get<Setting>(b, 'setting/userRating'))?.value === 'enabled', 10_000, 'poke to B');
   });
 
   /**
@@ -109,7 +108,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
       count = sent.length;
       return settled;
     }, 10_000, 'the client to settle');
-    const rating = async () => ((await client.rep.query((tx) => tx.get('setting/userRating'))) as SyncedSetting | undefined)?.value;
+    const rating = async () => ((await client.rep.query((tx) => tx.get('setting/userRating'))) as Setting | undefined)?.value;
     return { ...client, sent, rating };
   }
 
@@ -162,16 +161,16 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     await u.rep.mutate.updateSetting({ key: 'userRating', value: 'enabled' }); // not an admin
     await u.rep.mutate.updateMyName({ userId: user.id, name: 'Renamed User' });
 
-    await waitFor(async () => (await get<SyncedUser>(u, `user/${user.id}`))?.name === 'Renamed User' && (await u.rep.experimentalPendingMutations()).length === 0, 10_000, 'queue drained');
+    await waitFor(async () => (await get<User>(u, `user/${user.id}`))?.name === 'Renamed User' && (await u.rep.experimentalPendingMutations()).length === 0, 10_000, 'queue drained');
     const row = await tenant(live.db, company.id).selectFrom('users').select('name').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.name).toBe('Renamed User');
     // The refused change is undone locally and its reason is in the view.
-    expect((await get<SyncedSetting>(u, 'setting/userRating'))?.value).toBe('disabled');
+    expect((await get<Setting>(u, 'setting/userRating'))?.value).toBe('disabled');
     const errors = await waitFor(async () => {
       const list = await u.rep.query(listMutationErrors);
       return list.length ? list : undefined;
     });
-    expect(errors).toEqual([expect.objectContaining<Partial<SyncedMutationError>>({ name: 'updateSetting', code: 'ERR_NO_PERMISSION', mutationID: 1, clientID: await u.rep.clientID })]);
+    expect(errors).toEqual([expect.objectContaining<Partial<MutationError>>({ name: 'updateSetting', code: 'ERR_NO_PERMISSION', mutationID: 1, clientID: await u.rep.clientID })]);
   });
 
   it('removes rows that leave the view and brings them back', async () => {

@@ -1,7 +1,7 @@
 // The ticket and message mutators through POST /sync/push on a fresh database: each runs the same
 // service as its REST route (the simulated contact receives the reply, the transitions hold), and a
 // business refusal becomes the pusher's mutationError instead of failing the push.
-import type { SyncedMutationError } from '@zapdesk/sync/keys';
+import type { MutationError } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
@@ -29,10 +29,10 @@ describe.each(DIALECTS)('ticket mutators on %s', (dialect) => {
         });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
       },
-      async errors(): Promise<SyncedMutationError[]> {
+      async errors(): Promise<MutationError[]> {
         const res = await t.request('POST', '/sync/pull', { token, body: { pullVersion: 1, schemaVersion: '', profileID: 'p', clientGroupID: group, cookie: null } });
         expect(res.status).toBe(200);
-        const puts = (res.body.patch as { op: string; key: string; value: SyncedMutationError }[]).filter((p) => p.op === 'put' && p.key.startsWith('mutationError/'));
+        const puts = (res.body.patch as { op: string; key: string; value: MutationError }[]).filter((p) => p.op === 'put' && p.key.startsWith('mutationError/'));
         return puts.map((p) => p.value);
       },
     };

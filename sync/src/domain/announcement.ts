@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { listQuerySchema } from './common.ts';
+import { isoTimeSchema, listQuerySchema, type Page } from './common.ts';
 
-// Announcements (spec/02 §3, §5): platform-wide notices from the super-admin.
+// Announcements (spec/02 §3, §5): platform-wide notices from the super-admin: the request bodies and
+// the one shape every transport sends.
 
 export const ANNOUNCEMENT_PRIORITIES = [1, 2, 3] as const;
 /** Colour of each priority: 1 high, 2 medium, 3 low. */
@@ -28,16 +29,24 @@ export type AnnouncementUpdateInput = z.infer<typeof announcementUpdateSchema>;
 
 export const announcementListQuerySchema = listQuerySchema;
 
-export type AnnouncementDto = {
-  id: number;
-  title: string;
-  text: string;
-  priority: number;
-  status: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/**
+ * An announcement as GET /announcements/{id} answers it and announcement/<id> syncs it: the active
+ * ones for everyone, every one for the super-admin.
+ */
+export const announcementSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  text: z.string(),
+  priority: z.number().int().describe('1 high (red), 2 medium (orange), 3 low (grey)'),
+  status: z.boolean().describe('Active: shown to every company'),
+  mediaPath: z.string().nullable().describe('Where the picture is stored; GET /announcements/{id}/media serves it'),
+  mediaName: z.string().nullable().describe('The picture\'s original file name'),
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+});
+export type Announcement = z.infer<typeof announcementSchema>;
+
+/** GET /announcements: one page of the search. */
+export type AnnouncementsPage = Page<'records', Announcement> & { count: number };
 
 export const announcementKey = (id: number) => `announcement/${id}`;

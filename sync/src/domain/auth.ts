@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './common.ts';
+import { sessionUserSchema } from './user.ts';
 
 export const loginSchema = z.object({
   email: emailSchema,
@@ -25,3 +26,14 @@ export const resetPasswordSchema = z.object({
 
 export const SUBSCRIPTION_WARNING_DAYS = 5;
 export const SIGNUP_TRIAL_DAYS = 3;
+
+/**
+ * What POST /auth/login and POST /auth/refresh_token answer (the refresh token travels in an httpOnly
+ * cookie); `daysLeft` lets clients warn when fewer than SUBSCRIPTION_WARNING_DAYS remain.
+ */
+export const sessionAnswerSchema = z.object({
+  token: z.string().describe('The access token (bearer)'),
+  user: sessionUserSchema,
+  subscription: z.object({ dueDate: z.string().nullable(), daysLeft: z.number().int().nullable(), expiresSoon: z.boolean() }),
+});
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;

@@ -25,3 +25,6 @@ export const passwordSchema = z.string().min(5, 'Too Short!').max(50, 'Too Long!
 export const enabledValue = z.enum(['enabled', 'disabled']);
 
 export type Page<K extends string, T> = { [P in K]: T[] } & { hasMore: boolean };
+
+/** A time as every answer sends it: ISO-8601 in UTC (both databases store it that way). */
+export const isoTimeSchema = z.string().describe('ISO-8601 time in UTC');

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { emailSchema, passwordSchema, personNameSchema } from './common.ts';
-import { formSwitchSchema } from './plan.ts';
-import { schedulesSchema, type Schedule } from './queue.ts';
+import { emailSchema, isoTimeSchema, passwordSchema, personNameSchema, type Page } from './common.ts';
+import { formSwitchSchema, planSchema } from './plan.ts';
+import { scheduleSchema, schedulesSchema } from './queue.ts';
+import { settingSchema } from './setting.ts';
 
 // Companies (spec/01 §3, §4, §5): the bodies of the company routes and sign-up, the recurrences and
-// the due-date renewal that the server applies and the web and the CLI preview.
+// the due-date renewal that the server applies and the web and the CLI preview, and the company as
+// every transport sends it (REST answers and company/<id> alike).
 
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 export type Recurrence = (typeof RECURRENCES)[number];
@@ -112,31 +114,41 @@ export const signupSchema = z.object({
 });
 export type SignupInput = z.infer<typeof signupSchema>;
 
-export type CompanySettingEntry = { key: string; value: string };
+/** A stored day of business hours, as answered: the request's shape with the label always filled. */
+const storedScheduleSchema = scheduleSchema.required({ weekday: true });
 
-/** The company as the API shows it. `settings` is given only where one company is read. */
-export type Company = {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  planId: number | null;
-  plan: { id: number; name: string } | null;
-  status: boolean;
-  campaignsEnabled: boolean;
-  dueDate: string | null;
-  recurrence: Recurrence;
-  trialExpiration: string | null;
-  schedules: Schedule[];
-  document: string | null;
-  paymentMethod: string | null;
-  addressZip: string | null;
-  addressStreet: string | null;
-  addressNumber: string | null;
-  addressDistrict: string | null;
-  addressCity: string | null;
-  addressState: string | null;
-  createdAt: string;
-  updatedAt: string;
-  settings?: CompanySettingEntry[];
-};
+/**
+ * The company as every endpoint answers it and as company/<id> syncs it (the signed-in user's own
+ * company): its plan in full (limits and flags gate features), `campaignsEnabled` read from its
+ * settings, and `settings` wherever one company is read (GET /companies/{id}, the sync value), not
+ * in the lists.
+ */
+export const companySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable().describe('Digits only'),
+  planId: z.number().int().nullable(),
+  plan: planSchema.nullable(),
+  status: z.boolean().describe('Active; an inactive company cannot log in'),
+  campaignsEnabled: z.boolean().describe('The campaignsEnabled setting: campaign pages show even without the plan flag'),
+  dueDate: isoTimeSchema.nullable().describe('End of the paid period; login is refused after it'),
+  recurrence: recurrenceSchema,
+  trialExpiration: isoTimeSchema.nullable().describe('End of the sign-up trial'),
+  schedules: z.array(storedScheduleSchema).describe('Business hours, one entry per weekday at most'),
+  document: z.string().nullable(),
+  paymentMethod: z.string().nullable(),
+  addressZip: z.string().nullable(),
+  addressStreet: z.string().nullable(),
+  addressNumber: z.string().nullable(),
+  addressDistrict: z.string().nullable(),
+  addressCity: z.string().nullable(),
+  addressState: z.string().nullable(),
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+  settings: z.array(settingSchema).optional().describe('Every setting (defaults filled); only where one company is read'),
+});
+export type Company = z.infer<typeof companySchema>;
+
+/** GET /companies: one page of the search. */
+export type CompaniesPage = Page<'companies', Company> & { count: number };

@@ -1,22 +1,32 @@
 import { z } from 'zod';
 import { PLAN_FEATURES, type PlanFeature, type PlanFlags } from '../plan-features.ts';
+import { isoTimeSchema } from './common.ts';
 
 // Plans (spec/01 §3): the bodies of POST /plans and PUT /plans/{id}, and the plan as the API shows it.
 // The plan form names its switches `kanban`, `campaigns`…; the API and the database say `useKanban`,
 // `useCampaigns`…. Both spellings are accepted here, once, so every caller sees the use* names.
 
-/** The plan as every endpoint answers it; `value` is in reais (2 decimals), stored as cents. */
-export type Plan = PlanFlags & {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-  isPublic: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+const planFlagsSchema = z.object(
+  Object.fromEntries(Object.values(PLAN_FEATURES).map((use) => [use, z.boolean()])) as Record<(typeof PLAN_FEATURES)[PlanFeature], z.ZodBoolean>,
+);
+
+/**
+ * The plan as every endpoint answers it, and as it rides inside the synced company (company/<id>):
+ * its limits, `value` in reais (2 decimals, stored as cents) and the use* flags that gate features.
+ */
+export const planSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  users: z.number().int().describe('Most users the company may have'),
+  connections: z.number().int().describe('Most WhatsApp connections'),
+  queues: z.number().int().describe('Most queues'),
+  value: z.number().describe('Price in reais (BRL), 2 decimals; stored as integer cents'),
+  ...planFlagsSchema.shape,
+  isPublic: z.boolean().describe('Offered at the public sign-up'),
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+});
+export type Plan = z.infer<typeof planSchema>;
 
 /** A switch from a JSON body or a form select: true/false, "true"/"false", "enabled"/"disabled", 1/0. */
 export const formSwitchSchema = z

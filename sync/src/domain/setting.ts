@@ -37,4 +37,12 @@ export function settingValueSchema(key: SettingKey) {
   return z.object({ key: z.literal(key).optional(), value: z.enum(SETTING_VALUES[key] as unknown as [string, ...string[]]) });
 }
 
-export type Setting = { key: string; value: string };
+/**
+ * One company setting as GET /settings lists it and as setting/<key> syncs it: a known key the
+ * company has no row for still answers, with its default (DEFAULT_SETTINGS).
+ */
+export const settingSchema = z.object({
+  key: z.string().describe('A key of SETTING_VALUES; a key stored before it left the list still shows'),
+  value: z.string(),
+});
+export type Setting = z.infer<typeof settingSchema>;

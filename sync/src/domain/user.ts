@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, listQuerySchema, passwordSchema, personNameSchema } from './common.ts';
+import { emailSchema, idSchema, isoTimeSchema, listQuerySchema, passwordSchema, personNameSchema, type Page } from './common.ts';
+import { companySchema } from './company.ts';
+import { settingSchema } from './setting.ts';
 import { LANGUAGES } from '../i18n/errors.ts';
 import { PROFILES } from '../permissions.ts';
 
 // Users (spec/01 §3, spec/03 §3 and §5): the bodies of POST /users and PUT /users/{id}, the list
-// query, and the language a user picks (one of the interface languages of i18n/).
+// query, the language a user picks (one of the interface languages of i18n/), and the one user shape
+// every transport sends: REST answers, the session answers of /auth/* and user/<id> alike.
 
 export const languageSchema = z.enum(LANGUAGES);
 
@@ -63,3 +66,45 @@ export const companyScopeQuerySchema = z.object({ companyId: idSchema.optional()
 
 /** POST /users/set-language/{lang}. */
 export const setLanguageParamsSchema = z.object({ lang: languageSchema });
+
+/** A queue a user works in, as the user answers carry it. */
+export const userQueueSchema = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
+export type UserQueue = z.infer<typeof userQueueSchema>;
+
+/** The signed-in user's company as the session answers carry it (spec/01 §3: name, dueDate, email, trial). */
+export const userCompanySchema = companySchema
+  .pick({ id: true, name: true, email: true, dueDate: true, trialExpiration: true, status: true, planId: true })
+  .extend({ settings: z.array(settingSchema).describe('Every setting of the company (defaults filled)') });
+export type UserCompany = z.infer<typeof userCompanySchema>;
+
+/**
+ * A user as every answer sends it (spec/01 §3 "User (shared shape)"), never the password hash. The
+ * signed-in user's own extras are optional and filled only where they belong, on REST and sync
+ * alike: `language` on the user's own row, `company` on the session answers (/auth/login,
+ * /auth/refresh_token, /auth/me).
+ */
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  profile: z.string().describe('admin, supervisor or user'),
+  super: z.boolean().describe('The platform super-admin'),
+  companyId: z.number().int(),
+  whatsappId: z.number().int().nullable().describe('Default connection of the user'),
+  allTicket: z.string().describe('enabled or desabled (sic): sees the pending tickets of every queue'),
+  showNoQueue: z.boolean().describe('Sees tickets without a queue'),
+  online: z.boolean(),
+  queues: z.array(userQueueSchema).describe('The queues the user works in, in queue order'),
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+  language: z.string().nullable().optional().describe('pt, en or es (null: the browser decides); only on the own row'),
+  company: userCompanySchema.optional().describe('Only on the session answers'),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** The signed-in user as login, refresh and /auth/me answer: their own row, so both extras are there. */
+export const sessionUserSchema = userSchema.required({ language: true, company: true });
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+/** GET /users: one page of the search. */
+export type UsersPage = Page<'users', User> & { count: number };

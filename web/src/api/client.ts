@@ -6,7 +6,6 @@ import { readStoredJson, writeStoredJson } from '../session/storage.ts';
 import { apiBaseUrl } from './config.ts';
 
 export { AppError } from '@zapdesk/sync';
-export type { SessionResponse as SharedSessionResponse } from '@zapdesk/sync/client';
 
 let onLoggedOut: () => void = () => {};
 

@@ -70,7 +70,7 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
         <Suspense>
           <UserModal
             open
-            user={{ ...user, online: true }}
+            user={user}
             title={t('layout.profile')}
             onClose={() => setProfileOpen(false)}
             onSaved={(saved) => {

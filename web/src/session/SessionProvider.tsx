@@ -1,11 +1,11 @@
 // The signed-in state of the app (spec/01 §4): boot from the stored token through one refresh, login,
 // logout, forced logout on 401 or a failed refresh, and the company's plan flags for gating.
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { PlanFlags } from '@zapdesk/sync';
+import type { PlanFlags, SessionAnswer, SessionUser } from '@zapdesk/sync';
 import { api, setLogoutHandler } from '../api/client.ts';
 import { clearAllStorage, readStored, readStoredJson } from './storage.ts';
 import { campaignsFlag, clearSessionStorage, storeSession } from './session-storage.ts';
-import type { SessionFlags, SessionResponse, SessionUser } from './types.ts';
+import type { SessionFlags } from './types.ts';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
 
@@ -15,7 +15,7 @@ export type Session = {
   flags: SessionFlags;
   cshow: boolean;
   /** Signs in; rejects with the AppError so the page can word it. */
-  login(email: string, password: string): Promise<SessionResponse>;
+  login(email: string, password: string): Promise<SessionAnswer>;
   logout(): Promise<void>;
   /** "Accessed on another computer": wipe local storage and reload after 1 s. */
   endElsewhere(): void;
@@ -24,14 +24,14 @@ export type Session = {
 
 const SessionContext = createContext<Session | null>(null);
 
-let booting: Promise<SessionResponse> | null = null;
+let booting: Promise<SessionAnswer> | null = null;
 
 /**
  * One refresh per page load, however often the effect runs (StrictMode runs it twice): refresh
  * tokens rotate, and presenting a spent one again revokes the whole session.
  */
-function bootRefresh(): Promise<SessionResponse> {
-  booting ??= api.post<SessionResponse>('/auth/refresh_token').then((session) => {
+function bootRefresh(): Promise<SessionAnswer> {
+  booting ??= api.post<SessionAnswer>('/auth/refresh_token').then((session) => {
     api.setToken(session.token);
     return session;
   });
@@ -57,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [flags, setFlags] = useState<SessionFlags>(undefined);
   const [cshow, setCshow] = useState(() => readStored('cshow') !== null);
 
-  const establish = useCallback((session: SessionResponse) => {
+  const establish = useCallback((session: SessionAnswer) => {
     storeSession(session);
     setUser(session.user);
     setCshow(campaignsFlag(session.user.company.settings));
@@ -96,7 +96,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string) => {
-      const session = (await api.login(email, password)) as SessionResponse;
+      const session = await api.login(email, password);
       establish(session);
       return session;
     },

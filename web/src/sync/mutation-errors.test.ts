@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncedMutationError } from '@zapdesk/sync/keys';
+import type { MutationError } from '@zapdesk/sync';
 import { findNewMutationErrors } from './mutation-errors.ts';
 
-const refusal = (clientID: string, mutationID: number, code = 'ERR_NO_PERMISSION'): SyncedMutationError => ({
+const refusal = (clientID: string, mutationID: number, code = 'ERR_NO_PERMISSION'): MutationError => ({
   clientID,
   mutationID,
   name: 'updateSetting',
@@ -11,7 +11,7 @@ const refusal = (clientID: string, mutationID: number, code = 'ERR_NO_PERMISSION
   createdAt: `2026-11-22T05:00:${String(mutationID).padStart(2, '0')}.000Z`,
 });
 
-const ids = (errors: SyncedMutationError[]) => errors.map((e) => `${e.clientID}/${e.mutationID}`);
+const ids = (errors: MutationError[]) => errors.map((e) => `${e.clientID}/${e.mutationID}`);
 
 describe('findNewMutationErrors', () => {
   it('returns nothing when the view holds no refusals', () => {
@@ -33,7 +33,7 @@ describe('findNewMutationErrors', () => {
   it('shows each refusal once as the view grows, and none again when an old one drops out', () => {
     let lastShown = 0;
     const shown: string[] = [];
-    const apply = (view: SyncedMutationError[]) => {
+    const apply = (view: MutationError[]) => {
       for (const e of findNewMutationErrors(view, 'tab', lastShown)) {
         lastShown = e.mutationID;
         shown.push(`${e.clientID}/${e.mutationID}`);

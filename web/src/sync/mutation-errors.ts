@@ -6,15 +6,15 @@
 // their own; a shared "last seen" in local storage would race between tabs and toast twice). A
 // client's mutation ids only grow, so the last id shown is all that must be remembered.
 import { listMutationErrors, type ZapReplicache } from '@zapdesk/sync/replicache';
-import type { SyncedMutationError } from '@zapdesk/sync/keys';
+import type { MutationError } from '@zapdesk/sync';
 
 /** This client's refusals after the last one shown, oldest first. */
-export function findNewMutationErrors(errors: readonly SyncedMutationError[], clientID: string, lastShownID: number): SyncedMutationError[] {
+export function findNewMutationErrors(errors: readonly MutationError[], clientID: string, lastShownID: number): MutationError[] {
   return errors.filter((e) => e.clientID === clientID && e.mutationID > lastShownID).sort((a, b) => a.mutationID - b.mutationID);
 }
 
 /** Calls `show` once for every refusal of this Replicache's own mutations; returns the unsubscribe. */
-export function watchMutationErrors(rep: ZapReplicache, show: (error: SyncedMutationError) => void): () => void {
+export function watchMutationErrors(rep: ZapReplicache, show: (error: MutationError) => void): () => void {
   let lastShownID = 0;
   return rep.subscribe(listMutationErrors, {
     onData: (errors) => {

@@ -1,4 +1,4 @@
-import { announcementCreateSchema, type AnnouncementDto } from '@zapdesk/sync';
+import { announcementCreateSchema, type Announcement } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { buildBody, givenFlags } from '../../input.ts';
 import { announcementOptions } from './options.ts';
@@ -10,7 +10,7 @@ export default defineCommand({
   options: announcementOptions,
   async run({ options }, ctx) {
     const body = await buildBody(ctx, announcementCreateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().post<AnnouncementDto>('/announcements', body);
+    return ctx.api().post<Announcement>('/announcements', body);
   },
   show: showAnnouncement,
 });

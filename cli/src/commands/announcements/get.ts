@@ -1,4 +1,4 @@
-import type { AnnouncementDto } from '@zapdesk/sync';
+import type { Announcement } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
@@ -12,7 +12,7 @@ export default defineCommand({
   options: z.object({}),
   run({ args }, ctx) {
     const id = parseId(args[0], 'announcement');
-    return ctx.api().get<AnnouncementDto>(`/announcements/${id}`);
+    return ctx.api().get<Announcement>(`/announcements/${id}`);
   },
   show: showAnnouncement,
 });

@@ -1,9 +1,7 @@
-import type { AnnouncementDto } from '@zapdesk/sync';
+import type { Announcement, AnnouncementsPage } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { announcementColumns } from './show.ts';
-
-type Page = { records: AnnouncementDto[]; hasMore: boolean };
 
 export default defineCommand({
   description: 'List announcements (the super-admin sees inactive ones too)',
@@ -11,9 +9,9 @@ export default defineCommand({
   options: z.object({ search: z.string().trim().optional().describe('text to search for') }),
   async run({ options }, ctx) {
     const api = ctx.api();
-    const all: AnnouncementDto[] = [];
+    const all: Announcement[] = [];
     for (let pageNumber = 1; ; pageNumber++) {
-      const page = await api.get<Page>('/announcements', { query: { searchParam: options.search, pageNumber } });
+      const page = await api.get<AnnouncementsPage>('/announcements', { query: { searchParam: options.search, pageNumber } });
       all.push(...page.records);
       if (!page.hasMore || page.records.length === 0) return all;
     }

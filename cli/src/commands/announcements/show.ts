@@ -1,17 +1,17 @@
-import type { AnnouncementDto } from '@zapdesk/sync';
+import type { Announcement } from '@zapdesk/sync';
 import { column, type Shown } from '../../present.ts';
 
 const PRIORITY = { 1: 'high', 2: 'medium', 3: 'low' } as Record<number, string>;
 
 export const announcementColumns = [
-  column<AnnouncementDto>('id', (a) => a.id),
-  column<AnnouncementDto>('title', (a) => a.title),
-  column<AnnouncementDto>('priority', (a) => PRIORITY[a.priority] ?? a.priority),
-  column<AnnouncementDto>('active', (a) => a.status),
-  column<AnnouncementDto>('updated', (a) => a.updatedAt),
+  column<Announcement>('id', (a) => a.id),
+  column<Announcement>('title', (a) => a.title),
+  column<Announcement>('priority', (a) => PRIORITY[a.priority] ?? a.priority),
+  column<Announcement>('active', (a) => a.status),
+  column<Announcement>('updated', (a) => a.updatedAt),
 ];
 
-export const showAnnouncement = (a: AnnouncementDto): Shown => ({
+export const showAnnouncement = (a: Announcement): Shown => ({
   kind: 'record',
   title: `Announcement ${a.id}: ${a.title}`,
   fields: [

@@ -1,4 +1,4 @@
-import { announcementUpdateSchema, type AnnouncementDto } from '@zapdesk/sync';
+import { announcementUpdateSchema, type Announcement } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { buildBody, givenFlags, parseId } from '../../input.ts';
 import { idArg } from '../shared.ts';
@@ -13,7 +13,7 @@ export default defineCommand({
   async run({ args, options }, ctx) {
     const id = parseId(args[0], 'announcement');
     const body = await buildBody(ctx, announcementUpdateSchema, options.fromFile, givenFlags(options));
-    return ctx.api().put<AnnouncementDto>(`/announcements/${id}`, body);
+    return ctx.api().put<Announcement>(`/announcements/${id}`, body);
   },
   show: showAnnouncement,
 });

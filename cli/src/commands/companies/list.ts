@@ -1,9 +1,7 @@
-import type { Company } from '@zapdesk/sync';
+import type { CompaniesPage, Company } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { companyColumns } from './show.ts';
-
-type Page = { companies: Company[]; hasMore: boolean };
 
 export default defineCommand({
   description: 'List companies (super-admin), optionally searched by name, email, phone or document',
@@ -15,7 +13,7 @@ export default defineCommand({
     // The search is paged on the server; a script wants every match.
     const all: Company[] = [];
     for (let pageNumber = 1; ; pageNumber++) {
-      const page = await api.get<Page>('/companies', { query: { searchParam: options.search, pageNumber } });
+      const page = await api.get<CompaniesPage>('/companies', { query: { searchParam: options.search, pageNumber } });
       all.push(...page.companies);
       if (!page.hasMore || page.companies.length === 0) return all;
     }

@@ -1,6 +1,5 @@
-import { AppError, TICKET_STATUSES, type Ticket } from '@zapdesk/sync';
+import { AppError, TICKET_STATUSES, type SessionUser, type Ticket } from '@zapdesk/sync';
 import { z } from 'zod';
-import type { Me } from '../../api/types.ts';
 import type { Ctx } from '../../context.ts';
 import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
@@ -41,11 +40,11 @@ export default defineCommand({
 });
 
 /** The signed-in user (ZAPDESK_TOKEN says nothing about who it is), refreshing an expired token once. */
-async function currentUser(api: ReturnType<Ctx['api']>): Promise<Me> {
-  return api.get<Me>('/auth/me').catch(async (err: unknown) => {
+async function currentUser(api: ReturnType<Ctx['api']>): Promise<SessionUser> {
+  return api.get<SessionUser>('/auth/me').catch(async (err: unknown) => {
     if (!(err instanceof AppError && err.code === 'ERR_TOKEN_EXPIRED')) throw err;
     await api.refresh();
-    return api.get<Me>('/auth/me');
+    return api.get<SessionUser>('/auth/me');
   });
 }
 

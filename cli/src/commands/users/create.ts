@@ -1,5 +1,4 @@
-import { userCreateSchema } from '@zapdesk/sync';
-import type { User } from '../../api/types.ts';
+import { userCreateSchema, type User } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { buildBody, givenFlags } from '../../input.ts';
 import { readStdin } from '../../prompt.ts';

@@ -1,4 +1,4 @@
-import type { User } from '../../api/types.ts';
+import type { User } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
 import { idArg } from '../shared.ts';

@@ -1,5 +1,5 @@
+import type { User, UsersPage } from '@zapdesk/sync';
 import { z } from 'zod';
-import type { User, UsersPage } from '../../api/types.ts';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
 import { companyScope } from './options.ts';

@@ -1,4 +1,4 @@
-import type { User } from '../../api/types.ts';
+import type { User } from '@zapdesk/sync';
 import { column, type Shown } from '../../present.ts';
 
 export const userColumns = [

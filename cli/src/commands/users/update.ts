@@ -1,5 +1,4 @@
-import { userUpdateSchema } from '@zapdesk/sync';
-import type { User } from '../../api/types.ts';
+import { userUpdateSchema, type User } from '@zapdesk/sync';
 import { defineCommand } from '../../define.ts';
 import { buildBody, givenFlags, parseId } from '../../input.ts';
 import { readStdin } from '../../prompt.ts';

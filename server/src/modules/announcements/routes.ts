@@ -13,9 +13,9 @@ import {
   findAnnouncementsPage,
   getAnnouncementRow,
   setAnnouncementMedia,
-  toAnnouncementDto,
   updateAnnouncement,
 } from './service.ts';
+import { toAnnouncementDto } from './dto.ts';
 
 /** Announcement pictures: png, jpg or jpeg, up to 10 MB. */
 export const ANNOUNCEMENT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;

@@ -5,37 +5,23 @@
 // selectAnnouncements(). Writes still go through tenant() with the row's own company; they take the
 // route's transaction (`tx`, db/write.ts) and poke every company once committed (the rows are
 // platform-wide), and a picture file leaves the disk only after the commit that dropped it.
-import { AppError, PAGE_SIZE, type AnnouncementCreateInput, type AnnouncementDto, type AnnouncementUpdateInput } from '@zapdesk/sync';
-import { sql, type Selectable } from 'kysely';
+import { AppError, PAGE_SIZE, type Announcement, type AnnouncementCreateInput, type AnnouncementsPage, type AnnouncementUpdateInput } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
-import type { Announcements } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeMedia } from '../quick-messages/media.ts';
+import { toAnnouncementDto } from './dto.ts';
 import { toLikePattern } from '../tags/queries.ts';
 
-export function toAnnouncementDto(r: Selectable<Announcements>): AnnouncementDto {
-  return {
-    id: r.id,
-    title: r.title,
-    text: r.text,
-    priority: r.priority,
-    status: r.status === 1,
-    mediaPath: r.mediaPath,
-    mediaName: r.mediaName,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-}
-
-/** The announcements the actor may read: all for the super-admin, the active ones for everyone else. */
-function selectAnnouncements(db: Database, actor: Actor) {
+/** The announcements the actor may read: all for the super-admin, the active ones for everyone else (the sync view too). */
+export function selectAnnouncements(db: Database, actor: Actor) {
   return db.selectFrom('announcements').$if(!actor.super, (q) => q.where('announcements.status', '=', 1));
 }
 
 /** GET /announcements: newest first, searched over title and text. */
-export async function findAnnouncementsPage(db: Database, actor: Actor, search: string, pageNumber: number) {
+export async function findAnnouncementsPage(db: Database, actor: Actor, search: string, pageNumber: number): Promise<AnnouncementsPage> {
   let query = selectAnnouncements(db, actor);
   if (search) {
     const pattern = toLikePattern(search);
@@ -69,7 +55,7 @@ function assertSuper(actor: Actor) {
   if (!actor.super) throw new AppError('ERR_NO_PERMISSION');
 }
 
-export async function createAnnouncement(tx: Tx, actor: Actor, input: AnnouncementCreateInput): Promise<AnnouncementDto> {
+export async function createAnnouncement(tx: Tx, actor: Actor, input: AnnouncementCreateInput): Promise<Announcement> {
   assertSuper(actor);
   const row = await tenant(tx.db, actor.companyId)
     .insertInto('announcements', { title: input.title, text: input.text, priority: input.priority, status: input.status ? 1 : 0 })
@@ -81,7 +67,7 @@ export async function createAnnouncement(tx: Tx, actor: Actor, input: Announceme
 
 type AnnouncementChanges = AnnouncementUpdateInput & { mediaPath?: string | null; mediaName?: string | null };
 
-export async function updateAnnouncement(tx: Tx, actor: Actor, id: number, input: AnnouncementChanges): Promise<AnnouncementDto> {
+export async function updateAnnouncement(tx: Tx, actor: Actor, id: number, input: AnnouncementChanges): Promise<Announcement> {
   assertSuper(actor);
   const current = await getAnnouncementRow(tx.db, actor, id);
   const row = await tenant(tx.db, current.companyId)
@@ -106,7 +92,7 @@ export async function updateAnnouncement(tx: Tx, actor: Actor, id: number, input
  * Sets (or, with null, clears) the picture. `media` was stored on disk before the write: it is
  * removed again if the write rolls back, and the picture it replaces only once the write commits.
  */
-export async function setAnnouncementMedia(tx: Tx, actor: Actor, id: number, media: { path: string; name: string } | null): Promise<AnnouncementDto> {
+export async function setAnnouncementMedia(tx: Tx, actor: Actor, id: number, media: { path: string; name: string } | null): Promise<Announcement> {
   const { mediaDir } = tx.config;
   // Registered first, so any refusal below (an id gone meanwhile) still removes the new file.
   if (media) tx.effects.onRollback(() => removeMedia(mediaDir, media.path));

@@ -10,7 +10,7 @@ import { verifyAccessToken } from '../../auth/tokens.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseWith } from '../../http/validate.ts';
 import { markUsersOffline } from '../../realtime/presence.ts';
-import { findCompanyRef, findUser } from '../users/dto.ts';
+import { findSessionUser } from '../users/dto.ts';
 import { applyResetCode, findResetAccount, issueResetCode, mailResetCode } from './reset.ts';
 import { checkCredentials, endSession, openSession, rotateRefreshToken, type SessionResult } from './service.ts';
 
@@ -64,10 +64,9 @@ export function authRoutes(deps: AppDeps) {
     })
     .get('/auth/me', requireAuth(deps), async (c) => {
       const actor = c.get('actor');
-      const user = await findUser(deps.db, actor.companyId, actor.userId);
-      const company = await findCompanyRef(deps.db, actor.companyId);
-      if (!user || !company) throw new AppError('ERR_SESSION_EXPIRED');
-      return c.json({ ...user, company });
+      const user = await findSessionUser(deps.db, actor.companyId, actor.userId);
+      if (!user) throw new AppError('ERR_SESSION_EXPIRED');
+      return c.json(user);
     })
     .post('/forgetpassword/:email', async (c) => {
       const { email } = parseWith(forgotPasswordSchema, { email: c.req.param('email') });

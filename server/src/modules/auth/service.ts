@@ -1,22 +1,17 @@
 // Sessions (spec/01 §4): login, refresh-token rotation and logout. Checks that need no write (the
 // rate limiter, the slow password hash) run before the route's write; the writes take its `tx`, and
 // the `auth` event that ends other sockets of a revoked session is sent only after the commit.
-import { AppError, SUBSCRIPTION_WARNING_DAYS, type LoginInput } from '@zapdesk/sync';
+import { AppError, SUBSCRIPTION_WARNING_DAYS, type LoginInput, type SessionAnswer } from '@zapdesk/sync';
 import type { AppDeps } from '../../context.ts';
 import { nowIso } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Reader, Tx } from '../../db/write.ts';
 import { verifyPassword } from '../../auth/password.ts';
 import { hashToken, newRefreshToken, newSessionId, signAccessToken } from '../../auth/tokens.ts';
-import { findCompanyRef, findUser, type CompanyRef, type UserDto } from '../users/dto.ts';
+import { findSessionUser } from '../users/dto.ts';
 
-export type SessionResult = {
-  token: string;
-  refreshToken: string;
-  user: UserDto & { company: CompanyRef };
-  /** Days until the company's due date, so clients warn when fewer than 5 remain (spec/01 §4). */
-  subscription: { dueDate: string | null; daysLeft: number | null; expiresSoon: boolean };
-};
+/** The session answer (sync/src/domain/auth.ts) and the refresh token, which the route puts in a cookie. */
+export type SessionResult = SessionAnswer & { refreshToken: string };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -79,15 +74,15 @@ async function issueTokens(tx: Reader, companyId: number, userId: number, sessio
   const expiresAt = new Date(Date.now() + tx.config.refreshTokenTtlSec * 1000).toISOString();
   await tenant(tx.db, companyId).insertInto('refreshTokens', { sessionId, userId, tokenHash: hash, expiresAt }).execute();
   const token = await signAccessToken({ sub: userId, cid: companyId, sid: sessionId }, tx.config.jwtSecret, tx.config.accessTokenTtlSec);
-  const user = await findUser(tx.db, companyId, userId);
-  const company = await findCompanyRef(tx.db, companyId);
-  if (!user || !company) throw new AppError('ERR_SESSION_EXPIRED');
-  const daysLeft = daysUntil(company.dueDate);
+  const user = await findSessionUser(tx.db, companyId, userId);
+  if (!user) throw new AppError('ERR_SESSION_EXPIRED');
+  // Days until the company's due date, so clients warn when fewer than 5 remain (spec/01 §4).
+  const daysLeft = daysUntil(user.company.dueDate);
   return {
     token,
     refreshToken,
-    user: { ...user, company },
-    subscription: { dueDate: company.dueDate, daysLeft, expiresSoon: daysLeft !== null && daysLeft < SUBSCRIPTION_WARNING_DAYS },
+    user,
+    subscription: { dueDate: user.company.dueDate, daysLeft, expiresSoon: daysLeft !== null && daysLeft < SUBSCRIPTION_WARNING_DAYS },
   };
 }
 

@@ -1,19 +1,22 @@
-// The company as the API shows it (spec/01 §3): booleans for 0/1, schedules as a list, the plan's
-// name beside its id, and campaignsEnabled from the company's settings row.
-import { DEFAULT_SETTINGS, type Company, type Schedule, type CompanySettingEntry, type Recurrence } from '@zapdesk/sync';
+// The one company mapper (sync/src/domain/company.ts): rows → the company every transport sends, the
+// REST answers and company/<id> alike. Booleans for 0/1, schedules as a list, the plan in full (its
+// flags gate features), and campaignsEnabled from the company's settings row.
+import { DEFAULT_SETTINGS, type Company, type Recurrence, type Schedule, type Setting } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
-import type { Companies } from '../../db/schema.ts';
+import type { Companies, Plans } from '../../db/schema.ts';
+import { toPlanDto } from '../plans/dto.ts';
 
-export type CompanyRow = Selectable<Companies> & { planName: string | null; campaignsEnabledValue: string | null };
+export type CompanyRow = Selectable<Companies> & { campaignsEnabledValue: string | null };
 
-export function toCompanyDto(row: CompanyRow, settings?: CompanySettingEntry[]): Company {
+/** `settings` is given where one company is read (GET /companies/{id}, the sync value), not in lists. */
+export function toCompanyDto(row: CompanyRow, plan: Selectable<Plans> | undefined, settings?: Setting[]): Company {
   return {
     id: row.id,
     name: row.name,
     email: row.email,
     phone: row.phone,
     planId: row.planId,
-    plan: row.planId !== null && row.planName !== null ? { id: row.planId, name: row.planName } : null,
+    plan: plan ? toPlanDto(plan) : null,
     status: row.status === 1,
     campaignsEnabled: (row.campaignsEnabledValue ?? DEFAULT_SETTINGS.campaignsEnabled) === 'true',
     dueDate: row.dueDate,

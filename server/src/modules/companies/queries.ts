@@ -7,14 +7,13 @@ import type { Companies, DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { CompanyRow } from './dto.ts';
 
-/** Companies with their plan's name and their campaignsEnabled setting, one row each. */
+/** Companies with their campaignsEnabled setting, one row each (their plans are read apart: few, shared). */
 function selectCompanies(db: Database) {
   return db
     .selectFrom('companies')
-    .leftJoin('plans', 'plans.id', 'companies.planId')
     .leftJoin('settings', (join) => join.onRef('settings.companyId', '=', 'companies.id').on('settings.key', '=', 'campaignsEnabled'))
     .selectAll('companies')
-    .select(['plans.name as planName', 'settings.value as campaignsEnabledValue']);
+    .select(['settings.value as campaignsEnabledValue']);
 }
 
 export async function findCompanyRow(db: Database, id: number): Promise<CompanyRow | undefined> {
@@ -96,12 +95,6 @@ export async function setCampaignsEnabled(db: Database, companyId: number, enabl
     .where('key', '=', 'campaignsEnabled')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await t.insertInto('settings', { key: 'campaignsEnabled', value }).execute();
-}
-
-/** Sorted here, by code point: the dialects' collations disagree on where "CheckMsgIsGroup" goes. */
-export async function findCompanySettings(db: Database, companyId: number) {
-  const rows = await tenant(db, companyId).selectFrom('settings').select(['key', 'value']).execute();
-  return rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 export async function countSuperUsers(db: Database, companyId: number): Promise<number> {

@@ -1,22 +1,22 @@
 // Companies: the super-admin manages them; a company's own users read it, and its admins set its hours.
 // Writes take the route's transaction (`tx`, db/write.ts); a change to a company's row (synced as
-// company/<id>, sync/views/company.ts) pokes its users once committed.
-import { AppError, recurrenceSchema, renewDueDate, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
+// company/<id>, view.ts) pokes its users once committed.
+import { AppError, recurrenceSchema, renewDueDate, type CompaniesPage, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Companies } from '../../db/schema.ts';
 import type { Tx } from '../../db/write.ts';
-import { findPlanRow } from '../plans/queries.ts';
-import { toCompanyDto } from './dto.ts';
+import { findPlanRow, findPlanRowsByIds } from '../plans/queries.ts';
+import { findSettings } from '../settings/service.ts';
+import { toCompanyDto, type CompanyRow } from './dto.ts';
 import {
   countSuperUsers,
   deleteCompanyRow,
   findAllCompanyRows,
   findCompanyRow,
   findCompanyRowsPage,
-  findCompanySettings,
   insertCompanyAdmin,
   insertCompanyRow,
   insertDefaultSettings,
@@ -30,13 +30,19 @@ type Reader = Pick<Actor, 'companyId' | 'super' | 'profile'>;
 /** The company's first admin, with the password already hashed (outside any transaction: hashing is slow). */
 export type FirstAdmin = { name: string; email: string; passwordHash: string };
 
-export async function listCompaniesPage(db: Database, query: ListQuery) {
+/** Companies of a list, each with its plan (read once per plan, not once per company). */
+async function toCompanyDtos(db: Database, rows: CompanyRow[]): Promise<Company[]> {
+  const plans = await findPlanRowsByIds(db, rows.flatMap((r) => (r.planId === null ? [] : [r.planId])));
+  return rows.map((r) => toCompanyDto(r, r.planId === null ? undefined : plans.get(r.planId)));
+}
+
+export async function listCompaniesPage(db: Database, query: ListQuery): Promise<CompaniesPage> {
   const page = await findCompanyRowsPage(db, query.searchParam, query.pageNumber);
-  return { companies: page.rows.map((r) => toCompanyDto(r)), count: page.count, hasMore: page.hasMore };
+  return { companies: await toCompanyDtos(db, page.rows), count: page.count, hasMore: page.hasMore };
 }
 
 export async function listCompanies(db: Database): Promise<Company[]> {
-  return (await findAllCompanyRows(db)).map((r) => toCompanyDto(r));
+  return toCompanyDtos(db, await findAllCompanyRows(db));
 }
 
 /** One company with its settings. Outside the super-admin, only one's own company exists. */
@@ -45,11 +51,22 @@ export async function getCompany(db: Database, actor: Reader, id: number): Promi
   return readCompany(db, id);
 }
 
-/** One company with its settings, for a caller that has already decided the reader may see it. */
+/**
+ * One company with its plan and settings, for a caller that has already decided the reader may see
+ * it: GET /companies/{id} and the company's sync view (view.ts) answer alike.
+ */
 export async function readCompany(db: Database, id: number): Promise<Company> {
+  const company = await findCompany(db, id);
+  if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return company;
+}
+
+/** readCompany, or undefined for an unknown id. */
+export async function findCompany(db: Database, id: number): Promise<Company | undefined> {
   const row = await findCompanyRow(db, id);
-  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return toCompanyDto(row, await findCompanySettings(db, id));
+  if (!row) return undefined;
+  const plan = row.planId === null ? undefined : await findPlanRow(db, row.planId);
+  return toCompanyDto(row, plan, await findSettings(db, id));
 }
 
 /**

@@ -1,4 +1,5 @@
-// The plan as the API shows it (spec/01 §3): booleans for the 0/1 flags, `value` in reais.
+// The one plan mapper (sync/src/domain/plan.ts): every plan answer and the plan inside the company
+// (REST and company/<id> alike); booleans for the 0/1 flags, `value` in reais. And the way back: body → row.
 import type { Plan, PlanFlags, PlanValues } from '@zapdesk/sync';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Plans } from '../../db/schema.ts';

@@ -1,5 +1,5 @@
 // Data functions of plans, a platform table (no company_id). The database handle comes first.
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { Plans } from '../../db/schema.ts';
 
@@ -61,4 +61,11 @@ export async function findCompanyPlanRow(db: Database, companyId: number) {
 
 export async function companyExists(db: Database, companyId: number): Promise<boolean> {
   return (await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst()) !== undefined;
+}
+
+/** Several plans by id (the plans of a page of companies), keyed by id. */
+export async function findPlanRowsByIds(db: Database, ids: number[]): Promise<Map<number, Selectable<Plans>>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('plans').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }

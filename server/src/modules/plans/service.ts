@@ -1,6 +1,6 @@
 // Plans: the super-admin manages them; sign-up lists the public ones; every company reads its own.
 // Writes take the route's transaction (`tx`, db/write.ts). A plan's limits and flags are part of
-// every synced company/<id> on it (sync/views/company.ts), so changing a plan pokes everyone.
+// every synced company/<id> on it (companies/view.ts), so changing a plan pokes everyone.
 import { AppError, type Plan, type PlanValues } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';

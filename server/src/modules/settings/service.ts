@@ -1,9 +1,10 @@
 // Company settings (spec/01 §3, §5): a key/value list per company, each key with its allowed values.
-import { AppError, DEFAULT_SETTINGS, SETTING_KEYS, type Setting, type SettingKey } from '@zapdesk/sync';
+import { AppError, type Setting, type SettingKey } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
+import { toSettingDto, toSettingDtos } from './dto.ts';
 
 /**
  * The company whose settings a request reads or writes. Only the super-admin may name another
@@ -18,15 +19,9 @@ export async function resolveSettingsCompany(db: Database, actor: Actor, request
   return company.id;
 }
 
-/**
- * The stored settings, completed with the default of every known key the company has no row for
- * (a company created before a key existed still shows, and behaves by, that key's default).
- */
+/** Every setting of the company, defaults filled (dto.ts). */
 export async function findSettings(db: Database, companyId: number): Promise<Setting[]> {
-  const rows = await tenant(db, companyId).selectFrom('settings').select(['settings.key', 'settings.value']).execute();
-  const byKey = new Map<string, string>(SETTING_KEYS.map((key) => [key, DEFAULT_SETTINGS[key]]));
-  for (const row of rows) byKey.set(row.key, row.value);
-  return [...byKey].map(([key, value]) => ({ key, value })).sort((a, b) => a.key.localeCompare(b.key));
+  return toSettingDtos(await tenant(db, companyId).selectFrom('settings').select(['settings.key', 'settings.value']).execute());
 }
 
 /**
@@ -35,7 +30,7 @@ export async function findSettings(db: Database, companyId: number): Promise<Set
  */
 export async function upsertSetting(tx: Tx, companyId: number, key: SettingKey, value: string): Promise<Setting> {
   const t = nowIso();
-  await tenant(tx.db, companyId)
+  const row = await tenant(tx.db, companyId)
     .insertInto('settings', { key, value, createdAt: t, updatedAt: t })
     .onConflict((oc) =>
       oc.columns(['companyId', 'key']).doUpdateSet((eb) => ({
@@ -44,7 +39,8 @@ export async function upsertSetting(tx: Tx, companyId: number, key: SettingKey, 
         version: eb(eb.ref('settings.version'), '+', 1),
       })),
     )
-    .execute();
+    .returning(['key', 'value'])
+    .executeTakeFirstOrThrow();
   tx.effects.poke(companyId);
-  return { key, value };
+  return toSettingDto(row);
 }

@@ -1,21 +1,22 @@
 // Data functions of users: the database handle (often a transaction) first, the company second.
 // Every query of a tenant table goes through tenant(), so none can reach another company's rows.
-import { PAGE_SIZE } from '@zapdesk/sync';
+import { PAGE_SIZE, type User, type UsersPage } from '@zapdesk/sync';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../../db/database.ts';
 import type { Users } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
-import { findUserQueues, toUserDto, type QueueRef, type UserDto } from './dto.ts';
+import { findUserQueues, toUserDto } from './dto.ts';
 
-export type UserRef = { id: number; name: string; email: string; profile: string; queues: QueueRef[] };
+/** GET /users/list: the short form of a user, for pickers such as the transfer dialog. */
+export type UserRef = Pick<User, 'id' | 'name' | 'email' | 'profile' | 'queues'>;
 
 /** `%x%` for LIKE with the wildcards of the search itself escaped, so "50%" finds "50%" only. */
 function toLikePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-/** One page of a company's users, searched over name and email (case-insensitive on both dialects). */
-export async function findUsersPage(db: Database, companyId: number, search: string, pageNumber: number) {
+/** One page of a company's users, searched over name and email (case-insensitive on both dialects), as `viewerId` reads them. */
+export async function findUsersPage(db: Database, companyId: number, search: string, pageNumber: number, viewerId: number): Promise<UsersPage> {
   let query = tenant(db, companyId).selectFrom('users');
   if (search) {
     const pattern = toLikePattern(search);
@@ -35,7 +36,7 @@ export async function findUsersPage(db: Database, companyId: number, search: str
     .offset((pageNumber - 1) * PAGE_SIZE)
     .execute();
   const queues = await findUserQueues(db, companyId, rows.map((r) => r.id));
-  const users: UserDto[] = rows.map((r) => toUserDto(r, queues.get(r.id) ?? []));
+  const users = rows.map((r) => toUserDto(r, queues.get(r.id) ?? [], viewerId));
   const total = Number(count);
   return { users, count: total, hasMore: total > (pageNumber - 1) * PAGE_SIZE + users.length };
 }

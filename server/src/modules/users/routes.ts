@@ -17,8 +17,9 @@ export function usersRoutes(deps: AppDeps) {
     new Hono<AppEnv>()
       .on('GET', ['/users', '/users/'], auth, requireAdmin, async (c) => {
         const query = parseQuery(c, userListQuerySchema);
-        const companyId = resolveCompanyId(c.get('actor'), query.companyId);
-        return c.json(await findUsersPage(deps.db, companyId, query.searchParam, query.pageNumber));
+        const actor = c.get('actor');
+        const companyId = resolveCompanyId(actor, query.companyId);
+        return c.json(await findUsersPage(deps.db, companyId, query.searchParam, query.pageNumber, actor.userId));
       })
       // Registered before /users/:id so "list" is never read as an id.
       .get('/users/list', auth, async (c) => {

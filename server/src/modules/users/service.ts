@@ -1,14 +1,14 @@
 // The business rules of users (spec/01 §6-7, spec/03 Users). Writes take the route's or the push's
 // transaction (`tx`, db/write.ts) and the Actor; they never open one, and what the clients must
 // hear (pokes, ended sessions) is registered on `tx.effects`, so it happens only after the commit.
-import { AppError, can, type Language, type PermissionKey, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
+import { AppError, can, type Language, type PermissionKey, type User, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
 import type { Selectable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Users } from '../../db/schema.ts';
 import type { Tx } from '../../db/write.ts';
-import { findUser, type UserDto } from './dto.ts';
+import { findUser, findUserQueues } from './dto.ts';
 import {
   countCompanyUsers,
   deleteUserRow,
@@ -59,16 +59,16 @@ async function assertOwnLinks(db: Database, companyId: number, links: { queueIds
   }
 }
 
-export async function getUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<UserDto> {
+export async function getUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<User> {
   const self = companyId === actor.companyId && userId === actor.userId;
   if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
-  const user = await findUser(db, companyId, userId);
+  const user = await findUser(db, companyId, userId, actor.userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   return user;
 }
 
 /** `passwordHash` is computed before the write: hashing is slow and must not hold the transaction. */
-export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, passwordHash: string): Promise<UserDto> {
+export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, passwordHash: string): Promise<User> {
   const { db } = tx;
   const companyId = resolveCompanyId(actor, input.companyId);
   const company = await lockCompanyPlan(db, tx.dialect, companyId);
@@ -90,7 +90,7 @@ export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, p
   }).catch(rethrowEmailInUse);
   await replaceUserQueues(db, companyId, userId, input.queueIds);
   tx.effects.poke(companyId);
-  return (await findUser(db, companyId, userId))!;
+  return (await findUser(db, companyId, userId, actor.userId))!;
 }
 
 function sameIds(a: number[], b: number[]): boolean {
@@ -110,8 +110,8 @@ async function findForbiddenChange(db: Database, actor: Actor, row: Selectable<U
     [input.whatsappId !== undefined && input.whatsappId !== row.whatsappId, 'user-modal:editQueues'],
   ];
   if (input.queueIds !== undefined) {
-    const current = await findUser(db, row.companyId, row.id);
-    changes.push([!sameIds(input.queueIds, current?.queues.map((q) => q.id) ?? []), 'user-modal:editQueues']);
+    const current = (await findUserQueues(db, row.companyId, [row.id])).get(row.id) ?? [];
+    changes.push([!sameIds(input.queueIds, current.map((q) => q.id)), 'user-modal:editQueues']);
   }
   return changes.find(([changed, key]) => changed && !allows(actor, key));
 }
@@ -123,7 +123,7 @@ export async function updateUser(
   userId: number,
   input: UserUpdateInput,
   passwordHash?: string,
-): Promise<UserDto> {
+): Promise<User> {
   const { db } = tx;
   const self = companyId === actor.companyId && userId === actor.userId;
   if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
@@ -152,7 +152,7 @@ export async function updateUser(
     if (revoked.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(revoked, 'password-changed'));
   }
   tx.effects.poke(companyId);
-  return (await findUser(db, companyId, userId))!;
+  return (await findUser(db, companyId, userId, actor.userId))!;
 }
 
 export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId: number): Promise<void> {
@@ -164,10 +164,10 @@ export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId
   tx.effects.poke(companyId);
 }
 
-/** The actor's own language. Only their own synced row shows it (sync/views/users.ts), so only they are poked. */
-export async function setLanguage(tx: Tx, actor: Actor, language: Language): Promise<UserDto> {
+/** The actor's own language. Only their own row shows it (dto.ts), so only they are poked. */
+export async function setLanguage(tx: Tx, actor: Actor, language: Language): Promise<User> {
   await updateUserRow(tx.db, actor.companyId, actor.userId, { language });
-  const user = await findUser(tx.db, actor.companyId, actor.userId);
+  const user = await findUser(tx.db, actor.companyId, actor.userId, actor.userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   tx.effects.poke(actor.companyId, [actor.userId]);
   return user;

@@ -24,11 +24,14 @@ describe.each(DIALECTS)('PUT /users/:id on %s', (dialect) => {
       body: { name: 'Renamed', email: 'Renamed@Example.test', profile: 'supervisor', queueIds: [q1.id, q2.id], whatsappId: conn.id, allTicket: 'enabled', showNoQueue: true, language: 'es' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: user.id, name: 'Renamed', email: 'renamed@example.test', profile: 'supervisor', whatsappId: conn.id, allTicket: 'enabled', showNoQueue: true, language: 'es' });
+    expect(res.body).toMatchObject({ id: user.id, name: 'Renamed', email: 'renamed@example.test', profile: 'supervisor', whatsappId: conn.id, allTicket: 'enabled', showNoQueue: true });
     expect(res.body.passwordHash).toBeUndefined();
+    // The language is stored, but it shows only on the user's own row (users/dto.ts), not to the admin.
+    expect(res.body).not.toHaveProperty('language');
     expect(await queueIdsOf(user.id)).toEqual([q1.id, q2.id].sort());
     const after = await rowOf(user.id);
     expect(after.version).toBe(before.version + 1);
+    expect(after.language).toBe('es');
 
     // Partial bodies change only what they name; an empty queue list unlinks every queue.
     const partial = await t.request('PUT', `/users/${user.id}`, { token: adminSession.token, body: { queueIds: [], whatsappId: '' } });

@@ -4,15 +4,15 @@ import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedCompany, seedConnection, seedPlan, seedQueue, seedUser } from '../../../test/seed.ts';
-import { companyView } from './company.ts';
-import { mutationErrorsView } from './mutation-errors.ts';
-import { settingsView } from './settings.ts';
-import type { SyncView, ViewContext } from './types.ts';
-import { usersView } from './users.ts';
+import { companyView } from '../../modules/companies/view.ts';
 import { ownQuickMessagesView, sharedQuickMessagesView } from '../../modules/quick-messages/view.ts';
 import { queuesView } from '../../modules/queues/view.ts';
+import { settingsView } from '../../modules/settings/view.ts';
 import { tagsView } from '../../modules/tags/view.ts';
+import { usersView } from '../../modules/users/view.ts';
 import { connectionsView } from '../../modules/whatsapps/view.ts';
+import { mutationErrorsView } from './mutation-errors.ts';
+import type { SyncView, ViewContext } from './types.ts';
 
 describe.each(DIALECTS)('sync views (%s)', (dialect) => {
   let t: TestApp;
@@ -72,7 +72,7 @@ describe.each(DIALECTS)('sync views (%s)', (dialect) => {
       expect(v).not.toHaveProperty('passwordHash');
       expect('language' in v).toBe(v.id === a.user.id);
     }
-    expect(values.find((v) => v.id === a.user.id)).toMatchObject({ queueIds: [a.queue.id] });
+    expect(values.find((v) => v.id === a.user.id)).toMatchObject({ queues: [{ id: a.queue.id }] });
   });
 
   it('users: a queue membership change changes the version', async () => {

@@ -2,7 +2,7 @@
 // an optional png/jpeg picture uploaded after the record is saved.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { announcementCreateSchema, announcementUpdateSchema, type AnnouncementDto } from '@zapdesk/sync';
+import { announcementCreateSchema, announcementUpdateSchema, type Announcement } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -12,7 +12,7 @@ import { toast } from '../../ui/toast/store.ts';
 import { isAllowedPicture, priorityDot } from './priority.ts';
 import './strings.ts';
 
-type Props = { announcement: AnnouncementDto | null; onClose: () => void };
+type Props = { announcement: Announcement | null; onClose: () => void };
 
 export function AnnouncementModal({ announcement, onClose }: Props) {
   const { t } = useTranslation();
@@ -24,18 +24,18 @@ export function AnnouncementModal({ announcement, onClose }: Props) {
   });
   const [file, setFile] = useState<File | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
-  const { errors, busy, submit } = useSaveForm<AnnouncementDto>(onClose);
+  const { errors, busy, submit } = useSaveForm<Announcement>(onClose);
   const keptMedia = announcement?.mediaName && !dropMedia ? announcement.mediaName : null;
 
   const save = () =>
     submit(announcement ? announcementUpdateSchema : announcementCreateSchema, values, async () => {
-      const saved = announcement ? await api.put<AnnouncementDto>(`/announcements/${announcement.id}`, values) : await api.post<AnnouncementDto>('/announcements', values);
+      const saved = announcement ? await api.put<Announcement>(`/announcements/${announcement.id}`, values) : await api.post<Announcement>('/announcements', values);
       if (file) {
         const data = new FormData();
         data.append('file', file, file.name);
-        return api.post<AnnouncementDto>(`/announcements/${saved.id}/media-upload`, data);
+        return api.post<Announcement>(`/announcements/${saved.id}/media-upload`, data);
       }
-      if (dropMedia && announcement?.mediaPath) return api.delete<AnnouncementDto>(`/announcements/${saved.id}/media-upload`);
+      if (dropMedia && announcement?.mediaPath) return api.delete<Announcement>(`/announcements/${saved.id}/media-upload`);
       return saved;
     });
 

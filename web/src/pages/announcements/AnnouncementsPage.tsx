@@ -2,7 +2,7 @@
 // view holds them all), searched locally, created, edited and deleted.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AnnouncementDto } from '@zapdesk/sync';
+import type { Announcement } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { formatDate } from '../../forms/format.ts';
@@ -21,8 +21,8 @@ export function Component() {
   const { t, i18n } = useTranslation();
   const rows = useSyncedList('announcement');
   const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<AnnouncementDto | 'new' | null>(null);
-  const deleting = useConfirmDelete(async (item: AnnouncementDto) => {
+  const [editing, setEditing] = useState<Announcement | 'new' | null>(null);
+  const deleting = useConfirmDelete(async (item: Announcement) => {
     await api.delete(`/announcements/${item.id}`);
   });
 

@@ -1,9 +1,9 @@
 // The queues of a user, chosen from the company's queues in the local (synced) state.
+import type { UserQueue } from '@zapdesk/sync';
 import { useTranslation } from 'react-i18next';
-import type { QueueRef } from '../../session/types.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 
-type Props = { value: number[]; onChange: (ids: number[]) => void; known?: QueueRef[]; disabled?: boolean };
+type Props = { value: number[]; onChange: (ids: number[]) => void; known?: UserQueue[]; disabled?: boolean };
 
 export function QueuePicker({ value, onChange, known = [], disabled }: Props) {
   const { t } = useTranslation();

@@ -2,16 +2,15 @@
 // rules allow (user-modal:editProfile, user-modal:editQueues); also the signed-in user's profile modal.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { can, userCreateSchema, userUpdateSchema } from '@zapdesk/sync';
+import { can, userCreateSchema, userUpdateSchema, type User } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PasswordField, SelectField, TextField } from '../../ui/Field.tsx';
 import { QueuePicker } from './QueuePicker.tsx';
-import type { UserRow } from './types.ts';
 
-type Props = { open: boolean; user: UserRow | null; title?: string; onClose: () => void; onSaved: (user: UserRow) => void };
+type Props = { open: boolean; user: User | null; title?: string; onClose: () => void; onSaved: (user: User) => void };
 
 const blank = { name: '', email: '', password: '', profile: 'user', allTicket: 'desabled', queueIds: [] as number[] };
 
@@ -21,7 +20,7 @@ export function UserModal({ open, user, title, onClose, onSaved }: Props) {
   const [values, setValues] = useState(() =>
     user ? { name: user.name, email: user.email, password: '', profile: user.profile, allTicket: user.allTicket, queueIds: user.queues.map((q) => q.id) } : blank,
   );
-  const { errors, busy, submit } = useSaveForm<UserRow>(onSaved);
+  const { errors, busy, submit } = useSaveForm<User>(onSaved);
   const editProfile = can(me, 'user-modal:editProfile');
   const editQueues = can(me, 'user-modal:editQueues');
 
@@ -36,7 +35,7 @@ export function UserModal({ open, user, title, onClose, onSaved }: Props) {
       ...(editProfile ? { profile: values.profile, allTicket: values.allTicket } : {}),
       ...(editQueues ? { queueIds: values.queueIds } : {}),
     };
-    await submit(user ? userUpdateSchema : userCreateSchema, body, () => (user ? api.put<UserRow>(`/users/${user.id}`, body) : api.post<UserRow>('/users', body)));
+    await submit(user ? userUpdateSchema : userCreateSchema, body, () => (user ? api.put<User>(`/users/${user.id}`, body) : api.post<User>('/users', body)));
   };
 
   return (

@@ -1,4 +1,5 @@
 // /users (admins): searchable table with infinite scroll, add/edit modal, delete with confirmation.
+import type { User } from '@zapdesk/sync';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
@@ -11,19 +12,18 @@ import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
 import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
-import type { UserRow } from './types.ts';
 import { UserModal } from './UserModal.tsx';
 
 export function Component() {
   const { t } = useTranslation();
   const me = useUser();
   const [search, setSearch] = useState('');
-  const list = useInfiniteList<UserRow>('/users', 'users', search);
-  const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<UserRow | null>(null);
+  const list = useInfiniteList<User>('/users', 'users', search);
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const onSaved = (saved: UserRow) => {
+  const onSaved = (saved: User) => {
     list.setItems((rows) => (rows.some((r) => r.id === saved.id) ? rows.map((r) => (r.id === saved.id ? saved : r)) : [saved, ...rows]));
     setEditing(null);
   };

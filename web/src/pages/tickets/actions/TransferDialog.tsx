@@ -33,7 +33,7 @@ export function TransferDialog({ ticket, onClose, onDone }: Props) {
 
   // Users of the chosen queue; narrowed by name once 3 characters are typed.
   const candidates = useMemo(() => {
-    const inQueue = users.filter((u) => !queueId || u.queueIds.includes(Number(queueId)));
+    const inQueue = users.filter((u) => !queueId || u.queues.some((q) => q.id === Number(queueId)));
     return term.length >= 3 ? inQueue.filter((u) => u.name.toLowerCase().includes(term)) : inQueue;
   }, [users, queueId, term]);
 
