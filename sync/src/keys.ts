@@ -3,9 +3,11 @@
 // type to SyncValues, a view file on the server, and (if it has mutators) entries in mutators.ts.
 import type { ReadonlyJSONValue } from 'replicache';
 import type { PlanFlags } from './plan-features.ts';
+import type { Chat, ChatMessage } from './domain/chat.ts';
 import type { Contact } from './domain/contact.ts';
 import type { Message } from './domain/message.ts';
 import type { Ticket } from './domain/ticket.ts';
+import type { TicketNote } from './domain/ticket-note.ts';
 
 export type SyncedPlan = {
   id: number;
@@ -141,48 +143,6 @@ export type SyncedAnnouncement = {
   updatedAt: string;
 };
 
-/** An internal chat the user is a member of, with every member's unread count. */
-export type SyncedChat = {
-  id: number;
-  uuid: string;
-  title: string;
-  ownerId: number | null;
-  lastMessage: string;
-  createdAt: string;
-  updatedAt: string;
-  users: { userId: number; unreads: number; user: { id: number; name: string } }[];
-};
-
-/** One of the recent messages of a chat; the key is `chatMessage/<chatId>/<id>`. */
-export type SyncedChatMessage = {
-  id: number;
-  chatId: number;
-  message: string;
-  senderId: number | null;
-  sender: { id: number; name: string } | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
-};
-
-/** A note on a ticket the user may see. */
-export type SyncedTicketNote = {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-};
-
-/** ticket/<id>: an open or pending ticket the user may see, as GET /tickets/{id} answers it. */
-export type SyncedTicket = Ticket;
-/** contact/<id>: the contact of a synced ticket. */
-export type SyncedContact = Contact;
-/** message/<ticketId>/<id>: one of the newest 50 messages of a synced ticket. */
-export type SyncedMessage = Message;
-
 export type SyncValues = {
   company: SyncedCompany;
   user: SyncedUser;
@@ -191,15 +151,21 @@ export type SyncValues = {
   quickMessage: SyncedQuickMessage;
   schedule: SyncedSchedule;
   announcement: SyncedAnnouncement;
-  chat: SyncedChat;
-  chatMessage: SyncedChatMessage;
-  ticketNote: SyncedTicketNote;
+  /** chat/<id>: an internal chat the user is a member of, with every member's unread count. */
+  chat: Chat;
+  /** chatMessage/<chatId>/<id>: one of the 50 most recent messages of such a chat. */
+  chatMessage: ChatMessage;
+  /** ticketNote/<id>: a note on a ticket the user may see. */
+  ticketNote: TicketNote;
   connection: SyncedConnection;
   setting: SyncedSetting;
   mutationError: SyncedMutationError;
-  ticket: SyncedTicket;
-  contact: SyncedContact;
-  message: SyncedMessage;
+  /** ticket/<id>: an open or pending ticket the user may see, as GET /tickets/{id} answers it. */
+  ticket: Ticket;
+  /** contact/<id>: the contact of a synced ticket, as GET /contacts/{id} answers it. */
+  contact: Contact;
+  /** message/<ticketId>/<id>: one of the newest 50 messages of a synced ticket. */
+  message: Message;
 };
 export type SyncPrefix = keyof SyncValues;
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncedTag, SyncedTicket } from '@zapdesk/sync/keys';
+import type { Ticket } from '@zapdesk/sync';
+import type { SyncedTag } from '@zapdesk/sync/keys';
 import { buildLanes, movedTags, neighbourLane, sameTagIds } from './lanes.ts';
 
 const tag = (id: number, name: string, kanban = true): SyncedTag => ({ id, name, color: `#00000${id}`, kanban, userId: null });
-const ticket = (id: number, status: SyncedTicket['status'], tags: SyncedTag[], updatedAt = `2026-11-2${id}T10:00:00.000Z`) =>
-  ({ id, uuid: `u${id}`, status, tags: tags.map(({ id: tid, name, color }) => ({ id: tid, name, color })), updatedAt }) as SyncedTicket;
+const ticket = (id: number, status: Ticket['status'], tags: SyncedTag[], updatedAt = `2026-11-2${id}T10:00:00.000Z`) =>
+  ({ id, uuid: `u${id}`, status, tags: tags.map(({ id: tid, name, color }) => ({ id: tid, name, color })), updatedAt }) as Ticket;
 
 const urgent = tag(1, 'Urgent');
 const billing = tag(2, 'Billing');
