@@ -1,5 +1,5 @@
 // Messages in the client view, read through POST /sync/pull: the newest 50 of each active ticket,
-// each what GET /messages/{ticketId} answers for it.
+// each what GET /messages/{ticketId} answers for it, also after its contact or quoted message change.
 import { messageSchema, type Message } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
@@ -28,7 +28,7 @@ describe.each(DIALECTS)('messages in the sync view on %s', (dialect) => {
     expect(bodies).toContain('m52');
   });
 
-  it('puts each message as GET /messages/{ticketId} answers it', async () => {
+  it('puts each message as GET /messages/{ticketId} answers it, and again when its contact or quoted message change', async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const token = desk.userSession.token;
     const from = newNumber();
@@ -54,5 +54,12 @@ describe.each(DIALECTS)('messages in the sync view on %s', (dialect) => {
     const [inbound, , quoting] = await expectSame();
     expect(inbound).toMatchObject({ fromMe: false, contact: { name: 'Rita' }, sendStatus: null });
     expect(quoting).toMatchObject({ fromMe: true, ack: 1, sendStatus: 'sent', quotedMsg: { id: first.body.id, isDeleted: false } });
+
+    // Neither change touches the rows of the messages that show them.
+    expect((await t.request('PUT', `/contacts/${ticket.contactId}`, { token, body: { name: 'Rita Lee' } })).status).toBe(200);
+    expect((await t.request('DELETE', `/messages/${first.body.id}`, { token })).status).toBe(200);
+    const [inboundAfter, , quotingAfter] = await expectSame();
+    expect(inboundAfter).toMatchObject({ contact: { name: 'Rita Lee' }, version: inbound!.version });
+    expect(quotingAfter).toMatchObject({ quotedMsg: { id: first.body.id, isDeleted: true }, version: quoting!.version });
   });
 });

@@ -1,5 +1,5 @@
 // Tickets in the client view, read through POST /sync/pull: who gets which (with its contact and
-// messages), and that ticket/<id> is what GET /tickets/{id} answers.
+// messages), and that ticket/<id> is what GET /tickets/{id} answers, however its related rows change.
 import { ticketSchema, type Ticket } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
@@ -51,7 +51,7 @@ describe.each(DIALECTS)('tickets in the sync view on %s', (dialect) => {
     expect(keys(third.patch, 'message/', 'del')).toHaveLength(2);
   });
 
-  it('puts each ticket as GET /tickets/{id} answers it', async () => {
+  it('puts each ticket as GET /tickets/{id} answers it, and again when its contact, queue, holder, connection or tags change', async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const admin = desk.adminSession.token;
     const from = newNumber();
@@ -70,6 +70,24 @@ describe.each(DIALECTS)('tickets in the sync view on %s', (dialect) => {
       expectOneReadModel(ticketSchema, rest.body, client.get(`ticket/${ticket.id}`));
       return rest.body as Ticket;
     };
-    expect(await expectSame()).toMatchObject({ status: 'open', user: { id: desk.user.id }, queue: { id: desk.queues[0]!.id }, whatsapp: { id: desk.connectionId }, tags: [{ id: tag.body.id }] });
+    const first = await expectSame();
+    expect(first).toMatchObject({ status: 'open', user: { id: desk.user.id }, queue: { id: desk.queues[0]!.id }, whatsapp: { id: desk.connectionId }, tags: [{ id: tag.body.id }] });
+
+    // Each of these changes another row that the ticket's value shows; the ticket row stays as it was.
+    const stamp = Date.now();
+    expect((await t.request('PUT', `/contacts/${ticket.contactId}`, { token: admin, body: { name: 'Rita Lee' } })).status).toBe(200);
+    expect((await t.request('PUT', `/tags/${tag.body.id}`, { token: admin, body: { name: `Gold ${stamp}`, color: '#00ff00' } })).status).toBe(200);
+    expect((await t.request('PUT', `/queue/${desk.queues[0]!.id}`, { token: admin, body: { name: `Sales ${stamp}`, color: '#0000ff' } })).status).toBe(200);
+    expect((await t.request('PUT', `/users/${desk.user.id}`, { token: admin, body: { name: `Ana ${stamp}` } })).status).toBe(200);
+    expect((await t.request('PUT', `/whatsapp/${desk.connectionId}`, { token: admin, body: { name: `Line ${stamp}` } })).status).toBe(200);
+    const second = await expectSame();
+    expect(second.version).toBe(first.version);
+    expect(second).toMatchObject({
+      contact: { name: 'Rita Lee' },
+      tags: [{ name: `Gold ${stamp}`, color: '#00ff00' }],
+      queue: { name: `Sales ${stamp}`, color: '#0000ff' },
+      user: { name: `Ana ${stamp}` },
+      whatsapp: { name: `Line ${stamp}` },
+    });
   });
 });

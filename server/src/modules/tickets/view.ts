@@ -26,18 +26,56 @@ export async function findActiveVisibleTickets(ctx: ViewContext) {
   return (await selectActiveVisibleTickets(ctx)).select(['tickets.id', 'tickets.version', 'tickets.contactId']).execute();
 }
 
+/**
+ * FNV-1a (32 bits) in base 36: a short digest of what a ticket's value shows of other rows. Cheap
+ * enough to run per ticket on every listing; a collision would only delay one refresh of one ticket.
+ */
+function digest(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/** What the values show of the company's queues, holders, connections and tags: one digest per row, keyed by id. */
+async function findShownRelations(ctx: ViewContext) {
+  const [queues, users, whatsapps, tags, ticketTags] = await Promise.all([
+    ctx.t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).execute(),
+    ctx.t.selectFrom('users').select(['users.id', 'users.name']).execute(),
+    ctx.t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).execute(),
+    ctx.t.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.color']).execute(),
+    ctx.t.selectFrom('ticketTags').select(['ticketTags.ticketId', 'ticketTags.tagId']).orderBy('ticketTags.tagId').execute(),
+  ]);
+  const byId = (rows: { id: number }[]) => new Map(rows.map((r) => [r.id, digest(JSON.stringify(r))]));
+  const tagDigests = byId(tags);
+  const tagsOf = new Map<number, string>();
+  for (const r of ticketTags) tagsOf.set(r.ticketId, `${tagsOf.get(r.ticketId) ?? ''}${r.tagId}.${tagDigests.get(r.tagId)},`);
+  return { queues: byId(queues), users: byId(users), whatsapps: byId(whatsapps), tagsOf };
+}
+
 export const ticketsView = defineView({
   name: 'ticket',
   prefix: 'ticket',
-  tables: ACTIVE_TICKET_TABLES,
+  // Besides visibility: the rows whose fields the value shows (contact, queue, holder, connection, tags).
+  tables: [...ACTIVE_TICKET_TABLES, 'contacts', 'queues', 'whatsapps', 'tags'],
   audience: activeTicketsAudience,
+  /**
+   * The value shows fields of other rows, which change without the ticket's version: fold them into
+   * the version, so a renamed contact, tag or queue reaches the client as REST would answer it. The
+   * contact by its version (it rarely changes otherwise); the others by the shown text, since a
+   * user's version moves with presence and a connection's with every QR code, which no ticket shows.
+   */
   async listVersions(ctx) {
-    const tickets = await findActiveVisibleTickets(ctx);
-    // Tags are part of the value but not of the ticket's version: fold them in.
-    const tags = await ctx.t.selectFrom('ticketTags').select(['ticketTags.ticketId', 'ticketTags.tagId']).orderBy('ticketTags.tagId').execute();
-    const byTicket = new Map<number, number[]>();
-    for (const r of tags) byTicket.set(r.ticketId, [...(byTicket.get(r.ticketId) ?? []), r.tagId]);
-    return tickets.map((r) => ({ id: r.id, version: byTicket.has(r.id) ? `${r.version}:${byTicket.get(r.id)!.join('.')}` : r.version }));
+    const [tickets, shown] = await Promise.all([
+      (await selectActiveVisibleTickets(ctx))
+        .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
+        .select(['tickets.id', 'tickets.version', 'tickets.queueId', 'tickets.userId', 'tickets.whatsappId', 'contacts.version as contactVersion'])
+        .execute(),
+      findShownRelations(ctx),
+    ]);
+    return tickets.map((r) => {
+      const related = [r.contactVersion, shown.queues.get(r.queueId ?? 0), shown.users.get(r.userId ?? 0), shown.whatsapps.get(r.whatsappId ?? 0), shown.tagsOf.get(r.id)];
+      return { id: r.id, version: `${r.version}:${digest(related.join('|'))}` };
+    });
   },
   async getValues(ctx, ids) {
     const out: { id: RowId; value: Ticket }[] = [];
