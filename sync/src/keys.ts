@@ -1,7 +1,9 @@
 // The client view's key layout (DESIGN §4): `<entity>/<id>`, one cache per user. The server's view
-// registry writes these values; web and CLI read them. A module that joins the view adds its value
-// type to SyncValues, a view file on the server, and (if it has mutators) entries in mutators.ts.
+// registry writes these values; web and CLI read them. Each value is its entity's one wire type (the
+// zod schema in domain/<entity>.ts, the same answer REST gives). A module that joins the view adds
+// its entry to SyncValues, a view on the server, and (if it has mutators) entries in mutators.ts.
 import type { Announcement } from './domain/announcement.ts';
+import type { Chat, ChatMessage } from './domain/chat.ts';
 import type { Company } from './domain/company.ts';
 import type { Contact } from './domain/contact.ts';
 import type { Message } from './domain/message.ts';
@@ -11,53 +13,13 @@ import type { ScheduledMessage } from './domain/schedule.ts';
 import type { Setting } from './domain/setting.ts';
 import type { MutationError } from './domain/sync.ts';
 import type { Tag } from './domain/tag.ts';
+import type { TicketNote } from './domain/ticket-note.ts';
 import type { Ticket } from './domain/ticket.ts';
 import type { User } from './domain/user.ts';
 import type { Connection } from './domain/whatsapp.ts';
 
-/** An internal chat the user is a member of, with every member's unread count. */
-export type SyncedChat = {
-  id: number;
-  uuid: string;
-  title: string;
-  ownerId: number | null;
-  lastMessage: string;
-  createdAt: string;
-  updatedAt: string;
-  users: { userId: number; unreads: number; user: { id: number; name: string } }[];
-};
-
-/** One of the recent messages of a chat; the key is `chatMessage/<chatId>/<id>`. */
-export type SyncedChatMessage = {
-  id: number;
-  chatId: number;
-  message: string;
-  senderId: number | null;
-  sender: { id: number; name: string } | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
-};
-
-/** A note on a ticket the user may see. */
-export type SyncedTicketNote = {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-};
-
-/** ticket/<id>: an open or pending ticket the user may see, as GET /tickets/{id} answers it. */
-export type SyncedTicket = Ticket;
-/** contact/<id>: the contact of a synced ticket. */
-export type SyncedContact = Contact;
-/** message/<ticketId>/<id>: one of the newest 50 messages of a synced ticket. */
-export type SyncedMessage = Message;
-
 export type SyncValues = {
+  /** company/<id>: the user's company, as GET /companies/{id} answers it. */
   company: Company;
   user: User;
   queue: Queue;
@@ -65,15 +27,22 @@ export type SyncValues = {
   quickMessage: QuickMessage;
   schedule: ScheduledMessage;
   announcement: Announcement;
-  chat: SyncedChat;
-  chatMessage: SyncedChatMessage;
-  ticketNote: SyncedTicketNote;
+  /** chat/<id>: an internal chat the user is a member of, with every member's unread count. */
+  chat: Chat;
+  /** chatMessage/<chatId>/<id>: one of the 50 most recent messages of such a chat. */
+  chatMessage: ChatMessage;
+  /** ticketNote/<id>: a note on a ticket the user may see. */
+  ticketNote: TicketNote;
   connection: Connection;
   setting: Setting;
+  /** mutationError/<clientID>/<mutationID>: a mutation the server refused for a business reason. */
   mutationError: MutationError;
-  ticket: SyncedTicket;
-  contact: SyncedContact;
-  message: SyncedMessage;
+  /** ticket/<id>: an open or pending ticket the user may see, as GET /tickets/{id} answers it. */
+  ticket: Ticket;
+  /** contact/<id>: the contact of a synced ticket, as GET /contacts/{id} answers it. */
+  contact: Contact;
+  /** message/<ticketId>/<id>: one of the newest 50 messages of a synced ticket. */
+  message: Message;
 };
 export type SyncPrefix = keyof SyncValues;
 

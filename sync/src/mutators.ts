@@ -5,10 +5,12 @@
 import type { WriteTransaction } from 'replicache';
 import { z } from 'zod';
 import { idSchema, personNameSchema } from './domain/common.ts';
+import type { Message } from './domain/message.ts';
 import type { Queue } from './domain/queue.ts';
 import { settingKeySchema, type Setting } from './domain/setting.ts';
+import type { Ticket } from './domain/ticket.ts';
 import { languageSchema, type User } from './domain/user.ts';
-import { syncKey, syncPrefix, type SyncedMessage, type SyncedTicket } from './keys.ts';
+import { syncKey, syncPrefix } from './keys.ts';
 
 export const mutatorArgs = {
   /** PUT /settings/{key} as a mutation (admins). */
@@ -48,13 +50,13 @@ async function patchUser(tx: WriteTransaction, userId: number, patch: Partial<Us
   if (user) await tx.set(key, { ...user, ...patch });
 }
 
-async function patchTicket(tx: WriteTransaction, ticketId: number, patch: (t: SyncedTicket) => Partial<SyncedTicket>) {
+async function patchTicket(tx: WriteTransaction, ticketId: number, patch: (t: Ticket) => Partial<Ticket>) {
   const key = syncKey('ticket', ticketId);
-  const ticket = (await tx.get(key)) as SyncedTicket | undefined;
+  const ticket = (await tx.get(key)) as Ticket | undefined;
   if (ticket) await tx.set(key, { ...ticket, ...patch(ticket), updatedAt: new Date().toISOString() });
 }
 
-async function userRef(tx: WriteTransaction, userId: number | null): Promise<SyncedTicket['user']> {
+async function userRef(tx: WriteTransaction, userId: number | null): Promise<Ticket['user']> {
   if (userId === null) return null;
   const user = (await tx.get(syncKey('user', userId))) as User | undefined;
   return user ? { id: user.id, name: user.name } : null;
@@ -85,12 +87,12 @@ export const mutators = {
   },
   async sendMessage(tx: WriteTransaction, args: MutatorArgs<'sendMessage'>) {
     const { ticketId, localId, body, quotedMsgId, signMessage, userId, sentAt } = mutatorArgs.sendMessage.parse(args);
-    const ticket = (await tx.get(syncKey('ticket', ticketId))) as SyncedTicket | undefined;
+    const ticket = (await tx.get(syncKey('ticket', ticketId))) as Ticket | undefined;
     if (!ticket) return;
     const me = await userRef(tx, userId);
     const text = signMessage && me ? `*${me.name}*:\n${body}` : body;
-    const quoted = quotedMsgId ? ((await tx.scan({ prefix: `${syncPrefix('message')}${ticketId}/` }).values().toArray()) as SyncedMessage[]).find((m) => m.id === quotedMsgId) : undefined;
-    const message: SyncedMessage = {
+    const quoted = quotedMsgId ? ((await tx.scan({ prefix: `${syncPrefix('message')}${ticketId}/` }).values().toArray()) as Message[]).find((m) => m.id === quotedMsgId) : undefined;
+    const message: Message = {
       // Negative: never an id the server hands out.
       id: -Date.parse(sentAt),
       wid: `local:${localId}`,
@@ -119,7 +121,7 @@ export const mutators = {
   async resendMessage(tx: WriteTransaction, args: MutatorArgs<'resendMessage'>) {
     const { ticketId, messageId } = mutatorArgs.resendMessage.parse(args);
     const key = `${syncPrefix('message')}${ticketId}/${messageId}`;
-    const message = (await tx.get(key)) as SyncedMessage | undefined;
+    const message = (await tx.get(key)) as Message | undefined;
     if (message?.sendStatus === 'failed') await tx.set(key, { ...message, sendStatus: 'queued', sendError: null });
   },
   async resolveTicket(tx: WriteTransaction, args: MutatorArgs<'resolveTicket'>) {

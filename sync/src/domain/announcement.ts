@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimeSchema, listQuerySchema, type Page } from './common.ts';
+import { timestampSchema, listQuerySchema, type Page } from './common.ts';
 
 // Announcements (spec/02 §3, §5): platform-wide notices from the super-admin: the request bodies and
 // the one shape every transport sends.
@@ -41,8 +41,8 @@ export const announcementSchema = z.object({
   status: z.boolean().describe('Active: shown to every company'),
   mediaPath: z.string().nullable().describe('Where the picture is stored; GET /announcements/{id}/media serves it'),
   mediaName: z.string().nullable().describe('The picture\'s original file name'),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
 });
 export type Announcement = z.infer<typeof announcementSchema>;
 

@@ -26,5 +26,9 @@ export const enabledValue = z.enum(['enabled', 'disabled']);
 
 export type Page<K extends string, T> = { [P in K]: T[] } & { hasMore: boolean };
 
-/** A time as every answer sends it: ISO-8601 in UTC (both databases store it that way). */
-export const isoTimeSchema = z.string().describe('ISO-8601 time in UTC');
+/** A time as the server sends it: ISO-8601 in UTC (SQLite stores that text; PostgreSQL's timestamptz is read back as it). */
+export const timestampSchema = z.iso.datetime({ offset: true });
+
+/** Another row named by id and name (the holder of a ticket, the author of a note, the sender of a message). */
+export const namedRefSchema = z.object({ id: z.number().int().positive(), name: z.string() });
+export type NamedRef = z.infer<typeof namedRefSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoTimeSchema, passwordSchema, personNameSchema, type Page } from './common.ts';
+import { emailSchema, timestampSchema, passwordSchema, personNameSchema, type Page } from './common.ts';
 import { formSwitchSchema, planSchema } from './plan.ts';
 import { scheduleSchema, schedulesSchema } from './queue.ts';
 import { settingSchema } from './setting.ts';
@@ -132,9 +132,9 @@ export const companySchema = z.object({
   plan: planSchema.nullable(),
   status: z.boolean().describe('Active; an inactive company cannot log in'),
   campaignsEnabled: z.boolean().describe('The campaignsEnabled setting: campaign pages show even without the plan flag'),
-  dueDate: isoTimeSchema.nullable().describe('End of the paid period; login is refused after it'),
+  dueDate: timestampSchema.nullable().describe('End of the paid period; login is refused after it'),
   recurrence: recurrenceSchema,
-  trialExpiration: isoTimeSchema.nullable().describe('End of the sign-up trial'),
+  trialExpiration: timestampSchema.nullable().describe('End of the sign-up trial'),
   schedules: z.array(storedScheduleSchema).describe('Business hours, one entry per weekday at most'),
   document: z.string().nullable(),
   paymentMethod: z.string().nullable(),
@@ -144,8 +144,8 @@ export const companySchema = z.object({
   addressDistrict: z.string().nullable(),
   addressCity: z.string().nullable(),
   addressState: z.string().nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
   settings: z.array(settingSchema).optional().describe('Every setting (defaults filled); only where one company is read'),
 });
 export type Company = z.infer<typeof companySchema>;

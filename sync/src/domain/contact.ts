@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, listQuerySchema } from './common.ts';
+import { emailSchema, idSchema, listQuerySchema, timestampSchema } from './common.ts';
 
-// Contacts (spec/02 §3, §5, §7): the shape the API answers, the bodies of the contact routes, and
-// the phone-number rules the pipeline, the external API and the forms share.
+// Contacts (spec/02 §3, §5, §7): the shape the API answers (`contactSchema`: GET /contacts/{id} and
+// the client view's contact/<id> alike), the bodies of the contact routes, and the phone-number
+// rules the pipeline, the external API and the forms share.
 
 /** Digits only: "+55 (11) 99999-0000" → "5511999990000". */
 export function toDigits(value: string): string {
@@ -68,27 +69,29 @@ export type ContactListQuery = z.infer<typeof contactListQuerySchema>;
 export const contactOptionsQuerySchema = z.object({ name: z.string().trim().max(100).optional().default('') });
 export type ContactOption = { id: number; name: string; number: string };
 
+export const contactExtraInfoSchema = z.object({ id: z.number().int().positive(), name: z.string(), value: z.string() });
+export type ContactExtraInfo = z.infer<typeof contactExtraInfoSchema>;
+
+/** One contact as the server sends it: GET /contacts/{id}, the pages of GET /contacts, contact/<id> in the client view. */
+export const contactSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  number: z.string().describe('Digits only. A contact known only by its WhatsApp LID is filed under the LID digits until the network reveals its phone number.'),
+  email: z.string().describe('Empty when unknown.'),
+  profilePicUrl: z.string().nullable(),
+  isGroup: z.boolean(),
+  disableBot: z.boolean().describe('The bot (queue menu, flows, AI) stays silent with this contact.'),
+  jid: z.string().nullable().describe('Phone-number JID, when known: a contact may have only one of jid and lid.'),
+  lid: z.string().nullable().describe('WhatsApp linked identity (LID), when known.'),
+  whatsappId: z.number().int().positive().nullable().describe('The connection the contact was first seen on.'),
+  extraInfo: z.array(contactExtraInfoSchema).describe('Custom fields, in the order they were added.'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  version: z.number().int().nonnegative().describe('Row version, bumped on every write (sync row versioning).'),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
 export type ContactsPage = { contacts: Contact[]; hasMore: boolean; count: number };
-
-export type ContactExtraInfo = { id: number; name: string; value: string };
-
-export type Contact = {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string | null;
-  isGroup: boolean;
-  disableBot: boolean;
-  /** Phone-number JID and linked identity, when known: a contact may have only one of them. */
-  jid: string | null;
-  lid: string | null;
-  whatsappId: number | null;
-  extraInfo: ContactExtraInfo[];
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
 
 export const contactKey = (id: number) => `contact/${id}`;
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { idSchema, queryBool } from './common.ts';
+import { idSchema, namedRefSchema, queryBool, timestampSchema } from './common.ts';
 
 // Messages (spec/02 §3, §7; spec/03 §5 upload limits): the list query, the JSON body of
-// POST /messages/{ticketId}, the upload rules the server enforces and the web checks early.
+// POST /messages/{ticketId}, the upload rules the server enforces and the web checks early, and the
+// message every client reads (`messageSchema`: REST and message/<ticketId>/<id> of the client view).
 
 export const MESSAGE_MEDIA_TYPES = ['image', 'audio', 'video', 'application', 'locationMessage', 'vcard', 'contactMessage', 'call_log'] as const;
 export type MessageMediaType = (typeof MESSAGE_MEDIA_TYPES)[number];
@@ -61,38 +62,50 @@ export type UploadKind = keyof typeof UPLOAD_RULES;
 /** At most this many files in one POST. */
 export const MAX_MEDIAS_PER_MESSAGE = 10;
 
-export type QuotedMessage = { id: number; body: string; fromMe: boolean; mediaType: string | null; mediaUrl: string | null; isDeleted: boolean };
-
 export const MESSAGE_SEND_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type MessageSendStatus = (typeof MESSAGE_SEND_STATUSES)[number];
 
-export type Message = {
-  id: number;
-  wid: string;
-  ticketId: number;
-  contactId: number | null;
-  contact: { id: number; name: string } | null;
-  body: string;
-  mediaType: string | null;
-  /** Served by GET /media/... with the ticket's access rules; null without media. */
-  mediaUrl: string | null;
-  fromMe: boolean;
-  isDeleted: boolean;
-  isEdited: boolean;
-  ack: number;
-  /**
-   * Outgoing messages (DESIGN §12): `queued` until the network took it (clock), `sent`, or `failed`
-   * with the catalogue code in `sendError` (the chat offers to send it again); null for inbound ones.
-   */
-  sendStatus: MessageSendStatus | null;
-  sendError: string | null;
-  read: boolean;
-  quotedMsgId: number | null;
-  quotedMsg: QuotedMessage | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
+const mediaTypeSchema = z.string().nullable().describe(`One of ${MESSAGE_MEDIA_TYPES.join(', ')}; null for a text message.`);
+const mediaUrlSchema = z.string().nullable().describe('Served by GET /media/... with the ticket\'s access rules; null without media.');
+
+/** The message a reply quotes, as the bubble shows it. */
+export const quotedMessageSchema = z.object({
+  id: z.number().int().positive(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: mediaTypeSchema,
+  mediaUrl: mediaUrlSchema,
+  isDeleted: z.boolean(),
+});
+export type QuotedMessage = z.infer<typeof quotedMessageSchema>;
+
+/** One message as the server sends it: the pages of GET /messages/{ticketId}, POST answers, message/<ticketId>/<id> in the client view. */
+export const messageSchema = z.object({
+  id: z.number().int().describe('Positive once stored; negative only on the optimistic copy a client shows before the server confirms its send.'),
+  wid: z.string().describe('The WhatsApp message id; `pending:…` until the network names an outgoing message.'),
+  ticketId: z.number().int().positive(),
+  contactId: z.number().int().positive().nullable(),
+  contact: namedRefSchema.nullable().describe('The contact of the conversation (in a group, the participant who wrote).'),
+  body: z.string().describe('A location is pipe-separated: image, link, optional description.'),
+  mediaType: mediaTypeSchema,
+  mediaUrl: mediaUrlSchema,
+  fromMe: z.boolean(),
+  isDeleted: z.boolean(),
+  isEdited: z.boolean(),
+  ack: z.number().int().min(0).max(5).describe('Delivery: 0 until the network took it, then 1 (sent) up to 5 as WhatsApp reports delivery, read and play; only moves forward.'),
+  sendStatus: z
+    .enum(MESSAGE_SEND_STATUSES)
+    .nullable()
+    .describe('Outgoing messages (DESIGN §12): `queued` until the network took it, `sent`, or `failed` with the catalogue code in sendError (the chat offers to send it again); null for inbound ones.'),
+  sendError: z.string().nullable().describe('The catalogue code of a failed send.'),
+  read: z.boolean(),
+  quotedMsgId: z.number().int().positive().nullable(),
+  quotedMsg: quotedMessageSchema.nullable(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  version: z.number().int().nonnegative().describe('Row version, bumped on every write (sync row versioning); 0 on an optimistic copy.'),
+});
+export type Message = z.infer<typeof messageSchema>;
 
 export type MessagePage = { messages: Message[]; hasMore: boolean };
 

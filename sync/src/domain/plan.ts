@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_FEATURES, type PlanFeature, type PlanFlags } from '../plan-features.ts';
-import { isoTimeSchema } from './common.ts';
+import { timestampSchema } from './common.ts';
 
 // Plans (spec/01 §3): the bodies of POST /plans and PUT /plans/{id}, and the plan as the API shows it.
 // The plan form names its switches `kanban`, `campaigns`…; the API and the database say `useKanban`,
@@ -23,8 +23,8 @@ export const planSchema = z.object({
   value: z.number().describe('Price in reais (BRL), 2 decimals; stored as integer cents'),
   ...planFlagsSchema.shape,
   isPublic: z.boolean().describe('Offered at the public sign-up'),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
 });
 export type Plan = z.infer<typeof planSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, timestampSchema } from './common.ts';
 
 // Queues and queue options (spec/03 §2-§5): request bodies, business-hour schedules, and the shapes
 // the API answers. Schedules are shared with connections (their Business hours tab). `queueSchema`
@@ -96,8 +96,8 @@ export const queueSchema = z.object({
   integrationId: z.number().int().nullable(),
   promptId: z.number().int().nullable(),
   schedules: z.array(businessDaySchema).describe('Business hours, at most one entry per weekday'),
-  createdAt: z.string().describe('ISO-8601, UTC'),
-  updatedAt: z.string().describe('ISO-8601, UTC'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
   version: z.number().int().describe('Row version, bumped on every change'),
 });
 export type Queue = z.infer<typeof queueSchema>;

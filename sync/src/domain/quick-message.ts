@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuerySchema } from './common.ts';
+import { listQuerySchema, timestampSchema } from './common.ts';
 import { refIdSchema } from './tag.ts';
 
 // Quick messages (spec/02 §3, §5, §7): `geral` ones are shared with the company, others belong to
@@ -47,8 +47,8 @@ export const quickMessageSchema = z.object({
   status: z.boolean().describe('false: hidden from the "/" quick answers'),
   isMedia: z.boolean().describe('true when there is an attachment'),
   userId: z.number().int().nullable().describe('The author'),
-  createdAt: z.string().describe('ISO-8601, UTC'),
-  updatedAt: z.string().describe('ISO-8601, UTC'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
 });
 export type QuickMessage = z.infer<typeof quickMessageSchema>;
 

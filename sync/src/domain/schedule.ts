@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, listQuerySchema } from './common.ts';
+import { idSchema, listQuerySchema, timestampSchema } from './common.ts';
 
 // Scheduled messages (spec/02 §3, §4, §5, §7) and the template variables their bodies may use
 // (spec/01 §9, spec/02 §9). Rendering is a pure function so the web can preview what the job sends.
@@ -70,8 +70,8 @@ export const scheduledMessageSchema = z.object({
   ticketId: z.number().int().nullable().describe('The ticket it was scheduled from, if any'),
   mediaPath: z.string().nullable().describe('The attached image, relative to the media folder; read it at GET /schedules/{id}/media'),
   mediaName: z.string().nullable().describe("The image's file name as uploaded"),
-  createdAt: z.string().describe('ISO-8601, UTC'),
-  updatedAt: z.string().describe('ISO-8601, UTC'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
   version: z.number().int().describe('Row version, bumped on every change'),
 });
 export type ScheduledMessage = z.infer<typeof scheduledMessageSchema>;

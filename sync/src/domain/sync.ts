@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimeSchema } from './common.ts';
+import { timestampSchema } from './common.ts';
 
 // The sync protocol's own values (DESIGN §4): what the server puts in a client's view that is no
 // entity of the product. A refused mutation reaches its client as mutationError/<clientID>/<mutationID>.
@@ -14,6 +14,6 @@ export const mutationErrorSchema = z.object({
   name: z.string().describe('The mutator, e.g. updateSetting'),
   code: z.string().describe('An error code of the catalogue (errors.ts), translated like any other'),
   message: z.string(),
-  createdAt: isoTimeSchema,
+  createdAt: timestampSchema,
 });
 export type MutationError = z.infer<typeof mutationErrorSchema>;

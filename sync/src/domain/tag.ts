@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, listQuerySchema, queryBool } from './common.ts';
+import { idSchema, listQuerySchema, queryBool, timestampSchema } from './common.ts';
 
 // Tags, ticket tags and the kanban (spec/02 §3, §5, §7): request bodies and queries, and
 // `tagSchema`, the one wire shape of a tag: GET /tags/{id} answers it and the sync view puts it at
@@ -79,8 +79,8 @@ export const tagSchema = z.object({
   color: z.string().describe('Hex colour, e.g. #A4CCCC'),
   kanban: z.union([z.literal(0), z.literal(1)]).describe('1: the tag is a lane of the kanban board'),
   userId: z.number().int().nullable().describe('Who created the tag'),
-  createdAt: z.string().describe('ISO-8601, UTC'),
-  updatedAt: z.string().describe('ISO-8601, UTC'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
 });
 export type Tag = z.infer<typeof tagSchema>;
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { idSchema, queryBool } from './common.ts';
-import type { Contact } from './contact.ts';
+import { idSchema, namedRefSchema, queryBool, timestampSchema } from './common.ts';
+import { contactSchema } from './contact.ts';
 
 // Tickets (spec/02 §3, §4, §7): statuses, the list filters of GET /tickets, the bodies of POST and
-// PUT /tickets, and the ticket shape every client reads.
+// PUT /tickets, and the ticket shape every client reads (`ticketSchema`: REST and ticket/<id> of the
+// client view alike).
 
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -72,37 +73,42 @@ export const ticketUpdateSchema = z.object({
 });
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
 
-export type TicketTag = { id: number; name: string; color: string };
+const refId = z.number().int().positive();
 
-export type Ticket = {
-  id: number;
-  uuid: string;
-  status: TicketStatus;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string; status: string } | null;
-  contactId: number;
-  contact: Pick<Contact, 'id' | 'name' | 'number' | 'email' | 'profilePicUrl' | 'isGroup' | 'disableBot'>;
-  isGroup: boolean;
-  chatbot: boolean;
-  queueOptionId: number | null;
-  lastMessage: string;
-  unreadMessages: number;
-  awaitingRating: boolean;
-  useIntegration: boolean;
-  promptId: number | null;
-  integrationId: number | null;
-  code: string | null;
-  tags: TicketTag[];
-  lastInteractionAt: string | null;
-  closedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
+export const ticketTagSchema = z.object({ id: refId, name: z.string(), color: z.string() });
+export type TicketTag = z.infer<typeof ticketTagSchema>;
+
+/** One ticket as the server sends it: GET /tickets/{id}, the pages of GET /tickets, ticket/<id> in the client view. */
+export const ticketSchema = z.object({
+  id: refId,
+  uuid: z.uuid().describe('The public id: the web opens /tickets/{uuid}.'),
+  status: ticketStatusSchema,
+  userId: refId.nullable().describe('The attendant holding the ticket; null while it waits (pending) and for bot conversations.'),
+  user: namedRefSchema.nullable(),
+  queueId: refId.nullable(),
+  queue: z.object({ id: refId, name: z.string(), color: z.string() }).nullable(),
+  whatsappId: refId.nullable().describe('The connection the conversation runs on.'),
+  whatsapp: z.object({ id: refId, name: z.string(), status: z.string() }).nullable(),
+  contactId: refId,
+  contact: contactSchema.pick({ id: true, name: true, number: true, email: true, profilePicUrl: true, isGroup: true, disableBot: true }),
+  isGroup: z.boolean(),
+  chatbot: z.boolean().describe('The bot (queue menu or options tree) is still talking to the contact; an attendant has not taken over.'),
+  queueOptionId: refId.nullable().describe('Where the contact is in the queue menu tree.'),
+  lastMessage: z.string().describe('Preview of the newest message: its text, else its file name or media kind.'),
+  unreadMessages: z.number().int().nonnegative(),
+  awaitingRating: z.boolean().describe('The rating question was sent and its answer is awaited.'),
+  useIntegration: z.boolean(),
+  promptId: refId.nullable(),
+  integrationId: refId.nullable(),
+  code: z.string().nullable(),
+  tags: z.array(ticketTagSchema).describe('By name.'),
+  lastInteractionAt: timestampSchema.nullable(),
+  closedAt: timestampSchema.nullable(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  version: z.number().int().nonnegative().describe('Row version, bumped on every write (sync row versioning).'),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
 
 export type TicketPage = { tickets: Ticket[]; hasMore: boolean };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, isoTimeSchema, listQuerySchema, passwordSchema, personNameSchema, type Page } from './common.ts';
+import { emailSchema, idSchema, timestampSchema, listQuerySchema, passwordSchema, personNameSchema, type Page } from './common.ts';
 import { companySchema } from './company.ts';
 import { settingSchema } from './setting.ts';
 import { LANGUAGES } from '../i18n/errors.ts';
@@ -95,8 +95,8 @@ export const userSchema = z.object({
   showNoQueue: z.boolean().describe('Sees tickets without a queue'),
   online: z.boolean(),
   queues: z.array(userQueueSchema).describe('The queues the user works in, in queue order'),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
   language: z.string().nullable().optional().describe('pt, en or es (null: the browser decides); only on the own row'),
   company: userCompanySchema.optional().describe('Only on the session answers'),
 });

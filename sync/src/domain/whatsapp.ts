@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, queryBool } from './common.ts';
+import { idSchema, queryBool, timestampSchema } from './common.ts';
 import { businessDaySchema, queueSchema, schedulesSchema } from './queue.ts';
 
 // Connections (spec/03 §3-§5, §7, §9) and the simulator's HTTP controls (DESIGN §5).
@@ -89,8 +89,8 @@ export const connectionSchema = z.object({
   schedules: z.array(businessDaySchema).describe('Business hours, at most one entry per weekday'),
   queues: z.array(connectionQueueSchema).describe('Its queues, in menu order'),
   queueIds: z.array(z.number().int()).describe('The ids of `queues`, as POST and PUT /whatsapp take them'),
-  createdAt: z.string().describe('ISO-8601, UTC'),
-  updatedAt: z.string().describe('ISO-8601, UTC'),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
   version: z.number().int().describe('Row version, bumped on every change'),
 });
 export type Connection = z.infer<typeof connectionSchema>;

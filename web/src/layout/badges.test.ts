@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncedChat, SyncedTicket } from '@zapdesk/sync/keys';
-import { CONNECTION_STATUSES } from '@zapdesk/sync';
+import { type Chat, CONNECTION_STATUSES, type Ticket } from '@zapdesk/sync';
 import { connectionsNeedAttention, newlyUnread, notificationTickets, parseVolume, unreadChats } from './badges.ts';
 
-const ticket = (id: number, over: Partial<SyncedTicket>): SyncedTicket =>
-  ({ id, uuid: `u${id}`, status: 'pending', userId: null, queueId: 1, unreadMessages: 1, updatedAt: `2026-11-22T10:0${id}:00Z`, ...over }) as SyncedTicket;
+const ticket = (id: number, over: Partial<Ticket>): Ticket =>
+  ({ id, uuid: `u${id}`, status: 'pending', userId: null, queueId: 1, unreadMessages: 1, updatedAt: `2026-11-22T10:0${id}:00Z`, ...over }) as Ticket;
 
 const user = { id: 7, allTicket: 'desabled', showNoQueue: false, queues: [{ id: 1 }] };
 
@@ -19,7 +18,7 @@ describe('connections badge', () => {
 describe('internal chat badge', () => {
   it("counts the chats where this user's unreads are above zero, not other members'", () => {
     const chat = (id: number, mine: number, other: number) =>
-      ({ id, users: [{ userId: 7, unreads: mine, user: { id: 7, name: 'Me' } }, { userId: 8, unreads: other, user: { id: 8, name: 'You' } }] }) as SyncedChat;
+      ({ id, users: [{ userId: 7, unreads: mine, user: { id: 7, name: 'Me' } }, { userId: 8, unreads: other, user: { id: 8, name: 'You' } }] }) as Chat;
     expect(unreadChats([chat(1, 2, 0), chat(2, 0, 5), chat(3, 1, 1)], 7).map((c) => c.id)).toEqual([1, 3]);
   });
 });

@@ -1,8 +1,7 @@
 // Rules of the drawer badges and the top bar's popovers (spec/01 §2, §4; spec/02 §4, §6), pure so
 // they are unit-tested: which connections need attention, which internal chats are unread, which
 // tickets notify whom, and the notification volume.
-import type { Connection } from '@zapdesk/sync';
-import type { SyncedChat, SyncedTicket } from '@zapdesk/sync/keys';
+import type { Chat, Connection, Ticket } from '@zapdesk/sync';
 
 /** Every status but CONNECTED asks the admin to look at the connections page. */
 export const ATTENTION_STATUSES: ReadonlySet<string> = new Set(['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING']);
@@ -15,7 +14,7 @@ export function connectionsNeedAttention(rows: readonly Pick<Connection, 'status
 }
 
 /** Internal chats where the user has unread messages. */
-export function unreadChats(chats: readonly SyncedChat[], userId: number): SyncedChat[] {
+export function unreadChats(chats: readonly Chat[], userId: number): Chat[] {
   return chats.filter((c) => (c.users.find((u) => u.userId === userId)?.unreads ?? 0) > 0);
 }
 
@@ -26,9 +25,9 @@ export type NotifiedUser = { id: number; allTicket: string; showNoQueue: boolean
  * queues (any queue when allTicket is enabled, none when the ticket has no queue unless the user
  * sees tickets without a queue). Newest first.
  */
-export function notificationTickets(tickets: readonly SyncedTicket[], user: NotifiedUser): SyncedTicket[] {
+export function notificationTickets(tickets: readonly Ticket[], user: NotifiedUser): Ticket[] {
   const queueIds = new Set(user.queues.map((q) => q.id));
-  const mine = (t: SyncedTicket) => {
+  const mine = (t: Ticket) => {
     if (t.status === 'closed' || t.unreadMessages <= 0) return false;
     if (t.userId !== null) return t.userId === user.id;
     if (t.queueId === null) return user.showNoQueue || user.allTicket === 'enabled';
@@ -41,7 +40,7 @@ export function notificationTickets(tickets: readonly SyncedTicket[], user: Noti
  * Tickets whose unread count grew since the last look and that changed after `since` (when the
  * page opened): these ring. Old unread tickets arriving with the first pull stay silent.
  */
-export function newlyUnread(previous: ReadonlyMap<number, number>, now: readonly SyncedTicket[], since: string): SyncedTicket[] {
+export function newlyUnread(previous: ReadonlyMap<number, number>, now: readonly Ticket[], since: string): Ticket[] {
   return now.filter((t) => t.unreadMessages > (previous.get(t.id) ?? 0) && t.updatedAt > since);
 }
 

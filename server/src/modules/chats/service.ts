@@ -2,7 +2,7 @@
 // writes messages; each member has their own unread count. Each runs in the route's transaction
 // (`Tx`, DESIGN §12) and pokes the company once it commits.
 import { randomUUID } from 'node:crypto';
-import { AppError, type ChatCreateInput, type ChatDto, type ChatMessageCreateInput, type ChatMessageDto, type ChatUpdateInput } from '@zapdesk/sync';
+import { AppError, type Chat, type ChatCreateInput, type ChatMessage, type ChatMessageCreateInput, type ChatUpdateInput } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -26,7 +26,7 @@ async function getOwnedChat(db: Database, actor: Actor, chatId: number) {
   return chat;
 }
 
-export async function createChat(tx: Tx, actor: Actor, input: ChatCreateInput): Promise<ChatDto> {
+export async function createChat(tx: Tx, actor: Actor, input: ChatCreateInput): Promise<Chat> {
   const { db } = tx;
   const memberIds = [...new Set([actor.userId, ...input.users])];
   await assertCompanyUsers(db, actor.companyId, memberIds);
@@ -41,7 +41,7 @@ export async function createChat(tx: Tx, actor: Actor, input: ChatCreateInput): 
 }
 
 /** PUT /chats/{id}: new title and/or members; the owner always stays, kept members keep their unreads. */
-export async function updateChat(tx: Tx, actor: Actor, chatId: number, input: ChatUpdateInput): Promise<ChatDto> {
+export async function updateChat(tx: Tx, actor: Actor, chatId: number, input: ChatUpdateInput): Promise<Chat> {
   const { db } = tx;
   await getOwnedChat(db, actor, chatId);
   const t = tenant(db, actor.companyId);
@@ -71,7 +71,7 @@ export async function deleteChat(tx: Tx, actor: Actor, chatId: number): Promise<
 }
 
 /** POST /chats/{id}/messages: one more unread for every other member; the chat moves to the top. */
-export async function createChatMessage(tx: Tx, actor: Actor, chatId: number, input: ChatMessageCreateInput): Promise<ChatMessageDto> {
+export async function createChatMessage(tx: Tx, actor: Actor, chatId: number, input: ChatMessageCreateInput): Promise<ChatMessage> {
   const { db } = tx;
   await getMemberChat(db, actor, { id: chatId });
   const t = tenant(db, actor.companyId);
@@ -96,7 +96,7 @@ export async function createChatMessage(tx: Tx, actor: Actor, chatId: number, in
 }
 
 /** POST /chats/{id}/read: the caller's unread count back to zero (only theirs, whatever the body says). */
-export async function markChatRead(tx: Tx, actor: Actor, chatId: number): Promise<ChatDto> {
+export async function markChatRead(tx: Tx, actor: Actor, chatId: number): Promise<Chat> {
   const { db } = tx;
   await getMemberChat(db, actor, { id: chatId });
   await tenant(db, actor.companyId)

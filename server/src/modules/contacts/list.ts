@@ -1,11 +1,11 @@
 // Reading contacts in bulk: the paginated list, the select options and the CSV export. Searches go
 // through the full-text index (contacts_fts on SQLite, search_tsv on PostgreSQL), never LIKE '%x%'.
-import { PAGE_SIZE, toDigits, type ContactExtraInfo, type ContactListQuery, type ContactOption, type ContactsPage } from '@zapdesk/sync';
+import { PAGE_SIZE, toDigits, type ContactListQuery, type ContactOption, type ContactsPage } from '@zapdesk/sync';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import { searchTerms } from '../tickets/search.ts';
-import { toContactDto } from './queries.ts';
+import { toContactDtos } from './dto.ts';
 
 const OPTIONS_LIMIT = 1_000;
 
@@ -34,19 +34,6 @@ function dateRange(query: ContactListQuery): { from?: string; to?: string } {
   return { from: start ? `${start}T00:00:00.000Z` : undefined, to: end ? nextDay(end) : undefined };
 }
 
-async function findExtraInfoOf(db: Database, companyId: number, contactIds: number[]): Promise<Map<number, ContactExtraInfo[]>> {
-  const byContact = new Map<number, ContactExtraInfo[]>();
-  if (contactIds.length === 0) return byContact;
-  const rows = await tenant(db, companyId)
-    .selectFrom('contactCustomFields')
-    .select(['contactCustomFields.id', 'contactCustomFields.contactId', 'contactCustomFields.name', 'contactCustomFields.value'])
-    .where('contactCustomFields.contactId', 'in', contactIds)
-    .orderBy('contactCustomFields.id')
-    .execute();
-  for (const { contactId, ...field } of rows) byContact.set(contactId, [...(byContact.get(contactId) ?? []), field]);
-  return byContact;
-}
-
 /** GET /contacts: 20 per page by name, with the total count of the filter. */
 export async function findContactsPage(db: Database, dialect: Dialect, companyId: number, query: ContactListQuery): Promise<ContactsPage> {
   const search = searchCondition(dialect, companyId, query.searchParam);
@@ -66,10 +53,8 @@ export async function findContactsPage(db: Database, dialect: Dialect, companyId
       .execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const page = rows.slice(0, PAGE_SIZE);
-  const extra = await findExtraInfoOf(db, companyId, page.map((r) => r.id));
   return {
-    contacts: page.map((r) => toContactDto(r, extra.get(r.id) ?? [])),
+    contacts: await toContactDtos(db, companyId, rows.slice(0, PAGE_SIZE)),
     hasMore: rows.length > PAGE_SIZE,
     count: Number(total.n),
   };

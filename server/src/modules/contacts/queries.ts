@@ -1,6 +1,6 @@
 // Contacts as the pipeline, tickets and the external API need them: find-or-create by LID, JID or
-// number, and the contact as the API shows it.
-import { AppError, jidUser, toDigits, type Contact } from '@zapdesk/sync';
+// number. What the API sends of a contact is dto.ts.
+import { AppError, jidUser, toDigits } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Peer } from '../../channels/types.ts';
 import type { Database } from '../../db/database.ts';
@@ -8,25 +8,6 @@ import type { Contacts } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 
 export type ContactRow = Selectable<Contacts>;
-
-export function toContactDto(row: ContactRow, extraInfo: Contact['extraInfo'] = []): Contact {
-  return {
-    id: row.id,
-    name: row.name,
-    number: row.number,
-    email: row.email,
-    profilePicUrl: row.profilePicUrl,
-    isGroup: row.isGroup === 1,
-    disableBot: row.disableBot === 1,
-    jid: row.jid,
-    lid: row.lid,
-    whatsappId: row.whatsappId,
-    extraInfo,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    version: row.version,
-  };
-}
 
 /**
  * The number a peer is filed under. A phone number when the network gave one (or a phone-number
@@ -105,15 +86,6 @@ export async function refreshContact(db: Database, companyId: number, row: Conta
 
 export async function findContact(db: Database, companyId: number, contactId: number): Promise<ContactRow | undefined> {
   return tenant(db, companyId).selectFrom('contacts').selectAll().where('contacts.id', '=', contactId).executeTakeFirst();
-}
-
-export async function findExtraInfo(db: Database, companyId: number, contactId: number): Promise<Contact['extraInfo']> {
-  return tenant(db, companyId)
-    .selectFrom('contactCustomFields')
-    .select(['contactCustomFields.id', 'contactCustomFields.name', 'contactCustomFields.value'])
-    .where('contactCustomFields.contactId', '=', contactId)
-    .orderBy('contactCustomFields.id')
-    .execute();
 }
 
 /** The peer to send to: the stored JID, else the LID, else the number as a phone JID. */

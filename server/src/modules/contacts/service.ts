@@ -8,14 +8,15 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { findContact, findExtraInfo, toContactDto } from './queries.ts';
+import { toContactDto } from './dto.ts';
+import { findContact } from './queries.ts';
 
 const duplicated = () => new AppError('ERR_DUPLICATED_CONTACT');
 
 export async function getContact(db: Database, actor: Actor, contactId: number): Promise<Contact> {
   const row = await findContact(db, actor.companyId, contactId);
   if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
-  return toContactDto(row, await findExtraInfo(db, actor.companyId, row.id));
+  return toContactDto(db, actor.companyId, row);
 }
 
 /** The list becomes exactly `extraInfo` (the form sends it whole); rows are replaced, not merged. */

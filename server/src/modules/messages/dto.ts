@@ -1,4 +1,6 @@
-// The message as the API shows it (spec/02 §3): with its quoted message and sender contact.
+// The message as every transport sends it (`messageSchema` in @zapdesk/sync, spec/02 §3): with its
+// quoted message and sender contact. The REST routes and message/<ticketId>/<id> of the client view
+// (view.ts) both answer with toMessageDtos.
 import { MESSAGE_SEND_STATUSES, type Message, type MessageSendStatus, type QuotedMessage } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';

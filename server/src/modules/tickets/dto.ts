@@ -1,4 +1,6 @@
-// The ticket as the API shows it (spec/02 §3): with contact, queue, user, connection and tags.
+// The ticket as every transport sends it (`ticketSchema` in @zapdesk/sync, spec/02 §3): with contact,
+// queue, user, connection and tags. The REST routes and ticket/<id> of the client view (view.ts) both
+// answer with toTicketDtos.
 import type { Ticket, TicketStatus } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';

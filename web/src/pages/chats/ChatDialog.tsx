@@ -2,8 +2,7 @@
 // alert; only the owner edits.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatDto } from '@zapdesk/sync';
-import type { SyncedChat } from '@zapdesk/sync/keys';
+import type { Chat } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useUser } from '../../session/SessionProvider.tsx';
@@ -11,7 +10,7 @@ import { useSyncedList } from '../../sync/use-synced.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
 
-type Props = { chat: SyncedChat | null; onClose: () => void; onSaved: (chat: ChatDto) => void };
+type Props = { chat: Chat | null; onClose: () => void; onSaved: (chat: Chat) => void };
 
 export function ChatDialog({ chat, onClose, onSaved }: Props) {
   const { t } = useTranslation();
@@ -20,7 +19,7 @@ export function ChatDialog({ chat, onClose, onSaved }: Props) {
   const [title, setTitle] = useState(chat?.title ?? '');
   const [chosen, setChosen] = useState<Set<number>>(() => new Set(chat?.users.map((u) => u.userId).filter((id) => id !== me.id) ?? []));
   const [alert, setAlert] = useState<string | null>(null);
-  const { busy, run } = useSaveForm<ChatDto>(onSaved);
+  const { busy, run } = useSaveForm<Chat>(onSaved);
 
   const toggle = (id: number) =>
     setChosen((s) => {
@@ -37,7 +36,7 @@ export function ChatDialog({ chat, onClose, onSaved }: Props) {
     }
     setAlert(null);
     const body = { title: title.trim(), users: [...chosen].map((id) => ({ id })) };
-    await run(() => (chat ? api.put<ChatDto>(`/chats/${chat.id}`, body) : api.post<ChatDto>('/chats', body)));
+    await run(() => (chat ? api.put<Chat>(`/chats/${chat.id}`, body) : api.post<Chat>('/chats', body)));
   };
 
   return (

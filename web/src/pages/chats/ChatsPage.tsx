@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import type { SyncedChat } from '@zapdesk/sync/keys';
+import type { Chat } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
@@ -27,7 +27,7 @@ export function Component() {
   const chats = useSyncedList('chat');
   const allMessages = useSyncedList('chatMessage');
   const [tab, setTab] = useState<'list' | 'chat'>(uuid ? 'chat' : 'list');
-  const [editing, setEditing] = useState<SyncedChat | 'new' | null>(null);
+  const [editing, setEditing] = useState<Chat | 'new' | null>(null);
 
   const sorted = useMemo(() => sortChats(chats ?? []), [chats]);
   const current = sorted.find((c) => c.uuid === uuid) ?? null;
@@ -40,12 +40,12 @@ export function Component() {
     api.post(`/chats/${current.id}/read`, { userId: me.id }).catch(toastError);
   }, [current?.id, unread, me.id]);
 
-  const open = (chat: SyncedChat) => {
+  const open = (chat: Chat) => {
     setTab('chat');
     void navigate(`/chats/${chat.uuid}`);
   };
 
-  const deleting = useConfirmDelete<SyncedChat>(async (chat) => {
+  const deleting = useConfirmDelete<Chat>(async (chat) => {
     await api.delete(`/chats/${chat.id}`);
     if (chat.uuid === uuid) void navigate('/chats');
   });

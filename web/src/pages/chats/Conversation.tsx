@@ -4,7 +4,7 @@
 // (spec/02 §5).
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SyncedChat, SyncedChatMessage } from '@zapdesk/sync/keys';
+import type { Chat, ChatMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { toastError } from '../../ui/toast/toast-error.ts';
@@ -14,7 +14,7 @@ import { useOlderMessages } from './use-older-messages.ts';
 /** spec/02 §9: the chat loads older messages when scrolled under 600 px from the top. */
 const LOAD_OLDER_WITHIN = 600;
 
-type Props = { chat: SyncedChat; synced: readonly SyncedChatMessage[]; meId: number; locale: string };
+type Props = { chat: Chat; synced: readonly ChatMessage[]; meId: number; locale: string };
 type Anchor = { chatId: number; firstId?: number; lastId?: number; height: number };
 
 export function Conversation({ chat, synced, meId, locale }: Props) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncedChat, SyncedChatMessage } from '@zapdesk/sync/keys';
+import type { Chat, ChatMessage } from '@zapdesk/sync';
 import { mergeChatMessages, messagesOf, sortChats, unreadFor } from './chats.ts';
 
-const chat = (id: number, updatedAt: string, unreads: Record<number, number> = {}): SyncedChat => ({
+const chat = (id: number, updatedAt: string, unreads: Record<number, number> = {}): Chat => ({
   id,
   uuid: `c${id}`,
   title: `Chat ${id}`,
@@ -12,7 +12,7 @@ const chat = (id: number, updatedAt: string, unreads: Record<number, number> = {
   updatedAt,
   users: Object.entries(unreads).map(([userId, n]) => ({ userId: Number(userId), unreads: n, user: { id: Number(userId), name: `U${userId}` } })),
 });
-const msg = (id: number, chatId: number, createdAt: string): SyncedChatMessage => ({ id, chatId, message: `m${id}`, senderId: 1, sender: null, mediaPath: null, mediaName: null, createdAt });
+const msg = (id: number, chatId: number, createdAt: string): ChatMessage => ({ id, chatId, message: `m${id}`, senderId: 1, sender: null, mediaPath: null, mediaName: null, createdAt });
 
 describe('internal chat lists', () => {
   it('counts only my unreads, zero when I am not listed', () => {

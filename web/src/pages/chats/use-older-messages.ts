@@ -4,12 +4,12 @@
 // (new messages shift the offsets) is skipped at once, so one scroll always shows more. Once the
 // server says hasMore is false nothing more is fetched for that chat.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { PAGE_SIZE, type ChatMessageDto } from '@zapdesk/sync';
+import { PAGE_SIZE, type ChatMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 
-type Older = { chatId: number; records: ChatMessageDto[]; page: number; hasMore: boolean };
-type Page = { records: ChatMessageDto[]; hasMore: boolean };
+type Older = { chatId: number; records: ChatMessage[]; page: number; hasMore: boolean };
+type Page = { records: ChatMessage[]; hasMore: boolean };
 
 export function useOlderMessages(chatId: number) {
   const [older, setOlder] = useState<Older>({ chatId, records: [], page: 0, hasMore: true });

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { SyncedTicket } from '@zapdesk/sync/keys';
+import type { Ticket } from '@zapdesk/sync';
 import { Menu } from '../../ui/Menu.tsx';
 import type { Lane } from './lanes.ts';
 
@@ -14,8 +14,8 @@ type Props = {
   lanes: Lane[];
   focusId: number | null;
   onDrop: (ticketId: number, to: Lane) => void;
-  onMove: (ticket: SyncedTicket, to: Lane) => void;
-  onMoveBy: (ticket: SyncedTicket, from: Lane, step: -1 | 1) => void;
+  onMove: (ticket: Ticket, to: Lane) => void;
+  onMoveBy: (ticket: Ticket, from: Lane, step: -1 | 1) => void;
 };
 
 export function KanbanLane({ lane, lanes, focusId, onDrop, onMove, onMoveBy }: Props) {
@@ -59,7 +59,7 @@ export function KanbanLane({ lane, lanes, focusId, onDrop, onMove, onMoveBy }: P
   );
 }
 
-type CardProps = { ticket: SyncedTicket; lane: Lane; lanes: Lane[]; focused: boolean; onMove: Props['onMove']; onMoveBy: Props['onMoveBy'] };
+type CardProps = { ticket: Ticket; lane: Lane; lanes: Lane[]; focused: boolean; onMove: Props['onMove']; onMoveBy: Props['onMoveBy'] };
 
 function Card({ ticket, lane, lanes, focused, onMove, onMoveBy }: CardProps) {
   const { t } = useTranslation();

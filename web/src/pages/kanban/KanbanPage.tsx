@@ -4,7 +4,7 @@
 // the card back with the error toast.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SyncedTicket } from '@zapdesk/sync/keys';
+import type { Ticket } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Page } from '../../ui/Page.tsx';
@@ -13,7 +13,7 @@ import { KanbanLane } from './KanbanLane.tsx';
 import { buildLanes, movedTags, neighbourLane, sameTagIds, type Lane } from './lanes.ts';
 import './strings.ts';
 
-type Pending = { tags: SyncedTicket['tags']; settledAt: number | null };
+type Pending = { tags: Ticket['tags']; settledAt: number | null };
 /** A confirmed move whose pull has not arrived after this long gives way to the synced state. */
 const SETTLE_GRACE_MS = 5000;
 
@@ -46,7 +46,7 @@ export function Component() {
   }, [tickets, pending]);
 
   const move = useCallback(
-    async (ticket: SyncedTicket, to: Lane) => {
+    async (ticket: Ticket, to: Lane) => {
       const from = lanes.find((l) => l.tickets.some((x) => x.id === ticket.id));
       if (!tags || from?.id === to.id) return;
       setPending((m) => new Map(m).set(ticket.id, { tags: movedTags(ticket.tags, tags, to.tagId), settledAt: null }));
@@ -70,7 +70,7 @@ export function Component() {
     [lanes, tags, t],
   );
 
-  const moveBy = (ticket: SyncedTicket, from: Lane, step: -1 | 1) => {
+  const moveBy = (ticket: Ticket, from: Lane, step: -1 | 1) => {
     const to = neighbourLane(lanes, from.id, step);
     if (!to) return;
     setFocusId(ticket.id);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncedTicket } from '@zapdesk/sync/keys';
+import type { Ticket } from '@zapdesk/sync';
 import { buildLanes, movedTags, neighbourLane, sameTagIds, type LaneTag } from './lanes.ts';
 
 const tag = (id: number, name: string, kanban = true): LaneTag => ({ id, name, color: `#00000${id}`, kanban: kanban ? 1 : 0 });
-const ticket = (id: number, status: SyncedTicket['status'], tags: LaneTag[], updatedAt = `2026-11-2${id}T10:00:00.000Z`) =>
-  ({ id, uuid: `u${id}`, status, tags: tags.map(({ id: tid, name, color }) => ({ id: tid, name, color })), updatedAt }) as SyncedTicket;
+const ticket = (id: number, status: Ticket['status'], tags: LaneTag[], updatedAt = `2026-11-2${id}T10:00:00.000Z`) =>
+  ({ id, uuid: `u${id}`, status, tags: tags.map(({ id: tid, name, color }) => ({ id: tid, name, color })), updatedAt }) as Ticket;
 
 const urgent = tag(1, 'Urgent');
 const billing = tag(2, 'Billing');

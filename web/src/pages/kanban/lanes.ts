@@ -3,12 +3,11 @@
 // Moving a ticket removes its kanban tags and adds the target lane's tag, as the server does
 // (DELETE /ticket-tags/{id}, then PUT /ticket-tags/{id}/{tagId}), so the board can show the move
 // before the server confirms it.
-import type { Tag } from '@zapdesk/sync';
-import type { SyncedTicket } from '@zapdesk/sync/keys';
+import type { Tag, Ticket } from '@zapdesk/sync';
 
 export type LaneId = 'lane0' | `tag-${number}`;
-export type Lane = { id: LaneId; tagId: number | null; title: string | null; color: string | null; tickets: SyncedTicket[] };
-type TicketTag = SyncedTicket['tags'][number];
+export type Lane = { id: LaneId; tagId: number | null; title: string | null; color: string | null; tickets: Ticket[] };
+type TicketTag = Ticket['tags'][number];
 /** What the board reads of a synced tag. */
 export type LaneTag = Pick<Tag, 'id' | 'name' | 'color' | 'kanban'>;
 
@@ -18,7 +17,7 @@ export function kanbanTags<T extends LaneTag>(tags: readonly T[]): T[] {
   return tags.filter((t) => t.kanban === 1).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
-export function buildLanes(tickets: readonly SyncedTicket[], tags: readonly LaneTag[]): Lane[] {
+export function buildLanes(tickets: readonly Ticket[], tags: readonly LaneTag[]): Lane[] {
   const live = tickets.filter((t) => t.status === 'open' || t.status === 'pending').sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id);
   const lanes: Lane[] = [{ id: 'lane0', tagId: null, title: null, color: null, tickets: live.filter((t) => t.status === 'open' && t.tags.length === 0) }];
   for (const tag of kanbanTags(tags)) {

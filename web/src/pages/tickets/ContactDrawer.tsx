@@ -2,8 +2,7 @@
 // the edit form (the contacts page's modal), the ticket's notes (synced ticketNote; add with at least 2 characters, delete) and extra info.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ticketNoteCreateSchema, type Ticket } from '@zapdesk/sync';
-import type { SyncedContact } from '@zapdesk/sync/keys';
+import { ticketNoteCreateSchema, type Contact, type Ticket } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -14,7 +13,7 @@ import { ContactModal } from '../contacts/ContactModal.tsx';
 import '../contacts/strings.ts';
 import { Avatar } from './manager/TicketItem.tsx';
 
-type Props = { ticket: Ticket; contact: SyncedContact | undefined; onClose: () => void };
+type Props = { ticket: Ticket; contact: Contact | undefined; onClose: () => void };
 
 export function ContactDrawer({ ticket, contact, onClose }: Props) {
   const { t } = useTranslation();

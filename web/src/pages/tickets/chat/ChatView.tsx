@@ -5,8 +5,7 @@
 // since WhatsApp would deliver it twice.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message, Ticket } from '@zapdesk/sync';
-import type { SyncedContact } from '@zapdesk/sync/keys';
+import type { Contact, Message, Ticket } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
 import { useUser } from '../../../session/SessionProvider.tsx';
 import { useReplicache } from '../../../sync/SyncProvider.tsx';
@@ -22,7 +21,7 @@ import { MessageList } from './MessageList.tsx';
 import { sendMarkOf } from './messages.ts';
 import { useChatMessages } from './use-chat-messages.ts';
 
-type Props = { ticket: Ticket; synced: boolean; contact: SyncedContact | undefined; onBack?: () => void; onReopened: (t: Ticket) => void };
+type Props = { ticket: Ticket; synced: boolean; contact: Contact | undefined; onBack?: () => void; onReopened: (t: Ticket) => void };
 
 export function ChatView({ ticket, synced, contact, onBack, onReopened }: Props) {
   const { t } = useTranslation();

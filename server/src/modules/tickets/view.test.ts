@@ -1,9 +1,11 @@
-// Tickets, their contacts and recent messages in the client view, read through POST /sync/pull.
+// Tickets in the client view, read through POST /sync/pull: who gets which (with its contact and
+// messages), and that ticket/<id> is what GET /tickets/{id} answers, however its related rows change.
+import { ticketSchema, type Ticket } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
+import { expectOneReadModel, syncClient } from '../../../test/read-model.ts';
 import { tenant } from '../../db/tenant.ts';
-import { ingest } from '../../pipeline/ingest.ts';
 
 type Patch = { op: string; key?: string; value?: Record<string, unknown> }[];
 
@@ -49,17 +51,43 @@ describe.each(DIALECTS)('tickets in the sync view on %s', (dialect) => {
     expect(keys(third.patch, 'message/', 'del')).toHaveLength(2);
   });
 
-  it('keeps the 50 most recent messages of a ticket', async () => {
-    const desk = await setupDesk(t);
+  it('puts each ticket as GET /tickets/{id} answers it, and again when its contact, queue, holder, connection or tags change', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const admin = desk.adminSession.token;
     const from = newNumber();
-    const conn = { id: desk.connectionId, companyId: desk.companyId };
-    for (let i = 0; i < 53; i++) {
-      await ingest(t.deps, conn, { id: `M${i}-${from}`, from: { number: from }, fromMe: false, timestamp: new Date(Date.now() - (60 - i) * 1000).toISOString(), body: `m${i}` });
-    }
-    const { patch } = await pull(desk.adminSession.token, `admin-${++seq}`);
-    const bodies = patch.filter((p) => p.key?.startsWith('message/')).map((p) => p.value!.body);
-    expect(bodies).toHaveLength(50);
-    expect(bodies).not.toContain('m0');
-    expect(bodies).toContain('m52');
+    await desk.say(from, 'hello', { name: 'Rita' });
+    const ticket = (await desk.ticketOf(from))!;
+    // The attendant takes it and an admin tags it: every relation of the value is filled.
+    expect((await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } })).status).toBe(200);
+    const tag = await t.request('POST', '/tags', { token: admin, body: { name: `Vip ${ticket.id}`, color: '#ff0000' } });
+    expect((await t.request('PUT', `/ticket-tags/${ticket.id}/${tag.body.id}`, { token: admin })).status).toBe(200);
+
+    const client = syncClient(t, desk.userSession.token);
+    const expectSame = async () => {
+      await client.pull();
+      const rest = await t.request('GET', `/tickets/${ticket.id}`, { token: desk.userSession.token });
+      expect(rest.status).toBe(200);
+      expectOneReadModel(ticketSchema, rest.body, client.get(`ticket/${ticket.id}`));
+      return rest.body as Ticket;
+    };
+    const first = await expectSame();
+    expect(first).toMatchObject({ status: 'open', user: { id: desk.user.id }, queue: { id: desk.queues[0]!.id }, whatsapp: { id: desk.connectionId }, tags: [{ id: tag.body.id }] });
+
+    // Each of these changes another row that the ticket's value shows; the ticket row stays as it was.
+    const stamp = Date.now();
+    expect((await t.request('PUT', `/contacts/${ticket.contactId}`, { token: admin, body: { name: 'Rita Lee' } })).status).toBe(200);
+    expect((await t.request('PUT', `/tags/${tag.body.id}`, { token: admin, body: { name: `Gold ${stamp}`, color: '#00ff00' } })).status).toBe(200);
+    expect((await t.request('PUT', `/queue/${desk.queues[0]!.id}`, { token: admin, body: { name: `Sales ${stamp}`, color: '#0000ff' } })).status).toBe(200);
+    expect((await t.request('PUT', `/users/${desk.user.id}`, { token: admin, body: { name: `Ana ${stamp}` } })).status).toBe(200);
+    expect((await t.request('PUT', `/whatsapp/${desk.connectionId}`, { token: admin, body: { name: `Line ${stamp}` } })).status).toBe(200);
+    const second = await expectSame();
+    expect(second.version).toBe(first.version);
+    expect(second).toMatchObject({
+      contact: { name: 'Rita Lee' },
+      tags: [{ name: `Gold ${stamp}`, color: '#00ff00' }],
+      queue: { name: `Sales ${stamp}`, color: '#0000ff' },
+      user: { name: `Ana ${stamp}` },
+      whatsapp: { name: `Line ${stamp}` },
+    });
   });
 });

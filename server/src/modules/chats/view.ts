@@ -1,10 +1,12 @@
 // chat/<id>: the internal chats the user is a member of, with every member's unread count and
-// name; chatMessage/<chatId>/<id>: the most recent messages of those chats. Member rows and names
-// are part of a chat's value, so they are folded into its version.
-import type { SyncedChat, SyncedChatMessage } from '@zapdesk/sync/keys';
+// name; chatMessage/<chatId>/<id>: the most recent messages of those chats. Values are the REST
+// answers (dto.ts). Member rows and names are part of a chat's value, so they are folded into its
+// version.
+import type { Chat, ChatMessage } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Tenant } from '../../db/tenant.ts';
-import { chunk, defineView, type RowId, type ViewContext } from './types.ts';
+import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
+import { selectChatMessages, toChatDtos, toChatMessageDto } from './dto.ts';
 
 /** Older messages stay on REST (GET /chats/{id}/messages). */
 export const RECENT_CHAT_MESSAGES = 50;
@@ -41,24 +43,11 @@ export const chatsView = defineView({
     }
     return out;
   },
-  async getValues({ t }, ids) {
-    const out: { id: RowId; value: SyncedChat }[] = [];
+  async getValues({ db, t, actor }, ids) {
+    const out: { id: RowId; value: Chat }[] = [];
     for (const part of chunk(ids as number[])) {
-      const chats = await t.selectFrom('chats').selectAll('chats').where('chats.id', 'in', part).execute();
-      const members = await t
-        .selectFrom('chatUsers')
-        .innerJoin('users', 'users.id', 'chatUsers.userId')
-        .select(['chatUsers.chatId', 'chatUsers.userId', 'chatUsers.unreads', 'users.name'])
-        .where('chatUsers.chatId', 'in', part)
-        .orderBy('users.name')
-        .execute();
-      for (const c of chats) {
-        const users = members.filter((m) => m.chatId === c.id).map((m) => ({ userId: m.userId, unreads: m.unreads, user: { id: m.userId, name: m.name } }));
-        out.push({
-          id: c.id,
-          value: { id: c.id, uuid: c.uuid, title: c.title, ownerId: c.ownerId, lastMessage: c.lastMessage, createdAt: c.createdAt, updatedAt: c.updatedAt, users },
-        });
-      }
+      const rows = await t.selectFrom('chats').selectAll('chats').where('chats.id', 'in', part).execute();
+      for (const chat of await toChatDtos(db, actor.companyId, rows)) out.push({ id: chat.id, value: chat });
     }
     return out;
   },
@@ -98,32 +87,12 @@ export const chatMessagesView = defineView({
   prefix: 'chatMessage',
   audience: (actor) => `user:${actor.userId}`,
   listVersions: listRecentMessages,
-  async getValues({ t }, ids) {
+  async getValues({ db, actor }, ids) {
     const messageIds = ids.map((id) => Number(String(id).split('/')[1]));
-    const out: { id: RowId; value: SyncedChatMessage }[] = [];
+    const out: { id: RowId; value: ChatMessage }[] = [];
     for (const part of chunk(messageIds)) {
-      const rows = await t
-        .selectFrom('chatMessages')
-        .leftJoin('users', 'users.id', 'chatMessages.senderId')
-        .selectAll('chatMessages')
-        .select('users.name as senderName')
-        .where('chatMessages.id', 'in', part)
-        .execute();
-      for (const r of rows) {
-        out.push({
-          id: `${r.chatId}/${r.id}`,
-          value: {
-            id: r.id,
-            chatId: r.chatId,
-            message: r.message,
-            senderId: r.senderId,
-            sender: r.senderId !== null && r.senderName !== null ? { id: r.senderId, name: r.senderName } : null,
-            mediaPath: r.mediaPath,
-            mediaName: r.mediaName,
-            createdAt: r.createdAt,
-          },
-        });
-      }
+      const rows = await selectChatMessages(db, actor.companyId).where('chatMessages.id', 'in', part).execute();
+      for (const r of rows) out.push({ id: `${r.chatId}/${r.id}`, value: toChatMessageDto(r) });
     }
     return out;
   },
