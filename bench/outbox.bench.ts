@@ -34,7 +34,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-outbox-'));
 const pg = dialect === 'postgres' ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL!) : undefined;
 // BENCH_SERVER_PROFILE=<dir>: the server writes a CPU profile there when it stops.
 const profile = process.env.BENCH_SERVER_PROFILE;
-const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [] });
+const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [] });
 const concurrency = Number(process.env.OUTBOX_CONCURRENCY ?? 4);
 try {
   const login = await server.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: PROCESS_PASSWORD } });

@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig } from '../server/src/config.ts';
 import { createMemoryLogger } from '../server/src/log.ts';
 import { startServer, type RunningServer } from '../server/src/server.ts';
+import { assertNoGuardViolations, prepareGuardedDatabase } from '../server/test/version-guard.ts';
 import { ensureWebBuilt } from '../web/scripts/build-if-stale.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,6 +58,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     RATE_LIMIT_PER_ACCOUNT: '10000',
     ...env,
   });
+  // A synced row updated without its version moving fails the statement (version-guard.ts).
+  await prepareGuardedDatabase(config.databaseUrl);
   const log = createMemoryLogger();
   const server = await startServer(config, { log });
   if (!server.webUrl) throw new Error('the web app was not served');
@@ -76,6 +79,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       await browser.close();
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      assertNoGuardViolations(log.lines);
     },
   };
 }

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../server/src/config.ts';
 import { createMemoryLogger } from '../../server/src/log.ts';
 import { startServer, type RunningServer } from '../../server/src/server.ts';
 import { createPostgresDatabase } from '../../server/test/harness.ts';
+import { assertNoGuardViolations, prepareGuardedDatabase } from '../../server/test/version-guard.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/zapdesk.js', import.meta.url));
 export const ADMIN = { email: 'admin@zapdesk.local', password: 'Admin-Pass-1' };
@@ -25,12 +26,16 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
     ...overrides,
   };
-  const server = await startServer(config, { log: createMemoryLogger() });
+  // A synced row updated without its version moving fails the statement (version-guard.ts).
+  await prepareGuardedDatabase(config.databaseUrl);
+  const log = createMemoryLogger();
+  const server = await startServer(config, { log });
   return {
     ...server,
     async close() {
       await server.close();
       await pg?.drop();
+      assertNoGuardViolations(log.lines);
     },
   };
 }

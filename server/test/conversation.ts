@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { tenant } from '../src/db/tenant.ts';
 import type { TestApp } from './harness.ts';
 import { loginAs, seedQueue, seedTenant, seedUser, seedUserQueues } from './seed.ts';
+import { bumpVersion } from '../src/sync/version.ts';
 
 let seq = 0;
 
@@ -23,7 +24,7 @@ export async function setupDesk(t: TestApp, opts: DeskOptions = {}) {
     const row = await seedQueue(t, companyId, { name: q.name ?? `Queue ${++seq}-${Date.now()}` });
     await db
       .updateTable('queues')
-      .set({ greetingMessage: q.greetingMessage ?? null, outOfHoursMessage: q.outOfHoursMessage ?? null, schedules: JSON.stringify(q.schedules ?? []) })
+      .set({ greetingMessage: q.greetingMessage ?? null, outOfHoursMessage: q.outOfHoursMessage ?? null, schedules: JSON.stringify(q.schedules ?? []), ...bumpVersion() })
       .where('queues.id', '=', row.id)
       .execute();
     queues.push(row);
@@ -34,7 +35,7 @@ export async function setupDesk(t: TestApp, opts: DeskOptions = {}) {
   if (queues[1]) await seedUserQueues(t, companyId, outsider.id, [queues[1].id]);
   const outsiderSession = await loginAs(t, outsider);
   for (const [key, value] of Object.entries(opts.settings ?? {})) {
-    await db.updateTable('settings').set({ value }).where('settings.key', '=', key).execute();
+    await db.updateTable('settings').set({ value, ...bumpVersion() }).where('settings.key', '=', key).execute();
   }
   const token = base.adminSession.token;
   const created = await t.request('POST', '/whatsapp', {

@@ -19,6 +19,7 @@ import { createOutbox } from '../src/outbound/dispatcher.ts';
 import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
 import { attachPipeline } from '../src/pipeline/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
+import { assertNoGuardViolations, installVersionGuard } from './version-guard.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -43,6 +44,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   };
   const { db } = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
+  // A synced row updated without its version moving fails the statement (version-guard.ts).
+  await installVersionGuard(db, dialect);
   const log = createMemoryLogger();
   const mails: { to: string; subject: string; text: string }[] = [];
   // Channels by connection id: tests put channel doubles here until the session manager owns them.
@@ -101,6 +104,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
       await deps.realtime.close();
       await db.destroy();
       await dropDatabase?.();
+      // A refusal some loop caught and only logged fails the test all the same.
+      assertNoGuardViolations(log.lines);
     },
   };
 }

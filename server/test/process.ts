@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareGuardedDatabase } from './version-guard.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_PASSWORD = 'process-test-password';
@@ -28,7 +29,10 @@ export type ServerProcess = {
 };
 
 /** Starts server/src/main.ts and resolves once it listens. The same dataDir and databaseUrl start it again on the same data. */
-export async function startServerProcess(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string>; execArgv?: string[] }): Promise<ServerProcess> {
+export async function startServerProcess(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string>; execArgv?: string[]; guard?: boolean }): Promise<ServerProcess> {
+  // A synced row updated without its version moving fails the statement (version-guard.ts); the
+  // process logs such a refusal, and `output()` shows it. Benchmarks measure the product without it.
+  if (opts.guard !== false) await prepareGuardedDatabase(opts.databaseUrl ?? path.join(opts.dataDir, 'zapdesk.db'));
   const [port, webPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,

@@ -107,7 +107,7 @@ export async function seedContact(t: TestApp, companyId: number, values: { name?
 export async function seedTicket(
   t: TestApp,
   companyId: number,
-  values: { contactId?: number; status?: 'open' | 'pending' | 'closed'; queueId?: number | null; userId?: number | null; lastMessage?: string } = {},
+  values: { contactId?: number; status?: 'open' | 'pending' | 'closed'; queueId?: number | null; queueOptionId?: number | null; userId?: number | null; lastMessage?: string } = {},
 ) {
   const contactId = values.contactId ?? (await seedContact(t, companyId)).id;
   return tenant(t.db, companyId)
@@ -116,6 +116,7 @@ export async function seedTicket(
       contactId,
       status: values.status ?? 'open',
       queueId: values.queueId ?? null,
+      queueOptionId: values.queueOptionId ?? null,
       userId: values.userId ?? null,
       lastMessage: values.lastMessage ?? '',
     })

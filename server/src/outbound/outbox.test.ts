@@ -9,6 +9,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { waitFor } from '../channels/testing.ts';
 import { tenant } from '../db/tenant.ts';
 import { createOutbox } from './dispatcher.ts';
+import { bumpVersion } from '../sync/version.ts';
 
 describe.each(DIALECTS)('outbox on %s', (dialect) => {
   let t: TestApp;
@@ -175,7 +176,7 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
 
   it('REST and push writes of the same action leave the same rows and the same synced values', async () => {
     const desk = await setupDesk(t, { queues: [{}] });
-    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ complationMessage: 'Bye!' }).where('whatsapps.id', '=', desk.connectionId).execute();
+    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ complationMessage: 'Bye!', ...bumpVersion() }).where('whatsapps.id', '=', desk.connectionId).execute();
     const token = desk.userSession.token;
     const viaRest = newNumber();
     const viaPush = newNumber();

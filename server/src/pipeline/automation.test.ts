@@ -3,6 +3,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { tenant } from '../db/tenant.ts';
 import { expireInactiveTickets, transferWaitingTickets } from '../jobs/ticket-jobs.ts';
+import { bumpVersion } from '../sync/version.ts';
 
 const CLOSED_WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((weekdayEn) => ({ weekday: weekdayEn, weekdayEn, startTime: '00:00', endTime: '00:00' }));
 
@@ -71,7 +72,7 @@ describe.each(DIALECTS)('automation chain on %s', (dialect) => {
 
   it('answers out of hours (company schedule) once per run of messages and keeps the ticket pending', async () => {
     const desk = await setupDesk(t, { queues: [{}, {}], settings: { scheduleType: 'company' }, connection: { outOfHoursMessage: 'We are closed, back at 8.' } });
-    await t.db.updateTable('companies').set({ schedules: JSON.stringify(CLOSED_WEEK.map((d) => ({ ...d, startTime: '', endTime: '' }))) }).where('companies.id', '=', desk.companyId).execute();
+    await t.db.updateTable('companies').set({ schedules: JSON.stringify(CLOSED_WEEK.map((d) => ({ ...d, startTime: '', endTime: '' }))), ...bumpVersion() }).where('companies.id', '=', desk.companyId).execute();
     const from = newNumber();
     await desk.say(from, 'hello');
     await desk.say(from, 'anyone?');
@@ -135,7 +136,7 @@ describe.each(DIALECTS)('automation chain on %s', (dialect) => {
 
   it('moves pending tickets nobody took to transferQueueId after timeToTransfer minutes', async () => {
     const desk = await setupDesk(t, { queues: [{}, {}] });
-    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ timeToTransfer: 10, transferQueueId: desk.queues[1]!.id }).where('whatsapps.id', '=', desk.connectionId).execute();
+    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ timeToTransfer: 10, transferQueueId: desk.queues[1]!.id, ...bumpVersion() }).where('whatsapps.id', '=', desk.connectionId).execute();
     const from = newNumber();
     await desk.say(from, 'hi');
     expect(await transferWaitingTickets(t.deps, new Date(Date.now() + 5 * 60_000))).toBe(0);

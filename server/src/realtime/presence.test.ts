@@ -16,6 +16,7 @@ import { createPgBus } from './bus.ts';
 import { createRealtime } from './hub.ts';
 import { PRESENCE_STALE_MS } from './presence.ts';
 import { attachSyncSocket } from './ws.ts';
+import { bumpVersion } from '../sync/version.ts';
 
 // Long enough for a reconnect on a busy machine (two cores, several test files at once).
 const GRACE_MS = 1_000;
@@ -198,8 +199,8 @@ describe.each(DIALECTS)('presence (%s)', (dialect) => {
 
     const now = new Date();
     const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString();
-    await tenant(t.db, a.company.id).updateTable('users').set({ online: 1, lastSeenAt: at(5_000) }).where('users.id', '=', a.admin.id).execute();
-    await tenant(t.db, b.company.id).updateTable('users').set({ online: 1, lastSeenAt: at(5_000) }).where('users.id', '=', b.user.id).execute();
+    await tenant(t.db, a.company.id).updateTable('users').set({ online: 1, lastSeenAt: at(5_000), ...bumpVersion() }).where('users.id', '=', a.admin.id).execute();
+    await tenant(t.db, b.company.id).updateTable('users').set({ online: 1, lastSeenAt: at(5_000), ...bumpVersion() }).where('users.id', '=', b.user.id).execute();
     const untouched = [await versionOf(a.company.id, a.admin.id), await versionOf(b.company.id, b.user.id), await versionOf(b.company.id, b.admin.id)];
 
     // Not stale yet at the user's last touch + a little: nothing changes.

@@ -12,6 +12,7 @@ import { tenant } from '../db/tenant.ts';
 import { DIALECTS } from '../../test/harness.ts';
 import { connectClient, memoryRefreshStore, startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
 import { seedCompany, seedConnection, seedPlan, seedUser } from '../../test/seed.ts';
+import { bumpVersion } from './version.ts';
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -178,7 +179,7 @@ describe.each(DIALECTS)('sync with real Replicache clients (%s)', (dialect) => {
     const other = await seedUser(live, company.id);
     const own = await tenant(live.db, company.id).insertInto('quickMessages', { shortcode: 'mine', message: 'hi', geral: 0, userId: user.id }).returning('id').executeTakeFirstOrThrow();
     const conn = await seedConnection(live, company.id);
-    await tenant(live.db, company.id).updateTable('whatsapps').set({ token: 'secret-token' }).where('id', '=', conn.id).execute();
+    await tenant(live.db, company.id).updateTable('whatsapps').set({ token: 'secret-token', ...bumpVersion() }).where('id', '=', conn.id).execute();
     const u = await connect(live, user);
     await waitFor(() => get(u, `quickMessage/${own.id}`), 10_000, 'own quick message');
     expect((await get<Connection>(u, `connection/${conn.id}`))?.token).toBeUndefined();

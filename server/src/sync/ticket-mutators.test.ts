@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { tenant } from '../db/tenant.ts';
+import { bumpVersion } from './version.ts';
 
 describe.each(DIALECTS)('ticket mutators on %s', (dialect) => {
   let t: TestApp;
@@ -42,7 +43,7 @@ describe.each(DIALECTS)('ticket mutators on %s', (dialect) => {
 
   it('accepts, answers (reaching the contact, signed), transfers and resolves with and without the farewell', async () => {
     const desk = await setupDesk(t, { queues: [{ greetingMessage: 'Sales here' }, { greetingMessage: 'Support here' }] });
-    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ complationMessage: 'Thanks, bye!' }).where('whatsapps.id', '=', desk.connectionId).execute();
+    await tenant(t.db, desk.companyId).updateTable('whatsapps').set({ complationMessage: 'Thanks, bye!', ...bumpVersion() }).where('whatsapps.id', '=', desk.connectionId).execute();
     const from = newNumber();
     await desk.say(from, 'hi');
     await desk.say(from, '1');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedCompany, seedPlan, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 let n = 0;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++n}`;
@@ -201,7 +202,7 @@ describe.each(DIALECTS)('companies on %s', (dialect) => {
     const renew = (id: number, token = superToken) => t.request('POST', `/companies/${id}/renew`, { token });
     const companyDue = async (dueDate: string, recurrence: string) => {
       const company = await seedCompany(t, { dueDate });
-      await t.db.updateTable('companies').set({ recurrence }).where('id', '=', company.id).execute();
+      await t.db.updateTable('companies').set({ recurrence, ...bumpVersion() }).where('id', '=', company.id).execute();
       return company;
     };
 

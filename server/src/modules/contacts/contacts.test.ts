@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedContact, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 describe.each(DIALECTS)('contacts on %s', (dialect) => {
   let t: TestApp;
@@ -43,6 +44,19 @@ describe.each(DIALECTS)('contacts on %s', (dialect) => {
     expect(removed.status).toBe(200);
     expect((await t.request('GET', `/contacts/${id}`, { token })).body.error).toBe('ERR_NO_CONTACT_FOUND');
     expect(await t.db.selectFrom('contactCustomFields').selectAll().where('contactId', '=', id).execute()).toEqual([]);
+  });
+
+  it("deleting a contact keeps what they said in a group's ticket, without them, with a new version", async () => {
+    const { company, adminSession } = await seedTenant(t);
+    const group = await seedTicket(t, company.id);
+    const member = await seedContact(t, company.id, { name: 'Group member' });
+    const said = await t.db.insertInto('messages').values({ companyId: company.id, wid: `w-${member.id}`, ticketId: group.id, contactId: member.id, body: 'Hi all' }).returningAll().executeTakeFirstOrThrow();
+    expect((await t.request('DELETE', `/contacts/${member.id}`, { token: adminSession.token })).status).toBe(200);
+    expect(await t.db.selectFrom('messages').select(['contactId', 'body', 'version']).where('id', '=', said.id).executeTakeFirstOrThrow()).toEqual({
+      contactId: null,
+      body: 'Hi all',
+      version: said.version + 1,
+    });
   });
 
   it('validates name, number, email and extra info', async () => {
@@ -126,7 +140,7 @@ describe.each(DIALECTS)('contacts on %s', (dialect) => {
     expect(counted.body).toMatchObject({ count: 23, hasMore: true });
 
     const old = await seedContact(t, company.id, { name: 'Old Timer', number: '5511000000001' });
-    await t.db.updateTable('contacts').set({ createdAt: '2020-03-04T12:00:00.000Z' }).where('id', '=', old.id).execute();
+    await t.db.updateTable('contacts').set({ createdAt: '2020-03-04T12:00:00.000Z', ...bumpVersion() }).where('id', '=', old.id).execute();
     const byDay = await t.request('GET', '/contacts?date=2020-03-04', { token });
     expect(byDay.body).toMatchObject({ count: 1, contacts: [expect.objectContaining({ name: 'Old Timer' })] });
     const range = await t.request('GET', '/contacts?dateStart=2020-03-01&dateEnd=2020-03-04', { token });

@@ -83,9 +83,20 @@ export async function updateContact(tx: Tx, actor: Actor, contactId: number, inp
   return getContact(db, actor, contactId);
 }
 
-/** Deletes the contact; its tickets, messages, notes and schedules go with it (foreign-key cascades). */
+/**
+ * Deletes the contact; its tickets, messages, notes and schedules go with it (foreign-key cascades).
+ * Its messages in other tickets (a group's, where the contact spoke) stay and lose their sender:
+ * nulled here with a version bump, since the foreign key's own `set null` would be invisible to sync.
+ */
 export async function deleteContact(tx: Tx, actor: Actor, contactId: number): Promise<void> {
-  const result = await tenant(tx.db, actor.companyId).deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
+  const t = tenant(tx.db, actor.companyId);
+  await t
+    .updateTable('messages')
+    .set({ contactId: null, ...bumpVersion() })
+    .where('messages.contactId', '=', contactId)
+    .where('messages.ticketId', 'not in', t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId))
+    .execute();
+  const result = await t.deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
   tx.effects.poke(actor.companyId);
 }

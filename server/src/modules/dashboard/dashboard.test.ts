@@ -3,6 +3,7 @@ import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedTenant, seedUser } from '../../../test/seed.ts';
 import { periodOfDays, resolveDashboardPeriod, startOfLocalDay } from './period.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 const JAN = 'date_from=2025-01-01&date_to=2025-01-31&timezone=UTC';
 
@@ -19,10 +20,10 @@ describe.each(DIALECTS)('dashboard on %s', (dialect) => {
   async function seedCompanyData() {
     const tn = await seedTenant(t);
     const tt = tenant(t.db, tn.company.id);
-    await tt.updateTable('users').set({ name: 'Ana' }).where('id', '=', tn.admin.id).execute();
-    await tt.updateTable('users').set({ name: 'Bruno' }).where('id', '=', tn.user.id).execute();
+    await tt.updateTable('users').set({ name: 'Ana', ...bumpVersion() }).where('id', '=', tn.admin.id).execute();
+    await tt.updateTable('users').set({ name: 'Bruno', ...bumpVersion() }).where('id', '=', tn.user.id).execute();
     const carla = await seedUser(t, tn.company.id, { name: 'Carla' });
-    await tt.updateTable('users').set({ online: 1 }).where('id', '=', carla.id).execute();
+    await tt.updateTable('users').set({ online: 1, ...bumpVersion() }).where('id', '=', carla.id).execute();
     const contact = (name: string, createdAt: string, isGroup: 0 | 1 = 0) =>
       tt.insertInto('contacts', { name, number: `55319${String(70000000 + ++seq)}`, createdAt, isGroup }).returningAll().executeTakeFirstOrThrow();
     const c1 = await contact('In January', '2025-01-10T12:00:00.000Z');

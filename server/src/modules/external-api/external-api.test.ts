@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 describe.each(DIALECTS)('external messages API on %s', (dialect) => {
   let t: TestApp;
@@ -62,7 +63,7 @@ describe.each(DIALECTS)('external messages API on %s', (dialect) => {
   it("needs the plan's external API", async () => {
     const desk = await setupDesk(t);
     const company = await t.db.selectFrom('companies').select('companies.planId').where('companies.id', '=', desk.companyId).executeTakeFirstOrThrow();
-    await t.db.updateTable('plans').set({ useExternalApi: 0 }).where('plans.id', '=', company.planId!).execute();
+    await t.db.updateTable('plans').set({ useExternalApi: 0, ...bumpVersion() }).where('plans.id', '=', company.planId!).execute();
     const res = await send(desk.connection.token!, { number: newNumber(), body: 'hi' });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_NO_PERMISSION');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedCompany, seedPlan, seedSuper, seedTenant } from '../../../test/seed.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 let n = 0;
 const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++n}`;
@@ -89,7 +90,7 @@ describe.each(DIALECTS)('plans on %s', (dialect) => {
 
     it('GET /plans/all: everything for the super-admin; public plans and their own for a company', async () => {
       const { plan, userSession } = await seedTenant(t);
-      await t.db.updateTable('plans').set({ isPublic: 0 }).where('id', '=', plan.id).execute();
+      await t.db.updateTable('plans').set({ isPublic: 0, ...bumpVersion() }).where('id', '=', plan.id).execute();
       const other = await t.db.insertInto('plans').values({ name: uniqueName('Private') , isPublic: 0 }).returning('id').executeTakeFirstOrThrow();
 
       const all = await t.request('GET', '/plans/all', { token: superToken });

@@ -80,10 +80,16 @@ describe.each(DIALECTS)('queues on %s', (dialect) => {
     const token = adminSession.token;
     const q = (await create(token, { name: 'Leaving', color: '#505050' })).body;
     const ticket = await seedTicket(t, company.id, { queueId: q.id });
+    const db = tenant(t.db, company.id);
+    // A ticket in the bot's menu stands on one of the queue's options, which go with the queue.
+    const option = await db.insertInto('queueOptions', { queueId: q.id, title: 'Prices', option: 1 }).returning('id').executeTakeFirstOrThrow();
+    const inMenu = await seedTicket(t, company.id, { queueId: q.id, queueOptionId: option.id });
     const line = (await t.request('POST', '/whatsapp', { token, body: { name: 'Line', transferQueueId: q.id } })).body;
     expect((await t.request('DELETE', `/queue/${q.id}`, { token })).status).toBe(200);
-    const db = tenant(t.db, company.id);
     expect(await db.selectFrom('tickets').select(['queueId', 'version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow()).toEqual({ queueId: null, version: ticket.version + 1 });
+    const leftMenu = await db.selectFrom('tickets').select(['queueId', 'queueOptionId', 'version']).where('tickets.id', '=', inMenu.id).executeTakeFirstOrThrow();
+    expect(leftMenu).toMatchObject({ queueId: null, queueOptionId: null });
+    expect(leftMenu.version).toBeGreaterThan(inMenu.version);
     expect(await db.selectFrom('whatsapps').select(['transferQueueId', 'version']).where('whatsapps.id', '=', line.id).executeTakeFirstOrThrow()).toEqual({ transferQueueId: null, version: line.version + 1 });
   });
 

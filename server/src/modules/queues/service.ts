@@ -103,13 +103,16 @@ export async function updateQueue(tx: Tx, companyId: number, id: number, input: 
 
 /**
  * Deletes a queue; its options, user and connection links go with it, tickets keep no queue. The
- * synced rows that show the queue (tickets, connections' transfer queue) are detached here first,
- * versions bumped: the foreign key's own `set null` would change them unseen by sync.
+ * synced rows that show the queue (tickets, with their option of it, and connections' transfer
+ * queue) are detached here first, versions bumped: the foreign key's own `set null` would change
+ * them unseen by sync.
  */
 export async function deleteQueue(tx: Tx, companyId: number, id: number): Promise<void> {
   const t = tenant(tx.db, companyId);
   await getQueue(tx.db, companyId, id);
   await t.updateTable('tickets').set({ queueId: null, ...bumpVersion() }).where('tickets.queueId', '=', id).execute();
+  const options = t.selectFrom('queueOptions').select('queueOptions.id').where('queueOptions.queueId', '=', id);
+  await t.updateTable('tickets').set({ queueOptionId: null, ...bumpVersion() }).where('tickets.queueOptionId', 'in', options).execute();
   await t.updateTable('whatsapps').set({ transferQueueId: null, ...bumpVersion() }).where('whatsapps.transferQueueId', '=', id).execute();
   await t.deleteFrom('queues').where('id', '=', id).execute();
   tx.effects.poke(companyId);

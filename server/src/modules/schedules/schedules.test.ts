@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant, seedUser, loginAs } from '../../../test/seed.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 
@@ -136,13 +137,13 @@ describe.each(DIALECTS)('schedules REST on %s', (dialect) => {
     expect((await t.request('PUT', `/schedules/${created.id}`, { token: adminSession.token, body: { contactId: 999_999 } })).status).toBe(404);
     // A failed schedule goes back to PENDENTE when edited: that is how a user retries it.
     const t2 = tenant(t.db, company.id);
-    await t2.updateTable('schedules').set({ status: 'ERRO', error: 'ERR_NO_DEF_WAPP_FOUND', claimedAt: new Date().toISOString(), claimedBy: 'x' }).where('id', '=', created.id).execute();
+    await t2.updateTable('schedules').set({ status: 'ERRO', error: 'ERR_NO_DEF_WAPP_FOUND', claimedAt: new Date().toISOString(), claimedBy: 'x', ...bumpVersion() }).where('id', '=', created.id).execute();
     const retried = await t.request('PUT', `/schedules/${created.id}`, { token: adminSession.token, body: { body: 'third version' } });
-    expect(retried.body).toMatchObject({ status: 'PENDENTE', error: null, version: 3 });
+    expect(retried.body).toMatchObject({ status: 'PENDENTE', error: null, version: 4 }); // 3 was the failure above
     // In the sending job's hands, or sent: refused.
     await t2.updateTable('schedules').set({ claimedAt: new Date().toISOString(), claimedBy: 'job' }).where('id', '=', created.id).execute();
     expect((await t.request('PUT', `/schedules/${created.id}`, { token: adminSession.token, body: { body: 'fourth version' } })).status).toBe(400);
-    await t2.updateTable('schedules').set({ status: 'ENVIADA', sentAt: new Date().toISOString() }).where('id', '=', created.id).execute();
+    await t2.updateTable('schedules').set({ status: 'ENVIADA', sentAt: new Date().toISOString(), ...bumpVersion() }).where('id', '=', created.id).execute();
     const sent = await t.request('PUT', `/schedules/${created.id}`, { token: adminSession.token, body: { body: 'fourth version' } });
     expect(sent.status).toBe(400);
     expect(sent.body.error).toBe('ERR_VALIDATION');

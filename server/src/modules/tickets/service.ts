@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Reader, Tx } from '../../db/write.ts';
+import { bumpVersion } from '../../sync/version.ts';
 import { removeTicketMedia } from '../media/storage.ts';
 import { startTracking } from '../ticket-tracking/service.ts';
 import { findContact } from '../contacts/queries.ts';
@@ -118,8 +119,25 @@ export async function createTicket(tx: Tx, actor: Actor, input: TicketCreateInpu
 export async function deleteTicket(tx: Tx, actor: Actor, ticketId: number): Promise<void> {
   const row = await findTicketRow(tx.db, actor.companyId, ticketId);
   if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+  await detachTicket(tx, actor.companyId, ticketId);
   await tenant(tx.db, actor.companyId).deleteFrom('tickets').where('tickets.id', '=', ticketId).execute();
   const { mediaDir } = tx.config;
   tx.effects.afterCommit(() => removeTicketMedia(mediaDir, actor.companyId, ticketId));
   tx.effects.poke(actor.companyId);
+}
+
+/**
+ * What outlives the ticket and names it: schedules (their ticket) and messages of the contact's
+ * other tickets quoting one of its messages. The foreign keys would null them without a version
+ * bump, invisible to sync, so they are nulled here first, versions bumped.
+ */
+async function detachTicket(tx: Tx, companyId: number, ticketId: number) {
+  const t = tenant(tx.db, companyId);
+  await t.updateTable('schedules').set({ ticketId: null, ...bumpVersion() }).where('schedules.ticketId', '=', ticketId).execute();
+  await t
+    .updateTable('messages')
+    .set({ quotedMsgId: null, ...bumpVersion() })
+    .where('messages.ticketId', '!=', ticketId)
+    .where('messages.quotedMsgId', 'in', t.selectFrom('messages').select('messages.id').where('messages.ticketId', '=', ticketId))
+    .execute();
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
-import { seedContact } from '../../../test/seed.ts';
+import { seedContact, seedTicket } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
 
 describe.each(DIALECTS)('tickets on %s', (dialect) => {
@@ -92,6 +92,23 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     const again = await put(desk.adminSession.token, first.id, { status: 'open' });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('ERR_OTHER_OPEN_TICKET');
+  });
+
+  it("DELETE detaches what outlives the ticket (a schedule, a later ticket's quote of it) with new versions", async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const db = tenant(t.db, desk.companyId);
+    const contact = await seedContact(t, desk.companyId);
+    const old = await seedTicket(t, desk.companyId, { contactId: contact.id, status: 'closed' });
+    const later = await seedTicket(t, desk.companyId, { contactId: contact.id });
+    const message = (ticketId: number, wid: string, quotedMsgId: number | null = null) =>
+      db.insertInto('messages', { wid, ticketId, contactId: contact.id, body: wid, quotedMsgId }).returningAll().executeTakeFirstOrThrow();
+    const quoted = await message(old.id, `old-${old.id}`);
+    const reply = await message(later.id, `reply-${later.id}`, quoted.id);
+    const schedule = await db.insertInto('schedules', { body: 'Follow up', contactId: contact.id, ticketId: old.id, sendAt: new Date(Date.now() + 3600_000).toISOString() }).returningAll().executeTakeFirstOrThrow();
+
+    expect((await t.request('DELETE', `/tickets/${old.id}`, { token: desk.adminSession.token })).status).toBe(200);
+    expect(await db.selectFrom('schedules').select(['ticketId', 'version']).where('schedules.id', '=', schedule.id).executeTakeFirstOrThrow()).toEqual({ ticketId: null, version: schedule.version + 1 });
+    expect(await db.selectFrom('messages').select(['quotedMsgId', 'version']).where('messages.id', '=', reply.id).executeTakeFirstOrThrow()).toEqual({ quotedMsgId: null, version: reply.version + 1 });
   });
 
   it('DELETE needs ticket-options:deleteTicket', async () => {

@@ -5,6 +5,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../../db/database.ts';
 import type { Users } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
 import { findUserQueues, toUserDto } from './dto.ts';
 
 /** GET /users/list: the short form of a user, for pickers such as the transfer dialog. */
@@ -128,7 +129,25 @@ export async function deleteUserRow(db: Database, companyId: number, userId: num
   const t = tenant(db, companyId);
   // The foreign keys cascade too; deleting the links first keeps it explicit and dialect-proof.
   await t.deleteFrom('userQueues').where('userQueues.userId', '=', userId).execute();
+  await detachUser(db, companyId, userId);
   await t.deleteFrom('users').where('users.id', '=', userId).execute();
+}
+
+/**
+ * The synced rows that name the user (a ticket's attendant, a tag's, note's, schedule's, flow's or
+ * flow campaign's author, a chat's owner, a chat message's sender): the foreign key would null them
+ * without a version bump, invisible to sync, so they are nulled here first, versions bumped.
+ */
+async function detachUser(db: Database, companyId: number, userId: number) {
+  const t = tenant(db, companyId);
+  await t.updateTable('tickets').set({ userId: null, ...bumpVersion() }).where('tickets.userId', '=', userId).execute();
+  await t.updateTable('tags').set({ userId: null, ...bumpVersion() }).where('tags.userId', '=', userId).execute();
+  await t.updateTable('ticketNotes').set({ userId: null, ...bumpVersion() }).where('ticketNotes.userId', '=', userId).execute();
+  await t.updateTable('schedules').set({ userId: null, ...bumpVersion() }).where('schedules.userId', '=', userId).execute();
+  await t.updateTable('chats').set({ ownerId: null, ...bumpVersion() }).where('chats.ownerId', '=', userId).execute();
+  await t.updateTable('chatMessages').set({ senderId: null, ...bumpVersion() }).where('chatMessages.senderId', '=', userId).execute();
+  await t.updateTable('flows').set({ userId: null, ...bumpVersion() }).where('flows.userId', '=', userId).execute();
+  await t.updateTable('flowCampaigns').set({ userId: null, ...bumpVersion() }).where('flowCampaigns.userId', '=', userId).execute();
 }
 
 export async function companyExists(db: Database, companyId: number): Promise<boolean> {

@@ -1,7 +1,8 @@
 import { PAGE_SIZE } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { loginAs, seedConnection, seedQueue, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
+import { loginAs, seedConnection, seedQueue, seedSuper, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
+import { tenant } from '../../db/tenant.ts';
 
 const newUser = (over: Record<string, unknown> = {}) => ({
   name: 'Maria Souza',
@@ -233,6 +234,28 @@ describe.each(DIALECTS)('users on %s', (dialect) => {
       expect(await t.db.selectFrom('userQueues').selectAll().where('userId', '=', user.id).execute()).toEqual([]);
       expect((await t.request('GET', '/auth/me', { token: userSession.token })).status).toBe(401);
       expect((await t.request('DELETE', `/users/${user.id}`, { token: adminSession.token })).body.error).toBe('ERR_NO_USER_FOUND');
+    });
+
+    it('detaches what names the user (tickets, tags, notes, schedules, chats, chat messages) with new versions, so synced clients see it', async () => {
+      const { company, user, adminSession } = await seedTenant(t);
+      const db = tenant(t.db, company.id);
+      const ticket = await seedTicket(t, company.id, { userId: user.id });
+      const tag = await db.insertInto('tags', { name: `Tag of ${user.id}`, userId: user.id }).returningAll().executeTakeFirstOrThrow();
+      const note = await db.insertInto('ticketNotes', { ticketId: ticket.id, contactId: ticket.contactId, userId: user.id, note: 'Call back' }).returningAll().executeTakeFirstOrThrow();
+      const schedule = await db.insertInto('schedules', { body: 'Reminder', contactId: ticket.contactId, userId: user.id, sendAt: new Date(Date.now() + 3600_000).toISOString() }).returningAll().executeTakeFirstOrThrow();
+      const chat = await db.insertInto('chats', { uuid: crypto.randomUUID(), title: 'Team', ownerId: user.id }).returningAll().executeTakeFirstOrThrow();
+      const said = await db.insertInto('chatMessages', { chatId: chat.id, senderId: user.id, message: 'Hello' }).returningAll().executeTakeFirstOrThrow();
+
+      expect((await t.request('DELETE', `/users/${user.id}`, { token: adminSession.token })).status).toBe(200);
+      const after = await Promise.all([
+        db.selectFrom('tickets').select(['userId as ref', 'version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow(),
+        db.selectFrom('tags').select(['userId as ref', 'version']).where('tags.id', '=', tag.id).executeTakeFirstOrThrow(),
+        db.selectFrom('ticketNotes').select(['userId as ref', 'version']).where('ticketNotes.id', '=', note.id).executeTakeFirstOrThrow(),
+        db.selectFrom('schedules').select(['userId as ref', 'version']).where('schedules.id', '=', schedule.id).executeTakeFirstOrThrow(),
+        db.selectFrom('chats').select(['ownerId as ref', 'version']).where('chats.id', '=', chat.id).executeTakeFirstOrThrow(),
+        db.selectFrom('chatMessages').select(['senderId as ref', 'version']).where('chatMessages.id', '=', said.id).executeTakeFirstOrThrow(),
+      ]);
+      expect(after).toEqual([ticket, tag, note, schedule, chat, said].map((row) => ({ ref: null, version: row.version + 1 })));
     });
 
     it('refuses deleting yourself, a plain user deleting, and another company user (404, row kept)', async () => {

@@ -13,6 +13,7 @@ import { usersView } from '../../modules/users/view.ts';
 import { connectionsView } from '../../modules/whatsapps/view.ts';
 import { mutationErrorsView } from './mutation-errors.ts';
 import type { SyncView, ViewContext } from './types.ts';
+import { bumpVersion } from '../version.ts';
 
 describe.each(DIALECTS)('sync views (%s)', (dialect) => {
   let t: TestApp;
@@ -28,7 +29,7 @@ describe.each(DIALECTS)('sync views (%s)', (dialect) => {
     const db = tenant(t.db, company.id);
     await db.insertInto('userQueues', { userId: user.id, queueId: queue.id }).execute();
     const conn = await seedConnection(t, company.id);
-    await db.updateTable('whatsapps').set({ token: `token-${name}` }).where('id', '=', conn.id).execute();
+    await db.updateTable('whatsapps').set({ token: `token-${name}`, ...bumpVersion() }).where('id', '=', conn.id).execute();
     const tag = await db.insertInto('tags', { name: `tag-${name}` }).returning('id').executeTakeFirstOrThrow();
     const qms = await db
       .insertInto('quickMessages', [
