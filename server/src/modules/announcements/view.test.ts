@@ -4,7 +4,7 @@
 import { announcementSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { puller } from '../../../test/pull.ts';
+import { syncClient } from '../../../test/read-model.ts';
 import { seedSuper, seedTenant } from '../../../test/seed.ts';
 
 describe.each(DIALECTS)('the announcement read model on %s', (dialect) => {
@@ -26,7 +26,7 @@ describe.each(DIALECTS)('the announcement read model on %s', (dialect) => {
     const hidden = await create({ title: 'Draft', text: 'Not yet', status: false });
     const get = (token: string, id: number) => t.request('GET', `/announcements/${id}`, { token });
 
-    const userSync = puller(t, userSession.token);
+    const userSync = syncClient(t, userSession.token);
     const first = await userSync.pull();
     const answer = (await get(userSession.token, active)).body;
     expect(first.puts.get(`announcement/${active}`)).toEqual(answer);
@@ -34,7 +34,7 @@ describe.each(DIALECTS)('the announcement read model on %s', (dialect) => {
     // An inactive one exists for neither transport outside the super-admin.
     expect(first.puts.has(`announcement/${hidden}`)).toBe(false);
     expect((await get(userSession.token, hidden)).status).toBe(404);
-    const superPuts = (await puller(t, superSession.token).pull()).puts;
+    const superPuts = (await syncClient(t, superSession.token).pull()).puts;
     expect(superPuts.get(`announcement/${hidden}`)).toEqual((await get(superSession.token, hidden)).body);
 
     expect((await t.request('PUT', `/announcements/${active}`, { token: superSession.token, body: { title: 'Maintenance moved' } })).status).toBe(200);

@@ -4,7 +4,7 @@
 import { companySchema, planSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { puller } from '../../../test/pull.ts';
+import { syncClient } from '../../../test/read-model.ts';
 import { seedSuper, seedTenant } from '../../../test/seed.ts';
 
 describe.each(DIALECTS)('the company read model on %s', (dialect) => {
@@ -21,7 +21,7 @@ describe.each(DIALECTS)('the company read model on %s', (dialect) => {
     expect((await t.request('PUT', `/companies/${company.id}/schedules`, { token: adminSession.token, body: { schedules: hours } })).status).toBe(200);
 
     const key = `company/${company.id}`;
-    const sync = puller(t, userSession.token);
+    const sync = syncClient(t, userSession.token);
     const rest = async () => {
       const res = await t.request('GET', `/companies/${company.id}`, { token: userSession.token });
       expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import { queueSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
-import { pullValue } from '../../../test/sync-values.ts';
+import { pullValue } from '../../../test/read-model.ts';
 
 describe.each(DIALECTS)('queue read model on %s', (dialect) => {
   let t: TestApp;

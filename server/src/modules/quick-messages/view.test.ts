@@ -5,7 +5,7 @@ import { quickMessageSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
-import { pullValue } from '../../../test/sync-values.ts';
+import { pullValue } from '../../../test/read-model.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
-import { pullValue } from '../../../test/sync-values.ts';
+import { pullValue } from '../../../test/read-model.ts';
 
 type Patch = { op: string; key?: string; value?: Record<string, unknown> }[];
 

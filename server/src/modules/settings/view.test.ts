@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS, SETTING_KEYS, settingSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { puller } from '../../../test/pull.ts';
+import { syncClient } from '../../../test/read-model.ts';
 import { seedTenant } from '../../../test/seed.ts';
 
 describe.each(DIALECTS)('the settings read model on %s', (dialect) => {
@@ -18,7 +18,7 @@ describe.each(DIALECTS)('the settings read model on %s', (dialect) => {
     const { company, adminSession, userSession } = await seedTenant(t);
     // A company without a row for a key (created before the key existed) still shows its default.
     await tenant(t.db, company.id).deleteFrom('settings').where('key', '=', 'asaas').execute();
-    const sync = puller(t, userSession.token);
+    const sync = syncClient(t, userSession.token);
     const rest = async () => {
       const res = await t.request('GET', '/settings', { token: userSession.token });
       expect(res.status).toBe(200);

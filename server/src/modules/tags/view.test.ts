@@ -4,7 +4,7 @@ import { tagSchema, tagWithCountSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
-import { pullValue } from '../../../test/sync-values.ts';
+import { pullValue } from '../../../test/read-model.ts';
 
 describe.each(DIALECTS)('tag read model on %s', (dialect) => {
   let t: TestApp;

@@ -5,7 +5,7 @@
 import { sessionAnswerSchema, sessionUserSchema, userSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { puller } from '../../../test/pull.ts';
+import { syncClient } from '../../../test/read-model.ts';
 import { loginAs, seedQueue, seedTenant, seedUserQueues } from '../../../test/seed.ts';
 
 describe.each(DIALECTS)('the user read model on %s', (dialect) => {
@@ -29,7 +29,7 @@ describe.each(DIALECTS)('the user read model on %s', (dialect) => {
     };
 
     // The admin reads the attendant: no language on either transport.
-    const adminSync = puller(t, adminSession.token);
+    const adminSync = syncClient(t, adminSession.token);
     const pulled = await adminSync.pull();
     const other = pulled.puts.get(`user/${user.id}`);
     expect(other).toEqual(await get(adminSession.token, user.id));
@@ -41,7 +41,7 @@ describe.each(DIALECTS)('the user read model on %s', (dialect) => {
     expect(ownAdmin).toEqual(await get(adminSession.token, admin.id));
     expect(ownAdmin).toHaveProperty('language', null);
 
-    const userSync = puller(t, userSession.token);
+    const userSync = syncClient(t, userSession.token);
     const own = (await userSync.pull()).puts.get(`user/${user.id}`);
     expect(own).toEqual(await get(userSession.token, user.id));
     expect(own).toMatchObject({ language: 'es' });
@@ -66,7 +66,7 @@ describe.each(DIALECTS)('the user read model on %s', (dialect) => {
   it('lists the same users on GET /users, the own language included', async () => {
     const { admin, user, adminSession } = await seedTenant(t);
     const page = await t.request('GET', '/users', { token: adminSession.token });
-    const synced = (await puller(t, adminSession.token).pull()).puts;
+    const synced = (await syncClient(t, adminSession.token).pull()).puts;
     for (const id of [admin.id, user.id]) {
       const listed = (page.body.users as { id: number }[]).find((u) => u.id === id);
       expect(listed).toEqual(synced.get(`user/${id}`));

@@ -6,7 +6,7 @@ import { connectionSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
-import { newClientGroup, pull, pullValue } from '../../../test/sync-values.ts';
+import { pullValue, syncClient } from '../../../test/read-model.ts';
 
 describe.each(DIALECTS)('connection read model on %s', (dialect) => {
   let t: TestApp;
@@ -47,11 +47,11 @@ describe.each(DIALECTS)('connection read model on %s', (dialect) => {
     expect(connectionSchema.parse(light)).toEqual(light);
 
     // The value shows the queue's name: renaming the queue re-sends the connection to a synced client.
-    const group = newClientGroup();
-    const before = await pull(t, admin, group);
+    const client = syncClient(t, admin);
+    await client.pull();
     expect((await t.request('PUT', `/queue/${queue.id}`, { token: admin, body: { name: 'Sales team' } })).status).toBe(200);
     const renamed = (await t.request('GET', `/whatsapp/${id}`, { token: admin })).body;
     expect(renamed.queues).toMatchObject([{ id: queue.id, name: 'Sales team' }]);
-    expect((await pull(t, admin, group, before.cookie)).puts.get(key)).toEqual(renamed);
+    expect((await client.pull()).puts.get(key)).toEqual(renamed);
   });
 });
