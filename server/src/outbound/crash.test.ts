@@ -15,7 +15,7 @@ import { openDatabase } from '../db/database.ts';
 const CONNECTIONS = 3;
 const TICKETS_PER_CONNECTION = 8;
 const SENDS = 500;
-const LATENCY_MS = 60;
+const LATENCY_MS = 150;
 
 type Entry = { id: string; body: string; timestamp: string };
 
@@ -53,7 +53,8 @@ describe.each(DIALECTS)('outbox across a crash on %s', (dialect) => {
         }
       }
 
-      // The burst: 500 replies, 16 requests at a time; the kill comes once 120 have reached the network.
+      // The burst: 500 replies, 16 requests at a time; the kill comes once 60 have reached the network
+      // while at least 60 more wait in the queue (the connections take 80 a second together).
       const journal = path.join(dataDir, 'simulator', 'outbox.jsonl');
       const onNetwork = () => {
         try {
@@ -78,7 +79,7 @@ describe.each(DIALECTS)('outbox across a crash on %s', (dialect) => {
         }
       };
       const workers = Array.from({ length: 16 }, worker);
-      await waitFor(async () => onNetwork(), (n) => n >= 120, 60_000);
+      await waitFor(async () => [onNetwork(), accepted.size], ([sent, taken]) => sent >= 60 && taken - sent >= 60, 60_000);
       await server.kill('SIGKILL');
       killed = true;
       await Promise.all(workers);
