@@ -4,7 +4,7 @@
 // its author or an admin. A row the actor may not read answers 404, as another company's would.
 // Writes run in the route's transaction (`Tx`, DESIGN §12): they poke the company, and a file they
 // drop is removed only once the write commits (a file they store, only if it rolls back).
-import { AppError, PAGE_SIZE, type QuickMessageCreateInput, type QuickMessageDto, type QuickMessageUpdateInput } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, PAGE_SIZE, type QuickMessageCreateInput, type QuickMessageDto, type QuickMessageUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
@@ -12,7 +12,6 @@ import type { DB, QuickMessages } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeMedia, storeMedia, type UploadedFile } from './media.ts';
-import { isAdminActor } from '../tags/ticket-access.ts';
 import { toLikePattern } from '../tags/queries.ts';
 
 export function toQuickMessageDto(r: Selectable<QuickMessages>): QuickMessageDto {
@@ -35,7 +34,7 @@ const readableBy = (actor: Actor) => (eb: ExpressionBuilder<DB, 'quickMessages'>
   eb.or([eb('quickMessages.geral', '=', 1), eb('quickMessages.userId', '=', actor.userId)]);
 
 function mayChange(actor: Actor, row: Selectable<QuickMessages>): boolean {
-  return row.userId === actor.userId || (row.geral === 1 && isAdminActor(actor));
+  return row.userId === actor.userId || (row.geral === 1 && isCompanyAdmin(actor));
 }
 
 /** The row if the actor may read it; 404 otherwise. */

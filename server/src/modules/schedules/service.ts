@@ -7,7 +7,7 @@
 // conditional in SQL, so a job that claimed the row a moment earlier wins and the edit is refused.
 // Writes run in the route's transaction (`Tx`, DESIGN §12) and poke the company (schedules are in
 // the client view); an image they drop is removed once the write commits.
-import { AppError, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduleDto, type SchedulePage, type ScheduleStatus, type ScheduleUpdateInput } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduleDto, type SchedulePage, type ScheduleStatus, type ScheduleUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
@@ -18,10 +18,8 @@ import { removeMedia, storeMedia, type UploadedFile } from '../quick-messages/me
 
 export type ScheduleRow = Selectable<Schedules>;
 
-const isAdmin = (actor: Actor) => actor.profile === 'admin' || actor.super;
-
 const visibleTo = (actor: Actor) => (eb: ExpressionBuilder<DB, 'schedules'>) =>
-  isAdmin(actor) ? sql<boolean>`1 = 1` : eb('schedules.userId', '=', actor.userId);
+  isCompanyAdmin(actor) ? sql<boolean>`1 = 1` : eb('schedules.userId', '=', actor.userId);
 
 /** `%x%` with the search's own LIKE wildcards escaped. */
 const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

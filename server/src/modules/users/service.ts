@@ -1,7 +1,7 @@
 // The business rules of users (spec/01 §6-7, spec/03 Users). Writes take the route's or the push's
 // transaction (`tx`, db/write.ts) and the Actor; they never open one, and what the clients must
 // hear (pokes, ended sessions) is registered on `tx.effects`, so it happens only after the commit.
-import { AppError, can, type Language, type PermissionKey, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
+import { AppError, can, isCompanyAdmin, type Language, type PermissionKey, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
 import type { Selectable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
@@ -21,14 +21,6 @@ import {
   revokeUserSessions,
   updateUserRow,
 } from './queries.ts';
-
-export function isAdminActor(actor: Actor): boolean {
-  return actor.super || actor.profile === 'admin';
-}
-
-function allows(actor: Actor, key: PermissionKey): boolean {
-  return actor.super || can(actor, key);
-}
 
 /** The company a request acts on: a super-admin may name another one; everyone else gets their own. */
 export function resolveCompanyId(actor: Actor, requested: number | undefined): number {
@@ -61,7 +53,7 @@ async function assertOwnLinks(db: Database, companyId: number, links: { queueIds
 
 export async function getUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<UserDto> {
   const self = companyId === actor.companyId && userId === actor.userId;
-  if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
+  if (!self && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
   const user = await findUser(db, companyId, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   return user;
@@ -113,7 +105,7 @@ async function findForbiddenChange(db: Database, actor: Actor, row: Selectable<U
     const current = await findUser(db, row.companyId, row.id);
     changes.push([!sameIds(input.queueIds, current?.queues.map((q) => q.id) ?? []), 'user-modal:editQueues']);
   }
-  return changes.find(([changed, key]) => changed && !allows(actor, key));
+  return changes.find(([changed, key]) => changed && !can(actor, key));
 }
 
 export async function updateUser(
@@ -126,7 +118,7 @@ export async function updateUser(
 ): Promise<UserDto> {
   const { db } = tx;
   const self = companyId === actor.companyId && userId === actor.userId;
-  if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
+  if (!self && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
   const row = await findUserRow(db, companyId, userId);
   if (!row) throw new AppError('ERR_NO_USER_FOUND');
   // The platform super-admin's account is theirs alone, even inside their own company.

@@ -5,10 +5,6 @@ import { tenant } from '../../db/tenant.ts';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../../db/write.ts';
 
-export function isAdminActor(actor: Actor): boolean {
-  return actor.super || actor.profile === 'admin';
-}
-
 /** The company a request acts on: a super-admin may name another one; everyone else gets their own. */
 export function resolveCompanyId(actor: Actor, requested: number | undefined): number {
   return actor.super && requested !== undefined ? requested : actor.companyId;

@@ -2,7 +2,7 @@
 // Writes take the route's `Tx` (DESIGN §12) and register their poke on its effects; sessions are
 // started by the routes, and a deleted connection's session ends after the commit, never inside it.
 import { randomBytes } from 'node:crypto';
-import { AppError, type Whatsapp, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, type Whatsapp, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
 import type { Insertable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
@@ -12,7 +12,7 @@ import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { recordFailed } from '../../outbound/record.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { assertOwnLinks, invalid, isAdminActor, lockPlanLimits } from './access.ts';
+import { assertOwnLinks, invalid, lockPlanLimits } from './access.ts';
 import { findWhatsappDtos } from './dto.ts';
 
 const newToken = () => randomBytes(24).toString('base64url');
@@ -23,13 +23,13 @@ function rethrowTokenInUse(err: unknown): never {
 }
 
 export async function getConnection(db: Database, actor: Actor, companyId: number, id: number, withSession = true): Promise<Whatsapp> {
-  const [dto] = await findWhatsappDtos(db, companyId, { showToken: isAdminActor(actor), withSession }, id);
+  const [dto] = await findWhatsappDtos(db, companyId, { showToken: isCompanyAdmin(actor), withSession }, id);
   if (!dto) throw new AppError('ERR_NO_WAPP_FOUND');
   return dto;
 }
 
 export async function listConnections(db: Database, actor: Actor, companyId: number, withSession: boolean): Promise<Whatsapp[]> {
-  return findWhatsappDtos(db, companyId, { showToken: isAdminActor(actor), withSession });
+  return findWhatsappDtos(db, companyId, { showToken: isCompanyAdmin(actor), withSession });
 }
 
 async function replaceConnectionQueues(db: Database, companyId: number, whatsappId: number, queueIds: number[]) {

@@ -1,13 +1,13 @@
 // connection/<id>: the company's WhatsApp connections with live status and QR. The messages-API
 // token goes to admins only, so the role is part of the audience and of the version: a user who
 // becomes admin gets every connection again, now with its token.
-import { isAdmin } from '@zapdesk/sync';
+import { isCompanyAdmin } from '@zapdesk/sync';
 import type { SyncedConnection } from '@zapdesk/sync/keys';
 import type { Actor } from '../../context.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { chunk, defineView, parseJson, type RowId } from './types.ts';
 
-const seesToken = (actor: Actor) => actor.super || isAdmin(actor);
+const seesToken = (actor: Actor) => isCompanyAdmin(actor);
 
 async function findQueueIds(t: Tenant, whatsappIds?: number[]): Promise<Map<number, number[]>> {
   let q = t.selectFrom('whatsappQueues').select(['whatsappQueues.whatsappId', 'whatsappQueues.queueId']);

@@ -2,22 +2,20 @@
 // same rule as GET /schedules). The value carries the contact's name and number, so the version
 // folds in the contact's: renaming the contact re-sends its schedules.
 import type { SyncedSchedule } from '@zapdesk/sync/keys';
-import type { Actor } from '../../context.ts';
+import { isCompanyAdmin } from '@zapdesk/sync';
 import { chunk, defineView, type RowId } from './types.ts';
-
-const seesAll = (actor: Actor) => actor.profile === 'admin' || actor.super;
 
 export const schedulesView = defineView({
   name: 'schedule',
   prefix: 'schedule',
   tables: ['schedules', 'contacts'],
-  audience: (actor) => (seesAll(actor) ? 'admin' : `user:${actor.userId}`),
+  audience: (actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`),
   async listVersions({ t, actor }) {
     let query = t
       .selectFrom('schedules')
       .innerJoin('contacts', 'contacts.id', 'schedules.contactId')
       .select(['schedules.id', 'schedules.version', 'contacts.version as contactVersion']);
-    if (!seesAll(actor)) query = query.where('schedules.userId', '=', actor.userId);
+    if (!isCompanyAdmin(actor)) query = query.where('schedules.userId', '=', actor.userId);
     const rows = await query.execute();
     return rows.map((r) => ({ id: r.id, version: `${r.version}:${r.contactVersion}` }));
   },

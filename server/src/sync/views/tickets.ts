@@ -1,7 +1,7 @@
 // ticket/<id>, contact/<id>, message/<ticketId>/<id>: the active (open and pending) tickets the
 // actor may see (spec/02 §6, the same rules as REST: modules/tickets/visibility.ts), each with its
 // contact and its most recent 50 messages. Closed tickets and older messages stay on paginated REST.
-import type { Contact, Message, Ticket } from '@zapdesk/sync';
+import { isCompanyAdmin, type Contact, type Message, type Ticket } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { findExtraInfo, toContactDto } from '../../modules/contacts/queries.ts';
@@ -16,12 +16,12 @@ export const SYNCED_MESSAGES_PER_TICKET = 50;
 const TICKET_TABLES = ['tickets', 'ticket_tags', 'user_queues', 'users'];
 
 // Admins share one listing; an attendant's depends on their id, queues and flags.
-const audience = (actor: Actor) => (actor.profile === 'admin' ? 'admin' : `user:${actor.userId}`);
+const audience = (actor: Actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`);
 
 async function visibleTickets(ctx: ViewContext) {
   const viewer = await loadViewer(ctx.db, ctx.actor);
   let q = ctx.t.selectFrom('tickets').select(['tickets.id', 'tickets.version', 'tickets.contactId']).where('tickets.status', 'in', ['open', 'pending']);
-  if (!viewer.isAdmin) q = q.where(attendantScope(viewer));
+  if (!viewer.isCompanyAdmin) q = q.where(attendantScope(viewer));
   return q.execute();
 }
 

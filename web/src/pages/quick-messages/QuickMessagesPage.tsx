@@ -2,7 +2,7 @@
 // searched locally; a table of shortcode, attachment name (or a no-attachment text), edit, delete.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdmin } from '@zapdesk/sync';
+import { isCompanyAdmin } from '@zapdesk/sync';
 import type { SyncedQuickMessage } from '@zapdesk/sync/keys';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
@@ -29,7 +29,7 @@ export function Component() {
     [rows, search],
   );
   // The server lets the author change a quick message, and an admin the shared ones.
-  const mayChange = (q: SyncedQuickMessage) => q.userId === me.id || (q.geral && isAdmin(me));
+  const mayChange = (q: SyncedQuickMessage) => q.userId === me.id || (q.geral && isCompanyAdmin(me));
 
   const deleting = useConfirmDelete<SyncedQuickMessage>((q) => api.delete(`/quick-messages/${q.id}`));
 
