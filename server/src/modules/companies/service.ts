@@ -3,6 +3,7 @@
 // company/<id>, sync/views/company.ts) pokes its users once committed.
 import { AppError, isCompanyAdmin, recurrenceSchema, renewDueDate, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -41,8 +42,7 @@ export async function listCompanies(db: Database): Promise<Company[]> {
 
 /** One company with its settings. Outside the super-admin, only one's own company exists. */
 export async function getCompany(db: Database, actor: Reader, id: number): Promise<Company> {
-  if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return readCompany(db, id);
+  return readCompany(db, await resolveCompanyId(db, actor, id));
 }
 
 /** One company with its settings, for a caller that has already decided the reader may see it. */
@@ -108,7 +108,7 @@ export async function deleteCompany(tx: Tx, id: number): Promise<void> {
 
 /** Business hours of a company: its admins or the super-admin. Another company's id reads as unknown. */
 export async function updateCompanySchedules(tx: Tx, actor: Reader, id: number, schedules: Schedule[]): Promise<Company> {
-  if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
+  await resolveCompanyId(tx.db, actor, id);
   if (!isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
   if (!(await updateCompanyRow(tx.db, id, { schedules: JSON.stringify(schedules) }))) throw new AppError('ERR_NO_COMPANY_FOUND');
   tx.effects.poke(id);

@@ -58,7 +58,3 @@ export async function findCompanyPlanRow(db: Database, companyId: number) {
     .where('companies.id', '=', companyId)
     .executeTakeFirst();
 }
-
-export async function companyExists(db: Database, companyId: number): Promise<boolean> {
-  return (await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst()) !== undefined;
-}

@@ -129,8 +129,3 @@ export async function deleteUserRow(db: Database, companyId: number, userId: num
   await t.deleteFrom('userQueues').where('userQueues.userId', '=', userId).execute();
   await t.deleteFrom('users').where('users.id', '=', userId).execute();
 }
-
-export async function companyExists(db: Database, companyId: number): Promise<boolean> {
-  const row = await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
-  return row !== undefined;
-}

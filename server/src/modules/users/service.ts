@@ -3,6 +3,7 @@
 // hear (pokes, ended sessions) is registered on `tx.effects`, so it happens only after the commit.
 import { AppError, can, isCompanyAdmin, type Language, type PermissionKey, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
 import type { Selectable, Updateable } from 'kysely';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -21,11 +22,6 @@ import {
   revokeUserSessions,
   updateUserRow,
 } from './queries.ts';
-
-/** The company a request acts on: a super-admin may name another one; everyone else gets their own. */
-export function resolveCompanyId(actor: Actor, requested: number | undefined): number {
-  return actor.super && requested !== undefined ? requested : actor.companyId;
-}
 
 /**
  * The one unique index a user write can hit is the platform-wide email. The error ends the write
@@ -62,7 +58,7 @@ export async function getUser(db: Database, actor: Actor, companyId: number, use
 /** `passwordHash` is computed before the write: hashing is slow and must not hold the transaction. */
 export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, passwordHash: string): Promise<UserDto> {
   const { db } = tx;
-  const companyId = resolveCompanyId(actor, input.companyId);
+  const companyId = await resolveCompanyId(db, actor, input.companyId);
   const company = await lockCompanyPlan(db, tx.dialect, companyId);
   if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
   // A company without a plan has no limit to enforce; the count runs under the company lock.
