@@ -13,7 +13,7 @@ import type { Announcements } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeMedia } from '../quick-messages/media.ts';
-import { toLikePattern } from '../tags/queries.ts';
+import { toLikePattern } from '../../db/like.ts';
 
 export function toAnnouncementDto(r: Selectable<Announcements>): AnnouncementDto {
   return {

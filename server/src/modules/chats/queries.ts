@@ -6,7 +6,7 @@ import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Chats } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
-import { toLikePattern } from '../tags/queries.ts';
+import { toLikePattern } from '../../db/like.ts';
 
 export type ChatRef = { id: number } | { uuid: string };
 

@@ -12,7 +12,7 @@ import type { DB, QuickMessages } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeMedia, storeMedia, type UploadedFile } from './media.ts';
-import { toLikePattern } from '../tags/queries.ts';
+import { toLikePattern } from '../../db/like.ts';
 
 export function toQuickMessageDto(r: Selectable<QuickMessages>): QuickMessageDto {
   return {

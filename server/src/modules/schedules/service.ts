@@ -11,6 +11,7 @@ import { AppError, isCompanyAdmin, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type S
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import type { DB, Schedules } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
@@ -20,9 +21,6 @@ export type ScheduleRow = Selectable<Schedules>;
 
 const visibleTo = (actor: Actor) => (eb: ExpressionBuilder<DB, 'schedules'>) =>
   isCompanyAdmin(actor) ? sql<boolean>`1 = 1` : eb('schedules.userId', '=', actor.userId);
-
-/** `%x%` with the search's own LIKE wildcards escaped. */
-const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 export async function toScheduleDtos(db: Database, companyId: number, rows: ScheduleRow[]): Promise<ScheduleDto[]> {
   if (rows.length === 0) return [];
@@ -70,7 +68,7 @@ export async function findSchedulesPage(db: Database, actor: Actor, q: { searchP
   let query = t.selectFrom('schedules').where(visibleTo(actor));
   if (q.contactId) query = query.where('schedules.contactId', '=', q.contactId);
   if (q.searchParam) {
-    const pattern = likePattern(q.searchParam);
+    const pattern = toLikePattern(q.searchParam);
     const matchingContacts = t.selectFrom('contacts').select('contacts.id').where(sql<boolean>`lower(contacts.name) like ${pattern} escape '\\'`);
     query = query.where((eb) => eb.or([sql<boolean>`lower(${eb.ref('schedules.body')}) like ${pattern} escape '\\'`, eb('schedules.contactId', 'in', matchingContacts)]));
   }

@@ -2,13 +2,9 @@
 import { PAGE_SIZE, type TagDto, type TagWithCount, type TicketTagRef } from '@zapdesk/sync';
 import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import type { Tags } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
-
-/** `%x%` for LIKE with the search's own wildcards escaped, so "50%" finds "50%" only. */
-export function toLikePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 export function toTagDto(row: Selectable<Tags>): TagDto {
   return {

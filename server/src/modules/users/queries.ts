@@ -3,16 +3,12 @@
 import { PAGE_SIZE } from '@zapdesk/sync';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import type { Users } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import { findUserQueues, toUserDto, type QueueRef, type UserDto } from './dto.ts';
 
 export type UserRef = { id: number; name: string; email: string; profile: string; queues: QueueRef[] };
-
-/** `%x%` for LIKE with the wildcards of the search itself escaped, so "50%" finds "50%" only. */
-function toLikePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 /** One page of a company's users, searched over name and email (case-insensitive on both dialects). */
 export async function findUsersPage(db: Database, companyId: number, search: string, pageNumber: number) {
