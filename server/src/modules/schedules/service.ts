@@ -15,7 +15,8 @@ import { toLikePattern } from '../../db/like.ts';
 import type { DB, Schedules } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
-import { removeMedia, storeMedia, type UploadedFile } from '../quick-messages/media.ts';
+import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
+import type { UploadedFile } from '../media/uploads.ts';
 
 export type ScheduleRow = Selectable<Schedules>;
 
@@ -160,26 +161,16 @@ export async function updateSchedule(tx: Tx, actor: Actor, id: number, input: Sc
   return toScheduleDto(db, actor.companyId, row);
 }
 
-/**
- * POST/DELETE /schedules/{id}/media-upload: `file` (or none) becomes the image. The new file is
- * written before the row points at it and removed if the write rolls back; the one it replaces
- * goes once the write commits: never a row pointing at nothing, never an orphan file.
- */
+/** POST/DELETE /schedules/{id}/media-upload: `file` (or none) becomes the image (media/attachments.ts). */
 export async function setScheduleMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<ScheduleDto> {
-  const { mediaDir } = tx.config;
   const previous = (await getChangeableSchedule(tx.db, actor, id)).mediaPath;
-  const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'schedules', file) : null;
-  if (mediaPath) tx.effects.onRollback(() => removeMedia(mediaDir, mediaPath));
-  const updated = await updateSchedule(tx, actor, id, { mediaPath, mediaName: file?.name ?? null });
-  tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
-  return updated;
+  return replaceAttachment(tx, { companyId: actor.companyId, folder: 'schedules', previous }, file, (attachment) => updateSchedule(tx, actor, id, attachment));
 }
 
 /** Deletes the row (sent or not); its image is removed once the write commits. */
 export async function deleteSchedule(tx: Tx, actor: Actor, id: number): Promise<void> {
   const row = await getScheduleRow(tx.db, actor, id);
   await tenant(tx.db, actor.companyId).deleteFrom('schedules').where('schedules.id', '=', id).execute();
-  const { mediaDir } = tx.config;
-  tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  removeAttachmentAfterCommit(tx, row.mediaPath);
   tx.effects.poke(actor.companyId);
 }
