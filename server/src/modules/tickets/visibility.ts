@@ -1,4 +1,4 @@
-// Who sees which ticket (spec/02 §6; the rules chosen are in pipeline/README.md, "Visibility").
+// Who sees which ticket (spec/02 §6; the rules chosen are in README.md, "Visibility").
 import { AppError, can, isCompanyAdmin } from '@zapdesk/sync';
 import { type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Actor } from '../../context.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { tenant } from '../../db/tenant.ts';
-import { ingest } from '../../pipeline/ingest.ts';
+import { ingest } from '../../inbound/ingest.ts';
 
 type Patch = { op: string; key?: string; value?: Record<string, unknown> }[];
 
