@@ -14,4 +14,12 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Dev dependencies stay out of what ships: exceljs writes the test and bench spreadsheets only.
+    files: ['{server,web,cli,sync}/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'exceljs', message: 'exceljs is a dev dependency (tests, bench); production code reads xlsx with modules/contacts/xlsx.ts.' }] }],
+    },
+  },
 );

@@ -6,7 +6,7 @@ import type { Logger } from './log.ts';
 import type { RateLimiter } from './auth/rate-limit.ts';
 import type { Realtime } from './realtime/hub.ts';
 import type { Outbox } from './outbound/dispatcher.ts';
-import type { KeyedLock } from './pipeline/keyed-lock.ts';
+import type { KeyedLock } from './inbound/keyed-lock.ts';
 import type { SessionManager } from './channels/session-manager.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
@@ -19,7 +19,7 @@ export type AppDeps = {
   limiter: RateLimiter;
   /** The outbox dispatcher (DESIGN §12): sends the queued message rows of each connection run here. */
   outbox: Outbox;
-  /** Serialises inbound work per company and contact (see pipeline/README.md). */
+  /** Serialises inbound work per company and contact (see inbound/README.md). */
   contactLocks: KeyedLock;
   /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */
   sessions: SessionManager;

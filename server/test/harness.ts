@@ -16,8 +16,8 @@ import { createPgBus } from '../src/realtime/bus.ts';
 import { createRealtime } from '../src/realtime/hub.ts';
 import type { Channel } from '../src/channels/types.ts';
 import { createOutbox } from '../src/outbound/dispatcher.ts';
-import { createKeyedLock } from '../src/pipeline/keyed-lock.ts';
-import { attachPipeline } from '../src/pipeline/index.ts';
+import { createKeyedLock } from '../src/inbound/keyed-lock.ts';
+import { attachPipeline } from '../src/inbound/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
 import { assertNoGuardViolations, installVersionGuard } from './version-guard.ts';
 

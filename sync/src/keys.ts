@@ -54,9 +54,3 @@ export function syncKey(prefix: SyncPrefix, id: string | number): string {
 export function syncPrefix(prefix: SyncPrefix): string {
   return `${prefix}/`;
 }
-
-/** Splits `queue/12` into its entity and id; the id keeps any further slashes (`message/42/9001`). */
-export function parseSyncKey(key: string): { prefix: string; id: string } {
-  const i = key.indexOf('/');
-  return i < 0 ? { prefix: key, id: '' } : { prefix: key.slice(0, i), id: key.slice(i + 1) };
-}

@@ -28,11 +28,22 @@ const RULES: Record<Profile, readonly PermissionKey[]> = {
 
 export type Subject = { profile: string; super?: boolean };
 
-export function can(subject: Subject, key: PermissionKey): boolean {
-  const profile = (PROFILES as readonly string[]).includes(subject.profile) ? (subject.profile as Profile) : 'user';
-  return RULES[profile].includes(key);
+/**
+ * Whether the subject administers the company it acts on: the admin profile, or the platform
+ * super-admin. The spec keeps the super flag apart from the profile, yet every super-only screen
+ * (announcements, the Companies, Plans and Help tabs of settings) sits inside the admin-only part of
+ * the product, and the super-admin manages every company: so the flag gives admin rights wherever
+ * the subject acts, whatever profile it carries. This is the one "is admin" of the product: the
+ * server's checks, the web's gates and the CLI ask it, never `profile === 'admin'`.
+ * (Whether someone is the super-admin itself is the flag: `subject.super`.)
+ */
+export function isCompanyAdmin(subject: Subject): boolean {
+  return subject.profile === 'admin' || subject.super === true;
 }
 
-export function isAdmin(subject: Subject): boolean {
-  return subject.profile === 'admin';
+/** The permission rules of spec/01 §6: by profile, and everything for whoever is a company admin. */
+export function can(subject: Subject, key: PermissionKey): boolean {
+  if (isCompanyAdmin(subject)) return true;
+  const profile = (PROFILES as readonly string[]).includes(subject.profile) ? (subject.profile as Profile) : 'user';
+  return RULES[profile].includes(key);
 }

@@ -1,4 +1,4 @@
-import { AppError, can, planAllows, type PermissionKey, type PlanFeature, type Profile } from '@zapdesk/sync';
+import { AppError, can, isCompanyAdmin, planAllows, type PermissionKey, type PlanFeature, type Profile } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../context.ts';
 import { toPlanFlags } from '../modules/plans/dto.ts';
@@ -42,8 +42,7 @@ export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const actor = c.get('actor');
-  if (actor.profile !== 'admin' && !actor.super) throw new AppError('ERR_NO_PERMISSION');
+  if (!isCompanyAdmin(c.get('actor'))) throw new AppError('ERR_NO_PERMISSION');
   await next();
 };
 

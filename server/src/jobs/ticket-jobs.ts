@@ -2,11 +2,11 @@
 // pending tickets nobody took (connection.timeToTransfer → transferQueueId). Each ticket is claimed
 // by one conditional update, so a second instance or an overlapping run never acts twice and never
 // sends the closing text twice: the claim, its tracking and the closing text are one write.
-// Rules in pipeline/README.md, "Jobs".
+// Rules in modules/tickets/README.md, "Jobs".
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
-import { queueAutoReply } from '../pipeline/reply.ts';
+import { queueAutoReply } from '../inbound/reply.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import { startCronJob, type RunningJob } from './runner.ts';
 

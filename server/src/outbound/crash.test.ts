@@ -79,7 +79,7 @@ describe.each(DIALECTS)('outbox across a crash on %s', (dialect) => {
         }
       };
       const workers = Array.from({ length: 16 }, worker);
-      await waitFor(async () => [onNetwork(), accepted.size], ([sent, taken]) => sent >= 60 && taken - sent >= 60, 60_000);
+      await waitFor(async () => ({ sent: onNetwork(), taken: accepted.size }), ({ sent, taken }) => sent >= 60 && taken - sent >= 60, 60_000);
       await server.kill('SIGKILL');
       killed = true;
       await Promise.all(workers);

@@ -17,7 +17,7 @@ import type { AppDeps } from '../context.ts';
 import { nowIso } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
-import { createKeyedLock } from '../pipeline/keyed-lock.ts';
+import { createKeyedLock } from '../inbound/keyed-lock.ts';
 import { bumpVersion } from '../sync/version.ts';
 
 /** A reload reconnects well within this; closing the last socket marks offline after it. */

@@ -4,7 +4,7 @@
 // client's optimistic result is never read; effects (pokes, sends) run after that mutation commits.
 // Adding a mutator: its schema and client half in sync/src/mutators.ts, its `run` here; the
 // type below fails to compile until both exist.
-import { AppError, settingValueSchema } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, settingValueSchema } from '@zapdesk/sync';
 import { mutatorArgs, type MutatorName } from '@zapdesk/sync/mutators';
 import type { z } from 'zod';
 import type { Actor } from '../context.ts';
@@ -22,8 +22,6 @@ type ServerMutator<N extends MutatorName> = {
   run(ctx: MutatorContext, args: z.output<(typeof mutatorArgs)[N]>): Promise<void>;
 };
 
-const isAdmin = (actor: Actor) => actor.super || actor.profile === 'admin';
-
 /** "My" mutators name the user only so the client can find its row; anyone else's id is refused. */
 function assertSelf(actor: Actor, userId: number) {
   if (userId !== actor.userId) throw new AppError('ERR_NO_PERMISSION');
@@ -33,7 +31,7 @@ export const serverMutators: { [N in MutatorName]: ServerMutator<N> } = {
   updateSetting: {
     args: mutatorArgs.updateSetting,
     async run({ tx, actor }, { key, value }) {
-      if (!isAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
+      if (!isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
       parseWith(settingValueSchema(key), { value });
       await upsertSetting(tx, actor.companyId, key, value);
     },

@@ -34,7 +34,7 @@ export const userCreateSchema = z.object({
   allTicket: allTicketSchema.optional().default('desabled'),
   showNoQueue: z.boolean().optional().default(false),
   language: languageSchema.nullable().optional(),
-  /** Honoured only for the super-admin; everyone else creates users in their own company. */
+  /** Another company is honoured only for the super-admin (anyone else naming one gets 404); default: the caller's. */
   companyId: idSchema.optional(),
 });
 export type UserCreateInput = z.infer<typeof userCreateSchema>;

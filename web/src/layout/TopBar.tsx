@@ -3,7 +3,7 @@
 // refresh, and the account menu (profile modal, logout).
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { planAllows, type Language } from '@zapdesk/sync';
+import { isCompanyAdmin, planAllows, type Language } from '@zapdesk/sync';
 import { api } from '../api/client.ts';
 import { formatDate } from '../forms/format.ts';
 import { useSession, useUser } from '../session/SessionProvider.tsx';
@@ -27,7 +27,6 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
   const user = useUser();
   const { logout, updateUser, flags } = useSession();
   const [theme, toggleTheme] = useTheme();
-  const isAdmin = user.profile === 'admin';
   const [profileOpen, setProfileOpen] = useState(false);
 
   const saveLanguage = (lang: Language) => {
@@ -42,7 +41,7 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
           <span className="font-semibold">{t('layout.greeting', { name: user.name.split(' ')[0] })}</span>{' '}
           <span className="hidden text-muted md:inline">{t('layout.welcome', { company: user.company.name })}</span>
         </p>
-        {isAdmin && user.company.dueDate && (
+        {isCompanyAdmin(user) && user.company.dueDate && (
           <p className="truncate text-xs text-muted" data-testid="active-until">
             {t('layout.activeUntil', { date: formatDate(user.company.dueDate, i18n.language) })}
           </p>

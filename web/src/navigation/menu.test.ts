@@ -28,6 +28,13 @@ describe('visibleMenu', () => {
     expect(paths(visibleMenu(superAdmin, ALL_ON, false, EVERYTHING))).toContain('/announcements');
   });
 
+  it('gives a super-admin the administration whatever its profile (the super flag is an admin of every company)', () => {
+    const superUser = { profile: 'user', super: true };
+    expect(paths(visibleMenu(superUser, ALL_ON, false, EVERYTHING))).toEqual(paths(visibleMenu(superAdmin, ALL_ON, false, EVERYTHING)));
+    expect(routeAccess('/announcements', superUser, ALL_ON, false)).toBe('allowed');
+    expect(routeAccess('/settings', superUser, ALL_ON, false)).toBe('allowed');
+  });
+
   it('gives an attendant the daily items only, without dashboard or administration', () => {
     const sections = visibleMenu(attendant, ALL_ON, true, EVERYTHING);
     expect(sections).toHaveLength(1);

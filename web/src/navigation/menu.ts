@@ -1,6 +1,6 @@
 // The side menu of spec/01 §2 and the route gates behind it, as pure functions: the drawer renders
 // visibleMenu(), the router asks routeAccess(), and both are unit-tested against the spec's rules.
-import { can, campaignsVisible, planAllows, type PlanFeature, type PlanFlags } from '@zapdesk/sync';
+import { campaignsVisible, isCompanyAdmin, planAllows, type PlanFeature, type PlanFlags } from '@zapdesk/sync';
 
 export type MenuUser = { profile: string; super: boolean };
 export type Flags = Partial<PlanFlags> | null;
@@ -63,14 +63,10 @@ export function routeAccess(path: string, user: MenuUser | null, flags: Flags, c
   if (!user) return 'login';
   const gate = gateOf(path);
   if (gate.super && !user.super) return 'forbidden-role';
-  if (gate.admin && !isAdminUser(user)) return 'forbidden-role';
+  if (gate.admin && !isCompanyAdmin(user)) return 'forbidden-role';
   if (gate.feature && !planAllows(flags, gate.feature)) return 'forbidden-plan';
   if (gate.campaigns && !campaignsVisible(flags, cshow)) return 'forbidden-plan';
   return 'allowed';
-}
-
-function isAdminUser(user: MenuUser): boolean {
-  return can(user, 'drawer-admin-items:view');
 }
 
 const item = (path: string, labelKey: string, icon: MenuIcon, badge?: MenuItem['badge']): MenuItem => ({ path, labelKey, icon, ...(badge ? { badge } : {}) });
@@ -119,7 +115,7 @@ export function visibleMenu(user: MenuUser, flags: Flags, cshow: boolean, built:
       .map((e) => (isGroup(e) ? { ...e, items: e.items.filter(shows) } : e))
       .filter((e) => (isGroup(e) ? e.items.length > 0 : shows(e)));
   const sections: MenuSection[] = [{ labelKey: null, entries: filter(MAIN) }];
-  if (isAdminUser(user)) {
+  if (isCompanyAdmin(user)) {
     const admin = filter(ADMIN);
     if (admin.length) sections.push({ labelKey: 'menu.administration', entries: admin });
   }

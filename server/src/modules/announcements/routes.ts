@@ -1,12 +1,13 @@
 // Announcement routes: reads for everyone signed in, writes for the super-admin, each one `write()`
-// (db/write.ts). A picture is stored before its write; the services keep the disk and the rows agreed.
+// (db/write.ts). A picture is stored inside its write (media/attachments.ts): disk and rows stay agreed.
 import { announcementCreateSchema, announcementListQuerySchema, announcementUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requireSuper } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { assertImage, limitUpload, readUpload, sendMedia, storeMedia } from '../quick-messages/media.ts';
+import { sendAttachment } from '../media/attachments.ts';
+import { assertImage, limitUpload, readUpload } from '../media/uploads.ts';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -44,17 +45,16 @@ export function announcementsRoutes(deps: AppDeps) {
     })
     .get('/announcements/:id/media', auth, async (c) => {
       const row = await getAnnouncementRow(deps.db, c.get('actor'), parseId(c, 'id'));
-      return sendMedia(deps.config.mediaDir, row.mediaPath, row.mediaName);
+      return sendAttachment(deps.config.mediaDir, row.mediaPath, row.mediaName);
     })
     .post('/announcements/:id/media-upload', auth, requireSuper, limitUpload(ANNOUNCEMENT_MEDIA_MAX_BYTES), async (c) => {
       const id = parseId(c, 'id');
       const actor = c.get('actor');
-      const current = await getAnnouncementRow(deps.db, actor, id);
+      // Refused before the body is read: a 404 does not wait for the upload.
+      await getAnnouncementRow(deps.db, actor, id);
       const { file } = await readUpload(c, ANNOUNCEMENT_MEDIA_MAX_BYTES);
       assertImage(file);
-      // On disk before the write (no file I/O holds the transaction); the write undoes it on rollback.
-      const mediaPath = await storeMedia(deps.config.mediaDir, current.companyId, 'announcements', file);
-      return c.json(await write(deps, (tx) => setAnnouncementMedia(tx, actor, id, { path: mediaPath, name: file.name })));
+      return c.json(await write(deps, (tx) => setAnnouncementMedia(tx, actor, id, file)));
     })
     .delete('/announcements/:id/media-upload', auth, requireSuper, async (c) => {
       const id = parseId(c, 'id');

@@ -11,9 +11,10 @@ import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
-import { removeMedia } from '../quick-messages/media.ts';
+import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
+import type { UploadedFile } from '../media/uploads.ts';
+import { toLikePattern } from '../../db/like.ts';
 import { toAnnouncementDto } from './dto.ts';
-import { toLikePattern } from '../tags/queries.ts';
 
 /** The announcements the actor may read: all for the super-admin, the active ones for everyone else (the sync view too). */
 export function selectAnnouncements(db: Database, actor: Actor) {
@@ -88,18 +89,12 @@ export async function updateAnnouncement(tx: Tx, actor: Actor, id: number, input
   return toAnnouncementDto(row);
 }
 
-/**
- * Sets (or, with null, clears) the picture. `media` was stored on disk before the write: it is
- * removed again if the write rolls back, and the picture it replaces only once the write commits.
- */
-export async function setAnnouncementMedia(tx: Tx, actor: Actor, id: number, media: { path: string; name: string } | null): Promise<Announcement> {
-  const { mediaDir } = tx.config;
-  // Registered first, so any refusal below (an id gone meanwhile) still removes the new file.
-  if (media) tx.effects.onRollback(() => removeMedia(mediaDir, media.path));
-  const previous = (await getAnnouncementRow(tx.db, actor, id)).mediaPath;
-  const updated = await updateAnnouncement(tx, actor, id, { mediaPath: media?.path ?? null, mediaName: media?.name ?? null });
-  if (previous && previous !== media?.path) tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
-  return updated;
+/** Sets (or, with null, clears) the picture, kept in the announcement's company folder (media/attachments.ts). */
+export async function setAnnouncementMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<Announcement> {
+  assertSuper(actor);
+  const row = await getAnnouncementRow(tx.db, actor, id);
+  const target = { companyId: row.companyId, folder: 'announcements', previous: row.mediaPath };
+  return replaceAttachment(tx, target, file, (attachment) => updateAnnouncement(tx, actor, id, attachment));
 }
 
 /** Deletes the row; its picture leaves the disk after the commit. */
@@ -107,7 +102,6 @@ export async function deleteAnnouncement(tx: Tx, actor: Actor, id: number): Prom
   assertSuper(actor);
   const row = await getAnnouncementRow(tx.db, actor, id);
   await tenant(tx.db, row.companyId).deleteFrom('announcements').where('announcements.id', '=', id).execute();
-  const { mediaDir } = tx.config;
-  if (row.mediaPath) tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  removeAttachmentAfterCommit(tx, row.mediaPath);
   tx.effects.pokeAll();
 }

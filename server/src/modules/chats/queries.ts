@@ -6,8 +6,8 @@ import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Chats } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import { toLikePattern } from '../../db/like.ts';
 import { selectChatMessages, toChatDtos, toChatMessageDto } from './dto.ts';
-import { toLikePattern } from '../tags/queries.ts';
 
 export type ChatRef = { id: number } | { uuid: string };
 

@@ -3,6 +3,7 @@
 import { DEFAULT_SETTINGS, PAGE_SIZE } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import type { Companies, DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { CompanyRow } from './dto.ts';
@@ -22,11 +23,6 @@ export async function findCompanyRow(db: Database, id: number): Promise<CompanyR
 
 export async function findAllCompanyRows(db: Database): Promise<CompanyRow[]> {
   return selectCompanies(db).orderBy('companies.name').orderBy('companies.id').execute();
-}
-
-/** `%x%` for LIKE with the wildcards of the search itself escaped, so "50%" finds "50%" only. */
-function toLikePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
 const SEARCHED = ['companies.name', 'companies.email', 'companies.phone', 'companies.document'] as const;

@@ -1,8 +1,9 @@
 // Companies: the super-admin manages them; a company's own users read it, and its admins set its hours.
 // Writes take the route's transaction (`tx`, db/write.ts); a change to a company's row (synced as
 // company/<id>, view.ts) pokes its users once committed.
-import { AppError, recurrenceSchema, renewDueDate, type CompaniesPage, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, recurrenceSchema, renewDueDate, type CompaniesPage, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -47,8 +48,7 @@ export async function listCompanies(db: Database): Promise<Company[]> {
 
 /** One company with its settings. Outside the super-admin, only one's own company exists. */
 export async function getCompany(db: Database, actor: Reader, id: number): Promise<Company> {
-  if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return readCompany(db, id);
+  return readCompany(db, await resolveCompanyId(db, actor, id));
 }
 
 /**
@@ -125,8 +125,8 @@ export async function deleteCompany(tx: Tx, id: number): Promise<void> {
 
 /** Business hours of a company: its admins or the super-admin. Another company's id reads as unknown. */
 export async function updateCompanySchedules(tx: Tx, actor: Reader, id: number, schedules: Schedule[]): Promise<Company> {
-  if (!actor.super && actor.companyId !== id) throw new AppError('ERR_NO_COMPANY_FOUND');
-  if (!actor.super && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION');
+  await resolveCompanyId(tx.db, actor, id);
+  if (!isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
   if (!(await updateCompanyRow(tx.db, id, { schedules: JSON.stringify(schedules) }))) throw new AppError('ERR_NO_COMPANY_FOUND');
   tx.effects.poke(id);
   return getCompany(tx.db, actor, id);

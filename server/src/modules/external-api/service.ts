@@ -1,5 +1,5 @@
 // POST /api/messages/send: a company's own systems send through a connection, named by its token.
-// The contact and a ticket are made as needed; rules in pipeline/README.md, "External API".
+// The contact and a ticket are made as needed; rules in ../tickets/README.md, "External API".
 import { AppError } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../../context.ts';

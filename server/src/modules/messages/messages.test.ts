@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { tenant } from '../../db/tenant.ts';
-import { ingest } from '../../pipeline/ingest.ts';
+import { ingest } from '../../inbound/ingest.ts';
 import { waitFor } from '../../channels/testing.ts';
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 // Messages of a ticket: the page an agent opens (marking it read), an agent's send, a resend, a delete.
 // Writes take the route's or the push's transaction (`Tx`); the network is touched only outside it:
 // sends leave through the outbox, read receipts after the commit, a delete before its write.
-import { AppError, MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Reader, Tx } from '../../db/write.ts';
@@ -71,7 +71,7 @@ export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow>
 export async function getWritableTicket(r: Reader, actor: Actor, ticketId: number): Promise<TicketRow> {
   const { row } = await getVisibleTicket(r, actor, ticketId);
   if (row.status !== 'open') throw new AppError('ERR_NO_PERMISSION', 'Messages can be sent only in open tickets: accept or reopen it first.');
-  if (row.userId !== actor.userId && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION', 'This ticket is attended by another user.');
+  if (row.userId !== actor.userId && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION', 'This ticket is attended by another user.');
   return row;
 }
 
@@ -113,7 +113,7 @@ export async function findDeletableMessage(r: Reader, actor: Actor, messageId: n
   const message = await findMessage(r, actor, messageId);
   const { row: ticket } = await getVisibleTicket(r, actor, message.ticketId);
   if (message.fromMe !== 1) throw new AppError('ERR_NO_PERMISSION', 'Only messages sent from here can be deleted.');
-  if (ticket.userId !== actor.userId && actor.profile !== 'admin') throw new AppError('ERR_NO_PERMISSION', 'This ticket is attended by another user.');
+  if (ticket.userId !== actor.userId && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION', 'This ticket is attended by another user.');
   return { message, ticket };
 }
 

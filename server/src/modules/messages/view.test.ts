@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { expectOneReadModel, syncClient } from '../../../test/read-model.ts';
-import { ingest } from '../../pipeline/ingest.ts';
+import { ingest } from '../../inbound/ingest.ts';
 
 describe.each(DIALECTS)('messages in the sync view on %s', (dialect) => {
   let t: TestApp;

@@ -59,10 +59,6 @@ export async function findCompanyPlanRow(db: Database, companyId: number) {
     .executeTakeFirst();
 }
 
-export async function companyExists(db: Database, companyId: number): Promise<boolean> {
-  return (await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst()) !== undefined;
-}
-
 /** Several plans by id (the plans of a page of companies), keyed by id. */
 export async function findPlanRowsByIds(db: Database, ids: number[]): Promise<Map<number, Selectable<Plans>>> {
   if (ids.length === 0) return new Map();

@@ -2,12 +2,13 @@
 // Writes take the route's transaction (`tx`, db/write.ts). A plan's limits and flags are part of
 // every synced company/<id> on it (companies/view.ts), so changing a plan pokes everyone.
 import { AppError, type Plan, type PlanValues } from '@zapdesk/sync';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import type { Tx } from '../../db/write.ts';
 import { toNewPlanRow, toPlanDto, toPlanRow } from './dto.ts';
-import { companyExists, countCompaniesOnPlan, deletePlanRow, findCompanyPlanRow, findPlanRow, findPlanRows, insertPlanRow, updatePlanRow } from './queries.ts';
+import { countCompaniesOnPlan, deletePlanRow, findCompanyPlanRow, findPlanRow, findPlanRows, insertPlanRow, updatePlanRow } from './queries.ts';
 
 type Reader = Pick<Actor, 'companyId' | 'super'>;
 
@@ -71,8 +72,7 @@ export async function deletePlan(tx: Tx, id: number): Promise<void> {
 
 /** A company's plan with its flags. Another company's id reads as unknown, so ids do not leak. */
 export async function getCompanyPlan(db: Database, actor: Reader, companyId: number): Promise<Plan> {
-  if (!actor.super && actor.companyId !== companyId) throw new AppError('ERR_NO_COMPANY_FOUND');
-  if (!(await companyExists(db, companyId))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  await resolveCompanyId(db, actor, companyId);
   const row = await findCompanyPlanRow(db, companyId);
   if (!row) throw new AppError('ERR_NO_PLAN_FOUND');
   return toPlanDto(row);

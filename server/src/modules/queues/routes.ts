@@ -1,41 +1,38 @@
 // Queues (spec/03): any signed-in user reads them; admins change them, each change one `write()`.
-import { queueCreateSchema, queueUpdateSchema } from '@zapdesk/sync';
+import { companyScopeQuerySchema, queueCreateSchema, queueUpdateSchema } from '@zapdesk/sync';
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { resolveCompanyId } from '../whatsapps/access.ts';
 import { createQueue, deleteQueue, getQueue, listQueues, updateQueue } from './service.ts';
-
-const scopeSchema = z.object({ companyId: z.coerce.number().int().positive().optional() });
 
 // Any signed-in user reads the queues (ticket filters, transfer dialog); only admins change them.
 export function queuesRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
   const companyOf = (c: Context<AppEnv>, requested?: number) =>
-    resolveCompanyId(c.get('actor'), requested ?? parseQuery(c, scopeSchema).companyId);
+    resolveCompanyId(deps.db, c.get('actor'), requested ?? parseQuery(c, companyScopeQuerySchema).companyId);
   return new Hono<AppEnv>()
-    .get('/queue', auth, async (c) => c.json(await listQueues(deps.db, companyOf(c))))
+    .get('/queue', auth, async (c) => c.json(await listQueues(deps.db, await companyOf(c))))
     .get('/queue/:id', auth, async (c) => {
       const id = parseId(c, 'id');
-      return c.json(await getQueue(deps.db, companyOf(c), id));
+      return c.json(await getQueue(deps.db, await companyOf(c), id));
     })
     .post('/queue', auth, requireAdmin, async (c) => {
       const input = await parseBody(c, queueCreateSchema);
-      const companyId = companyOf(c, input.companyId);
+      const companyId = await companyOf(c, input.companyId);
       return c.json(await write(deps, (tx) => createQueue(tx, companyId, input)), 201);
     })
     .put('/queue/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const input = await parseBody(c, queueUpdateSchema);
-      const companyId = companyOf(c, input.companyId);
+      const companyId = await companyOf(c, input.companyId);
       return c.json(await write(deps, (tx) => updateQueue(tx, companyId, id, input)));
     })
     .delete('/queue/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
-      const companyId = companyOf(c);
+      const companyId = await companyOf(c);
       await write(deps, (tx) => deleteQueue(tx, companyId, id));
       return c.json({ message: 'Queue deleted.' });
     });

@@ -6,8 +6,9 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { sendAttachment } from '../media/attachments.ts';
+import { assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
 import { toQuickMessageDto } from './dto.ts';
-import { assertNotDangerous, limitUpload, readUpload, sendMedia } from './media.ts';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -52,7 +53,7 @@ export function quickMessagesRoutes(deps: AppDeps) {
     })
     .get('/quick-messages/:id/media', auth, async (c) => {
       const row = await getQuickMessageRow(deps.db, c.get('actor'), parseId(c, 'id'));
-      return sendMedia(deps.config.mediaDir, row.mediaPath, row.mediaName);
+      return sendAttachment(deps.config.mediaDir, row.mediaPath, row.mediaName);
     })
     .post('/quick-messages/:id/media-upload', auth, limitUpload(QUICK_MESSAGE_MEDIA_MAX_BYTES), async (c) => {
       const id = parseId(c, 'id');

@@ -4,23 +4,23 @@
 // its author or an admin. A row the actor may not read answers 404, as another company's would.
 // Writes run in the route's transaction (`Tx`, DESIGN §12): they poke the company, and a file they
 // drop is removed only once the write commits (a file they store, only if it rolls back).
-import { AppError, PAGE_SIZE, type QuickMessage, type QuickMessageCreateInput, type QuickMessageUpdateInput } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, PAGE_SIZE, type QuickMessage, type QuickMessageCreateInput, type QuickMessageUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, QuickMessages } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
+import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
+import type { UploadedFile } from '../media/uploads.ts';
+import { toLikePattern } from '../../db/like.ts';
 import { toQuickMessageDto } from './dto.ts';
-import { removeMedia, storeMedia, type UploadedFile } from './media.ts';
-import { isAdminActor } from '../tags/ticket-access.ts';
-import { toLikePattern } from '../tags/queries.ts';
 
 const readableBy = (actor: Actor) => (eb: ExpressionBuilder<DB, 'quickMessages'>) =>
   eb.or([eb('quickMessages.geral', '=', 1), eb('quickMessages.userId', '=', actor.userId)]);
 
 function mayChange(actor: Actor, row: Selectable<QuickMessages>): boolean {
-  return row.userId === actor.userId || (row.geral === 1 && isAdminActor(actor));
+  return row.userId === actor.userId || (row.geral === 1 && isCompanyAdmin(actor));
 }
 
 /** The row if the actor may read it; 404 otherwise. */
@@ -114,26 +114,16 @@ export async function updateQuickMessage(tx: Tx, actor: Actor, id: number, input
   return toQuickMessageDto(row);
 }
 
-/**
- * POST/DELETE /quick-messages/{id}/media-upload: `file` (or none) becomes the attachment. The new
- * file is written before the row points at it and removed if the write rolls back; the one it
- * replaces goes once the write commits: never a row pointing at nothing, never an orphan file.
- */
+/** POST/DELETE /quick-messages/{id}/media-upload: `file` (or none) becomes the attachment (media/attachments.ts). */
 export async function setQuickMessageMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<QuickMessage> {
-  const { mediaDir } = tx.config;
   const previous = (await getChangeableQuickMessage(tx.db, actor, id)).mediaPath;
-  const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'quick-messages', file) : null;
-  if (mediaPath) tx.effects.onRollback(() => removeMedia(mediaDir, mediaPath));
-  const updated = await updateQuickMessage(tx, actor, id, { mediaPath, mediaName: file?.name ?? null });
-  tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
-  return updated;
+  return replaceAttachment(tx, { companyId: actor.companyId, folder: 'quick-messages', previous }, file, (attachment) => updateQuickMessage(tx, actor, id, attachment));
 }
 
 /** Deletes the row; its attachment is removed once the write commits. */
 export async function deleteQuickMessage(tx: Tx, actor: Actor, id: number): Promise<void> {
   const row = await getChangeableQuickMessage(tx.db, actor, id);
   await tenant(tx.db, actor.companyId).deleteFrom('quickMessages').where('quickMessages.id', '=', id).execute();
-  const { mediaDir } = tx.config;
-  tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  removeAttachmentAfterCommit(tx, row.mediaPath);
   tx.effects.poke(actor.companyId);
 }

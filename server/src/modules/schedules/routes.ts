@@ -1,16 +1,13 @@
 // Schedules over REST (spec/02 §7) with their image; a write is one transaction opened here
 // (db/write.ts), and the files it stores or drops follow its outcome (service.ts).
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { AppError, SCHEDULE_MEDIA_MAX_BYTES, scheduleCreateSchema, scheduleListQuerySchema, scheduleUpdateSchema } from '@zapdesk/sync';
+import { SCHEDULE_MEDIA_MAX_BYTES, scheduleCreateSchema, scheduleListQuerySchema, scheduleUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePlan } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { mimeOfPath, resolveMediaFile } from '../media/storage.ts';
-import { assertImage, limitUpload, readUpload } from '../quick-messages/media.ts';
+import { sendAttachment } from '../media/attachments.ts';
+import { assertImage, limitUpload, readUpload } from '../media/uploads.ts';
 import { toScheduleDto } from './dto.ts';
 import { createSchedule, deleteSchedule, findSchedulesPage, getChangeableSchedule, getScheduleRow, setScheduleMedia, updateSchedule } from './service.ts';
 
@@ -45,12 +42,7 @@ export function schedulesRoutes(deps: AppDeps) {
     })
     .get('/schedules/:id/media', auth, plan, async (c) => {
       const row = await getScheduleRow(deps.db, c.get('actor'), parseId(c, 'id'));
-      const abs = row.mediaPath ? resolveMediaFile(deps.config.mediaDir, row.mediaPath) : undefined;
-      const info = abs ? await stat(abs).catch(() => undefined) : undefined;
-      if (!abs || !info?.isFile()) throw new AppError('ERR_NOT_FOUND', 'The schedule has no image.');
-      return new Response(Readable.toWeb(createReadStream(abs)) as ReadableStream, {
-        headers: { 'content-type': mimeOfPath(abs), 'content-length': String(info.size), 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' },
-      });
+      return sendAttachment(deps.config.mediaDir, row.mediaPath, row.mediaName);
     })
     .post('/schedules/:id/media-upload', auth, plan, limitUpload(SCHEDULE_MEDIA_MAX_BYTES), async (c) => {
       const actor = c.get('actor');

@@ -7,23 +7,20 @@
 // conditional in SQL, so a job that claimed the row a moment earlier wins and the edit is refused.
 // Writes run in the route's transaction (`Tx`, DESIGN §12) and poke the company (schedules are in
 // the client view); an image they drop is removed once the write commits.
-import { AppError, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduledMessage, type SchedulePage, type ScheduleUpdateInput } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type ScheduleCreateInput, type ScheduledMessage, type SchedulePage, type ScheduleUpdateInput } from '@zapdesk/sync';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
-import { removeMedia, storeMedia, type UploadedFile } from '../quick-messages/media.ts';
+import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
+import type { UploadedFile } from '../media/uploads.ts';
 import { toScheduleDto, toScheduleDtos, type ScheduleRow } from './dto.ts';
 
-const isAdmin = (actor: Actor) => actor.profile === 'admin' || actor.super;
-
 const visibleTo = (actor: Actor) => (eb: ExpressionBuilder<DB, 'schedules'>) =>
-  isAdmin(actor) ? sql<boolean>`1 = 1` : eb('schedules.userId', '=', actor.userId);
-
-/** `%x%` with the search's own LIKE wildcards escaped. */
-const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  isCompanyAdmin(actor) ? sql<boolean>`1 = 1` : eb('schedules.userId', '=', actor.userId);
 
 /** The row if the actor may see it; 404 otherwise. */
 export async function getScheduleRow(db: Database, actor: Actor, id: number): Promise<ScheduleRow> {
@@ -38,7 +35,7 @@ export async function findSchedulesPage(db: Database, actor: Actor, q: { searchP
   let query = t.selectFrom('schedules').where(visibleTo(actor));
   if (q.contactId) query = query.where('schedules.contactId', '=', q.contactId);
   if (q.searchParam) {
-    const pattern = likePattern(q.searchParam);
+    const pattern = toLikePattern(q.searchParam);
     const matchingContacts = t.selectFrom('contacts').select('contacts.id').where(sql<boolean>`lower(contacts.name) like ${pattern} escape '\\'`);
     query = query.where((eb) => eb.or([sql<boolean>`lower(${eb.ref('schedules.body')}) like ${pattern} escape '\\'`, eb('schedules.contactId', 'in', matchingContacts)]));
   }
@@ -130,26 +127,16 @@ export async function updateSchedule(tx: Tx, actor: Actor, id: number, input: Sc
   return toScheduleDto(db, actor.companyId, row);
 }
 
-/**
- * POST/DELETE /schedules/{id}/media-upload: `file` (or none) becomes the image. The new file is
- * written before the row points at it and removed if the write rolls back; the one it replaces
- * goes once the write commits: never a row pointing at nothing, never an orphan file.
- */
+/** POST/DELETE /schedules/{id}/media-upload: `file` (or none) becomes the image (media/attachments.ts). */
 export async function setScheduleMedia(tx: Tx, actor: Actor, id: number, file: UploadedFile | null): Promise<ScheduledMessage> {
-  const { mediaDir } = tx.config;
   const previous = (await getChangeableSchedule(tx.db, actor, id)).mediaPath;
-  const mediaPath = file ? await storeMedia(mediaDir, actor.companyId, 'schedules', file) : null;
-  if (mediaPath) tx.effects.onRollback(() => removeMedia(mediaDir, mediaPath));
-  const updated = await updateSchedule(tx, actor, id, { mediaPath, mediaName: file?.name ?? null });
-  tx.effects.afterCommit(() => removeMedia(mediaDir, previous));
-  return updated;
+  return replaceAttachment(tx, { companyId: actor.companyId, folder: 'schedules', previous }, file, (attachment) => updateSchedule(tx, actor, id, attachment));
 }
 
 /** Deletes the row (sent or not); its image is removed once the write commits. */
 export async function deleteSchedule(tx: Tx, actor: Actor, id: number): Promise<void> {
   const row = await getScheduleRow(tx.db, actor, id);
   await tenant(tx.db, actor.companyId).deleteFrom('schedules').where('schedules.id', '=', id).execute();
-  const { mediaDir } = tx.config;
-  tx.effects.afterCommit(() => removeMedia(mediaDir, row.mediaPath));
+  removeAttachmentAfterCommit(tx, row.mediaPath);
   tx.effects.poke(actor.companyId);
 }

@@ -2,25 +2,22 @@
 // same rule as GET /schedules). The value is the REST answer for the row (one mapper, dto.ts), so
 // it carries the contact's name and number and the author's name: the version folds in the
 // contact's and the author's, so renaming either re-sends their schedules.
-import type { ScheduledMessage } from '@zapdesk/sync';
-import type { Actor } from '../../context.ts';
+import { isCompanyAdmin, type ScheduledMessage } from '@zapdesk/sync';
 import { chunk, defineView, type RowId } from '../../sync/views/types.ts';
 import { toScheduleDtos } from './dto.ts';
-
-const seesAll = (actor: Actor) => actor.profile === 'admin' || actor.super;
 
 export const schedulesView = defineView({
   name: 'schedule',
   prefix: 'schedule',
   tables: ['schedules', 'contacts', 'users'],
-  audience: (actor) => (seesAll(actor) ? 'admin' : `user:${actor.userId}`),
+  audience: (actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`),
   async listVersions({ t, actor }) {
     let query = t
       .selectFrom('schedules')
       .innerJoin('contacts', 'contacts.id', 'schedules.contactId')
       .leftJoin('users', 'users.id', 'schedules.userId')
       .select(['schedules.id', 'schedules.version', 'contacts.version as contactVersion', 'users.version as userVersion']);
-    if (!seesAll(actor)) query = query.where('schedules.userId', '=', actor.userId);
+    if (!isCompanyAdmin(actor)) query = query.where('schedules.userId', '=', actor.userId);
     const rows = await query.execute();
     return rows.map((r) => ({ id: r.id, version: `${r.version}:${r.contactVersion}:${r.userVersion ?? ''}` }));
   },

@@ -89,10 +89,12 @@ describe.each(DIALECTS)('settings on %s', (dialect) => {
   it('only the super-admin may read or write another company settings', async () => {
     const a = await seedTenant(t);
     const b = await seedTenant(t);
+    // Another company reads as unknown (auth/company-scope.ts), and nothing lands in the caller's own.
     const read = await t.request('GET', `/settings?companyId=${b.company.id}`, { token: a.adminSession.token });
-    expect(read.status).toBe(403);
+    expect(read.status).toBe(404);
+    expect(read.body.error).toBe('ERR_NO_COMPANY_FOUND');
     const write = await t.request('PUT', `/settings/userRating?companyId=${b.company.id}`, { token: a.adminSession.token, body: { value: 'enabled' } });
-    expect(write.status).toBe(403);
+    expect(write.status).toBe(404);
     expect((await rowOf(b.company.id, 'userRating'))!.value).toBe('disabled');
     expect((await rowOf(a.company.id, 'userRating'))!.value).toBe('disabled');
     // Naming one's own company is fine.

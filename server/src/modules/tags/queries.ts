@@ -2,13 +2,9 @@
 import { PAGE_SIZE, type Tag, type TagWithCount, type TicketTagRef } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toTagDto } from './dto.ts';
-
-/** `%x%` for LIKE with the search's own wildcards escaped, so "50%" finds "50%" only. */
-export function toLikePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 /** One page of tags with how many tickets carry each, searched over the name. */
 export async function findTagsPage(db: Database, companyId: number, search: string, pageNumber: number) {

@@ -21,7 +21,7 @@ const duplicateName = () => invalid('name', 'A tag with this name already exists
 
 /** The kanban switch belongs to admins and supervisors (spec/02 §5-§6). */
 function assertMaySetKanban(actor: Actor) {
-  if (!actor.super && !can(actor, 'tag-modal:kanban')) throw new AppError('ERR_NO_PERMISSION', 'Only admins and supervisors may set the kanban flag.');
+  if (!can(actor, 'tag-modal:kanban')) throw new AppError('ERR_NO_PERMISSION', 'Only admins and supervisors may set the kanban flag.');
 }
 
 export async function getTag(db: Database, actor: Actor, tagId: number): Promise<Tag> {

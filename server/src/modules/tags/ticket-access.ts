@@ -10,14 +10,10 @@ import { attendantScope, canSeeTicket, loadViewer, type Viewer } from '../ticket
 
 export type TicketScope = { all: true } | { all: false; viewer: Viewer };
 
-export function isAdminActor(actor: Actor): boolean {
-  return actor.profile === 'admin' || actor.super;
-}
-
 /** Admins see every ticket when `showAll` is on (spec/02 §6); everyone else, their attendant scope. */
 export async function findTicketScope(db: Database, actor: Actor, showAll: boolean): Promise<TicketScope> {
   const viewer = await loadViewer(db, actor);
-  return showAll && viewer.isAdmin ? { all: true } : { all: false, viewer };
+  return showAll && viewer.isCompanyAdmin ? { all: true } : { all: false, viewer };
 }
 
 /** The scope as a `where` over the tickets table. */

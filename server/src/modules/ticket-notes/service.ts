@@ -1,12 +1,12 @@
 // Ticket notes (spec/02 §3, §5, §7): private remarks of the attendants on a ticket and its contact.
 // A note is written and read on a ticket the actor may see; only its author or an admin deletes it.
 // Writes run in the route's transaction (`Tx`, DESIGN §12) and poke the company once it commits.
-import { AppError, type TicketNote, type TicketNoteCreateInput, type TicketNoteListQuery } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, type TicketNote, type TicketNoteCreateInput, type TicketNoteListQuery } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
-import { getVisibleTicket, isAdminActor } from '../tags/ticket-access.ts';
+import { getVisibleTicket } from '../tags/ticket-access.ts';
 import { selectNotes, toTicketNoteDto } from './dto.ts';
 
 /** The ticket (visible to the actor) and its own contact; anything else reads as not found. */
@@ -42,7 +42,7 @@ export async function deleteTicketNote(tx: Tx, actor: Actor, noteId: number): Pr
   const { db } = tx;
   const row = await selectNotes(db, actor.companyId).where('ticketNotes.id', '=', noteId).executeTakeFirst();
   if (!row) throw new AppError('ERR_NOT_FOUND', 'Note not found.');
-  if (row.userId !== actor.userId && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION', 'Only the author or an admin may delete a note.');
+  if (row.userId !== actor.userId && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION', 'Only the author or an admin may delete a note.');
   await tenant(db, actor.companyId).deleteFrom('ticketNotes').where('ticketNotes.id', '=', noteId).execute();
   tx.effects.poke(actor.companyId);
   return toTicketNoteDto(row);

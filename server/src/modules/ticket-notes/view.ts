@@ -1,7 +1,7 @@
 // ticketNote/<id>: the notes of the tickets the user may see (admins: every ticket; others: the
 // attendant scope of tickets/visibility.ts, the same rule as the REST routes). The value is the REST
 // answer (dto.ts); the author's name rides along, so the author's version is folded into the note's.
-import type { TicketNote } from '@zapdesk/sync';
+import { isCompanyAdmin, type TicketNote } from '@zapdesk/sync';
 import { chunk, defineView, type RowId } from '../../sync/views/types.ts';
 import { attendantScope, loadViewer } from '../tickets/visibility.ts';
 import { selectNotes, toTicketNoteDto } from './dto.ts';
@@ -11,7 +11,7 @@ export const ticketNotesView = defineView({
   prefix: 'ticketNote',
   // Visibility follows the tickets and the viewer's queues and flags; the author's name rides along.
   tables: ['ticket_notes', 'tickets', 'user_queues', 'users'],
-  audience: (actor) => (actor.profile === 'admin' ? 'admin' : `user:${actor.userId}`),
+  audience: (actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`),
   async listVersions({ db, t, actor }) {
     const viewer = await loadViewer(db, actor);
     const rows = await t
@@ -19,7 +19,7 @@ export const ticketNotesView = defineView({
       .innerJoin('tickets', 'tickets.id', 'ticketNotes.ticketId')
       .leftJoin('users', 'users.id', 'ticketNotes.userId')
       .select(['ticketNotes.id', 'ticketNotes.version', 'users.version as authorVersion'])
-      .$if(!viewer.isAdmin, (q) => q.where(attendantScope(viewer)))
+      .$if(!viewer.isCompanyAdmin, (q) => q.where(attendantScope(viewer)))
       .execute();
     return rows.map((r) => ({ id: r.id, version: `${r.version}:${r.authorVersion ?? 0}` }));
   },

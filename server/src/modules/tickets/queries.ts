@@ -19,7 +19,7 @@ export async function findTicketsPage(db: Database, dialect: Dialect, viewer: Vi
   if (q.queueIds?.length) {
     // Tickets without a queue stay in the list when the viewer may see them (they await a queue).
     const ids = q.queueIds;
-    const withNoQueue = viewer.isAdmin || viewer.showNoQueue;
+    const withNoQueue = viewer.isCompanyAdmin || viewer.showNoQueue;
     query = query.where((eb) => (withNoQueue ? eb.or([eb('tickets.queueId', 'in', ids), eb('tickets.queueId', 'is', null)]) : eb('tickets.queueId', 'in', ids)));
   }
   if (q.users?.length) query = query.where('tickets.userId', 'in', q.users);

@@ -1,7 +1,7 @@
 // Tickets: read with the visibility rules, create (POST /tickets), delete. The status transitions
 // of PUT /tickets/{id} are in transitions.ts.
 import { randomUUID } from 'node:crypto';
-import { AppError, type Ticket, type TicketCreateInput } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, type Ticket, type TicketCreateInput } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -77,7 +77,7 @@ export async function createTicket(tx: Tx, actor: Actor, input: TicketCreateInpu
   const t = tenant(tx.db, actor.companyId);
   const contact = await findContact(tx.db, actor.companyId, input.contactId);
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
-  if (actor.profile !== 'admin' && !input.queueId) throw new AppError('ERR_VALIDATION', 'queueId: choose a queue.', { issues: [{ path: 'queueId', message: 'Required' }] });
+  if (!isCompanyAdmin(actor) && !input.queueId) throw new AppError('ERR_VALIDATION', 'queueId: choose a queue.', { issues: [{ path: 'queueId', message: 'Required' }] });
   if (input.queueId) {
     const queue = await t.selectFrom('queues').select('queues.id').where('queues.id', '=', input.queueId).executeTakeFirst();
     if (!queue) throw new AppError('ERR_NOT_FOUND', 'No queue found with this ID.');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
-import { seedContact, seedTicket } from '../../../test/seed.ts';
+import { loginAs, seedContact, seedTicket, seedUser } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
 
 describe.each(DIALECTS)('tickets on %s', (dialect) => {
@@ -109,6 +109,32 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     expect((await t.request('DELETE', `/tickets/${old.id}`, { token: desk.adminSession.token })).status).toBe(200);
     expect(await db.selectFrom('schedules').select(['ticketId', 'version']).where('schedules.id', '=', schedule.id).executeTakeFirstOrThrow()).toEqual({ ticketId: null, version: schedule.version + 1 });
     expect(await db.selectFrom('messages').select(['quotedMsgId', 'version']).where('messages.id', '=', reply.id).executeTakeFirstOrThrow()).toEqual({ quotedMsgId: null, version: reply.version + 1 });
+  });
+
+  // The super flag gives admin rights whatever the profile (sync/src/permissions.ts, isCompanyAdmin):
+  // these checks used to read the profile alone, so a super-admin with the user profile was an
+  // attendant here while the admin routes let them through.
+  it('treats the super-admin as an admin of its company whatever its profile', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const superUser = await seedUser(t, desk.companyId, { profile: 'user', super: 1 });
+    const token = (await loginAs(t, superUser)).token;
+    const from = newNumber();
+    await desk.say(from, 'hello');
+    const { id } = (await desk.ticketOf(from))!;
+    expect((await put(desk.userSession.token, id, { status: 'open' })).body).toMatchObject({ status: 'open', userId: desk.user.id });
+
+    // A colleague's open ticket: seen, listed with showAll, and written in.
+    expect((await t.request('GET', `/tickets/${id}`, { token })).status).toBe(200);
+    const all = await t.request('GET', '/tickets?showAll=true&status=open', { token });
+    expect(all.body.tickets.map((x: { id: number }) => x.id)).toContain(id);
+    expect((await t.request('POST', `/messages/${id}`, { token, body: { body: 'An admin here' } })).status).toBe(201);
+    // No queue needed to open a ticket, and ticket-options:deleteTicket is theirs.
+    const contact = await seedContact(t, desk.companyId, { name: 'Rui', number: newNumber() });
+    expect((await t.request('POST', '/tickets', { token, body: { contactId: contact.id } })).status).toBe(201);
+    expect((await t.request('DELETE', `/tickets/${id}`, { token })).status).toBe(200);
+    // An attendant with the same profile and no flag still gets none of it.
+    const other = await seedContact(t, desk.companyId, { name: 'Ana', number: newNumber() });
+    expect((await t.request('POST', '/tickets', { token: desk.outsiderSession.token, body: { contactId: other.id } })).status).toBe(400);
   });
 
   it('DELETE needs ticket-options:deleteTicket', async () => {

@@ -2,7 +2,7 @@
 // as REST: visibility.ts), each as GET /tickets/{id} answers it (dto.ts). Closed tickets stay on
 // paginated REST. The contacts and messages of these tickets (contacts/view.ts, messages/view.ts)
 // follow the same listing: the helpers they share are exported here.
-import type { Ticket } from '@zapdesk/sync';
+import { isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
 import { toTicketDtos } from './dto.ts';
@@ -12,13 +12,13 @@ import { attendantScope, loadViewer } from './visibility.ts';
 export const ACTIVE_TICKET_TABLES = ['tickets', 'ticket_tags', 'user_queues', 'users'];
 
 /** Admins share one listing; an attendant's depends on their id, queues and flags. */
-export const activeTicketsAudience = (actor: Actor) => (actor.profile === 'admin' ? 'admin' : `user:${actor.userId}`);
+export const activeTicketsAudience = (actor: Actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`);
 
 /** The open and pending tickets the actor may see, as a query to select from. */
 async function selectActiveVisibleTickets(ctx: ViewContext) {
   const viewer = await loadViewer(ctx.db, ctx.actor);
   const q = ctx.t.selectFrom('tickets').where('tickets.status', 'in', ['open', 'pending']);
-  return viewer.isAdmin ? q : q.where(attendantScope(viewer));
+  return viewer.isCompanyAdmin ? q : q.where(attendantScope(viewer));
 }
 
 /** The open and pending tickets the actor may see. */

@@ -1,5 +1,5 @@
-// Who sees which ticket (spec/02 §6; the rules chosen are in pipeline/README.md, "Visibility").
-import { AppError, can } from '@zapdesk/sync';
+// Who sees which ticket (spec/02 §6; the rules chosen are in README.md, "Visibility").
+import { AppError, can, isCompanyAdmin } from '@zapdesk/sync';
 import { type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
@@ -9,7 +9,8 @@ import { tenant } from '../../db/tenant.ts';
 export type Viewer = {
   companyId: number;
   userId: number;
-  isAdmin: boolean;
+  /** isCompanyAdmin(actor): sees every ticket of the company. */
+  isCompanyAdmin: boolean;
   /** May use the show-all switch (admin, or permission tickets-manager:showall). */
   canShowAll: boolean;
   queueIds: number[];
@@ -23,12 +24,11 @@ export async function loadViewer(db: Database, actor: Actor): Promise<Viewer> {
   const user = await t.selectFrom('users').select(['users.showNoQueue', 'users.allTicket']).where('users.id', '=', actor.userId).executeTakeFirst();
   if (!user) throw new AppError('ERR_SESSION_EXPIRED');
   const queues = await t.selectFrom('userQueues').select('userQueues.queueId').where('userQueues.userId', '=', actor.userId).execute();
-  const isAdmin = actor.profile === 'admin';
   return {
     companyId: actor.companyId,
     userId: actor.userId,
-    isAdmin,
-    canShowAll: isAdmin || can(actor, 'tickets-manager:showall'),
+    isCompanyAdmin: isCompanyAdmin(actor),
+    canShowAll: can(actor, 'tickets-manager:showall'),
     queueIds: queues.map((q) => q.queueId),
     showNoQueue: user.showNoQueue === 1,
     allTicket: user.allTicket === 'enabled',
@@ -39,7 +39,7 @@ type TicketLike = { userId: number | null; queueId: number | null; status: strin
 
 /** The attendant's scope; admins pass everything (the list narrows admins by showAll separately). */
 export function canSeeTicket(viewer: Viewer, ticket: TicketLike): boolean {
-  if (viewer.isAdmin) return true;
+  if (viewer.isCompanyAdmin) return true;
   return inAttendantScope(viewer, ticket);
 }
 

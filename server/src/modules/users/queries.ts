@@ -3,6 +3,7 @@
 import { PAGE_SIZE, type User, type UsersPage } from '@zapdesk/sync';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
 import type { Users } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import { bumpVersion } from '../../sync/version.ts';
@@ -10,11 +11,6 @@ import { findUserQueues, toUserDto } from './dto.ts';
 
 /** GET /users/list: the short form of a user, for pickers such as the transfer dialog. */
 export type UserRef = Pick<User, 'id' | 'name' | 'email' | 'profile' | 'queues'>;
-
-/** `%x%` for LIKE with the wildcards of the search itself escaped, so "50%" finds "50%" only. */
-function toLikePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 /** One page of a company's users, searched over name and email (case-insensitive on both dialects), as `viewerId` reads them. */
 export async function findUsersPage(db: Database, companyId: number, search: string, pageNumber: number, viewerId: number): Promise<UsersPage> {
@@ -148,9 +144,4 @@ async function detachUser(db: Database, companyId: number, userId: number) {
   await t.updateTable('chatMessages').set({ senderId: null, ...bumpVersion() }).where('chatMessages.senderId', '=', userId).execute();
   await t.updateTable('flows').set({ userId: null, ...bumpVersion() }).where('flows.userId', '=', userId).execute();
   await t.updateTable('flowCampaigns').set({ userId: null, ...bumpVersion() }).where('flowCampaigns.userId', '=', userId).execute();
-}
-
-export async function companyExists(db: Database, companyId: number): Promise<boolean> {
-  const row = await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
-  return row !== undefined;
 }

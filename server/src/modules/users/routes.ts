@@ -1,12 +1,13 @@
 import { companyScopeQuerySchema, setLanguageParamsSchema, userCreateSchema, userListQuerySchema, userUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
 import { hashPassword } from '../../auth/password.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery, parseWith } from '../../http/validate.ts';
 import { findCompanyUserRefs, findUsersPage } from './queries.ts';
-import { createUser, deleteUser, getUser, resolveCompanyId, setLanguage, updateUser } from './service.ts';
+import { createUser, deleteUser, getUser, setLanguage, updateUser } from './service.ts';
 
 // The spec writes some list paths with a trailing slash (GET /users/), so both spellings answer.
 // Middleware is attached per route, not with use('*'): this sub-app is mounted at '/', where a
@@ -18,18 +19,18 @@ export function usersRoutes(deps: AppDeps) {
       .on('GET', ['/users', '/users/'], auth, requireAdmin, async (c) => {
         const query = parseQuery(c, userListQuerySchema);
         const actor = c.get('actor');
-        const companyId = resolveCompanyId(actor, query.companyId);
+        const companyId = await resolveCompanyId(deps.db, actor, query.companyId);
         return c.json(await findUsersPage(deps.db, companyId, query.searchParam, query.pageNumber, actor.userId));
       })
       // Registered before /users/:id so "list" is never read as an id.
       .get('/users/list', auth, async (c) => {
         const query = parseQuery(c, companyScopeQuerySchema);
-        return c.json(await findCompanyUserRefs(deps.db, resolveCompanyId(c.get('actor'), query.companyId)));
+        return c.json(await findCompanyUserRefs(deps.db, await resolveCompanyId(deps.db, c.get('actor'), query.companyId)));
       })
       .get('/users/:id', auth, async (c) => {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
         const actor = c.get('actor');
-        const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId);
+        const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
         return c.json(await getUser(deps.db, actor, companyId, userId));
       })
       .on('POST', ['/users', '/users/'], auth, requireAdmin, async (c) => {
@@ -42,14 +43,14 @@ export function usersRoutes(deps: AppDeps) {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
         const input = await parseBody(c, userUpdateSchema);
         const actor = c.get('actor');
-        const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId ?? input.companyId);
+        const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId ?? input.companyId);
         const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
         return c.json(await write(deps, (tx) => updateUser(tx, actor, companyId, userId, input, passwordHash)));
       })
       .delete('/users/:id', auth, requireAdmin, async (c) => {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
         const actor = c.get('actor');
-        const companyId = resolveCompanyId(actor, parseQuery(c, companyScopeQuerySchema).companyId);
+        const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
         await write(deps, (tx) => deleteUser(tx, actor, companyId, userId));
         return c.json({ message: 'User deleted' });
       })

@@ -1,8 +1,9 @@
 // The business rules of users (spec/01 §6-7, spec/03 Users). Writes take the route's or the push's
 // transaction (`tx`, db/write.ts) and the Actor; they never open one, and what the clients must
 // hear (pokes, ended sessions) is registered on `tx.effects`, so it happens only after the commit.
-import { AppError, can, type Language, type PermissionKey, type User, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
+import { AppError, can, isCompanyAdmin, type Language, type PermissionKey, type User, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
 import type { Selectable, Updateable } from 'kysely';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -21,19 +22,6 @@ import {
   revokeUserSessions,
   updateUserRow,
 } from './queries.ts';
-
-export function isAdminActor(actor: Actor): boolean {
-  return actor.super || actor.profile === 'admin';
-}
-
-function allows(actor: Actor, key: PermissionKey): boolean {
-  return actor.super || can(actor, key);
-}
-
-/** The company a request acts on: a super-admin may name another one; everyone else gets their own. */
-export function resolveCompanyId(actor: Actor, requested: number | undefined): number {
-  return actor.super && requested !== undefined ? requested : actor.companyId;
-}
 
 /**
  * The one unique index a user write can hit is the platform-wide email. The error ends the write
@@ -61,7 +49,7 @@ async function assertOwnLinks(db: Database, companyId: number, links: { queueIds
 
 export async function getUser(db: Database, actor: Actor, companyId: number, userId: number): Promise<User> {
   const self = companyId === actor.companyId && userId === actor.userId;
-  if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
+  if (!self && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
   const user = await findUser(db, companyId, userId, actor.userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   return user;
@@ -70,7 +58,7 @@ export async function getUser(db: Database, actor: Actor, companyId: number, use
 /** `passwordHash` is computed before the write: hashing is slow and must not hold the transaction. */
 export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, passwordHash: string): Promise<User> {
   const { db } = tx;
-  const companyId = resolveCompanyId(actor, input.companyId);
+  const companyId = await resolveCompanyId(db, actor, input.companyId);
   const company = await lockCompanyPlan(db, tx.dialect, companyId);
   if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
   // A company without a plan has no limit to enforce; the count runs under the company lock.
@@ -113,7 +101,7 @@ async function findForbiddenChange(db: Database, actor: Actor, row: Selectable<U
     const current = (await findUserQueues(db, row.companyId, [row.id])).get(row.id) ?? [];
     changes.push([!sameIds(input.queueIds, current.map((q) => q.id)), 'user-modal:editQueues']);
   }
-  return changes.find(([changed, key]) => changed && !allows(actor, key));
+  return changes.find(([changed, key]) => changed && !can(actor, key));
 }
 
 export async function updateUser(
@@ -126,7 +114,7 @@ export async function updateUser(
 ): Promise<User> {
   const { db } = tx;
   const self = companyId === actor.companyId && userId === actor.userId;
-  if (!self && !isAdminActor(actor)) throw new AppError('ERR_NO_PERMISSION');
+  if (!self && !isCompanyAdmin(actor)) throw new AppError('ERR_NO_PERMISSION');
   const row = await findUserRow(db, companyId, userId);
   if (!row) throw new AppError('ERR_NO_USER_FOUND');
   // The platform super-admin's account is theirs alone, even inside their own company.

@@ -80,13 +80,16 @@ describe.each(DIALECTS)('PUT /users/:id on %s', (dialect) => {
     expect((await rowOf(admin.id)).name).toBe(admin.name);
   });
 
-  it('answers 404 to an admin naming another company user and leaves that row unchanged', async () => {
+  it('answers 404 to an admin naming another company or its user and leaves that row unchanged', async () => {
     const a = await seedTenant(t);
     const b = await seedTenant(t);
     const before = await rowOf(b.user.id);
     const res = await t.request('PUT', `/users/${b.user.id}`, { token: a.adminSession.token, body: { name: 'Taken Over', profile: 'admin', companyId: b.company.id } });
     expect(res.status).toBe(404);
-    expect(res.body.error).toBe('ERR_NO_USER_FOUND');
+    expect(res.body.error).toBe('ERR_NO_COMPANY_FOUND');
+    const byId = await t.request('PUT', `/users/${b.user.id}`, { token: a.adminSession.token, body: { name: 'Taken Over', profile: 'admin' } });
+    expect(byId.status).toBe(404);
+    expect(byId.body.error).toBe('ERR_NO_USER_FOUND');
     expect(await rowOf(b.user.id)).toEqual(before);
     expect((await t.request('GET', `/users/${b.user.id}?companyId=${b.company.id}`, { token: a.adminSession.token })).status).toBe(404);
   });

@@ -67,13 +67,16 @@ describe.each(DIALECTS)('users on %s', (dialect) => {
   });
 
   describe('GET /users/list', () => {
-    it('lists every user of the caller company in short form for any user; companyId is ignored unless super', async () => {
+    it('lists every user of the caller company in short form for any user; another companyId only for the super-admin', async () => {
       const { company, admin, user, userSession } = await seedTenant(t);
       const queue = await seedQueue(t, company.id, { name: 'Sales' });
       await t.db.insertInto('userQueues').values({ companyId: company.id, userId: user.id, queueId: queue.id }).execute();
       const other = await seedTenant(t);
 
-      const res = await t.request('GET', `/users/list?companyId=${other.company.id}`, { token: userSession.token });
+      const foreign = await t.request('GET', `/users/list?companyId=${other.company.id}`, { token: userSession.token });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error).toBe('ERR_NO_COMPANY_FOUND');
+      const res = await t.request('GET', `/users/list?companyId=${company.id}`, { token: userSession.token });
       expect(res.status).toBe(200);
       expect(res.body.map((u: { id: number }) => u.id).sort()).toEqual([admin.id, user.id].sort());
       const mine = res.body.find((u: { id: number }) => u.id === user.id);
@@ -116,14 +119,18 @@ describe.each(DIALECTS)('users on %s', (dialect) => {
       const q2 = await seedQueue(t, company.id);
       const conn = await seedConnection(t, company.id);
       const body = newUser({ profile: 'supervisor', queueIds: [q1.id, q2.id, q1.id], whatsappId: conn.id, allTicket: 'disabled', showNoQueue: true, companyId: 999 });
-      const res = await t.request('POST', '/users', { token: adminSession.token, body });
+      // Another company is not the admin's to name: refused, not silently read as their own.
+      const foreign = await t.request('POST', '/users', { token: adminSession.token, body });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error).toBe('ERR_NO_COMPANY_FOUND');
+      const res = await t.request('POST', '/users', { token: adminSession.token, body: { ...body, companyId: company.id } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
         name: 'Maria Souza',
         email: body.email,
         profile: 'supervisor',
         super: false,
-        companyId: company.id, // whatever companyId an admin sends
+        companyId: company.id,
         whatsappId: conn.id,
         allTicket: 'desabled',
         showNoQueue: true,

@@ -1,18 +1,9 @@
-// Who acts on which company, shared by the connection, queue and simulator modules.
+// Checks shared by the connection and queue modules: plan limits under a lock, links to the company's own rows.
+// (Which company a request acts on is auth/company-scope.ts.)
 import { AppError, type ValidationIssue } from '@zapdesk/sync';
-import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../../db/write.ts';
-
-export function isAdminActor(actor: Actor): boolean {
-  return actor.super || actor.profile === 'admin';
-}
-
-/** The company a request acts on: a super-admin may name another one; everyone else gets their own. */
-export function resolveCompanyId(actor: Actor, requested: number | undefined): number {
-  return actor.super && requested !== undefined ? requested : actor.companyId;
-}
 
 export function invalid(path: string, message: string): AppError {
   const issues: ValidationIssue[] = [{ path, message }];

@@ -2,18 +2,17 @@
 // GET /whatsapp and the sync view (`connection/<id>`, view.ts) both send what this returns, with
 // the same two rules: the token only for admins, the QR code and retries only with the session
 // details (REST: unless session=0; the view: always).
-import type { Connection, ConnectionProvider, ConnectionQueue, ConnectionStatusValue, Schedule } from '@zapdesk/sync';
+import { isCompanyAdmin, type Connection, type ConnectionProvider, type ConnectionQueue, type ConnectionStatusValue, type Schedule } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Whatsapps } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
-import { isAdminActor } from './access.ts';
 
 export type ConnectionDtoOptions = { actor: Actor; withSession: boolean };
 
 /** Who reads a connection's messages-API token: admins (and the super-admin). */
-export const mayReadToken = (actor: Actor) => isAdminActor(actor);
+export const mayReadToken = (actor: Actor) => isCompanyAdmin(actor);
 
 export function parseSchedules(raw: string): Schedule[] {
   try {

@@ -1,16 +1,13 @@
 // Connections (spec/03): GET lists and reads, POST/PUT/DELETE change them. Each change is one
 // `write()` (DESIGN §12): the service pokes and ends a deleted connection's session as effects.
-import { whatsappCreateSchema, whatsappListQuerySchema, whatsappUpdateSchema } from '@zapdesk/sync';
+import { companyScopeQuerySchema, whatsappCreateSchema, whatsappListQuerySchema, whatsappUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../../context.ts';
+import { resolveCompanyId } from '../../auth/company-scope.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { resolveCompanyId } from './access.ts';
 import { createConnection, deleteConnection, getConnection, listConnections, updateConnection } from './service.ts';
-
-const scopeSchema = z.object({ companyId: z.coerce.number().int().positive().optional() });
 
 export function whatsappsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
@@ -18,31 +15,31 @@ export function whatsappsRoutes(deps: AppDeps) {
     .get('/whatsapp', auth, async (c) => {
       const query = parseQuery(c, whatsappListQuerySchema);
       const actor = c.get('actor');
-      return c.json(await listConnections(deps.db, actor, resolveCompanyId(actor, query.companyId), query.session !== false));
+      return c.json(await listConnections(deps.db, actor, await resolveCompanyId(deps.db, actor, query.companyId), query.session !== false));
     })
     .get('/whatsapp/:id', auth, async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const actor = c.get('actor');
       const query = parseQuery(c, whatsappListQuerySchema);
-      return c.json(await getConnection(deps.db, actor, resolveCompanyId(actor, query.companyId), id, query.session !== false));
+      return c.json(await getConnection(deps.db, actor, await resolveCompanyId(deps.db, actor, query.companyId), id, query.session !== false));
     })
     .post('/whatsapp', auth, requirePermission('connections-page:addConnection'), async (c) => {
       const input = await parseBody(c, whatsappCreateSchema);
       const actor = c.get('actor');
-      const companyId = resolveCompanyId(actor, input.companyId);
+      const companyId = await resolveCompanyId(deps.db, actor, input.companyId);
       return c.json(await write(deps, (tx) => createConnection(tx, actor, companyId, input)), 201);
     })
     .put('/whatsapp/:id', auth, requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const input = await parseBody(c, whatsappUpdateSchema);
       const actor = c.get('actor');
-      const companyId = resolveCompanyId(actor, parseQuery(c, scopeSchema).companyId ?? input.companyId);
+      const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId ?? input.companyId);
       return c.json(await write(deps, (tx) => updateConnection(tx, actor, companyId, id, input)));
     })
     .delete('/whatsapp/:id', auth, requirePermission('connections-page:editOrDeleteConnection'), async (c) => {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const actor = c.get('actor');
-      const companyId = resolveCompanyId(actor, parseQuery(c, scopeSchema).companyId);
+      const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
       await write(deps, (tx) => deleteConnection(tx, companyId, id));
       return c.json({ message: 'Connection deleted.' });
     });

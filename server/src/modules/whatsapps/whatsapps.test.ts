@@ -149,11 +149,19 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
       expect(res.status, `${method} ${url}`).toBe(404);
       expect(res.body.error).toBe('ERR_NO_WAPP_FOUND');
     }
-    // Another company's id in companyId is ignored for everyone but the super-admin.
+    // Another company's id in companyId is honoured for the super-admin only; anyone else gets the
+    // 404 of an unknown company (auth/company-scope.ts), for reads and writes alike.
     const list = await t.request('GET', `/whatsapp?companyId=${w.companyId}`, { token: other.adminSession.token });
-    expect(list.body).toEqual([]);
+    expect(list.status).toBe(404);
+    expect(list.body.error).toBe('ERR_NO_COMPANY_FOUND');
+    expect((await create(other.adminSession.token, { name: 'Theirs?', companyId: w.companyId })).body.error).toBe('ERR_NO_COMPANY_FOUND');
+    expect((await t.request('GET', `/queue?companyId=${w.companyId}`, { token: other.adminSession.token })).body.error).toBe('ERR_NO_COMPANY_FOUND');
+    expect((await t.request('GET', `/whatsapp?companyId=${other.company.id}`, { token: other.adminSession.token })).body).toEqual([]);
     const { session } = await seedSuper(t);
     const asSuper = await t.request('GET', `/whatsapp?companyId=${w.companyId}`, { token: session.token });
     expect(asSuper.body.map((x: { id: number }) => x.id)).toEqual([w.id]);
+    const unknown = await t.request('GET', '/whatsapp?companyId=987654', { token: session.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('ERR_NO_COMPANY_FOUND');
   });
 });

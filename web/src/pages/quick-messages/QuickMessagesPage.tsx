@@ -2,7 +2,7 @@
 // searched locally; a table of shortcode, attachment name (or a no-attachment text), edit, delete.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdmin, type QuickMessage } from '@zapdesk/sync';
+import { isCompanyAdmin, type QuickMessage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
@@ -28,7 +28,7 @@ export function Component() {
     [rows, search],
   );
   // The server lets the author change a quick message, and an admin the shared ones.
-  const mayChange = (q: QuickMessage) => q.userId === me.id || (q.geral && isAdmin(me));
+  const mayChange = (q: QuickMessage) => q.userId === me.id || (q.geral && isCompanyAdmin(me));
 
   const deleting = useConfirmDelete<QuickMessage>((q) => api.delete(`/quick-messages/${q.id}`));
 

@@ -14,7 +14,7 @@ type Props = { tag: TagWithCount | null; onClose: () => void; onSaved: () => voi
 export function TagModal({ tag, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const me = useUser();
-  const mayKanban = me.super || can(me, 'tag-modal:kanban');
+  const mayKanban = can(me, 'tag-modal:kanban');
   const [values, setValues] = useState({ name: tag?.name ?? '', color: tag?.color ?? DEFAULT_TAG_COLOR, kanban: tag?.kanban === 1 });
   const { errors, busy, submit } = useSaveForm<TagWithCount>(onSaved);
 

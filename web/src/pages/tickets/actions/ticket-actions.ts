@@ -1,14 +1,14 @@
 // Which ticket actions a user is offered (spec/02 §2.6, §4, §6), as one pure function the action
 // bar, the list item and the tests share. The server enforces the same rules.
-import { can, type Ticket } from '@zapdesk/sync';
+import { can, isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 
-export type Actor = { id: number; profile: string };
+export type Actor = { id: number; profile: string; super?: boolean };
 
 export type TicketAction = 'accept' | 'spy' | 'return' | 'resolve' | 'transfer' | 'schedule' | 'reopen' | 'delete' | 'tags' | 'write' | 'resend';
 
 export function ticketActions(ticket: Pick<Ticket, 'status' | 'userId'>, actor: Actor): Set<TicketAction> {
   const out = new Set<TicketAction>();
-  const admin = actor.profile === 'admin';
+  const admin = isCompanyAdmin(actor);
   const mine = ticket.userId === actor.id;
   if (ticket.status === 'pending') {
     out.add('accept');

@@ -4,7 +4,7 @@
 // shown and the existing ticket opens.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Contact, Ticket } from '@zapdesk/sync';
+import { isCompanyAdmin, type Contact, type Ticket } from '@zapdesk/sync';
 import { AppError, api } from '../../../api/client.ts';
 import { SaveCancelFooter } from '../../../forms/useSaveForm.tsx';
 import { SEARCH_DEBOUNCE_MS } from '../../../hooks/scroll.ts';
@@ -24,7 +24,8 @@ export function NewTicketModal({ onClose, onOpened }: Props) {
   const me = useUser();
   const connections = useSyncedList('connection') ?? [];
   const allQueues = useSyncedList('queue') ?? [];
-  const queues = me.profile === 'admin' || me.queues.length === 0 ? allQueues : me.queues;
+  const admin = isCompanyAdmin(me);
+  const queues = admin || me.queues.length === 0 ? allQueues : me.queues;
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<Contact[]>([]);
   const [contactId, setContactId] = useState('');
@@ -55,7 +56,7 @@ export function NewTicketModal({ onClose, onOpened }: Props) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const next = { contact: contactId ? undefined : t('tickets.newTicket.selectContact'), queue: queueId || me.profile === 'admin' ? undefined : t('tickets.newTicket.selectQueue') };
+    const next = { contact: contactId ? undefined : t('tickets.newTicket.selectContact'), queue: queueId || admin ? undefined : t('tickets.newTicket.selectQueue') };
     setErrors(next);
     if (next.contact || next.queue) {
       toast.error((next.contact ?? next.queue)!);
@@ -109,7 +110,7 @@ export function NewTicketModal({ onClose, onOpened }: Props) {
           value={queueId}
           error={errors.queue}
           onChange={(e) => setQueueId(e.target.value)}
-          options={[{ value: '', label: me.profile === 'admin' ? t('tickets.newTicket.noQueue') : '—' }, ...queues.map((q) => ({ value: String(q.id), label: q.name }))]}
+          options={[{ value: '', label: admin ? t('tickets.newTicket.noQueue') : '—' }, ...queues.map((q) => ({ value: String(q.id), label: q.name }))]}
         />
         <SelectField
           label={t('tickets.newTicket.connection')}

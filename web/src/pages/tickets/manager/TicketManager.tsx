@@ -3,7 +3,7 @@
 // queue filter, new-ticket button. Closed and search page through GET /tickets.
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Ticket } from '@zapdesk/sync';
+import { isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import { useInfiniteList } from '../../../hooks/use-infinite-list.ts';
 import { useUser } from '../../../session/SessionProvider.tsx';
 import { useSyncedList } from '../../../sync/use-synced.ts';
@@ -51,12 +51,12 @@ export function TicketManager({ tickets, selectedUuid, narrow, onOpen, onAccept,
   const [search, setSearch] = useState('');
   const [tagIds, setTagIds] = useState<number[]>([]);
   const [userIds, setUserIds] = useState<number[]>([]);
-  const admin = me.profile === 'admin';
+  const admin = isCompanyAdmin(me);
 
   // Until the user picks, the filter is their own queues (all queues when they have none).
   const myQueues = me.queues.length ? me.queues.map((q) => q.id) : queues.map((q) => q.id);
   const selectedQueues = queueIds ?? myQueues;
-  const viewer = useMemo(() => ({ id: me.id, profile: me.profile, queueIds: me.queues.map((q) => q.id) }), [me]);
+  const viewer = useMemo(() => ({ id: me.id, profile: me.profile, super: me.super, queueIds: me.queues.map((q) => q.id) }), [me]);
   const lists = useMemo(() => openLists(tickets ?? [], viewer, { showAll, queueIds: selectedQueues }), [tickets, viewer, showAll, selectedQueues]);
   const common = { selectedUuid, narrow, onOpen, onAccept, onSpy };
   const restQuery = { showAll: showAll ? 'true' : 'false', queueIds: ids(selectedQueues) };

@@ -53,6 +53,11 @@ describe('ticket actions by status, holder and role', () => {
     expect(names(ticketActions({ status: 'open', userId: 8 }, admin))).toEqual(['accept', 'delete', 'resend', 'resolve', 'return', 'spy', 'transfer']);
     expect(names(ticketActions({ status: 'open', userId: 8 }, me))).toEqual(['accept']);
   });
+  it('a super-admin acts as an admin whatever its profile', () => {
+    const superUser = { id: 2, profile: 'user', super: true, queueIds: [] };
+    expect(names(ticketActions({ status: 'open', userId: 8 }, superUser))).toEqual(names(ticketActions({ status: 'open', userId: 8 }, admin)));
+    expect(canShowAll(superUser)).toBe(true);
+  });
   it('closed: reopen (and delete for admins)', () => {
     expect(names(ticketActions({ status: 'closed', userId: 7 }, me))).toEqual(['reopen']);
     expect(names(ticketActions({ status: 'closed', userId: 7 }, admin))).toEqual(['delete', 'reopen']);

@@ -3,7 +3,7 @@
 // newest activity first.
 import { can, type Ticket } from '@zapdesk/sync';
 
-export type Viewer = { id: number; profile: string; queueIds: readonly number[] };
+export type Viewer = { id: number; profile: string; super?: boolean; queueIds: readonly number[] };
 
 export type ListFilter = {
   /** Everyone's tickets (admins or whoever holds tickets-manager:showall); otherwise mine and my queues' pending. */
@@ -13,7 +13,7 @@ export type ListFilter = {
 };
 
 /** Who sees the show-all switch. */
-export const canShowAll = (viewer: Pick<Viewer, 'profile'>) => can(viewer, 'tickets-manager:showall');
+export const canShowAll = (viewer: Pick<Viewer, 'profile' | 'super'>) => can(viewer, 'tickets-manager:showall');
 
 const recentFirst = (a: Ticket, b: Ticket) => (b.lastInteractionAt ?? b.updatedAt).localeCompare(a.lastInteractionAt ?? a.updatedAt) || b.id - a.id;
 

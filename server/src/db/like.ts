@@ -1,0 +1,10 @@
+// Case-insensitive substring search with LIKE, alike on SQLite and PostgreSQL. The pattern is
+// lower-cased and the search's own wildcards (`%`, `_`) and the escape character are escaped, so
+// "50%" finds "50%" only. Use it as `lower(<column>) like <pattern> escape '\'`: SQLite has no
+// default escape character, so the `escape` clause is what makes the backslashes count.
+// (Never over the messages table: DESIGN §3 keeps message search on the full-text indexes.)
+
+/** `%search%` for LIKE, lower-cased, with the search's own wildcards escaped. */
+export function toLikePattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
