@@ -1,48 +1,70 @@
 // The pushing clients of the outbox benchmark (outbox.bench.ts), in a process of their own so that
-// their HTTP work does not share an event loop with the coordinator's probe. Each client speaks the
-// Replicache push protocol as a client would (its own client group, mutation ids from 1), one
-// `sendMessage` mutation per push, one push after the other; all clients push at once. Started by
-// fork() with a JSON job on argv; prints one JSON line with the push timings and what was accepted.
+// their HTTP work does not share an event loop with the coordinator's probe. Each client behaves as
+// a Replicache client does (its own client group, mutation ids from 1, one push in flight at a time,
+// the mutations made meanwhile sent together in the next push), and its agent writes a `sendMessage`
+// reply every 1000 / rate ms whatever the server's speed (an open loop: typing does not wait for the
+// network). Started by fork() with a JSON job on argv; prints one JSON line with the push timings.
 export {};
 
-type Job = { url: string; token: string; userId: number; clients: number; perClient: number; tickets: number[][] };
+type Job = { url: string; token: string; userId: number; clients: number; perClient: number; ratePerClient: number; tickets: number[][] };
+type Mutation = { id: number; clientID: string; name: string; args: unknown; timestamp: number };
 
 const job = JSON.parse(process.argv[2]!) as Job;
 
-async function runClient(k: number, latencies: number[]): Promise<number> {
+async function runClient(k: number, latencies: number[], batchSizes: number[]): Promise<number> {
   const group = `bench-group-${k}`;
   const client = `bench-client-${k}`;
+  const pending: Mutation[] = [];
+  let made = 0;
   let accepted = 0;
-  for (let i = 0; i < job.perClient; i++) {
-    const tickets = job.tickets[k]!;
-    const ticketId = tickets[i % tickets.length]!;
-    const body = {
-      pushVersion: 1,
-      schemaVersion: '',
-      profileID: 'bench',
-      clientGroupID: group,
-      mutations: [
-        {
-          id: i + 1,
-          clientID: client,
-          name: 'sendMessage',
-          args: { ticketId, localId: `bench${k}x${i}xx`, body: `bench ${k}-${i}`, signMessage: false, userId: job.userId, sentAt: new Date().toISOString() },
-          timestamp: Date.now(),
-        },
-      ],
+  let wake: (() => void) | undefined;
+  // The agent: one reply every 1000 / rate ms, from a start spread over the first interval.
+  const every = 1000 / job.ratePerClient;
+  const typing = new Promise<void>((done) => {
+    const type = () => {
+      const i = made++;
+      const tickets = job.tickets[k]!;
+      pending.push({
+        id: i + 1,
+        clientID: client,
+        name: 'sendMessage',
+        args: { ticketId: tickets[i % tickets.length]!, localId: `bench${k}x${i}xx`, body: `bench ${k}-${i}`, signMessage: false, userId: job.userId, sentAt: new Date().toISOString() },
+        timestamp: Date.now(),
+      });
+      wake?.();
+      if (made < job.perClient) setTimeout(type, every);
+      else done();
     };
+    setTimeout(type, Math.random() * every);
+  });
+  let typed = false;
+  void typing.then(() => (typed = true));
+  // The client: pushes what is pending, one push at a time.
+  while (!typed || pending.length > 0) {
+    if (pending.length === 0) {
+      await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+      continue;
+    }
+    const mutations = pending.splice(0, 100);
     const at = performance.now();
-    const res = await fetch(`${job.url}/sync/push`, { method: 'POST', headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${job.url}/sync/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pushVersion: 1, schemaVersion: '', profileID: 'bench', clientGroupID: group, mutations }),
+    });
     await res.text();
     latencies.push(performance.now() - at);
-    if (res.status !== 200) throw new Error(`push ${k}/${i}: ${res.status}`);
-    accepted++;
+    batchSizes.push(mutations.length);
+    if (res.status !== 200) throw new Error(`push ${k}: ${res.status}`);
+    accepted += mutations.length;
   }
   return accepted;
 }
 
 const started = performance.timeOrigin + performance.now();
 const latencies: number[] = [];
-const counts = await Promise.all(Array.from({ length: job.clients }, (_, k) => runClient(k, latencies)));
+const batchSizes: number[] = [];
+const counts = await Promise.all(Array.from({ length: job.clients }, (_, k) => runClient(k, latencies, batchSizes)));
 const ended = performance.timeOrigin + performance.now();
-console.log(JSON.stringify({ started, ended, accepted: counts.reduce((a, b) => a + b, 0), latencies }));
+console.log(JSON.stringify({ started, ended, accepted: counts.reduce((a, b) => a + b, 0), latencies, batchSizes }));

@@ -1,6 +1,8 @@
 // Outbox benchmark (DESIGN §12): the product as a real process (server/src/main.ts on a fresh
 // DATA_DIR), 4 simulator connections whose every send takes 20 ms, 10,000 replies pushed through
-// POST /sync/push by 50 clients at once (bench/outbox-pushers.ts, a process of its own). Measures
+// POST /sync/push by 50 clients at once (bench/outbox-pushers.ts, a process of its own, each behaving
+// as a Replicache client: one push in flight, the replies typed meanwhile batched), typed at 1,000 a
+// second in all, more than the connections can send, so a backlog builds. Measures
 // dispatch throughput against what that latency allows at the dispatcher's per-connection
 // concurrency, duplicates and losses (the simulated network's outbox against the message rows), and
 // the p95 of GET /tickets and of an incremental pull made meanwhile by a probe in this process.
@@ -18,6 +20,8 @@ const CONNECTIONS = 4;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const REPLIES = Number(process.env.BENCH_REPLIES ?? 10_000);
+// Replies a second all agents together write: above what the connections can send, so a backlog builds.
+const OFFERED_PER_SECOND = Number(process.env.BENCH_OFFERED ?? 1_000);
 const dialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 
 const percentile = (xs: number[], p: number) => {
@@ -70,7 +74,7 @@ try {
   let cookie = (await call('POST', '/sync/pull', pullBody(null))).cookie;
 
   const cpuBefore = cpuSeconds(server.child.pid!);
-  const pushers = fork(fileURLToPath(new URL('./outbox-pushers.ts', import.meta.url)), [JSON.stringify({ url: server.url, token, userId, clients: CLIENTS, perClient: REPLIES / CLIENTS, tickets })], {
+  const pushers = fork(fileURLToPath(new URL('./outbox-pushers.ts', import.meta.url)), [JSON.stringify({ url: server.url, token, userId, clients: CLIENTS, perClient: REPLIES / CLIENTS, ratePerClient: OFFERED_PER_SECOND / CLIENTS, tickets })], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -106,7 +110,7 @@ try {
   }
   await pushersDone;
   const cpuAfter = cpuSeconds(server.child.pid!);
-  const pushed = JSON.parse(pushOut.trim().split('\n').at(-1)!) as { started: number; ended: number; accepted: number; latencies: number[] };
+  const pushed = JSON.parse(pushOut.trim().split('\n').at(-1)!) as { started: number; ended: number; accepted: number; latencies: number[]; batchSizes: number[] };
 
   // What reached the network, per connection, and the rows: duplicates and losses.
   const network: { connectionId: number; body: string; at: number }[] = [];
@@ -137,9 +141,13 @@ try {
       dispatcherConcurrencyPerConnection: concurrency,
       clients: CLIENTS,
       replies: REPLIES,
-      pushesAccepted: pushed.accepted,
+      offeredRepliesPerSecond: OFFERED_PER_SECOND,
+      pushModel: 'Replicache-like: one push in flight per client, the replies typed meanwhile sent together',
+      repliesAccepted: pushed.accepted,
+      pushRequests: pushed.batchSizes.length,
+      repliesPerPush: stats(pushed.batchSizes),
       pushSeconds: Number(((pushed.ended - pushed.started) / 1000).toFixed(2)),
-      pushesPerSecond: Number((pushed.accepted / ((pushed.ended - pushed.started) / 1000)).toFixed(1)),
+      acceptedPerSecond: Number((pushed.accepted / ((pushed.ended - pushed.started) / 1000)).toFixed(1)),
       pushMs: stats(pushed.latencies),
       dispatch: {
         sent: network.length,
@@ -149,6 +157,9 @@ try {
         shareOfAllowed: Number((throughput / allowed).toFixed(3)),
         perConnection,
         lagAfterLastPushMs: Math.round(last - pushed.ended),
+        // While the pushes came in, and after the last one (the backlog alone).
+        whilePushingPerSecond: Number((network.filter((e) => e.at <= pushed.ended).length / ((pushed.ended - first) / 1000)).toFixed(1)),
+        afterPushingPerSecond: Number((network.filter((e) => e.at > pushed.ended).length / Math.max(0.001, (last - pushed.ended) / 1000)).toFixed(1)),
       },
       duplicates: [...seen.values()].filter((n) => n > 1).length,
       lost,

@@ -1,7 +1,7 @@
-// The inbound pipeline's per-message queries, compiled once (prepared.ts). Each filters by company.
+// The inbound pipeline's per-message queries, compiled once (../db/prepared.ts). Each filters by company.
 import type { Insertable } from 'kysely';
 import type { Messages } from '../db/schema.ts';
-import { prepare } from './prepared.ts';
+import { prepare } from '../db/prepared.ts';
 
 /** The contact's tickets on a connection that matter to a new message: active, or closed and awaiting a rating. */
 export const selectContactTickets = prepare((db, p: { companyId: number; contactId: number; connectionId: number }) =>

@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { AppError } from '@zapdesk/sync';
 import type { OutboundContent, SendRequest } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
-import { tenant } from '../db/tenant.ts';
 import { contactPeer } from '../modules/contacts/queries.ts';
 import { resolveMediaFile } from '../modules/media/storage.ts';
+import { selectSendable } from './queries.ts';
 
 const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = {
   image: 'image',
@@ -17,22 +17,9 @@ const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = 
 
 /** The request for a message, or an AppError that fails it for good (file or contact gone). */
 export async function buildSendRequest(db: Database, mediaDir: string, companyId: number, messageId: number): Promise<SendRequest> {
-  const t = tenant(db, companyId);
-  const message = await t
-    .selectFrom('messages')
-    .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
-    .leftJoin('messages as quoted', 'quoted.id', 'messages.quotedMsgId')
-    .select(['messages.body', 'messages.mediaType', 'messages.mediaUrl', 'messages.data', 'tickets.contactId', 'quoted.wid as quotedWid'])
-    .where('messages.id', '=', messageId)
-    .executeTakeFirst();
-  if (!message) throw new AppError('ERR_SENDING_WAPP_MSG', 'The message is gone.');
-  const contact = await t
-    .selectFrom('contacts')
-    .select(['contacts.jid', 'contacts.lid', 'contacts.number', 'contacts.isGroup', 'contacts.name'])
-    .where('contacts.id', '=', message.contactId)
-    .executeTakeFirst();
-  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
-  const request: SendRequest = { to: contactPeer(contact), content: await contentOf(mediaDir, message) };
+  const message = (await selectSendable(db, { companyId, messageId })).rows[0];
+  if (!message) throw new AppError('ERR_SENDING_WAPP_MSG', 'The message or its contact is gone.');
+  const request: SendRequest = { to: contactPeer(message), content: await contentOf(mediaDir, message) };
   // A quoted message that never reached the network has no id there: sent without the quote.
   if (message.quotedWid && !message.quotedWid.startsWith('pending:')) request.quotedId = message.quotedWid;
   return request;

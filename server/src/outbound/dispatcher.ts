@@ -11,9 +11,11 @@ import type { Channel } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import type { Outbox as OutboxRow } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import { write, type Tx } from '../db/write.ts';
+import type { Tx } from '../db/write.ts';
 import { buildSendRequest } from './content.ts';
+import { claimRow } from './queries.ts';
 import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
+import { createRecorder, type Recorder } from './recorder.ts';
 
 export type QueuedRow = Selectable<OutboxRow>;
 
@@ -51,6 +53,8 @@ type Lane = {
   connectionId: number;
   companyId: number | undefined;
   running: number;
+  /** Queued rows read ahead, oldest first (see runPump). */
+  buffer: QueuedRow[];
   /** Tickets with a row under way: their later rows wait. */
   busy: Set<number>;
   pumping: boolean;
@@ -68,6 +72,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const lanes = new Map<number, Lane>();
   const settled = new Set<() => void>();
   let deps: AppDeps | undefined;
+  let record: Recorder | undefined;
   let stopped = false;
   let sweeper: NodeJS.Timeout | undefined;
   const offs: (() => void)[] = [];
@@ -79,7 +84,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   const laneOf = (connectionId: number) => {
     let lane = lanes.get(connectionId);
-    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
+    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, buffer: [], busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
     return lane;
   };
 
@@ -122,45 +127,64 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         lane.recovered = true;
       }
       if (lane.running >= concurrency) return;
-      const rows = await tenant(deps.db, lane.companyId)
-        .selectFrom('outbox')
-        .selectAll('outbox')
-        .where('outbox.whatsappId', '=', lane.connectionId)
-        .where('outbox.state', '=', 'queued')
-        .$if(lane.busy.size > 0, (q) => q.where('outbox.ticketId', 'not in', [...lane.busy]))
-        .orderBy('outbox.id')
-        .limit(concurrency * 4)
-        .execute();
-      const now = Date.now();
-      const seen = new Set<number>();
-      let nextDue = Infinity;
-      for (const row of rows) {
-        if (lane.running >= concurrency || stopped) break;
-        // Only a ticket's oldest queued row may go, and only while nothing of that ticket is under way.
-        if (seen.has(row.ticketId)) continue;
-        seen.add(row.ticketId);
-        if (lane.busy.has(row.ticketId)) continue;
-        const due = row.notBefore ? Date.parse(row.notBefore) : 0;
-        if (due > now) {
-          nextDue = Math.min(nextDue, due);
-          continue;
-        }
-        if (!(await claim(deps, lane, row))) continue;
-        send(deps, lane, channel, row);
+      // The buffer saves a read per send under a backlog; it is read again when it runs short, or
+      // when slots are free and nothing in it could go (new rows may have been committed since).
+      let fresh = false;
+      if (lane.buffer.length < concurrency) {
+        lane.buffer = await readQueue(deps, lane);
+        fresh = true;
       }
-      if (nextDue < Infinity) wakeAt(lane, nextDue - now);
+      await dispatchBuffered(deps, lane, channel);
+      if (!fresh && lane.running < concurrency && !stopped) {
+        lane.buffer = await readQueue(deps, lane);
+        await dispatchBuffered(deps, lane, channel);
+      }
     } while (lane.again);
+  }
+
+  /** The oldest queued rows of the lane's connection, leaving out tickets with a row under way. */
+  function readQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
+    return tenant(deps.db, lane.companyId!)
+      .selectFrom('outbox')
+      .selectAll('outbox')
+      .where('outbox.whatsappId', '=', lane.connectionId)
+      .where('outbox.state', '=', 'queued')
+      .$if(lane.busy.size > 0, (q) => q.where('outbox.ticketId', 'not in', [...lane.busy]))
+      .orderBy('outbox.id')
+      .limit(concurrency * 8)
+      .execute();
+  }
+
+  /** Starts what the buffer allows: each ticket's oldest row, when nothing of that ticket is under way and it is due. */
+  async function dispatchBuffered(deps: AppDeps, lane: Lane, channel: Channel) {
+    const now = Date.now();
+    const seen = new Set<number>();
+    const left: QueuedRow[] = [];
+    let nextDue = Infinity;
+    for (const [i, row] of lane.buffer.entries()) {
+      if (lane.running >= concurrency || stopped) {
+        left.push(...lane.buffer.slice(i));
+        break;
+      }
+      const first = !seen.has(row.ticketId);
+      seen.add(row.ticketId);
+      const due = row.notBefore ? Date.parse(row.notBefore) : 0;
+      if (!first || lane.busy.has(row.ticketId) || due > now) {
+        if (first && due > now) nextDue = Math.min(nextDue, due);
+        left.push(row);
+        continue;
+      }
+      // Taken or removed meanwhile: it leaves the buffer either way.
+      if (await claim(deps, lane, row)) send(deps, lane, channel, row);
+    }
+    lane.buffer = left;
+    if (nextDue < Infinity) wakeAt(lane, nextDue - now);
   }
 
   /** queued → sending, named for this process; false when the row was taken or removed meanwhile. */
   async function claim(deps: AppDeps, lane: Lane, row: QueuedRow): Promise<boolean> {
-    const res = await tenant(deps.db, lane.companyId!)
-      .updateTable('outbox')
-      .set((eb) => ({ state: 'sending', claimedBy: instance, claimedAt: new Date().toISOString(), attempts: eb('outbox.attempts', '+', 1) }))
-      .where('outbox.id', '=', row.id)
-      .where('outbox.state', '=', 'queued')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    const res = await claimRow(deps.db, { companyId: lane.companyId!, id: row.id, instance, now: new Date().toISOString() });
+    return Number(res.numAffectedRows) === 1;
   }
 
   function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow) {
@@ -184,18 +208,20 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       try {
         request = await buildSendRequest(deps.db, deps.config.mediaDir, companyId, row.messageId);
       } catch (err) {
-        await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)));
+        await record!((tx) => recordFailed(tx, companyId, row, codeOf(err)));
         return;
       }
       let sent;
       try {
         sent = await channel.send(request);
       } catch (err) {
-        await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
+        await record!((tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
+        // A row queued again must go before its ticket's later rows: the buffer is read anew.
+        lane.buffer = [];
         return;
       }
       freeTicket();
-      await write(deps, (tx) => recordSent(tx, companyId, row, sent.id));
+      await record!((tx) => recordSent(tx, companyId, row, sent.id));
     })()
       .catch((err: unknown) => report('record', lane, err))
       .finally(() => {
@@ -252,6 +278,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     },
     start(d) {
       deps = d;
+      record = createRecorder(d);
       offs.push(
         d.sessions.onStatus(({ connectionId, status }) => {
           if (status !== 'CONNECTED') return;

@@ -1,34 +1,20 @@
 // The dispatcher's short transactions: how a send ended, written on the message row its readers see
 // (version bumped, the company poked) and on the outbox row, which leaves the queue once its message
 // is sent or failed. Each runs inside `write()`, never around a network call.
-import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import type { QueuedRow } from './dispatcher.ts';
 import { tellOrigin } from './outcomes.ts';
+import { deleteEcho, deleteOutboxRow, markSent } from './queries.ts';
 
 /** The failure code of a row that was in flight when its process died: it may or may not have left. */
 export const UNCONFIRMED = 'ERR_SEND_UNCONFIRMED';
 
 /** The network took the message: its id, ack 1 (or more, if an ack came first), `sent`. */
 export async function recordSent(tx: Tx, companyId: number, row: QueuedRow, wid: string): Promise<void> {
-  const t = tenant(tx.db, companyId);
-  // A network that echoes our own sends back (as a message from the phone) may have stored the echo
-  // first: that row is this message, so it goes and ours takes its id.
-  await t.deleteFrom('messages').where('messages.whatsappId', '=', row.whatsappId).where('messages.wid', '=', wid).where('messages.id', '!=', row.messageId).execute();
-  await t
-    .updateTable('messages')
-    .set((eb) => ({
-      wid,
-      ack: sql<number>`case when ack < 1 then 1 else ack end`,
-      sendStatus: 'sent',
-      sendError: null,
-      updatedAt: new Date().toISOString(),
-      version: eb('messages.version', '+', 1),
-    }))
-    .where('messages.id', '=', row.messageId)
-    .execute();
+  await deleteEcho(tx.db, { companyId, whatsappId: row.whatsappId, wid, messageId: row.messageId });
+  await markSent(tx.db, { companyId, messageId: row.messageId, wid, now: new Date().toISOString() });
   await finish(tx, companyId, row, { status: 'sent' });
 }
 
@@ -83,7 +69,7 @@ async function markFailed(tx: Tx, companyId: number, messageId: number, code: st
 }
 
 async function finish(tx: Tx, companyId: number, row: Pick<QueuedRow, 'id' | 'origin'>, outcome: Parameters<typeof tellOrigin>[3]) {
-  await tenant(tx.db, companyId).deleteFrom('outbox').where('outbox.id', '=', row.id).execute();
+  await deleteOutboxRow(tx.db, { companyId, id: row.id });
   await tellOrigin(tx, companyId, row.origin, outcome);
   tx.effects.poke(companyId);
 }

@@ -12,6 +12,7 @@ import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { parseWith } from '../http/validate.ts';
 import { serverMutators, type MutatorContext } from './mutators.ts';
+import { selectClientRow, updateLastMutationId } from './push-queries.ts';
 import { claimClientGroup } from './store.ts';
 import { MAX_ERRORS } from './views/mutation-errors.ts';
 
@@ -129,16 +130,11 @@ function toBusinessError(deps: AppDeps, mutation: Mutation, err: unknown): AppEr
 
 /** The client row, created with lastMutationID 0 on first sight; a client of another group is refused. */
 async function lockClient(deps: AppDeps, db: Database, companyId: number, groupId: string, clientId: string) {
-  const t = tenant(db, companyId);
-  const find = () => {
-    let q = t.selectFrom('replicacheClients').select(['replicacheClients.clientGroupId', 'replicacheClients.lastMutationId']).where('replicacheClients.id', '=', clientId);
-    if (deps.dialect === 'postgres') q = q.forUpdate();
-    return q.executeTakeFirst();
-  };
+  const find = async () => (await selectClientRow[deps.dialect](db, { companyId, clientId })).rows[0];
   let row = await find();
   let isNew = false;
   if (!row) {
-    await t.insertInto('replicacheClients', { id: clientId, clientGroupId: groupId, lastMutationId: 0 }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await tenant(db, companyId).insertInto('replicacheClients', { id: clientId, clientGroupId: groupId, lastMutationId: 0 }).onConflict((oc) => oc.column('id').doNothing()).execute();
     row = await find();
     isNew = true;
   }
@@ -149,7 +145,7 @@ async function lockClient(deps: AppDeps, db: Database, companyId: number, groupI
 }
 
 async function setLastMutationId(db: Database, companyId: number, clientId: string, id: number) {
-  await tenant(db, companyId).updateTable('replicacheClients').set({ lastMutationId: id, updatedAt: nowIso() }).where('replicacheClients.id', '=', clientId).execute();
+  await updateLastMutationId(db, { companyId, clientId, id, now: nowIso() });
 }
 
 async function recordError(db: Database, companyId: number, mutation: Mutation, err: AppError) {

@@ -10,6 +10,7 @@ import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../media/sto
 import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
+import { insertOutboxRow, insertQueuedMessage, touchTicketOnSend } from './queries.ts';
 
 export type OutgoingMessage = {
   body: string;
@@ -30,38 +31,25 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
   if (out.quotedMsgId && !quoted) throw new AppError('ERR_VALIDATION', 'quotedMsg: not a message of this ticket.');
 
   const now = new Date().toISOString();
-  const row = await t
-    .insertInto('messages', {
+  const companyId = ticket.companyId;
+  const row = (
+    await insertQueuedMessage(tx.db, {
+      companyId,
       // Unique per connection until the network names it.
       wid: `pending:${randomUUID()}`,
       ticketId: ticket.id,
       contactId: ticket.contactId,
       whatsappId: connectionId,
       body: out.body,
-      fromMe: 1,
-      read: 1,
-      ack: 0,
-      sendStatus: 'queued',
       mediaType: out.media?.mediaType ?? null,
       mediaUrl: out.media?.relPath ?? null,
       quotedMsgId: quoted?.id ?? null,
       data: out.media ? JSON.stringify({ fileName: out.media.fileName, mimeType: out.media.mimeType, size: out.media.size }) : null,
-      createdAt: now,
-      updatedAt: now,
+      now,
     })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await t.insertInto('outbox', { whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null }).execute();
-  await t
-    .updateTable('tickets')
-    .set((eb) => ({
-      lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName),
-      lastInteractionAt: now,
-      updatedAt: now,
-      version: eb('tickets.version', '+', 1),
-    }))
-    .where('tickets.id', '=', ticket.id)
-    .execute();
+  ).rows[0]!;
+  await insertOutboxRow(tx.db, { companyId, whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null });
+  await touchTicketOnSend(tx.db, { companyId, ticketId: ticket.id, lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName), now });
   tx.effects.poke(ticket.companyId);
   tx.effects.dispatch(connectionId);
   return row;

@@ -75,13 +75,16 @@ export async function getWritableTicket(r: Reader, actor: Actor, ticketId: numbe
   return row;
 }
 
-/** An agent's message (and files): queued in the caller's transaction, shown at once, sent after the commit. */
+/**
+ * An agent's message (and files): queued in the caller's transaction, shown at once, sent after the
+ * commit. Answers the rows; REST maps them (toMessageDtos), a push needs no answer.
+ */
 export async function sendAgentMessages(
   tx: Tx,
   actor: Actor,
   ticketId: number,
   input: { body: string; quotedMsgId?: number; signMessage: boolean; uploads: NewUpload[] },
-): Promise<Message[]> {
+): Promise<MessageRow[]> {
   const ticket = await getWritableTicket(tx, actor, ticketId);
   const text = input.body.trim();
   if (text === '' && input.uploads.length === 0) throw new AppError('ERR_VALIDATION', 'body: an empty message is not sent.', { issues: [{ path: 'body', message: 'Required' }] });
@@ -90,8 +93,7 @@ export async function sendAgentMessages(
     const me = await tenant(tx.db, actor.companyId).selectFrom('users').select('users.name').where('users.id', '=', actor.userId).executeTakeFirstOrThrow();
     body = `*${me.name}*:\n${input.body}`;
   }
-  const queued = await queueTicketUploads(tx, ticket, { body, quotedMsgId: input.quotedMsgId, uploads: input.uploads });
-  return toMessageDtos(tx.db, actor.companyId, queued);
+  return queueTicketUploads(tx, ticket, { body, quotedMsgId: input.quotedMsgId, uploads: input.uploads });
 }
 
 /** Sends a failed message again (the chat's resend action), with the same rules as sending. */

@@ -4,6 +4,7 @@
 import type { Ticket, TicketStatus } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { prepare } from '../../db/prepared.ts';
 import type { Tickets } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 
@@ -94,6 +95,11 @@ export async function toTicketDto(db: Database, companyId: number, row: TicketRo
   return (await toTicketDtos(db, companyId, [row]))[0]!;
 }
 
+// Every ticket action starts here: compiled once (../../db/prepared.ts).
+const selectTicketRow = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.ticketId),
+);
+
 export async function findTicketRow(db: Database, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
-  return tenant(db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', ticketId).executeTakeFirst();
+  return (await selectTicketRow(db, { companyId, ticketId })).rows[0];
 }

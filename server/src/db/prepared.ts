@@ -3,7 +3,7 @@
 // keyed lookup; the inbound pipeline runs a handful per message. The builder is the ordinary typed
 // Kysely code; its parameters are slots (`p.ticketId`) that each run fills in.
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from './schema.ts';
 
 class Slot {
   constructor(readonly name: string) {}

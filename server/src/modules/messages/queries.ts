@@ -1,0 +1,59 @@
+// The send path's per-message statements, compiled once (../../db/prepared.ts): every outgoing
+// message runs them inside its write, and building a Kysely query costs more than SQLite takes to
+// run it. Each filters by company.
+import { prepare } from '../../db/prepared.ts';
+
+/** An outgoing message row as queued: ack 0, `queued`, ours and read. */
+export const insertQueuedMessage = prepare(
+  (
+    db,
+    p: {
+      companyId: number;
+      wid: string;
+      ticketId: number;
+      contactId: number;
+      whatsappId: number;
+      body: string;
+      mediaType: string | null;
+      mediaUrl: string | null;
+      quotedMsgId: number | null;
+      data: string | null;
+      now: string;
+    },
+  ) =>
+    db
+      .insertInto('messages')
+      .values({
+        companyId: p.companyId,
+        wid: p.wid,
+        ticketId: p.ticketId,
+        contactId: p.contactId,
+        whatsappId: p.whatsappId,
+        body: p.body,
+        fromMe: 1,
+        read: 1,
+        ack: 0,
+        sendStatus: 'queued',
+        mediaType: p.mediaType,
+        mediaUrl: p.mediaUrl,
+        quotedMsgId: p.quotedMsgId,
+        data: p.data,
+        createdAt: p.now,
+        updatedAt: p.now,
+      })
+      .returningAll(),
+);
+
+/** Its place in the connection's queue. */
+export const insertOutboxRow = prepare((db, p: { companyId: number; whatsappId: number; ticketId: number; messageId: number; origin: string | null }) =>
+  db.insertInto('outbox').values({ companyId: p.companyId, whatsappId: p.whatsappId, ticketId: p.ticketId, messageId: p.messageId, origin: p.origin }),
+);
+
+/** The ticket's preview and clocks follow its newest message; a new version. */
+export const touchTicketOnSend = prepare((db, p: { companyId: number; ticketId: number; lastMessage: string; now: string }) =>
+  db
+    .updateTable('tickets')
+    .set((eb) => ({ lastMessage: p.lastMessage, lastInteractionAt: p.now, updatedAt: p.now, version: eb('tickets.version', '+', 1) }))
+    .where('tickets.companyId', '=', p.companyId)
+    .where('tickets.id', '=', p.ticketId),
+);
