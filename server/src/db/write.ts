@@ -3,7 +3,8 @@
 // never poke and never touch the network. What must happen after the commit (pokes, waking the
 // outbox dispatcher, removing a file) is registered on `tx.effects` while the write runs and runs
 // only once the real commit is done; a rolled-back write has no effects (only its `onRollback`s).
-import type { Transaction } from 'kysely';
+// On SQLite, writes arriving together share a transaction, each in a savepoint (group commit).
+import { CompiledQuery, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../context.ts';
 import type { Logger } from '../log.ts';
@@ -99,8 +100,13 @@ export function collectEffects(): EffectLog {
   };
 }
 
-/** Runs `fn` in one transaction; its effects run after the commit. */
+/**
+ * Runs `fn` in one transaction; its effects run after the commit. On SQLite, writes that arrive while
+ * another runs share its transaction (group commit, below); each still stands alone: its own
+ * savepoint, its own error, its own effects.
+ */
 export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (deps.dialect === 'sqlite') return writeGrouped(deps, fn);
   const log = collectEffects();
   let result: T;
   try {
@@ -111,6 +117,96 @@ export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promi
   }
   log.commit(deps);
   return result;
+}
+
+// ── Group commit (SQLite) ─────────────────────────────────────────────────────────────────────
+// SQLite has one writer and here one connection: writes run one after the other anyway, and each
+// commit costs more than most writes (the WAL frames of every page touched, and the full-text
+// indexes flushing their pending terms as a new segment). Writes that arrive while a transaction
+// runs are run in the next one together, each in a savepoint: a write that fails is rolled back to
+// its savepoint and fails alone; the others commit, and every caller hears its outcome, and its
+// effects run, only after the real commit.
+
+/** Writes per transaction at most: bounds how long one waits for its commit, and reads for the connection. */
+const MAX_GROUP = 50;
+
+type Job = { fn: (tx: Tx) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+type Group = { queue: Job[]; running: boolean };
+
+// Per database handle (an app, a test's app), never shared.
+const groups = new WeakMap<object, Group>();
+
+// One savepoint at a time, released before the next, so one name serves.
+const SAVEPOINT = CompiledQuery.raw('savepoint write_job');
+const RELEASE = CompiledQuery.raw('release write_job');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to write_job');
+
+function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let group = groups.get(deps.db);
+  if (!group) groups.set(deps.db, (group = { queue: [], running: false }));
+  const g = group;
+  return new Promise<T>((resolve, reject) => {
+    g.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+    if (g.running) return;
+    g.running = true;
+    // Writes started in the same turn of the event loop (the requests read together) join the first
+    // transaction; a lone write waits only for that turn to end.
+    setImmediate(() => void drain(deps, g));
+  });
+}
+
+async function drain(deps: AppDeps, group: Group): Promise<void> {
+  try {
+    while (group.queue.length > 0) await runGroup(deps, group);
+  } finally {
+    group.running = false;
+  }
+}
+
+type Done = { job: Job; log: EffectLog } & ({ ok: true; value: unknown } | { ok: false; error: unknown });
+
+/** One transaction: the queued writes (and those arriving meanwhile, up to MAX_GROUP), each in a savepoint. */
+async function runGroup(deps: AppDeps, group: Group): Promise<void> {
+  let trx;
+  try {
+    trx = await deps.db.startTransaction().execute();
+  } catch (err) {
+    for (const job of group.queue.splice(0)) job.reject(err);
+    return;
+  }
+  const done: Done[] = [];
+  try {
+    while (group.queue.length > 0 && done.length < MAX_GROUP) {
+      const job = group.queue.shift()!;
+      const log = collectEffects();
+      await trx.executeQuery(SAVEPOINT);
+      try {
+        const value = await job.fn(txOf(deps, trx, log.effects));
+        await trx.executeQuery(RELEASE);
+        done.push({ job, log, ok: true, value });
+      } catch (error) {
+        await trx.executeQuery(ROLLBACK_TO);
+        await trx.executeQuery(RELEASE);
+        done.push({ job, log, ok: false, error });
+      }
+    }
+    await trx.commit().execute();
+  } catch (err) {
+    // The transaction itself failed (the commit, a savepoint): nothing of it stands.
+    await trx.rollback().execute().catch(() => undefined);
+    for (const d of done) await d.log.rollback(deps.log);
+    for (const d of done) d.job.reject(err);
+    return;
+  }
+  for (const d of done) {
+    if (d.ok) {
+      d.log.commit(deps);
+      d.job.resolve(d.value);
+    } else {
+      await d.log.rollback(deps.log);
+      d.job.reject(d.error);
+    }
+  }
 }
 
 /** The `Tx` of a transaction some other owner opened (the inbound pipeline's group commit). */

@@ -11,11 +11,10 @@ import type { Channel } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import type { Outbox as OutboxRow } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import type { Tx } from '../db/write.ts';
+import { write, type Tx } from '../db/write.ts';
 import { buildSendRequest } from './content.ts';
 import { claimRow } from './queries.ts';
 import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
-import { createRecorder, type Recorder } from './recorder.ts';
 
 export type QueuedRow = Selectable<OutboxRow>;
 
@@ -53,6 +52,8 @@ type Lane = {
   connectionId: number;
   companyId: number | undefined;
   running: number;
+  /** Sends the network took whose outcome is being written: still `sending` in the database. */
+  recording: number;
   /** Queued rows read ahead, oldest first (see runPump). */
   buffer: QueuedRow[];
   /** Tickets with a row under way: their later rows wait. */
@@ -72,7 +73,6 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const lanes = new Map<number, Lane>();
   const settled = new Set<() => void>();
   let deps: AppDeps | undefined;
-  let record: Recorder | undefined;
   let stopped = false;
   let sweeper: NodeJS.Timeout | undefined;
   const offs: (() => void)[] = [];
@@ -84,11 +84,16 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   const laneOf = (connectionId: number) => {
     let lane = lanes.get(connectionId);
-    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, buffer: [], busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
+    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, recording: 0, buffer: [], busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
     return lane;
   };
 
-  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && !l.pumping);
+  // At most `concurrency` sends on the wire, and as many more awaiting their record: a lane never has
+  // more than twice that many rows `sending` in the database, which bounds what a crash leaves
+  // unconfirmed.
+  const full = (lane: Lane) => lane.running >= concurrency || lane.running + lane.recording >= 2 * concurrency;
+
+  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && l.recording === 0 && !l.pumping);
   const checkIdle = () => {
     if (!isIdle()) return;
     for (const resolve of settled) resolve();
@@ -126,7 +131,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         await recoverUnconfirmed(deps, lane.companyId, lane.connectionId, instance);
         lane.recovered = true;
       }
-      if (lane.running >= concurrency) return;
+      if (full(lane)) return;
       // The buffer saves a read per send under a backlog; it is read again when it runs short, or
       // when slots are free and nothing in it could go (new rows may have been committed since).
       let fresh = false;
@@ -135,7 +140,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         fresh = true;
       }
       await dispatchBuffered(deps, lane, channel);
-      if (!fresh && lane.running < concurrency && !stopped) {
+      if (!fresh && !full(lane) && !stopped) {
         lane.buffer = await readQueue(deps, lane);
         await dispatchBuffered(deps, lane, channel);
       }
@@ -162,7 +167,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     const left: QueuedRow[] = [];
     let nextDue = Infinity;
     for (const [i, row] of lane.buffer.entries()) {
-      if (lane.running >= concurrency || stopped) {
+      if (full(lane) || stopped) {
         left.push(...lane.buffer.slice(i));
         break;
       }
@@ -192,44 +197,44 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     lane.busy.add(row.ticketId);
     const companyId = lane.companyId!;
     const attempt = row.attempts + 1;
-    // The ticket is freed as soon as the network took the row (its next row may go while this one
-    // is recorded); after the record for a row queued again (order). The slot is freed only once the
-    // outcome is recorded, so at most `concurrency` rows of a lane are ever `sending` in the
-    // database: after a crash, at most that many fail as unconfirmed.
-    let ticketFreed = false;
-    const freeTicket = () => {
-      if (ticketFreed) return;
-      ticketFreed = true;
+    // A row the network took frees its slot and its ticket at once (the ticket's next row may go
+    // while this one is recorded); one queued again frees them only after its record (order).
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      lane.running--;
       lane.busy.delete(row.ticketId);
-      pump(lane);
     };
     void (async () => {
       let request;
       try {
         request = await buildSendRequest(deps.db, deps.config.mediaDir, companyId, row.messageId);
       } catch (err) {
-        await record!((tx) => recordFailed(tx, companyId, row, codeOf(err)));
+        await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)));
         return;
       }
       let sent;
       try {
         sent = await channel.send(request);
       } catch (err) {
-        await record!((tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
+        await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
         // A row queued again must go before its ticket's later rows: the buffer is read anew.
         lane.buffer = [];
         return;
       }
-      freeTicket();
-      await record!((tx) => recordSent(tx, companyId, row, sent.id));
+      free();
+      lane.recording++;
+      pump(lane);
+      try {
+        await write(deps, (tx) => recordSent(tx, companyId, row, sent.id));
+      } finally {
+        lane.recording--;
+      }
     })()
       .catch((err: unknown) => report('record', lane, err))
       .finally(() => {
-        lane.running--;
-        if (!ticketFreed) {
-          ticketFreed = true;
-          lane.busy.delete(row.ticketId);
-        }
+        free();
         pump(lane);
         checkIdle();
       });
@@ -278,7 +283,6 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     },
     start(d) {
       deps = d;
-      record = createRecorder(d);
       offs.push(
         d.sessions.onStatus(({ connectionId, status }) => {
           if (status !== 'CONNECTED') return;
