@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['{sync,server,cli,web}/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+    // A new machine has no Chromium: installed (or asked for) before the e2e tests run.
+    globalSetup: ['e2e/provision-chromium.ts'],
     exclude: ['**/node_modules/**'],
     // Cheap argon2 parameters keep the suite fast; production uses the library defaults.
     env: { ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ARGON2_PARALLELISM: '1' },
