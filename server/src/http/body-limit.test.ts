@@ -28,7 +28,7 @@ describe.each(DIALECTS)('an oversize body on a real connection (%s)', (dialect) 
     await t.close();
   });
 
-  const post = (body: string | Uint8Array, type = 'application/json') =>
+  const post = (body: string | Uint8Array<ArrayBuffer>, type = 'application/json') =>
     fetch(`${url}/plans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body });
 
   it.each([
