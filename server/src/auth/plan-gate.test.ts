@@ -126,6 +126,36 @@ describe.each(DIALECTS)('plan flags enforced by the server on %s', (dialect) => 
     expect(await tenant(t.db, s.company.id).selectFrom('contacts').select('contacts.id').execute()).toEqual([]);
   });
 
+  it('AI prompts and integrations: linking one to a queue, a connection or a ticket needs the plan; unlinking does not', async () => {
+    const s = await seedTenant(t, { useOpenAi: 0, useIntegrations: 0 });
+    const token = s.adminSession.token;
+    const t0 = tenant(t.db, s.company.id);
+    const prompt = await t0.insertInto('prompts', { name: 'Helper', prompt: 'Be kind', apiKeyEnc: 'x' }).returning('id').executeTakeFirstOrThrow();
+    const integration = await t0.insertInto('queueIntegrations', { name: 'Bot', type: 'n8n' }).returning('id').executeTakeFirstOrThrow();
+    const queue = await t.request('POST', '/queue', { token, body: { name: 'Sales', color: '#112233' } });
+    expect(queue.status).toBe(201);
+    const connection = await seedConnection(t, s.company.id);
+    const ticket = await seedTicket(t, s.company.id, { status: 'open', userId: s.admin.id });
+    expectRefused(await t.request('PUT', `/queue/${queue.body.id}`, { token, body: { promptId: prompt.id } }));
+    expectRefused(await t.request('PUT', `/queue/${queue.body.id}`, { token, body: { integrationId: integration.id } }));
+    expectRefused(await t.request('PUT', `/whatsapp/${connection.id}`, { token, body: { promptId: prompt.id } }));
+    expectRefused(await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { promptId: prompt.id } }));
+    expectRefused(await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { useIntegration: true, integrationId: integration.id } }));
+    const links = async () => ({
+      queue: await t0.selectFrom('queues').select(['queues.promptId', 'queues.integrationId']).where('queues.id', '=', queue.body.id).executeTakeFirstOrThrow(),
+      connection: await t0.selectFrom('whatsapps').select(['whatsapps.promptId']).where('whatsapps.id', '=', connection.id).executeTakeFirstOrThrow(),
+      ticket: await t0.selectFrom('tickets').select(['tickets.promptId', 'tickets.integrationId', 'tickets.useIntegration']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow(),
+    });
+    expect(await links()).toEqual({ queue: { promptId: null, integrationId: null }, connection: { promptId: null }, ticket: { promptId: null, integrationId: null, useIntegration: 0 } });
+    expect((await t.request('PUT', `/queue/${queue.body.id}`, { token, body: { promptId: null, integrationId: null } })).status).toBe(200);
+
+    await setFlag(s.plan.id, 'useOpenAi', true);
+    await setFlag(s.plan.id, 'useIntegrations', true);
+    expect((await t.request('PUT', `/queue/${queue.body.id}`, { token, body: { promptId: prompt.id, integrationId: integration.id } })).status).toBe(200);
+    expect((await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { useIntegration: true, integrationId: integration.id } })).status).toBe(200);
+    expect((await links()).queue).toEqual({ promptId: prompt.id, integrationId: integration.id });
+  });
+
   // Campaigns, AI prompts and integrations have no routes yet: their modules mount the same
   // middleware. Here every flag goes through it on a route of the real app's auth.
   it.each(FEATURES)('%s: the REST gate refuses a company whose plan lacks it and passes one that has it', async (feature) => {
