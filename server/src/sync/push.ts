@@ -6,6 +6,7 @@
 import { AppError } from '@zapdesk/sync';
 import type { ClientStateNotFoundResponse } from 'replicache';
 import { z } from 'zod';
+import { assertPlanAllows } from '../auth/plan-gate.ts';
 import type { AppDeps, Actor } from '../context.ts';
 import { nowIso, type Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
@@ -105,6 +106,8 @@ async function runMutator(tx: Tx, actor: Actor, mutation: Mutation): Promise<voi
   const mutator = Object.hasOwn(serverMutators, mutation.name) ? serverMutators[mutation.name as keyof typeof serverMutators] : undefined;
   if (!mutator) throw new AppError('ERR_VALIDATION', `Unknown mutation ${mutation.name}.`);
   const args = parseWith(mutator.args, mutation.args);
+  // A feature the plan lacks is refused as REST refuses it (auth/plan-gate.ts), inside the write.
+  if (mutator.plan) await assertPlanAllows(tx.db, actor.companyId, mutator.plan);
   await (mutator.run as (ctx: MutatorContext, a: unknown) => Promise<void>)({ tx, actor }, args);
 }
 
