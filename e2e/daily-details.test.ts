@@ -182,6 +182,15 @@ describe('daily details', () => {
     await expect
       .poll(async () => (await simulator<Outbox>('GET', `/simulator/outbox?connectionId=${connectionId}&to=${customer.from}`)).find((m) => m.fileName === 'prices.pdf'), { timeout: 15_000 })
       .toMatchObject({ kind: 'media', body: '*Bruno Attendant*:\nHere is our price list.' });
+    // On a phone: the chat with the file sent, and the list with the signed preview.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await input.fill('/pri');
+    await page.getByRole('option', { name: /\/prices/ }).click();
+    await shot(page, 'details-quick-attachment-360');
+    await page.getByRole('tab', { name: 'Attendances' }).click();
+    // (Names are cut at 10 characters below 600 px: the row is found by its ticket.)
+    await page.locator(`[data-ticket-id="${customer.id}"]`).locator('strong', { hasText: 'Bruno Attendant' }).waitFor();
+    await shot(page, 'details-list-preview-360');
     await context.close();
   });
 
@@ -304,6 +313,7 @@ describe('daily details', () => {
     await profile.getByLabel('Name').waitFor();
     await expect(profile.getByLabel('Default connection').count()).resolves.toBe(0);
     await expect(profile.getByRole('switch', { name: 'See tickets without a queue' }).count()).resolves.toBe(0);
+    await shot(mine.page, 'details-profile-modal-360');
     await mine.context.close();
   });
 
