@@ -246,6 +246,13 @@ describe('daily details', () => {
     const chat = page.getByTestId('chat');
     await chat.getByRole('button', { name: 'Reopen' }).waitFor();
 
+    // The customer's phone reads the last answer after the close: the ticks turn read here too.
+    const answer = chat.locator('[data-from-me="true"]').filter({ hasText: 'Anything else?' });
+    await answer.waitFor();
+    const sent = (await simulator<Outbox>('GET', `/simulator/outbox?connectionId=${connectionId}&to=5511900032002`)).find((m) => m.body.endsWith('Anything else?'))!;
+    await simulator('POST', '/simulator/acks', { connectionId, messageId: sent.id, ack: 4 });
+    await answer.locator('[data-tick="read"]').waitFor({ timeout: 10_000 });
+
     // Ana renames the contact: the open closed ticket shows the new name without a reload.
     const ana = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
     await ana('PUT', `/contacts/${closed.contactId}`, { name: 'Clara Renamed' });
