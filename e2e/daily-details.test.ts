@@ -184,6 +184,9 @@ describe('daily details', () => {
       .toMatchObject({ kind: 'media', body: '*Bruno Attendant*:\nHere is our price list.' });
     // On a phone: the chat with the file sent, and the list with the signed preview.
     await page.setViewportSize({ width: 360, height: 740 });
+    // The narrow layout mounts a new chat (and input) under the Ticket / Attendances tabs.
+    await page.getByRole('tab', { name: 'Attendances' }).waitFor();
+    await chat.getByRole('link', { name: /Download .*\.pdf/ }).waitFor();
     await input.fill('/pri');
     await page.getByRole('option', { name: /\/prices/ }).click();
     await shot(page, 'details-quick-attachment-360');
