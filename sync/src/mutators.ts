@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { idSchema, personNameSchema } from './domain/common.ts';
 import type { Message } from './domain/message.ts';
 import type { Queue } from './domain/queue.ts';
+import type { QuickMessage } from './domain/quick-message.ts';
 import { settingKeySchema, type Setting } from './domain/setting.ts';
 import type { Ticket } from './domain/ticket.ts';
 import { languageSchema, type User } from './domain/user.ts';
@@ -21,16 +22,28 @@ export const mutatorArgs = {
   updateMyName: z.object({ userId: z.number().int().positive(), name: personNameSchema }),
   /** A pending (or another's open) ticket becomes the user's, open (PUT /tickets/{id} status open). */
   acceptTicket: z.object({ ticketId: idSchema, userId: idSchema }),
-  /** POST /messages/{ticketId} (text). `localId` keys the optimistic bubble; `sentAt` is the client's clock, for its place in the chat. */
-  sendMessage: z.object({
-    ticketId: idSchema,
-    localId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
-    body: z.string().max(65_536).refine((b) => b.trim() !== '', 'Required'),
-    quotedMsgId: idSchema.nullable().optional(),
-    signMessage: z.boolean(),
-    userId: idSchema,
-    sentAt: z.iso.datetime(),
-  }),
+  /**
+   * POST /messages/{ticketId} (text). `localId` keys the optimistic bubble; `sentAt` is the client's
+   * clock, for its place in the chat. `quickMessageId`: a quick answer whose attachment goes too (the
+   * server has the file), so the body may then be blank.
+   */
+  sendMessage: z
+    .object({
+      ticketId: idSchema,
+      localId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+      body: z.string().max(65_536),
+      quotedMsgId: idSchema.nullable().optional(),
+      quickMessageId: idSchema.nullable().optional(),
+      signMessage: z.boolean(),
+      userId: idSchema,
+      sentAt: z.iso.datetime(),
+    })
+    .refine((m) => m.body.trim() !== '' || m.quickMessageId, { path: ['body'], message: 'Required' }),
+  /**
+   * The holder has the ticket's chat in front of them: what arrives is read at once (unread count 0,
+   * read receipts), as GET /messages/{ticketId} does on opening it. Anyone else's call changes nothing.
+   */
+  markTicketRead: z.object({ ticketId: idSchema }),
   /** POST /messages/{id}/resend: a failed message goes back to its connection's queue. */
   resendMessage: z.object({ ticketId: idSchema, messageId: idSchema }),
   /** PUT /tickets/{id} status closed; `farewell` false closes without the queue's or connection's closing message. */
@@ -86,11 +99,14 @@ export const mutators = {
     await patchTicket(tx, ticketId, () => ({ status: 'open', userId, user, unreadMessages: 0, chatbot: false }));
   },
   async sendMessage(tx: WriteTransaction, args: MutatorArgs<'sendMessage'>) {
-    const { ticketId, localId, body, quotedMsgId, signMessage, userId, sentAt } = mutatorArgs.sendMessage.parse(args);
+    const { ticketId, localId, body, quotedMsgId, quickMessageId, signMessage, userId, sentAt } = mutatorArgs.sendMessage.parse(args);
     const ticket = (await tx.get(syncKey('ticket', ticketId))) as Ticket | undefined;
     if (!ticket) return;
     const me = await userRef(tx, userId);
-    const text = signMessage && me ? `*${me.name}*:\n${body}` : body;
+    const signed = signMessage && me && body.trim() !== '' ? `*${me.name}*:\n${body}` : body;
+    // A quick answer's file shows by its name until the server's message (with the file) replaces the bubble.
+    const quick = quickMessageId ? ((await tx.get(syncKey('quickMessage', quickMessageId))) as QuickMessage | undefined) : undefined;
+    const text = quick?.mediaName ? [signed, `📎 ${quick.mediaName}`].filter((p) => p.trim() !== '').join('\n') : signed;
     const quoted = quotedMsgId ? ((await tx.scan({ prefix: `${syncPrefix('message')}${ticketId}/` }).values().toArray()) as Message[]).find((m) => m.id === quotedMsgId) : undefined;
     const message: Message = {
       // Negative: never an id the server hands out.
@@ -117,6 +133,12 @@ export const mutators = {
     };
     await tx.set(localMessageKey(ticketId, localId), message);
     await patchTicket(tx, ticketId, () => ({ lastMessage: text, lastInteractionAt: sentAt }));
+  },
+  async markTicketRead(tx: WriteTransaction, args: MutatorArgs<'markTicketRead'>) {
+    const { ticketId } = mutatorArgs.markTicketRead.parse(args);
+    const ticket = (await tx.get(syncKey('ticket', ticketId))) as Ticket | undefined;
+    // Nothing to write (and no new updatedAt to reorder the lists) when it is read already.
+    if (ticket && ticket.unreadMessages > 0) await tx.set(syncKey('ticket', ticketId), { ...ticket, unreadMessages: 0 });
   },
   async resendMessage(tx: WriteTransaction, args: MutatorArgs<'resendMessage'>) {
     const { ticketId, messageId } = mutatorArgs.resendMessage.parse(args);

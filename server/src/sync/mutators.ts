@@ -11,7 +11,8 @@ import type { Actor } from '../context.ts';
 import type { Tx } from '../db/write.ts';
 import { parseWith } from '../http/validate.ts';
 import { upsertSetting } from '../modules/settings/service.ts';
-import { resendMessage, sendAgentMessages } from '../modules/messages/service.ts';
+import { markTicketRead, resendMessage, sendAgentMessages } from '../modules/messages/service.ts';
+import { getVisibleTicket } from '../modules/tickets/service.ts';
 import { updateTicket } from '../modules/tickets/transitions.ts';
 import { setLanguage, updateUser } from '../modules/users/service.ts';
 
@@ -64,9 +65,17 @@ export const serverMutators: { [N in MutatorName]: ServerMutator<N> } = {
   },
   sendMessage: {
     args: mutatorArgs.sendMessage,
-    async run({ tx, actor }, { ticketId, userId, body, quotedMsgId, signMessage }) {
+    async run({ tx, actor }, { ticketId, userId, body, quotedMsgId, quickMessageId, signMessage }) {
       assertSelf(actor, userId);
-      await sendAgentMessages(tx, actor, ticketId, { body, quotedMsgId: quotedMsgId ?? undefined, signMessage, uploads: [] });
+      await sendAgentMessages(tx, actor, ticketId, { body, quotedMsgId: quotedMsgId ?? undefined, signMessage, uploads: [], quickMessageId });
+    },
+  },
+  markTicketRead: {
+    args: mutatorArgs.markTicketRead,
+    async run({ tx, actor }, { ticketId }) {
+      const { row } = await getVisibleTicket(tx, actor, ticketId);
+      // Only the holder's reading counts, as on GET /messages/{ticketId}: an admin peeking leaves it unread.
+      if (row.userId === actor.userId) await markTicketRead(tx, row);
     },
   },
   resendMessage: {

@@ -15,6 +15,9 @@ export const messageListQuerySchema = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });
 
+/** A quick answer chosen with "/" whose attachment goes too (spec/02 §2.5): the server sends its file, the body as typed. */
+const quickMessageIdSchema = z.preprocess((v) => (v === '' || v === null ? undefined : v), idSchema.optional());
+
 const quotedMsgSchema = z.preprocess(
   (v) => (v === '' || v === null ? undefined : typeof v === 'object' && v !== null && 'id' in v ? (v as { id: unknown }).id : v),
   idSchema.optional(),
@@ -29,6 +32,7 @@ export const messageCreateSchema = z.object({
   mediaUrl: z.string().max(2000).nullable().optional(),
   /** The sign-message switch: prefix the body with the sender's name in bold. */
   signMessage: z.union([z.boolean(), z.enum(['true', 'false'])]).optional().transform((v) => v === true || v === 'true'),
+  quickMessageId: quickMessageIdSchema,
 });
 export type MessageCreateInput = z.infer<typeof messageCreateSchema>;
 
@@ -37,6 +41,7 @@ export const messageMultipartSchema = z.object({
   body: z.string().max(65_536).optional().default(''),
   quotedMsg: quotedMsgSchema,
   signMessage: queryBool.optional().default(false),
+  quickMessageId: quickMessageIdSchema,
 });
 
 /** Upload kinds: allowed extensions, MIME types and the byte cap of each (spec/03 §5; documents are ours). */

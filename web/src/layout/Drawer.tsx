@@ -16,7 +16,9 @@ type DrawerProps = { open: boolean; overlay: boolean; onClose: () => void; onTog
 
 type Badges = { connections: boolean; chats: number };
 
-function Item({ item, collapsed, nested, badges }: { item: MenuItem; collapsed: boolean; nested?: boolean; badges: Badges }) {
+type Navigate = { onNavigate?: () => void };
+
+function Item({ item, collapsed, nested, badges, onNavigate }: { item: MenuItem; collapsed: boolean; nested?: boolean; badges: Badges } & Navigate) {
   const { t } = useTranslation();
   const badge =
     item.badge === 'connections' && badges.connections ? { text: '!', label: t('menu.needsAttention') } : item.badge === 'chats' && badges.chats > 0 ? { text: String(badges.chats), label: t('menu.unread') } : null;
@@ -25,6 +27,7 @@ function Item({ item, collapsed, nested, badges }: { item: MenuItem; collapsed: 
     <NavLink
       to={item.path}
       end={item.path === '/'}
+      onClick={onNavigate}
       title={collapsed ? label : undefined}
       aria-label={collapsed || badge ? label : undefined}
       className={({ isActive }) =>
@@ -47,12 +50,12 @@ function Item({ item, collapsed, nested, badges }: { item: MenuItem; collapsed: 
   );
 }
 
-function Group({ group, collapsed, badges }: { group: MenuGroup; collapsed: boolean; badges: Badges }) {
+function Group({ group, collapsed, badges, onNavigate }: { group: MenuGroup; collapsed: boolean; badges: Badges } & Navigate) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const active = group.items.some((i) => pathname.startsWith(i.path));
   const [open, setOpen] = useState(active);
-  if (collapsed) return group.items.map((i) => <Item key={i.path} item={i} collapsed badges={badges} />);
+  if (collapsed) return group.items.map((i) => <Item key={i.path} item={i} collapsed badges={badges} onNavigate={onNavigate} />);
   return (
     <div>
       <button
@@ -65,7 +68,7 @@ function Group({ group, collapsed, badges }: { group: MenuGroup; collapsed: bool
         <span className="flex-1 text-left">{t(group.labelKey)}</span>
         <Icon name="chevronDown" className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} />
       </button>
-      {open && group.items.map((i) => <Item key={i.path} item={i} collapsed={false} nested badges={badges} />)}
+      {open && group.items.map((i) => <Item key={i.path} item={i} collapsed={false} nested badges={badges} onNavigate={onNavigate} />)}
     </div>
   );
 }
@@ -79,10 +82,13 @@ export function Drawer({ open, overlay, onClose, onToggle }: DrawerProps) {
   const collapsed = !open && !overlay;
   const badges: Badges = { connections: useConnectionAttention(sections.some((s) => s.entries.some((e) => !isGroup(e) && e.badge === 'connections'))), chats: useUnreadChatCount() };
 
-  // The overlay drawer closes after a navigation and on Escape, as a temporary drawer should.
+  // The overlay drawer (below 600 px) is temporary: it closes as soon as a page is chosen (the page
+  // it is on included), after any other navigation, on Escape, and when the window narrows into it
+  // (a drawer left open on a wider window would otherwise cover the page).
+  const onNavigate = overlay ? onClose : undefined;
   useEffect(() => {
     if (overlay) onClose();
-  }, [pathname]); // on navigation only: overlay/onClose changing must not close it
+  }, [pathname, overlay]); // on navigation or on becoming an overlay only: onClose changing must not close it
   useEffect(() => {
     if (!overlay || !open) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -113,7 +119,11 @@ export function Drawer({ open, overlay, onClose, onToggle }: DrawerProps) {
                 ) : (
                   <p className="px-2.5 pb-1.5 text-[11px] font-semibold tracking-wider text-muted/80 uppercase">{t(section.labelKey)}</p>
                 ))}
-              {section.entries.map((e) => (isGroup(e) ? <Group key={e.labelKey} group={e} collapsed={collapsed} badges={badges} /> : <Item key={e.path} item={e} collapsed={collapsed} badges={badges} />))}
+              {section.entries.map((e) => (isGroup(e) ? (
+                  <Group key={e.labelKey} group={e} collapsed={collapsed} badges={badges} onNavigate={onNavigate} />
+                ) : (
+                  <Item key={e.path} item={e} collapsed={collapsed} badges={badges} onNavigate={onNavigate} />
+                )))}
             </div>
           ))}
         </nav>

@@ -73,7 +73,7 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
             title={t('layout.profile')}
             onClose={() => setProfileOpen(false)}
             onSaved={(saved) => {
-              updateUser({ name: saved.name, email: saved.email, profile: saved.profile, queues: saved.queues, allTicket: saved.allTicket });
+              updateUser({ name: saved.name, email: saved.email, profile: saved.profile, queues: saved.queues, allTicket: saved.allTicket, showNoQueue: saved.showNoQueue, whatsappId: saved.whatsappId });
               setProfileOpen(false);
             }}
           />

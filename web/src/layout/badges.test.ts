@@ -42,6 +42,12 @@ describe('ticket notifications', () => {
     expect(notificationTickets(list, { ...user, showNoQueue: true }).map((t) => t.id)).toEqual([2]);
   });
 
+  it('leaves out the ticket whose chat the user is reading', () => {
+    const list = [ticket(1, { userId: 7, status: 'open' }), ticket(3, {})];
+    expect(notificationTickets(list, user, 1).map((t) => t.id)).toEqual([3]);
+    expect(notificationTickets(list, user, null).map((t) => t.id)).toEqual([3, 1]);
+  });
+
   it('rings only for tickets whose unread count grew', () => {
     const before = new Map([
       [1, 1],

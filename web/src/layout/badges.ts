@@ -23,12 +23,13 @@ export type NotifiedUser = { id: number; allTicket: string; showNoQueue: boolean
 /**
  * Tickets with unread messages that notify this user: their own, and unassigned ones in their
  * queues (any queue when allTicket is enabled, none when the ticket has no queue unless the user
- * sees tickets without a queue). Newest first.
+ * sees tickets without a queue). Newest first. `reading`: the ticket whose chat the user has in
+ * front of them, which never notifies.
  */
-export function notificationTickets(tickets: readonly Ticket[], user: NotifiedUser): Ticket[] {
+export function notificationTickets(tickets: readonly Ticket[], user: NotifiedUser, reading: number | null = null): Ticket[] {
   const queueIds = new Set(user.queues.map((q) => q.id));
   const mine = (t: Ticket) => {
-    if (t.status === 'closed' || t.unreadMessages <= 0) return false;
+    if (t.status === 'closed' || t.unreadMessages <= 0 || t.id === reading) return false;
     if (t.userId !== null) return t.userId === user.id;
     if (t.queueId === null) return user.showNoQueue || user.allTicket === 'enabled';
     return queueIds.has(t.queueId) || (user.allTicket === 'enabled' && t.status === 'pending');

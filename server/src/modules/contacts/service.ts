@@ -96,6 +96,9 @@ export async function deleteContact(tx: Tx, actor: Actor, contactId: number): Pr
     .where('messages.contactId', '=', contactId)
     .where('messages.ticketId', 'not in', t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId))
     .execute();
+  // Its tickets first (their messages cascade with them): left to the contact's own cascade, the
+  // database may null those messages' sender before deleting them, a change sync cannot see.
+  await t.deleteFrom('tickets').where('tickets.contactId', '=', contactId).execute();
   const result = await t.deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
   tx.effects.poke(actor.companyId);

@@ -28,11 +28,11 @@ export function messagesRoutes(deps: AppDeps) {
       if (isMultipart(c)) {
         const { fields, uploads } = await readUploads(c);
         const input = parseWith(messageMultipartSchema, fields);
-        const rows = await write(deps, (tx) => sendAgentMessages(tx, actor, ticketId, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads }));
+        const rows = await write(deps, (tx) => sendAgentMessages(tx, actor, ticketId, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads, quickMessageId: input.quickMessageId }));
         return c.json({ messages: await toMessageDtos(deps.db, actor.companyId, rows) }, 201);
       }
       const input = await parseBody(c, messageCreateSchema);
-      const rows = await write(deps, (tx) => sendAgentMessages(tx, actor, ticketId, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads: [] }));
+      const rows = await write(deps, (tx) => sendAgentMessages(tx, actor, ticketId, { body: input.body, quotedMsgId: input.quotedMsg, signMessage: input.signMessage, uploads: [], quickMessageId: input.quickMessageId }));
       return c.json((await toMessageDtos(deps.db, actor.companyId, rows))[0], 201);
     })
     // A failed message goes back to its connection's queue (the chat's resend action).

@@ -7,6 +7,7 @@ import { tenant } from '../../db/tenant.ts';
 import type { Reader, Tx } from '../../db/write.ts';
 import { contactPeer, findContact } from '../contacts/queries.ts';
 import type { NewUpload } from '../media/uploads.ts';
+import { readQuickMessageAttachment } from '../quick-messages/attachment.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { getVisibleTicket } from '../tickets/service.ts';
 import { toMessageDtos, type MessageRow } from './dto.ts';
@@ -77,23 +78,26 @@ export async function getWritableTicket(r: Reader, actor: Actor, ticketId: numbe
 
 /**
  * An agent's message (and files): queued in the caller's transaction, shown at once, sent after the
- * commit. Answers the rows; REST maps them (toMessageDtos), a push needs no answer.
+ * commit. A quick answer's attachment (`quickMessageId`) goes first, captioned with the text, then
+ * the agent's own files. Answers the rows; REST maps them (toMessageDtos), a push needs no answer.
  */
 export async function sendAgentMessages(
   tx: Tx,
   actor: Actor,
   ticketId: number,
-  input: { body: string; quotedMsgId?: number; signMessage: boolean; uploads: NewUpload[] },
+  input: { body: string; quotedMsgId?: number; signMessage: boolean; uploads: NewUpload[]; quickMessageId?: number | null },
 ): Promise<MessageRow[]> {
   const ticket = await getWritableTicket(tx, actor, ticketId);
+  const quick = input.quickMessageId ? await readQuickMessageAttachment(tx.db, tx.config.mediaDir, actor, input.quickMessageId) : undefined;
+  const uploads = quick ? [quick, ...input.uploads] : input.uploads;
   const text = input.body.trim();
-  if (text === '' && input.uploads.length === 0) throw new AppError('ERR_VALIDATION', 'body: an empty message is not sent.', { issues: [{ path: 'body', message: 'Required' }] });
+  if (text === '' && uploads.length === 0) throw new AppError('ERR_VALIDATION', 'body: an empty message is not sent.', { issues: [{ path: 'body', message: 'Required' }] });
   let body = input.body;
   if (input.signMessage && text !== '') {
     const me = await tenant(tx.db, actor.companyId).selectFrom('users').select('users.name').where('users.id', '=', actor.userId).executeTakeFirstOrThrow();
     body = `*${me.name}*:\n${input.body}`;
   }
-  return queueTicketUploads(tx, ticket, { body, quotedMsgId: input.quotedMsgId, uploads: input.uploads });
+  return queueTicketUploads(tx, ticket, { body, quotedMsgId: input.quotedMsgId, uploads });
 }
 
 /** Sends a failed message again (the chat's resend action), with the same rules as sending. */

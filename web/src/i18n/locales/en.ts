@@ -260,6 +260,8 @@ export const en = {
     noQueues: 'No queues',
     allTicket: 'See pending tickets of all queues',
     showNoQueue: 'See tickets without a queue',
+    whatsapp: 'Default connection',
+    noWhatsapp: "None (the company's default)",
     online: 'Online',
     offline: 'Offline',
     deleteTitle: 'Delete user',

@@ -262,6 +262,8 @@ export const es: Messages = {
     noQueues: 'Sin colas',
     allTicket: 'Ver tickets pendientes de todas las colas',
     showNoQueue: 'Ver tickets sin cola',
+    whatsapp: 'Conexión predeterminada',
+    noWhatsapp: 'Ninguna (la predeterminada de la empresa)',
     online: 'En línea',
     offline: 'Desconectado',
     deleteTitle: 'Eliminar usuario',

@@ -262,6 +262,8 @@ export const pt: Messages = {
     noQueues: 'Sem filas',
     allTicket: 'Ver atendimentos pendentes de todas as filas',
     showNoQueue: 'Ver atendimentos sem fila',
+    whatsapp: 'Conexão padrão',
+    noWhatsapp: 'Nenhuma (a padrão da empresa)',
     online: 'Online',
     offline: 'Offline',
     deleteTitle: 'Excluir usuário',

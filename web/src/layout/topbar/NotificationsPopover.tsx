@@ -1,11 +1,14 @@
 // Notifications (spec/02 §2.9, §6): tickets with unread messages that concern the user, from local
-// state, with a chime at the stored volume when a new message arrives and the volume slider.
+// state, with a chime at the stored volume when a new message arrives and the volume slider. The
+// ticket whose chat the user is reading is left out: what arrives there is read (reading.ts).
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { readStored, writeStored } from '../../session/storage.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
+import { useReadingTicket } from '../../pages/tickets/reading.ts';
+import { MessagePreview } from '../../ui/MessagePreview.tsx';
 import { newlyUnread, notificationTickets, parseVolume } from '../badges.ts';
 import { Popover } from './Popover.tsx';
 import { playChime } from './sound.ts';
@@ -17,17 +20,18 @@ export function NotificationsPopover() {
   const navigate = useNavigate();
   const tickets = useSyncedList('ticket');
   const [volume, setVolume] = useState(() => parseVolume(readStored('volume')));
-  const list = tickets ? notificationTickets(tickets, user) : [];
+  const reading = useReadingTicket();
+  const list = tickets ? notificationTickets(tickets, user, reading) : [];
   const seen = useRef(new Map<number, number>());
   const [openedAt] = useState(() => new Date().toISOString());
 
   // A ticket rings when its unread count grows after the page opened.
   useEffect(() => {
     if (!tickets) return;
-    const now = notificationTickets(tickets, user);
+    const now = notificationTickets(tickets, user, reading);
     if (newlyUnread(seen.current, now, openedAt).length > 0) playChime(volume);
     seen.current = new Map(now.map((tk) => [tk.id, tk.unreadMessages]));
-  }, [tickets]);
+  }, [tickets, reading]);
 
   const changeVolume = (v: number) => {
     setVolume(v);
@@ -58,7 +62,7 @@ export function NotificationsPopover() {
                         <span className="truncate text-sm font-medium">{tk.contact.name}</span>
                         <span className="shrink-0 rounded-full bg-brand px-1.5 text-[11px] font-semibold text-on-brand">{t('topbar.unread', { count: tk.unreadMessages })}</span>
                       </span>
-                      <span className="block truncate text-xs text-muted">{tk.lastMessage}</span>
+                      <span className="block truncate text-xs text-muted"><MessagePreview text={tk.lastMessage} /></span>
                       <span className="block text-[11px] text-muted">{tk.queue?.name ?? t('topbar.noQueue')}</span>
                     </span>
                   </button>

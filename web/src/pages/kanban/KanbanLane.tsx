@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Ticket } from '@zapdesk/sync';
 import { Menu } from '../../ui/Menu.tsx';
+import { MessagePreview } from '../../ui/MessagePreview.tsx';
 import type { Lane } from './lanes.ts';
 
 const DRAG_TYPE = 'application/x-zapdesk-ticket';
@@ -109,7 +110,7 @@ function Card({ ticket, lane, lanes, focused, onMove, onMoveBy }: CardProps) {
             .map((l) => ({ key: l.id, label: t('kanban.moveToLane', { lane: l.title ?? t('kanban.open') }), onSelect: () => onMove(ticket, l) }))}
         />
       </div>
-      {ticket.lastMessage && <p className="mt-1.5 line-clamp-2 text-xs break-words text-muted">{ticket.lastMessage}</p>}
+      {ticket.lastMessage && <p className="mt-1.5 line-clamp-2 text-xs break-words text-muted"><MessagePreview text={ticket.lastMessage} /></p>}
       <Link to={`/tickets/${ticket.uuid}`} className="mt-2 inline-block text-xs font-medium text-brand hover:underline">
         {t('kanban.seeTicket')}
       </Link>

@@ -80,6 +80,7 @@ export const strings = defineStrings('tickets', {
       quickAnswers: 'Quick answers',
       attachments: 'Files to send',
       removeFile: 'Remove {{name}}',
+      quickAttachment: 'Attachment of the quick answer',
       ticks: { clock: 'Sending', queued: 'Waiting to send', sent: 'Sent', delivered: 'Delivered', read: 'Read' },
       failed: {
         mark: 'Not sent',
@@ -224,6 +225,7 @@ export const strings = defineStrings('tickets', {
       quickAnswers: 'Respostas rápidas',
       attachments: 'Arquivos a enviar',
       removeFile: 'Remover {{name}}',
+      quickAttachment: 'Anexo da resposta rápida',
       ticks: { clock: 'Enviando', queued: 'Aguardando envio', sent: 'Enviada', delivered: 'Entregue', read: 'Lida' },
       failed: {
         mark: 'Não enviada',
@@ -368,6 +370,7 @@ export const strings = defineStrings('tickets', {
       quickAnswers: 'Respuestas rápidas',
       attachments: 'Archivos a enviar',
       removeFile: 'Quitar {{name}}',
+      quickAttachment: 'Adjunto de la respuesta rápida',
       ticks: { clock: 'Enviando', queued: 'Esperando para enviar', sent: 'Enviado', delivered: 'Entregado', read: 'Leído' },
       failed: {
         mark: 'No enviado',

@@ -2,8 +2,9 @@
 // input; the contact drawer opens from the header. Writing is allowed only in an open ticket one
 // holds (admins in any open ticket), as the server enforces. A failed message is sent again through
 // the resendMessage mutator; one the server may have sent already (unconfirmed) only after asking,
-// since WhatsApp would deliver it twice.
-import { useState } from 'react';
+// since WhatsApp would deliver it twice. While the holder has it open and in view, what arrives
+// is read (reading.ts).
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Contact, Message, Ticket } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
@@ -15,6 +16,7 @@ import { toastError } from '../../../ui/toast/toast-error.ts';
 import { ticketActions } from '../actions/ticket-actions.ts';
 import { TicketActions } from '../actions/TicketActions.tsx';
 import { ContactDrawer } from '../ContactDrawer.tsx';
+import { useDeclareReading, useReadingTicket } from '../reading.ts';
 import { Avatar } from '../manager/TicketItem.tsx';
 import { MessageInput } from './MessageInput.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -33,6 +35,13 @@ export function ChatView({ ticket, synced, contact, onBack, onReopened }: Props)
   const rep = useReplicache();
   const actions = ticketActions(ticket, me);
   const writable = actions.has('write');
+
+  // The holder reading their open ticket reads what arrives: the server counts it read at once.
+  useDeclareReading(synced && ticket.status === 'open' && ticket.userId === me.id ? ticket.id : null);
+  const reading = useReadingTicket() === ticket.id;
+  useEffect(() => {
+    if (reading && ticket.unreadMessages > 0) void rep?.mutate.markTicketRead({ ticketId: ticket.id });
+  }, [reading, ticket.unreadMessages, ticket.id, rep]);
 
   const remove = async (m: Message) => {
     try {

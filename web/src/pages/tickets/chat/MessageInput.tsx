@@ -1,7 +1,9 @@
 // The message input (spec/02 §2.5, §5, §9): multiline up to 5 rows, Enter sends (Shift+Enter breaks
 // the line), emoji picker (lazy), several attachments or a pasted file, sign-message switch
 // (stored as signOption, default on), quick answers on a leading "/", audio recording. Text goes
-// through the sendMessage mutator, so the bubble shows at once; files go as multipart.
+// through the sendMessage mutator, so the bubble shows at once; files go as multipart. A quick
+// answer's attachment is shown with the files and sent by naming the quick message (the server
+// has the file), through either path.
 import { lazy, Suspense, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message, Ticket } from '@zapdesk/sync';
@@ -11,6 +13,7 @@ import { useUser } from '../../../session/SessionProvider.tsx';
 import { useReplicache } from '../../../sync/SyncProvider.tsx';
 import { useSyncedList } from '../../../sync/use-synced.ts';
 import { IconButton } from '../../../ui/Button.tsx';
+import { Icon } from '../../../ui/Icon.tsx';
 import { toastError } from '../../../ui/toast/toast-error.ts';
 import type { RecorderState } from './audio.ts';
 import { AudioRecorder } from './AudioRecorder.tsx';
@@ -28,6 +31,7 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
   const quickMessages = useSyncedList('quickMessage');
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
+  const [quickFile, setQuickFile] = useState<{ id: number; name: string } | null>(null);
   const [sign, setSign] = useState(() => readStored('signOption') !== 'false');
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [recorder, setRecorder] = useState<RecorderState>('idle');
@@ -43,11 +47,12 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
     setSign(!sign);
   };
 
-  const upload = async (list: File[], body: string) => {
+  const upload = async (list: File[], body: string, quickMessageId?: number) => {
     const form = new FormData();
     for (const f of list) form.append('medias', f, f.name);
     form.append('body', body);
     form.append('signMessage', String(sign));
+    if (quickMessageId) form.append('quickMessageId', String(quickMessageId));
     if (replyTo) form.append('quotedMsg', String(replyTo.id));
     setUploading(true);
     try {
@@ -63,22 +68,26 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
   const send = async () => {
     if (!enabled) return;
     const body = text;
+    const quickMessageId = quickFile?.id ?? null;
     if (files.length) {
       const list = files;
       setFiles([]);
+      setQuickFile(null);
       setText('');
-      await upload(list, body);
+      await upload(list, body, quickMessageId ?? undefined);
       return;
     }
-    // An empty or blank message is not sent (spec/02 §5).
-    if (!body.trim() || !rep) return;
+    // An empty or blank message is not sent (spec/02 §5), unless it carries a quick answer's file.
+    if ((!body.trim() && !quickMessageId) || !rep) return;
     setText('');
+    setQuickFile(null);
     onCancelReply();
     await rep.mutate.sendMessage({
       ticketId: ticket.id,
       localId: newLocalId(),
       body,
       quotedMsgId: replyTo && replyTo.id > 0 ? replyTo.id : null,
+      quickMessageId,
       signMessage: sign,
       userId: me.id,
       sentAt: new Date().toISOString(),
@@ -89,6 +98,7 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
     const q = quick[index];
     if (!q) return;
     setText(q.message);
+    setQuickFile(q.mediaPath ? { id: q.id, name: q.mediaName ?? q.shortcode } : null);
     inputRef.current?.focus();
   };
 
@@ -143,8 +153,17 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
           <IconButton icon="x" label={t('tickets.chat.cancelReply')} onClick={onCancelReply} />
         </div>
       )}
-      {files.length > 0 && (
+      {(files.length > 0 || quickFile) && (
         <ul aria-label={t('tickets.chat.attachments')} className="mb-2 flex flex-wrap gap-1.5">
+          {quickFile && (
+            <li className="flex items-center gap-1 rounded-full border border-brand/40 bg-brand-soft py-0.5 pr-0.5 pl-2 text-xs" title={t('tickets.chat.quickAttachment')}>
+              <Icon name="paperclip" className="size-3.5 shrink-0 text-brand" />
+              <span className="max-w-40 truncate">{quickFile.name}</span>
+              <button type="button" aria-label={t('tickets.chat.removeFile', { name: quickFile.name })} onClick={() => setQuickFile(null)} className="rounded-full p-1 hover:bg-line">
+                ✕
+              </button>
+            </li>
+          )}
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`} className="flex items-center gap-1 rounded-full border border-line bg-raised py-0.5 pr-0.5 pl-2.5 text-xs">
               <span className="max-w-40 truncate">{f.name}</span>
@@ -169,6 +188,11 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
               className={`cursor-pointer px-3 py-1.5 text-sm ${i === quickIndex ? 'bg-raised' : ''}`}
             >
               <span className="font-medium">/{q.shortcode}</span> <span className="text-muted">{quickLabel(q.message)}</span>
+              {q.mediaPath && (
+                <span className="ml-1 inline-flex align-middle text-muted" role="img" aria-label={t('tickets.chat.quickAttachment')}>
+                  <Icon name="paperclip" className="size-3.5" />
+                </span>
+              )}
             </li>
           ))}
         </ul>
@@ -218,7 +242,7 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
             />
           </>
         )}
-        {text.trim() || files.length ? (
+        {text.trim() || files.length || quickFile ? (
           <IconButton icon="send" label={t('tickets.chat.send')} onClick={() => void send()} disabled={!enabled || busy} className="text-brand" />
         ) : (
           <AudioRecorder disabled={!enabled} onRecorded={(file) => upload([file], '')} onStateChange={setRecorder} />

@@ -1,14 +1,18 @@
 // A ticket's messages as the chat draws them: the synced newest ones (live, with the optimistic
 // bubbles of sends not confirmed yet) merged with the REST pages of GET /messages/{ticketId}
-// (page 1 on opening, which also marks the ticket read; older pages on scroll).
+// (page 1 on opening, which also marks the ticket read; older pages on scroll; page 1 again after
+// pokes for a ticket the sync view does not hold).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Message, MessagePage } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
 import { toastError } from '../../../ui/toast/toast-error.ts';
+import { useRefreshOnPoke } from '../../../sync/use-refresh-on-poke.ts';
 import { useTicketMessages } from '../use-ticket-data.ts';
 import { mergeMessages, messageRowKey } from './messages.ts';
 
 type Paged = { ticketId: number; messages: Message[]; page: number; hasMore: boolean };
+
+const noop = () => {};
 
 export function useChatMessages(ticketId: number | null, synced: boolean) {
   const live = useTicketMessages(synced ? ticketId : null);
@@ -47,6 +51,17 @@ export function useChatMessages(ticketId: number | null, synced: boolean) {
     setPaged(null);
     if (ticketId !== null) load(ticketId, 1);
   }, [ticketId, load]);
+
+  // A ticket outside the sync view (closed) has no live rows: after pokes its newest page is read
+  // again and laid over what is shown (an ack that arrived after closing, a message deleted since).
+  const refresh = useCallback(() => {
+    if (ticketId === null) return;
+    api.get<MessagePage>(`/messages/${ticketId}`, { query: { pageNumber: 1 } }).then(
+      (body) => setPaged((prev) => (prev?.ticketId === ticketId ? { ...prev, messages: mergeMessages(prev.messages, body.messages) } : prev)),
+      () => {},
+    );
+  }, [ticketId]);
+  useRefreshOnPoke(synced ? noop : refresh);
 
   const current = paged?.ticketId === ticketId ? paged : null;
   const messages = useMemo(() => mergeMessages(current?.messages ?? [], live ?? []), [current, live]);

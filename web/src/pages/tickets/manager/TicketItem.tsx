@@ -4,8 +4,10 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '@zapdesk/sync';
 import { Icon } from '../../../ui/Icon.tsx';
+import { MessagePreview } from '../../../ui/MessagePreview.tsx';
 import { dayLabel, timeLabel } from '../chat/messages.ts';
 import { ticketActions, type Actor } from '../actions/ticket-actions.ts';
+import { useReadingTicket } from '../reading.ts';
 import { shortName } from './ticket-list.ts';
 
 export function Avatar({ name, url, size = 'size-10 text-sm' }: { name: string; url: string | null; size?: string }) {
@@ -31,6 +33,8 @@ export const TicketItem = memo(function TicketItem({ ticket, selected, actor, na
   const can = ticketActions(ticket, actor);
   const pending = ticket.status === 'pending';
   const when = ticket.lastInteractionAt ?? ticket.updatedAt;
+  // The chat its holder is reading: what arrives there is read already (reading.ts).
+  const unread = useReadingTicket() === ticket.id ? 0 : ticket.unreadMessages;
   return (
     <div
       className={`relative flex items-start gap-3 border-b border-line px-3 py-2.5 ${selected ? 'bg-brand-soft/60' : 'hover:bg-raised'} ${pending ? '' : 'cursor-pointer'}`}
@@ -55,10 +59,10 @@ export const TicketItem = memo(function TicketItem({ ticket, selected, actor, na
           </time>
         </div>
         <div className="flex items-center gap-2">
-          <p className="min-w-0 flex-1 truncate text-sm text-muted">{ticket.lastMessage}</p>
-          {ticket.unreadMessages > 0 && (
-            <span className="rounded-full bg-emerald-600 px-1.5 text-xs font-semibold text-white" aria-label={t('tickets.list.unread', { count: ticket.unreadMessages })}>
-              {ticket.unreadMessages}
+          <p className="min-w-0 flex-1 truncate text-sm text-muted"><MessagePreview text={ticket.lastMessage} /></p>
+          {unread > 0 && (
+            <span className="rounded-full bg-emerald-600 px-1.5 text-xs font-semibold text-white" aria-label={t('tickets.list.unread', { count: unread })}>
+              {unread}
             </span>
           )}
         </div>

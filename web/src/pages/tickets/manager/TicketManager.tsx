@@ -1,7 +1,7 @@
 // The ticket manager (spec/02 §2.1): tabs open / closed / search. Open reads the synced tickets
 // (instant, live): sub-tabs assigned and pending with counts, show-all switch for those allowed,
 // queue filter, new-ticket button. Closed and search page through GET /tickets.
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import { useInfiniteList } from '../../../hooks/use-infinite-list.ts';
@@ -58,7 +58,16 @@ export function TicketManager({ tickets, selectedUuid, narrow, onOpen, onAccept,
   const selectedQueues = queueIds ?? myQueues;
   const viewer = useMemo(() => ({ id: me.id, profile: me.profile, super: me.super, queueIds: me.queues.map((q) => q.id) }), [me]);
   const lists = useMemo(() => openLists(tickets ?? [], viewer, { showAll, queueIds: selectedQueues }), [tickets, viewer, showAll, selectedQueues]);
-  const common = { selectedUuid, narrow, onOpen, onAccept, onSpy };
+  // An accepted ticket is one of mine now: the list follows it to the assigned tab (spec/02 §4).
+  const accept = useCallback(
+    (ticket: Ticket) => {
+      setTab('open');
+      setOpenTab('assigned');
+      onAccept(ticket);
+    },
+    [onAccept],
+  );
+  const common = { selectedUuid, narrow, onOpen, onAccept: accept, onSpy };
   const restQuery = { showAll: showAll ? 'true' : 'false', queueIds: ids(selectedQueues) };
 
   return (
