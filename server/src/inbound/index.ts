@@ -1,11 +1,13 @@
 // Wires the inbound pipeline to the session manager: every message and ack a channel reports goes
-// through ingest() and applyAck(). Listener failures are logged, never thrown into the adapter.
+// through ingest(), applyAck() and applyMessageChange(). Listener failures are logged, never thrown into the adapter.
 import type { AppDeps } from '../context.ts';
 import { applyAck } from './acks.ts';
+import { applyMessageChange } from './changes.ts';
 import { ingest } from './ingest.ts';
 
 export { ingest, type IngestResult } from './ingest.ts';
 export { applyAck } from './acks.ts';
+export { applyMessageChange } from './changes.ts';
 
 export function attachPipeline(deps: AppDeps): () => void {
   const offInbound = deps.sessions.onInbound(async (e) => {
@@ -22,8 +24,16 @@ export function attachPipeline(deps: AppDeps): () => void {
       deps.log.error('ack failed', { connectionId: e.connectionId, messageId: e.id, error: err instanceof Error ? err.message : String(err) });
     }
   });
+  const offChange = deps.sessions.onChange(async (e) => {
+    try {
+      await applyMessageChange(deps, { id: e.connectionId, companyId: e.companyId }, e.change);
+    } catch (err) {
+      deps.log.error('message change failed', { connectionId: e.connectionId, messageId: e.change.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
   return () => {
     offInbound();
     offAck();
+    offChange();
   };
 }
