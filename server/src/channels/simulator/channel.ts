@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@zapdesk/sync';
 import type { AuthStore } from '../auth-store.ts';
 import { createChannelEmitter } from '../emitter.ts';
+import { simulatedProfilePicture } from './avatar.ts';
 import type { Ack, Channel, ConnectionStatus, InboundMessage, MessageChange, Peer, SendRequest } from '../types.ts';
 
 export type SimulatorOptions = {
@@ -269,8 +270,10 @@ export function createSimulatorChannel(
       });
     },
 
-    async profilePictureUrl() {
-      return undefined;
+    async profilePictureUrl(peer) {
+      requireConnected();
+      const number = digitsOf(peer);
+      return number && !phone.absent.has(number) ? simulatedProfilePicture(number) : undefined;
     },
 
     async markRead() {
