@@ -32,7 +32,7 @@ export const ERROR_STATUS = {
   ERR_OTHER_OPEN_TICKET: 409,
   /** No, a revoked or an unknown session; a refresh token spent or expired. */
   ERR_SESSION_EXPIRED: 401,
-  /** Not raised: the spec names no switch that disables user creation. */
+  /** Public sign-up of a company while the platform's administrator closed it (SIGNUP=0). */
   ERR_USER_CREATION_DISABLED: 403,
   /** A role, permission key, plan flag or plan limit refuses the action. */
   ERR_NO_PERMISSION: 403,

@@ -3,7 +3,8 @@
 // (it was ERR_CREATING_MESSAGE), ERR_CREATING_TICKET when a ticket row is not, ERR_CREATING_MESSAGE
 // when a message row is not (both were a bare 500 ERR_INTERNAL_SERVER_ERROR), and nothing half
 // written. The rows are refused by a trigger scoped to the test's company, on each dialect;
-// deleting a message WhatsApp never received is ERR_FETCH_WAPP_MSG.
+// deleting a message WhatsApp never received is ERR_FETCH_WAPP_MSG; a sign-up the platform closed
+// (SIGNUP=0) is ERR_USER_CREATION_DISABLED.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
@@ -88,5 +89,24 @@ describe.each(DIALECTS)('catalogue codes raised where they belong on %s', (diale
     expect(del.body.error).toBe('ERR_FETCH_WAPP_MSG');
     const list = (await t.request('GET', `/messages/${ticket.id}`, { token })).body.messages as { id: number; isDeleted: boolean }[];
     expect(list.find((m) => m.id === queued.body.id)).toMatchObject({ isDeleted: false });
+  });
+});
+
+describe.each(DIALECTS)('sign-up closed by the platform on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { signup: false });
+  });
+  afterAll(async () => t.close());
+
+  it('POST /companies/cadastro answers 403 ERR_USER_CREATION_DISABLED whatever the body, and creates nothing', async () => {
+    const plan = await t.db.insertInto('plans').values({ name: `Closed ${Date.now()}`, users: 1, connections: 1, queues: 1, valueCents: 100 }).returning('id').executeTakeFirstOrThrow();
+    const body = { name: 'Closed Door Ltda', email: `closed-${Date.now()}@signup.test`, phone: '11987654321', password: 'secret', planId: plan.id };
+    for (const attempt of [body, {}, 'not json']) {
+      const res = await t.request('POST', '/companies/cadastro', { body: attempt });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'ERR_USER_CREATION_DISABLED', message: 'User creation was disabled by the administrator.' });
+    }
+    expect(await t.db.selectFrom('companies').select('id').where('name', '=', body.name).execute()).toEqual([]);
   });
 });
