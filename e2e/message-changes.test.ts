@@ -3,6 +3,8 @@
 // deleted, both live; its profile picture (supplied by the simulated phone) is the avatar of the
 // chat and of the ticket list; a quick answer is filled with the ticket's contact when picked.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tenant } from '../server/src/db/tenant.ts';
+import { bumpVersion } from '../server/src/sync/version.ts';
 import { apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -67,6 +69,26 @@ describe('the contact’s edits, deletions and picture', () => {
     await page.getByRole('option', { name: /\/hello-edna/ }).click();
     await expect(input.inputValue()).resolves.toMatch(new RegExp(`^Good (morning|afternoon|evening), Edna! Your protocol is \\d{14}${ticket.id}\\.$`));
     await shot(page, 'message-changes');
+    await context.close();
+  });
+
+  it('shows the initials when the stored picture no longer loads (WhatsApp’s URLs expire)', async () => {
+    const customer = { name: 'Otto Expirado', number: '5511900071238' };
+    const contact = await admin<{ id: number }>('POST', '/contacts', { name: customer.name, number: customer.number });
+    const ticket = await admin<{ id: number; uuid: string; contact: { id: number } }>('POST', '/tickets', { contactId: contact.id, status: 'open', userId: brunoId, queueId: salesId });
+    const companyId = (await admin<{ company: { id: number } }>('GET', '/auth/me')).company.id;
+    await expect.poll(async () => (await admin<{ profilePicUrl: string | null }>('GET', `/contacts/${contact.id}`)).profilePicUrl).not.toBeNull();
+    // An expired URL, as WhatsApp's become after a while (nothing listens on port 9).
+    const dead = 'http://127.0.0.1:9/expired-picture.jpg';
+    await tenant(e2e.server.deps.db, companyId).updateTable('contacts').set({ profilePicUrl: dead, ...bumpVersion() }).where('contacts.id', '=', contact.id).execute();
+
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.attendant, e2e.demoPassword);
+    await page.goto(`/tickets/${ticket.uuid}`);
+    const header = page.getByTestId('chat');
+    await header.getByText(customer.name).first().waitFor();
+    await header.getByText('OE', { exact: true }).first().waitFor();
+    await expect(page.locator(`img[src="${dead}"]`).count()).resolves.toBe(0);
     await context.close();
   });
 });
