@@ -71,6 +71,8 @@ export const ERROR_STATUS = {
   ERR_USER_LIMIT_REACHED: 403,
   ERR_INVALID_RESET_CODE: 400,
   ERR_CANNOT_DELETE_SELF: 400,
+  /** Demoting or deleting the company's only admin would leave nobody to administer it. */
+  ERR_LAST_ADMIN: 409,
   /** A message was in flight when the server stopped (DESIGN §12): never re-sent on its own. */
   ERR_SEND_UNCONFIRMED: 409,
   /** A contact row could not be written (the catalogue's ERR_CREATING_* family, for contacts). */

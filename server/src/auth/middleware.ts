@@ -1,7 +1,6 @@
-import { AppError, can, isCompanyAdmin, planAllows, type PermissionKey, type PlanFeature, type Profile } from '@zapdesk/sync';
+import { AppError, can, isCompanyAdmin, type PermissionKey, type Profile } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../context.ts';
-import { toPlanFlags } from '../modules/plans/dto.ts';
 import { verifyAccessToken } from './tokens.ts';
 
 /**
@@ -49,20 +48,6 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
 export function requirePermission(key: PermissionKey): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!can(c.get('actor'), key)) throw new AppError('ERR_NO_PERMISSION');
-    await next();
-  };
-}
-
-/** A route of a feature the company's plan lacks answers 403 ERR_NO_PERMISSION. */
-export function requirePlan(deps: AppDeps, feature: PlanFeature): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const plan = await deps.db
-      .selectFrom('companies')
-      .innerJoin('plans', 'plans.id', 'companies.planId')
-      .selectAll('plans')
-      .where('companies.id', '=', c.get('actor').companyId)
-      .executeTakeFirst();
-    if (!planAllows(plan && toPlanFlags(plan), feature)) throw new AppError('ERR_NO_PERMISSION');
     await next();
   };
 }

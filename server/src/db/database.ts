@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { FOLD_FUNCTION, foldText } from './fold.ts';
 import type { DB } from './schema.ts';
 
 export type Database = Kysely<DB>;
@@ -28,6 +29,8 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   // through read(); the page cache keeps 64 MB of decoded pages rather than the default 16 MB.
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('cache_size = -65536');
+  // PostgreSQL has it as a SQL function (a migration); SQLite's lower() is ASCII-only.
+  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : foldText(String(value))));
   cachePreparedStatements(sqlite);
   return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), plugins }), dialect: 'sqlite' };
 }

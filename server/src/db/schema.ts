@@ -546,6 +546,12 @@ export interface SyncVersions {
   version: Generated<number>;
 }
 
+/** Moves whenever a message of the ticket changes (migration 20261127T000000). */
+export interface TicketMessageMarks {
+  ticketId: number;
+  mark: Generated<number>;
+}
+
 export interface Tags {
   color: Generated<string>;
   companyId: number;
@@ -752,6 +758,7 @@ export interface DB {
   settings: Settings;
   syncVersions: SyncVersions;
   tags: Tags;
+  ticketMessageMarks: TicketMessageMarks;
   ticketNotes: TicketNotes;
   tickets: Tickets;
   ticketTags: TicketTags;

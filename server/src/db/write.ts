@@ -41,6 +41,8 @@ export type EffectLog = {
   effects: Effects;
   commit(sinks: EffectSinks): void;
   rollback(log: Logger): Promise<void>;
+  /** Hands every effect over to an enclosing write's (a savepoint that was released into it). */
+  forward(into: Effects): void;
 };
 
 export function collectEffects(): EffectLog {
@@ -86,6 +88,15 @@ export function collectEffects(): EffectLog {
       for (const id of connections) guard('dispatch', log, () => outbox.wake(id));
       for (const fn of after) guard('after-commit effect', log, () => fn(app));
     },
+    forward(into) {
+      if (done) return;
+      done = true;
+      if (everyone) into.pokeAll();
+      for (const [companyId, users] of pokes) into.poke(companyId, users ? [...users] : undefined);
+      for (const id of connections) into.dispatch(id);
+      for (const fn of after) into.afterCommit(fn);
+      for (const fn of undo) into.onRollback(fn);
+    },
     async rollback(log) {
       if (done) return;
       done = true;
@@ -119,6 +130,72 @@ export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promi
   return result;
 }
 
+const ATTEMPT = CompiledQuery.raw('savepoint write_attempt');
+const ATTEMPT_RELEASE = CompiledQuery.raw('release write_attempt');
+const ATTEMPT_ROLLBACK = CompiledQuery.raw('rollback to write_attempt');
+
+/**
+ * Runs `fn` inside the write in a savepoint: if it throws, what it wrote and the effects it
+ * registered are undone (its `onRollback`s run) and the error is returned, while the write goes on
+ * (a push records a refused mutation as processed in the same write). Not nested.
+ */
+export async function attempt(tx: Tx, fn: (tx: Tx) => Promise<unknown>): Promise<{ ok: true } | { ok: false; error: unknown }> {
+  const log = collectEffects();
+  await tx.db.executeQuery(ATTEMPT);
+  try {
+    await fn({ ...tx, effects: log.effects });
+  } catch (error) {
+    await tx.db.executeQuery(ATTEMPT_ROLLBACK);
+    await tx.db.executeQuery(ATTEMPT_RELEASE);
+    await log.rollback(tx.log);
+    return { ok: false, error };
+  }
+  await tx.db.executeQuery(ATTEMPT_RELEASE);
+  log.forward(tx.effects);
+  return { ok: true };
+}
+
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+const STOPPED = Symbol('stopped');
+
+/**
+ * Writes that must apply in order, each its own write (a push's mutations), yielded as they settle
+ * until one of them `stopsAfter` says so; the later ones then do nothing. On SQLite they are queued
+ * together, so they run one after the other in one group commit rather than a group each (and the
+ * stop is seen by the queued ones as they come up); elsewhere each starts when the previous ended.
+ */
+export async function* writeInOrder<T>(deps: AppDeps, fns: ((tx: Tx) => Promise<T>)[], stopsAfter: (outcome: Settled<T>) => boolean): AsyncGenerator<Settled<T>> {
+  let stopped = false;
+  const job = (fn: (tx: Tx) => Promise<T>) => async (tx: Tx): Promise<T> => {
+    if (stopped) throw STOPPED;
+    let outcome: Settled<T>;
+    try {
+      outcome = { ok: true, value: await fn(tx) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    if (stopsAfter(outcome)) stopped = true;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  };
+  const run = (fn: (tx: Tx) => Promise<T>): Promise<Settled<T>> =>
+    write(deps, job(fn)).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+  // SQLite: all queued at once (a write that is never awaited must not reject unheard: run() never rejects).
+  const queued = deps.dialect === 'sqlite' ? fns.map(run) : undefined;
+  try {
+    for (let i = 0; i < fns.length; i++) {
+      const outcome = await (queued ? queued[i]! : run(fns[i]!));
+      if (!outcome.ok && outcome.error === STOPPED) return;
+      yield outcome;
+      if (stopped) return;
+    }
+  } finally {
+    // The caller stopped early: what is still queued does nothing.
+    stopped = true;
+  }
+}
+
 // ── Group commit (SQLite) ─────────────────────────────────────────────────────────────────────
 // SQLite has one writer and here one connection: writes run one after the other anyway, and each
 // commit costs more than most writes (the WAL frames of every page touched, and the full-text
@@ -129,6 +206,12 @@ export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promi
 
 /** Writes per transaction at most: bounds how long one waits for its commit, and reads for the connection. */
 const MAX_GROUP = 50;
+/**
+ * A transaction takes no more writes once it ran this long. SQLite runs on this thread: while a
+ * group runs, no timer fires and no socket is read (the outbox's sends finishing, a pull), so a
+ * backlog of writes is cut into groups of about this length with a turn of the event loop between.
+ */
+const GROUP_BUDGET_MS = 8;
 
 type Job = { fn: (tx: Tx) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
 type Group = { queue: Job[]; running: boolean };
@@ -157,7 +240,11 @@ function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> 
 
 async function drain(deps: AppDeps, group: Group): Promise<void> {
   try {
-    while (group.queue.length > 0) await runGroup(deps, group);
+    while (group.queue.length > 0) {
+      await runGroup(deps, group);
+      // Timers and sockets get their turn before the next group.
+      if (group.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
   } finally {
     group.running = false;
   }
@@ -175,8 +262,9 @@ async function runGroup(deps: AppDeps, group: Group): Promise<void> {
     return;
   }
   const done: Done[] = [];
+  const started = performance.now();
   try {
-    while (group.queue.length > 0 && done.length < MAX_GROUP) {
+    while (group.queue.length > 0 && done.length < MAX_GROUP && performance.now() - started < GROUP_BUDGET_MS) {
       const job = group.queue.shift()!;
       const log = collectEffects();
       await trx.executeQuery(SAVEPOINT);

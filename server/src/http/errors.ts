@@ -11,6 +11,9 @@ export function errorHandler(log: Logger) {
     if (appError.status >= 500) {
       log.error('request failed', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     }
+    // The rest of an oversize body is never read: say the connection ends with this answer, so the
+    // client opens a new one for its next request rather than reusing a socket the server drops.
+    if (appError.code === 'ERR_PAYLOAD_TOO_LARGE') c.header('Connection', 'close');
     return c.json(appError.toBody(), appError.status as ContentfulStatusCode);
   };
 }

@@ -9,6 +9,12 @@ import type { RowId, RowVersion, VersionRow } from './views/types.ts';
 export type Listing = {
   readonly ids: RowId[];
   readonly versions: RowVersion[];
+  /**
+   * The listing as consecutive segments (a view that lists by parts, e.g. messages per ticket),
+   * each an immutable listing shared by every listing that has the same part: diffs and JSON then
+   * cost what changed, not the whole view. Listings read back from their stored JSON have none.
+   */
+  readonly segments?: readonly Listing[];
   /** id → version, built on first use. */
   index?: Map<RowId, RowVersion>;
   /** `[id0,v0,…]` as JSON, built on first use. */
@@ -35,9 +41,31 @@ export function toListing(rows: VersionRow[]): Listing {
   return { ids, versions };
 }
 
+// A part's rows → its segment, so that equal parts are one object in every listing made of them.
+const segmentOf = new WeakMap<readonly VersionRow[], Listing>();
+
+/** A listing made of parts (each an array the view keeps while the part is unchanged). */
+export function toSegmentedListing(parts: readonly (readonly VersionRow[])[]): Listing {
+  const segments = parts.map((rows) => {
+    let segment = segmentOf.get(rows);
+    if (!segment) segmentOf.set(rows, (segment = toListing(rows as VersionRow[])));
+    return segment;
+  });
+  const ids: RowId[] = [];
+  const versions: RowVersion[] = [];
+  for (const segment of segments) {
+    for (let i = 0; i < segment.ids.length; i++) {
+      ids.push(segment.ids[i]!);
+      versions.push(segment.versions[i]!);
+    }
+  }
+  return { ids, versions, segments };
+}
+
 export function sameListing(a: Listing, b: Listing): boolean {
   if (a === b) return true;
   if (a.ids.length !== b.ids.length) return false;
+  if (a.segments && b.segments && a.segments.length === b.segments.length && a.segments.every((s, i) => s === b.segments![i])) return true;
   for (let i = 0; i < a.ids.length; i++) if (a.ids[i] !== b.ids[i] || a.versions[i] !== b.versions[i]) return false;
   return true;
 }
@@ -52,6 +80,12 @@ function indexOf(listing: Listing): Map<RowId, RowVersion> {
 }
 
 function jsonOf(listing: Listing): string {
+  if (listing.json === undefined && listing.segments) {
+    // The same text as the flat encoding below: the segments' element lists, comma-joined.
+    const inner: string[] = [];
+    for (const segment of listing.segments) if (segment.ids.length) inner.push(jsonOf(segment).slice(1, -1));
+    listing.json = `[${inner.join(',')}]`;
+  }
   if (listing.json === undefined) {
     const flat = new Array<RowId | RowVersion>(listing.ids.length * 2);
     for (let i = 0; i < listing.ids.length; i++) {
@@ -137,6 +171,7 @@ export function diffListings(a: Listing | undefined, b: Listing | undefined): Vi
 }
 
 function computeDiff(a: Listing | undefined, b: Listing | undefined): ViewDiff | null {
+  if (a?.segments && b?.segments) return diffSegments(a.segments, b.segments);
   const puts: RowId[] = [];
   const dels: RowId[] = [];
   if (b) {
@@ -148,6 +183,30 @@ function computeDiff(a: Listing | undefined, b: Listing | undefined): ViewDiff |
     const after = b ? indexOf(b) : undefined;
     for (const id of a.ids) if (!after?.has(id)) dels.push(id);
   }
+  return puts.length || dels.length ? { puts, dels } : null;
+}
+
+/**
+ * Two segmented listings: a segment both share holds the same ids at the same versions, and an id
+ * is in one segment only, so only the segments of one that the other lacks are compared.
+ */
+function diffSegments(a: readonly Listing[], b: readonly Listing[]): ViewDiff | null {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const before = new Map<RowId, RowVersion>();
+  for (const segment of a) if (!inB.has(segment)) for (let i = 0; i < segment.ids.length; i++) before.set(segment.ids[i]!, segment.versions[i]!);
+  const after = new Set<RowId>();
+  const puts: RowId[] = [];
+  for (const segment of b) {
+    if (inA.has(segment)) continue;
+    for (let i = 0; i < segment.ids.length; i++) {
+      const id = segment.ids[i]!;
+      after.add(id);
+      if (before.get(id) !== segment.versions[i]) puts.push(id);
+    }
+  }
+  const dels: RowId[] = [];
+  for (const id of before.keys()) if (!after.has(id)) dels.push(id);
   return puts.length || dels.length ? { puts, dels } : null;
 }
 

@@ -4,7 +4,7 @@
 // client's optimistic result is never read; effects (pokes, sends) run after that mutation commits.
 // Adding a mutator: its schema and client half in sync/src/mutators.ts, its `run` here; the
 // type below fails to compile until both exist.
-import { AppError, isCompanyAdmin, settingValueSchema } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, settingValueSchema, type PlanFeature } from '@zapdesk/sync';
 import { mutatorArgs, type MutatorName } from '@zapdesk/sync/mutators';
 import type { z } from 'zod';
 import type { Actor } from '../context.ts';
@@ -19,6 +19,11 @@ export type MutatorContext = { tx: Tx; actor: Actor };
 
 type ServerMutator<N extends MutatorName> = {
   args: (typeof mutatorArgs)[N];
+  /**
+   * The plan feature this mutation belongs to (schedules, internal chat, kanban…): push refuses it
+   * with the plan gate's ERR_NO_PERMISSION, before `run`, when the company's plan lacks it.
+   */
+  plan?: PlanFeature;
   run(ctx: MutatorContext, args: z.output<(typeof mutatorArgs)[N]>): Promise<void>;
 };
 

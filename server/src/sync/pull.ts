@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError, type Profile } from '@zapdesk/sync';
 import type { AppDeps, Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
-import { diffViews, sameClients, sameListing, toListing, type Cvr, type Listing, type ViewDiff } from './cvr.ts';
+import { diffViews, sameClients, sameListing, toListing, toSegmentedListing, type Cvr, type Listing, type ViewDiff } from './cvr.ts';
 import type { SyncStore } from './store.ts';
 import { VIEWS } from './views/index.ts';
 import type { ViewContext } from './views/types.ts';
@@ -87,7 +87,7 @@ async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { act
   }
 
   // 5. The (id, version) pairs the actor may see now, view by view (shared listings come cached).
-  const ctx: ViewContext = { db, t: tenant(db, actor.companyId), actor, clientGroupId: groupId };
+  const ctx: ViewContext = { db, t: tenant(db, actor.companyId), actor, clientGroupId: groupId, tableVersions: marks.byTable };
   const views: Record<string, Listing> = {};
   const keys: Record<string, string | null> = {};
   for (const view of VIEWS) {
@@ -100,7 +100,7 @@ async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { act
       continue;
     }
     const stamp = view.tables ? view.tables.map((t) => marks.byTable.get(t) ?? 0).join('.') : String(watermark);
-    const listing = await store.listing(actor.companyId, key, stamp, watermark, async () => toListing(await view.listVersions(ctx)), sameListing);
+    const listing = await store.listing(actor.companyId, key, stamp, watermark, async () => (view.listSegments ? toSegmentedListing(await view.listSegments(ctx)) : toListing(await view.listVersions(ctx))), sameListing);
     // An uncached view listed the same as last time keeps the base's object (and its stored id).
     const before = base?.views[view.name];
     views[view.name] = before && before !== listing && sameListing(before, listing) ? before : listing;

@@ -6,10 +6,11 @@
 import { AppError } from '@zapdesk/sync';
 import type { ClientStateNotFoundResponse } from 'replicache';
 import { z } from 'zod';
+import { assertPlanAllows } from '../auth/plan-gate.ts';
 import type { AppDeps, Actor } from '../context.ts';
 import { nowIso, type Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
-import { write, type Tx } from '../db/write.ts';
+import { attempt, writeInOrder, type Reader, type Settled, type Tx } from '../db/write.ts';
 import { parseWith } from '../http/validate.ts';
 import { serverMutators, type MutatorContext } from './mutators.ts';
 import { selectClientRow, updateLastMutationId } from './push-queries.ts';
@@ -48,60 +49,49 @@ export async function push(deps: AppDeps, actor: Actor, req: PushRequest): Promi
   // 1. The client group must be the actor's (or new, then it becomes theirs).
   await claimClientGroup(deps.db, actor, req.clientGroupID);
   const result: PushResult = { response: {}, applied: 0, failed: 0 };
-  for (const mutation of req.mutations) {
-    let outcome: Outcome;
-    try {
-      outcome = await processMutation(deps, actor, req.clientGroupID, mutation);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      result.refusal = err;
+  // Each mutation is its own write, in order; a refusal or an unknown client stops the rest.
+  const writes = req.mutations.map((mutation) => (tx: Tx) => processMutation(tx, actor, req.clientGroupID, mutation));
+  const stops = (o: Settled<Outcome>) => (o.ok ? o.value === 'unknown-client' : true);
+  for await (const outcome of writeInOrder(deps, writes, stops)) {
+    if (!outcome.ok) {
+      const err = outcome.error;
+      if (err instanceof GapError) result.refusal = new AppError('ERR_VALIDATION', err.message);
+      else if (err instanceof ForeignClientError) result.refusal = new AppError('ERR_NO_PERMISSION', err.message);
+      else throw err;
       break;
     }
-    if (outcome === 'unknown-client') {
+    if (outcome.value === 'unknown-client') {
       // The server has no record of a client that is past its first mutation: it lost that
       // client's state, and Replicache must start the client over.
       result.response = { error: 'ClientStateNotFound' };
       break;
     }
-    if (outcome === 'applied') result.applied++;
-    if (outcome === 'failed') result.failed++;
+    if (outcome.value === 'applied') result.applied++;
+    if (outcome.value === 'failed') result.failed++;
   }
   return result;
 }
 
-async function processMutation(deps: AppDeps, actor: Actor, groupId: string, mutation: Mutation): Promise<Outcome> {
-  let failure: AppError;
-  try {
-    // 2. One write: the client row (locked), the business change, the new lastMutationID.
-    return await write(deps, async (tx) => {
-      const { lastMutationId, isNew } = await lockClient(deps, tx.db, actor.companyId, groupId, mutation.clientID);
-      // 3. Already processed (a retried push): skip.
-      if (mutation.id <= lastMutationId) return 'skipped';
-      // 4. From the future: refuse, and stop here (the caller never sees later ones applied out of order).
-      if (mutation.id > lastMutationId + 1) {
-        if (isNew && lastMutationId === 0) return 'unknown-client';
-        throw new GapError(mutation, lastMutationId);
-      }
-      // 5. The authoritative change: arguments re-parsed with the shared schema, then the service.
-      await runMutator(tx, actor, mutation);
-      await setLastMutationId(tx.db, actor.companyId, mutation.clientID, mutation.id);
-      return 'applied';
-    });
-  } catch (err) {
-    if (err instanceof GapError) throw new AppError('ERR_VALIDATION', err.message);
-    if (err instanceof ForeignClientError) throw new AppError('ERR_NO_PERMISSION', err.message);
-    failure = toBusinessError(deps, mutation, err);
+/** 2. One write: the client row (locked), the business change, the new lastMutationID. */
+async function processMutation(tx: Tx, actor: Actor, groupId: string, mutation: Mutation): Promise<Outcome> {
+  const { lastMutationId, isNew } = await lockClient(tx, actor.companyId, groupId, mutation.clientID);
+  // 3. Already processed (a retried push): skip.
+  if (mutation.id <= lastMutationId) return 'skipped';
+  // 4. From the future: refuse, and stop here (the caller never sees later ones applied out of order).
+  if (mutation.id > lastMutationId + 1) {
+    if (isNew && lastMutationId === 0) return 'unknown-client';
+    throw new GapError(mutation, lastMutationId);
   }
-  // 6. The business change failed: still mark the mutation processed and record why, so the
-  //    client's queue moves on and the app can tell the user (the pusher's clients pull it).
-  return write(deps, async (tx) => {
-    const { lastMutationId } = await lockClient(deps, tx.db, actor.companyId, groupId, mutation.clientID);
-    if (mutation.id !== lastMutationId + 1) return 'skipped';
-    await setLastMutationId(tx.db, actor.companyId, mutation.clientID, mutation.id);
-    await recordError(tx.db, actor.companyId, mutation, failure);
-    tx.effects.poke(actor.companyId, [actor.userId]);
-    return 'failed';
-  });
+  // 5. The authoritative change, in a savepoint: arguments re-parsed with the shared schema, then the service.
+  const change = await attempt(tx, (inner) => runMutator(inner, actor, mutation));
+  await setLastMutationId(tx.db, actor.companyId, mutation.clientID, mutation.id);
+  if (change.ok) return 'applied';
+  // 6. The business change failed and is undone (its effects too): the mutation is still marked
+  //    processed and why is recorded, so the client's queue moves on and the app can tell the user
+  //    (the pusher's clients pull it).
+  await recordError(tx.db, actor.companyId, mutation, toBusinessError(tx, mutation, change.error));
+  tx.effects.poke(actor.companyId, [actor.userId]);
+  return 'failed';
 }
 
 class ForeignClientError extends Error {}
@@ -116,21 +106,24 @@ async function runMutator(tx: Tx, actor: Actor, mutation: Mutation): Promise<voi
   const mutator = Object.hasOwn(serverMutators, mutation.name) ? serverMutators[mutation.name as keyof typeof serverMutators] : undefined;
   if (!mutator) throw new AppError('ERR_VALIDATION', `Unknown mutation ${mutation.name}.`);
   const args = parseWith(mutator.args, mutation.args);
+  // A feature the plan lacks is refused as REST refuses it (auth/plan-gate.ts), inside the write.
+  if (mutator.plan) await assertPlanAllows(tx.db, actor.companyId, mutator.plan);
   await (mutator.run as (ctx: MutatorContext, a: unknown) => Promise<void>)({ tx, actor }, args);
 }
 
-function toBusinessError(deps: AppDeps, mutation: Mutation, err: unknown): AppError {
+function toBusinessError(deps: Reader, mutation: Mutation, err: unknown): AppError {
   if (err instanceof AppError) return err;
   // Not a business refusal (a bug, a constraint nobody checked): logged, and still recorded so one
-  // bad mutation cannot block the client forever. If the database itself is down, step 6 fails
-  // too and the push answers 500, which Replicache retries.
+  // bad mutation cannot block the client forever. If the database itself is down, the write fails
+  // and the push answers 500, which Replicache retries.
   deps.log.error('sync mutation failed', { name: mutation.name, clientID: mutation.clientID, id: mutation.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   return new AppError('ERR_INTERNAL_SERVER_ERROR');
 }
 
 /** The client row, created with lastMutationID 0 on first sight; a client of another group is refused. */
-async function lockClient(deps: AppDeps, db: Database, companyId: number, groupId: string, clientId: string) {
-  const find = async () => (await selectClientRow[deps.dialect](db, { companyId, clientId })).rows[0];
+async function lockClient(tx: Tx, companyId: number, groupId: string, clientId: string) {
+  const db = tx.db;
+  const find = async () => (await selectClientRow[tx.dialect](db, { companyId, clientId })).rows[0];
   let row = await find();
   let isNew = false;
   if (!row) {

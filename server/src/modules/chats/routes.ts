@@ -1,7 +1,8 @@
 import { AppError, chatCreateSchema, chatListQuerySchema, chatMessageCreateSchema, chatMessagesQuerySchema, chatUpdateSchema } from '@zapdesk/sync';
 import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
-import { requireAuth, requirePlan } from '../../auth/middleware.ts';
+import { requireAuth } from '../../auth/middleware.ts';
+import { requirePlan } from '../../auth/plan-gate.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findChatMessagesPage, findChatsPage, getChatDto, type ChatRef } from './queries.ts';

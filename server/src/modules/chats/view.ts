@@ -1,9 +1,11 @@
 // chat/<id>: the internal chats the user is a member of, with every member's unread count and
 // name; chatMessage/<chatId>/<id>: the most recent messages of those chats. Values are the REST
 // answers (dto.ts). Member rows and names are part of a chat's value, so they are folded into its
-// version.
+// version. A company whose plan lacks the internal chat sees neither (REST refuses them too).
 import type { Chat, ChatMessage } from '@zapdesk/sync';
 import { sql } from 'kysely';
+import { companyPlanAllows } from '../../auth/plan-gate.ts';
+import type { Database } from '../../db/database.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
 import { selectChatMessages, toChatDtos, toChatMessageDto } from './dto.ts';
@@ -11,18 +13,20 @@ import { selectChatMessages, toChatDtos, toChatMessageDto } from './dto.ts';
 /** Older messages stay on REST (GET /chats/{id}/messages). */
 export const RECENT_CHAT_MESSAGES = 50;
 
-async function findMemberChatIds(t: Tenant, userId: number): Promise<number[]> {
+/** The member's chats, none when the company's plan lacks the internal chat. */
+async function findMemberChatIds(db: Database, t: Tenant, userId: number): Promise<number[]> {
+  if (!(await companyPlanAllows(db, t.companyId, 'internalChat'))) return [];
   const rows = await t.selectFrom('chatUsers').select('chatUsers.chatId').where('chatUsers.userId', '=', userId).execute();
   return rows.map((r) => r.chatId);
 }
 
 export const chatsView = defineView({
   name: 'chat',
-  tables: ['chats', 'chat_users', 'users'],
+  tables: ['chats', 'chat_users', 'users', 'companies', 'plans'],
   prefix: 'chat',
   audience: (actor) => `user:${actor.userId}`,
-  async listVersions({ t, actor }) {
-    const ids = await findMemberChatIds(t, actor.userId);
+  async listVersions({ db, t, actor }) {
+    const ids = await findMemberChatIds(db, t, actor.userId);
     const out: { id: RowId; version: string }[] = [];
     for (const part of chunk(ids)) {
       const rows = await t
@@ -55,7 +59,7 @@ export const chatsView = defineView({
 
 /** The recent messages of the member's chats, with the sender's version folded in (their name rides along). */
 async function listRecentMessages({ db, t, actor }: ViewContext) {
-  const chatIds = await findMemberChatIds(t, actor.userId);
+  const chatIds = await findMemberChatIds(db, t, actor.userId);
   if (chatIds.length === 0) return [];
   const out: { id: RowId; version: string }[] = [];
   for (const part of chunk(chatIds)) {
@@ -83,7 +87,7 @@ async function listRecentMessages({ db, t, actor }: ViewContext) {
 
 export const chatMessagesView = defineView({
   name: 'chatMessage',
-  tables: ['chat_messages', 'chat_users', 'users'],
+  tables: ['chat_messages', 'chat_users', 'users', 'companies', 'plans'],
   prefix: 'chatMessage',
   audience: (actor) => `user:${actor.userId}`,
   listVersions: listRecentMessages,

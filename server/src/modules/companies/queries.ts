@@ -1,9 +1,9 @@
 // Data functions of companies. Companies are a platform table; their settings and users are tenant
 // tables, reached through tenant() (or, in the list join, tied row by row to the company's id).
 import { DEFAULT_SETTINGS, PAGE_SIZE } from '@zapdesk/sync';
-import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import type { Companies, DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { CompanyRow } from './dto.ts';
@@ -27,17 +27,16 @@ export async function findAllCompanyRows(db: Database): Promise<CompanyRow[]> {
 
 const SEARCHED = ['companies.name', 'companies.email', 'companies.phone', 'companies.document'] as const;
 
-function matchesSearch(pattern: string) {
-  return (eb: ExpressionBuilder<DB, 'companies'>) =>
-    eb.or(SEARCHED.map((col) => sql<boolean>`lower(coalesce(${eb.ref(col)}, '')) like ${pattern} escape '\\'`));
+function matchesSearch(search: string) {
+  return (eb: ExpressionBuilder<DB, 'companies'>) => eb.or(SEARCHED.map((col) => likeFolded(eb.ref(col), search)));
 }
 
-/** One page of companies searched over name, email, phone and document (case-insensitive on both dialects). */
+/** One page of companies searched over name, email, phone and document (case and accents ignored on both dialects). */
 export async function findCompanyRowsPage(db: Database, search: string, pageNumber: number) {
   let counted = db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('count'));
   let paged = selectCompanies(db);
   if (search) {
-    const filter = matchesSearch(toLikePattern(search));
+    const filter = matchesSearch(search);
     counted = counted.where(filter);
     paged = paged.where(filter);
   }

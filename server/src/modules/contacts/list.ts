@@ -1,5 +1,6 @@
-// Reading contacts in bulk: the paginated list, the select options and the CSV export. Searches go
-// through the full-text index (contacts_fts on SQLite, search_tsv on PostgreSQL), never LIKE '%x%'.
+// Reading contacts in bulk: the paginated list, the select options and the CSV export. Name searches
+// go through the full-text index (contacts_fts on SQLite, search_tsv on PostgreSQL); a number is
+// matched by its digits anywhere in it (LIKE over the company's contacts, not over messages).
 import { PAGE_SIZE, toDigits, type ContactListQuery, type ContactOption, type ContactsPage } from '@zapdesk/sync';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
@@ -11,13 +12,22 @@ const OPTIONS_LIMIT = 1_000;
 
 /**
  * Every word of the search as a prefix of a word of the name or of the number. A search that looks
- * like a phone number ("+55 (11) 9999") is one number prefix, not three words.
+ * like a phone number ("+55 (11) 9999") is its digits, found anywhere in the number (or as a word
+ * prefix, for names with digits), not three words.
  */
 function searchCondition(dialect: Dialect, companyId: number, search: string): Expression<SqlBool> | undefined {
-  const phoneLike = /^[\d\s()+.-]+$/.test(search) && toDigits(search).length > 0;
+  const digits = toDigits(search);
+  const phoneLike = /^[\d\s()+.-]+$/.test(search) && digits.length > 0;
   // Accents folded as both indexes fold them (migration 20261122T030000 for PostgreSQL).
-  const terms = phoneLike ? [toDigits(search)] : searchTerms(search.normalize('NFD').replace(/\p{M}/gu, ''));
+  const terms = phoneLike ? [digits] : searchTerms(search.normalize('NFD').replace(/\p{M}/gu, ''));
   if (terms.length === 0) return undefined;
+  const words = wordsCondition(dialect, companyId, terms);
+  // A number is found by any part of its digits: the last ones, without the country code, or as
+  // typed with its punctuation. Numbers are stored as digits; the scan stays in one company's rows.
+  return phoneLike ? sql<SqlBool>`(contacts.number LIKE ${`%${digits}%`} OR ${words})` : words;
+}
+
+function wordsCondition(dialect: Dialect, companyId: number, terms: string[]): Expression<SqlBool> {
   if (dialect === 'sqlite') {
     const match = terms.map((t) => `"${t}"*`).join(' ');
     return sql<SqlBool>`contacts.id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match})`;
@@ -73,9 +83,15 @@ export async function findContactOptions(db: Database, dialect: Dialect, company
     .execute();
 }
 
-/** A field of the export: quoted when it holds the separator, a quote or a line break. */
+/**
+ * A field of the export: a cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return: "CSV injection") gets a leading `'`, which spreadsheets show as
+ * text; then it is quoted when it holds the separator, a quote or a line break. The stored contact
+ * keeps its exact text: only the file is defused.
+ */
 function csvField(value: string): string {
-  return /[;"\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[;"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**

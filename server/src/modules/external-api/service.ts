@@ -2,6 +2,7 @@
 // The contact and a ticket are made as needed; rules in ../tickets/README.md, "External API".
 import { AppError } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
+import { assertPlanAllows } from '../../auth/plan-gate.ts';
 import type { AppDeps } from '../../context.ts';
 import type { Whatsapps } from '../../db/schema.ts';
 import { write } from '../../db/write.ts';
@@ -17,14 +18,9 @@ export async function findConnectionByToken(deps: AppDeps, token: string | undef
   if (!token) throw new AppError('ERR_SESSION_EXPIRED', 'Send the connection token as "Authorization: Bearer <token>".');
   const connection = await deps.db.selectFrom('whatsapps').selectAll().where('whatsapps.token', '=', token).executeTakeFirst();
   if (!connection) throw new AppError('ERR_SESSION_EXPIRED', 'This token names no connection.');
-  const plan = await deps.db
-    .selectFrom('companies')
-    .leftJoin('plans', 'plans.id', 'companies.planId')
-    .select(['companies.status', 'plans.useExternalApi'])
-    .where('companies.id', '=', connection.companyId)
-    .executeTakeFirst();
-  if (!plan || plan.status !== 1) throw new AppError('ERR_COMPANY_INACTIVE');
-  if (plan.useExternalApi !== 1) throw new AppError('ERR_NO_PERMISSION', "The company's plan does not include the external API.");
+  const company = await deps.db.selectFrom('companies').select('companies.status').where('companies.id', '=', connection.companyId).executeTakeFirst();
+  if (!company || company.status !== 1) throw new AppError('ERR_COMPANY_INACTIVE');
+  await assertPlanAllows(deps.db, connection.companyId, 'externalApi');
   return connection;
 }
 

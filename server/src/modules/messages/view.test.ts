@@ -1,6 +1,7 @@
 // Messages in the client view, read through POST /sync/pull: the newest 50 of each active ticket,
 // each what GET /messages/{ticketId} answers for it, also after its contact or quoted message change.
 import { messageSchema, type Message } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
@@ -61,5 +62,36 @@ describe.each(DIALECTS)('messages in the sync view on %s', (dialect) => {
     const [inboundAfter, , quotingAfter] = await expectSame();
     expect(inboundAfter).toMatchObject({ contact: { name: 'Rita Lee' }, version: inbound!.version });
     expect(quotingAfter).toMatchObject({ quotedMsg: { id: first.body.id, isDeleted: true }, version: quoting!.version });
+  });
+
+  it('puts a message again when the message it quotes, in another ticket, changes', async () => {
+    // The view keeps each ticket's window under that ticket's message mark (view.ts); a quote of an
+    // earlier ticket's message must not be kept under it.
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const from = newNumber();
+    const conn = { id: desk.connectionId, companyId: desk.companyId };
+    await desk.say(from, 'my order is late');
+    const first = (await desk.ticketOf(from))!;
+    expect((await t.request('PUT', `/tickets/${first.id}`, { token, body: { status: 'open' } })).status).toBe(200);
+    const answer = await t.request('POST', `/messages/${first.id}`, { token, body: { body: 'It leaves today' } });
+    expect(answer.status).toBe(201);
+    const [sent] = await desk.outbox(from);
+    expect((await t.request('PUT', `/tickets/${first.id}`, { token, body: { status: 'closed' } })).status).toBe(200);
+    await ingest(t.deps, conn, { id: `Q-${from}`, from: { number: from }, fromMe: false, timestamp: new Date().toISOString(), body: 'it did not', quotedId: sent!.id });
+    const second = (await desk.ticketOf(from))!;
+    expect(second.id).not.toBe(first.id);
+
+    const client = syncClient(t, token);
+    await client.pull();
+    const quotingKey = (await t.db.selectFrom('messages').select('id').where('wid', '=', `Q-${from}`).executeTakeFirstOrThrow()).id;
+    const quoting = () => client.get(`message/${second.id}/${quotingKey}`) as Message;
+    expect(quoting().quotedMsg).toMatchObject({ id: answer.body.id, body: 'It leaves today' });
+
+    // The quoted message changes (as an edit does): only the first ticket's mark moves.
+    await t.db.updateTable('messages').set({ body: 'It leaves tomorrow', version: sql`version + 1` }).where('id', '=', answer.body.id).execute();
+    t.deps.realtime.pokeCompany(desk.companyId);
+    await client.pull();
+    expect(quoting().quotedMsg).toMatchObject({ id: answer.body.id, body: 'It leaves tomorrow' });
   });
 });

@@ -3,12 +3,68 @@
 // messages stay on paginated REST.
 import type { Message } from '@zapdesk/sync';
 import { sql } from 'kysely';
-import { chunk, defineView, type RowId } from '../../sync/views/types.ts';
+import type { Database } from '../../db/database.ts';
+import { chunk, defineView, type RowId, type VersionRow, type ViewContext } from '../../sync/views/types.ts';
 import { ACTIVE_TICKET_TABLES, activeTicketsAudience, findActiveVisibleTickets } from '../tickets/view.ts';
 import { toMessageDtos } from './dto.ts';
 
 /** Messages per ticket in the client view. */
 export const SYNCED_MESSAGES_PER_TICKET = 50;
+
+/**
+ * A ticket's listed window, remembered under what it was read at: the ticket's message mark
+ * (migration 20261127T000000: it moves with any change of the ticket's messages) and the company's
+ * contacts counter (the values show the sender's name). Any other key lists the ticket again.
+ */
+type Part = { key: string; rows: VersionRow[]; usedAt: number };
+
+// Per database (tests run many in one process), per ticket id; tickets of every company share the
+// map because ticket ids are unique within a database. Parts unused for PART_IDLE_MS are dropped.
+const partsByDb = new WeakMap<Database, { parts: Map<number, Part>; sweptAt: number }>();
+const PART_IDLE_MS = 10 * 60_000;
+
+function partsOf(db: Database, now: number): Map<number, Part> {
+  let entry = partsByDb.get(db);
+  if (!entry) partsByDb.set(db, (entry = { parts: new Map(), sweptAt: now }));
+  if (now - entry.sweptAt > PART_IDLE_MS) {
+    for (const [id, part] of entry.parts) if (now - part.usedAt > PART_IDLE_MS) entry.parts.delete(id);
+    entry.sweptAt = now;
+  }
+  return entry.parts;
+}
+
+/** The newest 50 messages of each ticket, with the sender's and the quoted message's versions folded in. */
+async function readWindows(ctx: ViewContext, ticketIds: number[]) {
+  const byTicket = new Map<number, { rows: VersionRow[]; cacheable: boolean }>();
+  for (const id of ticketIds) byTicket.set(id, { rows: [], cacheable: true });
+  for (const part of chunk(ticketIds)) {
+    // A window over the (company, ticket, created_at) index.
+    const rows = await sql<{ id: number; ticket_id: number; version: number; contact_version: number | null; quoted_version: number | null; quoted_ticket_id: number | null }>`
+      select ranked.id, ranked.ticket_id, ranked.version, c.version as contact_version, q.version as quoted_version, q.ticket_id as quoted_ticket_id from (
+        select id, ticket_id, version, contact_id, quoted_msg_id, row_number() over (partition by ticket_id order by created_at desc, id desc) as n
+        from messages where company_id = ${ctx.actor.companyId} and ticket_id in (${sql.join(part)})
+      ) ranked
+      left join contacts c on c.id = ranked.contact_id
+      left join messages q on q.id = ranked.quoted_msg_id
+      where ranked.n <= ${SYNCED_MESSAGES_PER_TICKET}`.execute(ctx.db.withoutPlugins());
+    for (const r of rows.rows) {
+      const window = byTicket.get(r.ticket_id)!;
+      window.rows.push({ id: `${r.ticket_id}/${r.id}`, version: `${r.version}:${r.contact_version ?? 0}.${r.quoted_version ?? 0}` });
+      // A quote of another ticket's message moves with that ticket's mark, not this one's.
+      if (r.quoted_ticket_id !== null && r.quoted_ticket_id !== r.ticket_id) window.cacheable = false;
+    }
+  }
+  return byTicket;
+}
+
+async function readMarks(ctx: ViewContext, ticketIds: number[]): Promise<Map<number, number>> {
+  const marks = new Map<number, number>();
+  for (const part of chunk(ticketIds)) {
+    const rows = await ctx.db.selectFrom('ticketMessageMarks').select(['ticketId', 'mark']).where('ticketId', 'in', part).execute();
+    for (const r of rows) marks.set(r.ticketId, r.mark);
+  }
+  return marks;
+}
 
 export const ticketMessagesView = defineView({
   name: 'ticket-message',
@@ -18,21 +74,33 @@ export const ticketMessagesView = defineView({
   audience: activeTicketsAudience,
   async listVersions(ctx) {
     const ticketIds = (await findActiveVisibleTickets(ctx)).map((r) => r.id);
-    const out: { id: RowId; version: string }[] = [];
-    for (const part of chunk(ticketIds)) {
-      // The newest 50 of each ticket: a window over the (company, ticket, created_at) index. The
-      // value shows the sender contact's name and the quoted message: their versions are folded in.
-      const rows = await sql<{ id: number; ticket_id: number; version: number; contact_version: number | null; quoted_version: number | null }>`
-        select ranked.id, ranked.ticket_id, ranked.version, c.version as contact_version, q.version as quoted_version from (
-          select id, ticket_id, version, contact_id, quoted_msg_id, row_number() over (partition by ticket_id order by created_at desc, id desc) as n
-          from messages where company_id = ${ctx.actor.companyId} and ticket_id in (${sql.join(part)})
-        ) ranked
-        left join contacts c on c.id = ranked.contact_id
-        left join messages q on q.id = ranked.quoted_msg_id
-        where ranked.n <= ${SYNCED_MESSAGES_PER_TICKET}`.execute(ctx.db.withoutPlugins());
-      for (const r of rows.rows) out.push({ id: `${r.ticket_id}/${r.id}`, version: `${r.version}:${r.contact_version ?? 0}.${r.quoted_version ?? 0}` });
-    }
-    return out;
+    return [...(await readWindows(ctx, ticketIds)).values()].flatMap((w) => w.rows);
+  },
+  // In a pull: one part per ticket, the unchanged ones as the same arrays as before.
+  async listSegments(ctx) {
+    const ticketIds = (await findActiveVisibleTickets(ctx)).map((r) => r.id);
+    const contacts = ctx.tableVersions?.get('contacts');
+    if (contacts === undefined) return [...(await readWindows(ctx, ticketIds)).values()].map((w) => w.rows);
+
+    // The marks are read before the windows: a window is at least as new as the mark it is kept
+    // under, so a change in between only costs one more read of that ticket next time.
+    const now = Date.now();
+    const parts = partsOf(ctx.db, now);
+    const marks = await readMarks(ctx, ticketIds);
+    const keyOf = (id: number) => `${marks.get(id) ?? 0}|${contacts}`;
+    const stale = ticketIds.filter((id) => parts.get(id)?.key !== keyOf(id));
+    const fresh = stale.length ? await readWindows(ctx, stale) : undefined;
+    return ticketIds.map((id) => {
+      const window = fresh?.get(id);
+      if (!window) {
+        const part = parts.get(id)!;
+        part.usedAt = now;
+        return part.rows;
+      }
+      if (window.cacheable) parts.set(id, { key: keyOf(id), rows: window.rows, usedAt: now });
+      else parts.delete(id);
+      return window.rows;
+    });
   },
   async getValues(ctx, ids) {
     const out: { id: RowId; value: Message }[] = [];

@@ -3,7 +3,8 @@
 import { SCHEDULE_MEDIA_MAX_BYTES, scheduleCreateSchema, scheduleListQuerySchema, scheduleUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
-import { requireAuth, requirePlan } from '../../auth/middleware.ts';
+import { requireAuth } from '../../auth/middleware.ts';
+import { requirePlan } from '../../auth/plan-gate.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { sendAttachment } from '../media/attachments.ts';

@@ -1,17 +1,20 @@
 // schedule/<id>: admins see every schedule of the company, other users the ones they created (the
 // same rule as GET /schedules). The value is the REST answer for the row (one mapper, dto.ts), so
 // it carries the contact's name and number and the author's name: the version folds in the
-// contact's and the author's, so renaming either re-sends their schedules.
+// contact's and the author's, so renaming either re-sends their schedules. A company whose plan
+// lacks schedules sees none (REST refuses them too), and gets them back when the plan regains them.
 import { isCompanyAdmin, type ScheduledMessage } from '@zapdesk/sync';
+import { companyPlanAllows } from '../../auth/plan-gate.ts';
 import { chunk, defineView, type RowId } from '../../sync/views/types.ts';
 import { toScheduleDtos } from './dto.ts';
 
 export const schedulesView = defineView({
   name: 'schedule',
   prefix: 'schedule',
-  tables: ['schedules', 'contacts', 'users'],
+  tables: ['schedules', 'contacts', 'users', 'companies', 'plans'],
   audience: (actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`),
-  async listVersions({ t, actor }) {
+  async listVersions({ db, t, actor }) {
+    if (!(await companyPlanAllows(db, actor.companyId, 'schedules'))) return [];
     let query = t
       .selectFrom('schedules')
       .innerJoin('contacts', 'contacts.id', 'schedules.contactId')

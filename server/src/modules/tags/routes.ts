@@ -1,7 +1,8 @@
 import { kanbanQuerySchema, tagCreateSchema, tagListQuerySchema, tagSyncSchema, tagUpdateSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
-import { requireAuth, requirePlan } from '../../auth/middleware.ts';
+import { requireAuth } from '../../auth/middleware.ts';
+import { requirePlan } from '../../auth/plan-gate.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findKanbanBoard } from './kanban.ts';
@@ -9,7 +10,8 @@ import { findAllTags, findTagsPage } from './queries.ts';
 import { addTicketTag, createTag, deleteTag, getTag, removeKanbanTags, syncTicketTags, updateTag } from './service.ts';
 
 // Tags are the company's shared vocabulary: every signed-in user may list and edit them; only the
-// kanban flag is reserved (admins and supervisors). Fixed paths come before /tags/:id.
+// kanban flag is reserved (admins and supervisors) and, like the board and its lane moves
+// (/ticket-tags), needs the plan's kanban. Fixed paths come before /tags/:id.
 export function tagsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
   const kanbanPlan = requirePlan(deps, 'kanban');
@@ -39,12 +41,12 @@ export function tagsRoutes(deps: AppDeps) {
       await write(deps, (tx) => deleteTag(tx, c.get('actor'), tagId));
       return c.json({ message: 'Tag deleted' });
     })
-    .put('/ticket-tags/:ticketId/:tagId', auth, async (c) => {
+    .put('/ticket-tags/:ticketId/:tagId', auth, kanbanPlan, async (c) => {
       const ticketId = parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND');
       const tagId = parseId(c, 'tagId');
       return c.json(await write(deps, (tx) => addTicketTag(tx, c.get('actor'), ticketId, tagId)));
     })
-    .delete('/ticket-tags/:ticketId', auth, async (c) => {
+    .delete('/ticket-tags/:ticketId', auth, kanbanPlan, async (c) => {
       const ticketId = parseId(c, 'ticketId', 'ERR_NO_TICKET_FOUND');
       return c.json(await write(deps, (tx) => removeKanbanTags(tx, c.get('actor'), ticketId)));
     })

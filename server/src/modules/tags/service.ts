@@ -2,6 +2,7 @@
 // (`Tx`, DESIGN §12) and the Actor, and register the company's poke on it: tags and the tickets
 // that carry them are in every user's client view.
 import { AppError, can, type TagCreateInput, type Tag, type TagSyncInput, type TagUpdateInput, type TicketTagRef } from '@zapdesk/sync';
+import { assertPlanAllows } from '../../auth/plan-gate.ts';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -19,9 +20,10 @@ function invalid(path: string, message: string): AppError {
 
 const duplicateName = () => invalid('name', 'A tag with this name already exists');
 
-/** The kanban switch belongs to admins and supervisors (spec/02 §5-§6). */
-function assertMaySetKanban(actor: Actor) {
+/** The kanban switch belongs to admins and supervisors (spec/02 §5-§6); turning it on needs the plan's kanban. */
+async function assertMaySetKanban(db: Database, actor: Actor, kanban: number) {
   if (!can(actor, 'tag-modal:kanban')) throw new AppError('ERR_NO_PERMISSION', 'Only admins and supervisors may set the kanban flag.');
+  if (kanban === 1) await assertPlanAllows(db, actor.companyId, 'kanban');
 }
 
 export async function getTag(db: Database, actor: Actor, tagId: number): Promise<Tag> {
@@ -32,7 +34,7 @@ export async function getTag(db: Database, actor: Actor, tagId: number): Promise
 
 export async function createTag(tx: Tx, actor: Actor, input: TagCreateInput): Promise<Tag> {
   const { db } = tx;
-  if (input.kanban === 1) assertMaySetKanban(actor);
+  if (input.kanban === 1) await assertMaySetKanban(db, actor, input.kanban);
   if (await findTagByName(db, actor.companyId, input.name)) throw duplicateName();
   try {
     const row = await tenant(db, actor.companyId)
@@ -52,7 +54,7 @@ export async function updateTag(tx: Tx, actor: Actor, tagId: number, input: TagU
   const current = await findTagRow(db, actor.companyId, tagId);
   if (!current) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
   // Forms send the whole tag back; only a change of the flag needs the permission.
-  if (input.kanban !== undefined && input.kanban !== current.kanban) assertMaySetKanban(actor);
+  if (input.kanban !== undefined && input.kanban !== current.kanban) await assertMaySetKanban(db, actor, input.kanban);
   if (input.name !== undefined && (await findTagByName(db, actor.companyId, input.name, tagId))) throw duplicateName();
   try {
     const row = await tenant(db, actor.companyId)

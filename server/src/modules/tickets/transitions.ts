@@ -3,6 +3,7 @@
 // company's settings ask for, queued in the same transaction (they leave after the commit).
 import { AppError, type Ticket, type TicketUpdateInput } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
+import { assertPlanAllows } from '../../auth/plan-gate.ts';
 import type { Actor } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Tickets, TicketTrackings } from '../../db/schema.ts';
@@ -104,6 +105,9 @@ async function planStep(deps: Tx, actor: Actor, row: TicketRow, input: TicketUpd
     };
   }
 
+  // Handing a ticket to an AI prompt or an integration needs the plan's feature; taking it back never does.
+  if (input.promptId) await assertPlanAllows(deps.db, actor.companyId, 'openAi');
+  if (input.integrationId || input.useIntegration) await assertPlanAllows(deps.db, actor.companyId, 'integrations');
   const patch: Patch = {};
   if (input.useIntegration !== undefined) patch.useIntegration = input.useIntegration ? 1 : 0;
   if (input.promptId !== undefined) patch.promptId = input.promptId;

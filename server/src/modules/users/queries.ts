@@ -3,7 +3,7 @@
 import { PAGE_SIZE, type User, type UsersPage } from '@zapdesk/sync';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { nowIso, type Database, type Dialect } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import type { Users } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import { bumpVersion } from '../../sync/version.ts';
@@ -12,17 +12,11 @@ import { findUserQueues, toUserDto } from './dto.ts';
 /** GET /users/list: the short form of a user, for pickers such as the transfer dialog. */
 export type UserRef = Pick<User, 'id' | 'name' | 'email' | 'profile' | 'queues'>;
 
-/** One page of a company's users, searched over name and email (case-insensitive on both dialects), as `viewerId` reads them. */
+/** One page of a company's users, searched over name and email (case and accents ignored on both dialects), as `viewerId` reads them. */
 export async function findUsersPage(db: Database, companyId: number, search: string, pageNumber: number, viewerId: number): Promise<UsersPage> {
   let query = tenant(db, companyId).selectFrom('users');
   if (search) {
-    const pattern = toLikePattern(search);
-    query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(${eb.ref('users.name')}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref('users.email')}) like ${pattern} escape '\\'`,
-      ]),
-    );
+    query = query.where((eb) => eb.or([likeFolded(eb.ref('users.name'), search), likeFolded(eb.ref('users.email'), search)]));
   }
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await query

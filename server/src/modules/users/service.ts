@@ -8,6 +8,7 @@ import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Users } from '../../db/schema.ts';
+import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { findUser, findUserQueues } from './dto.ts';
 import {
@@ -104,6 +105,23 @@ async function findForbiddenChange(db: Database, actor: Actor, row: Selectable<U
   return changes.find(([changed, key]) => changed && !can(actor, key));
 }
 
+/**
+ * A company keeps at least one admin: demoting or deleting `userId`, an admin, needs another. Checked
+ * inside the write; on PostgreSQL the company row is locked first, so two admins demoting each
+ * other at once are serialised and the second sees the first's change (SQLite has one writer).
+ */
+async function assertAnotherAdmin(tx: Tx, companyId: number, userId: number): Promise<void> {
+  if (tx.dialect === 'postgres') await tx.db.selectFrom('companies').select('companies.id').where('companies.id', '=', companyId).forUpdate().execute();
+  const other = await tenant(tx.db, companyId)
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.profile', '=', 'admin')
+    .where('users.id', '!=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  if (!other) throw new AppError('ERR_LAST_ADMIN');
+}
+
 export async function updateUser(
   tx: Tx,
   actor: Actor,
@@ -121,6 +139,7 @@ export async function updateUser(
   if (row.super === 1 && !actor.super) throw new AppError('ERR_NO_PERMISSION');
   if (await findForbiddenChange(db, actor, row, input)) throw new AppError('ERR_NO_PERMISSION');
   await assertOwnLinks(db, companyId, { queueIds: input.queueIds, whatsappId: input.whatsappId });
+  if (row.profile === 'admin' && input.profile !== undefined && input.profile !== 'admin') await assertAnotherAdmin(tx, companyId, userId);
 
   const values: Updateable<Users> = {};
   if (input.name !== undefined) values.name = input.name;
@@ -148,6 +167,7 @@ export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId
   const row = await findUserRow(tx.db, companyId, userId);
   if (!row) throw new AppError('ERR_NO_USER_FOUND');
   if (row.super === 1 && !actor.super) throw new AppError('ERR_NO_PERMISSION');
+  if (row.profile === 'admin') await assertAnotherAdmin(tx, companyId, userId);
   await deleteUserRow(tx.db, companyId, userId);
   tx.effects.poke(companyId);
 }

@@ -1,6 +1,7 @@
 // Checks shared by the connection and queue modules: plan limits under a lock, links to the company's own rows.
 // (Which company a request acts on is auth/company-scope.ts.)
 import { AppError, type ValidationIssue } from '@zapdesk/sync';
+import { assertPlanAllows } from '../../auth/plan-gate.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../../db/write.ts';
@@ -35,6 +36,9 @@ export async function findForeignIds(db: Database, companyId: number, table: 'qu
 }
 
 export async function assertOwnLinks(db: Database, companyId: number, links: { queueIds?: number[] | undefined; transferQueueId?: number | null | undefined; promptId?: number | null | undefined; integrationId?: number | null | undefined }) {
+  // Linking a prompt or an integration needs the plan's feature; unlinking (null) never does.
+  if (links.promptId) await assertPlanAllows(db, companyId, 'openAi');
+  if (links.integrationId) await assertPlanAllows(db, companyId, 'integrations');
   const checks: [string, 'queues' | 'prompts' | 'queueIntegrations', number[]][] = [
     ['queueIds', 'queues', links.queueIds ?? []],
     ['transferQueueId', 'queues', links.transferQueueId ? [links.transferQueueId] : []],

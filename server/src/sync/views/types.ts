@@ -16,6 +16,8 @@ export type ViewContext = {
   t: Tenant;
   actor: Actor;
   clientGroupId: string;
+  /** The company's change counter per table as this pull read them (absent outside a pull). */
+  tableVersions?: ReadonlyMap<string, number>;
 };
 
 export type SyncView<P extends SyncPrefix = SyncPrefix> = {
@@ -48,6 +50,11 @@ export type SyncView<P extends SyncPrefix = SyncPrefix> = {
   perGroup?: boolean;
   /** The (id, version) pairs the actor may see now. */
   listVersions(ctx: ViewContext): Promise<VersionRow[]>;
+  /**
+   * The same pairs in parts (messages: one per ticket), for a pull: a part the view returns as the
+   * same array object as before is unchanged, and the CVR diff skips it (cvr.ts, segments).
+   */
+  listSegments?(ctx: ViewContext): Promise<readonly (readonly VersionRow[])[]>;
   /** The values stored under the keys, for the given visible ids (never re-checks visibility). */
   getValues(ctx: ViewContext, ids: RowId[]): Promise<{ id: RowId; value: SyncValues[P] }[]>;
 };

@@ -1,0 +1,57 @@
+// An oversize body on a real socket (issue 13): the client gets its 413 ERR_PAYLOAD_TOO_LARGE, and
+// its next request on the same keep-alive agent gets an answer too. The server answers such a body
+// with `Connection: close` (it will not read the rest), so the client opens a fresh socket instead
+// of reusing one the server is about to drop.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { seedSuper } from '../../test/seed.ts';
+
+describe.each(DIALECTS)('an oversize body on a real connection (%s)', (dialect) => {
+  let t: TestApp;
+  let server: Server;
+  let url: string;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { maxJsonBytes: 64 * 1024 });
+    token = (await seedSuper(t)).session.token;
+    server = await new Promise<Server>((resolve) => {
+      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await t.close();
+  });
+
+  const post = (body: string | Uint8Array<ArrayBuffer>, type = 'application/json') =>
+    fetch(`${url}/plans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body });
+
+  it.each([
+    ['a JSON body of 2 MB', 'application/json', 2 * 1024 * 1024],
+    ['a JSON body of 20 MB', 'application/json', 20 * 1024 * 1024],
+    ['a multipart body over the upload ceiling', 'multipart/form-data; boundary=x', 101 * 1024 * 1024],
+  ])("answers %s with 413, and Node's fetch on its keep-alive agent then gets its next answers", async (_what, type, size) => {
+    const big = await post(new Uint8Array(size).fill(0x61), type);
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: string }).error).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(big.headers.get('connection')).toBe('close');
+    // Past the server's drain window (500 ms): a socket kept alive would have been dropped by now.
+    await new Promise((r) => setTimeout(r, 700));
+    for (let i = 0; i < 3; i++) {
+      const next = await fetch(`${url}/health`);
+      expect(next.status).toBe(200);
+      expect(await next.json()).toEqual({ status: 'ok' });
+    }
+    // A body within the limit keeps its connection alive as before.
+    const small = await post('{}');
+    expect(small.status).toBe(400);
+    expect(small.headers.get('connection')).not.toBe('close');
+    await small.text();
+  });
+
+});
