@@ -26,6 +26,8 @@ export type Config = {
   seedDemo: boolean;
   demoPassword: string | undefined;
   simulator: boolean;
+  /** Public company sign-up (POST /companies/cadastro); off, it answers ERR_USER_CREATION_DISABLED. */
+  signup: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   rateLimits: RateLimits;
@@ -80,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoPassword: env.DEMO_PASSWORD || undefined,
     // The demo runs on the simulator, so its controls are on unless SIMULATOR=0 or there is no demo.
     simulator: env.SIMULATOR ? env.SIMULATOR === '1' : env.SEED_DEMO !== '0',
+    signup: env.SIGNUP !== '0',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'zapdesk <no-reply@zapdesk.local>',
     rateLimits: {

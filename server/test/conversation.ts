@@ -5,6 +5,7 @@ import { tenant } from '../src/db/tenant.ts';
 import type { TestApp } from './harness.ts';
 import { loginAs, seedQueue, seedTenant, seedUser, seedUserQueues } from './seed.ts';
 import { bumpVersion } from '../src/sync/version.ts';
+import { settleProfilePictures } from '../src/modules/contacts/profile-picture.ts';
 
 let seq = 0;
 
@@ -53,6 +54,8 @@ export async function setupDesk(t: TestApp, opts: DeskOptions = {}) {
   async function say(from: string, body: string, extra: Record<string, unknown> = {}): Promise<string> {
     const res = await t.request('POST', '/simulator/messages', { token, body: { connectionId, from, body, ...extra } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // And what the message started in the background: the contact's profile picture.
+    await settleProfilePictures(t.deps);
     return res.body.id as string;
   }
   /** What the platform sent to a number, oldest first, once the outbox has sent what was queued. */

@@ -53,6 +53,7 @@ export const INVISIBLE_COLUMNS: Partial<Record<(typeof SYNCED_TABLES)[number], R
   },
   contacts: {
     import_key: 'the import run that created the contact (contacts/import-batch.ts, idempotent retries); toContactDto leaves it out',
+    profile_pic_checked_at: 'when the picture was last asked of the channel (contacts/profile-picture.ts); toContactDto and the views leave it out',
   },
 };
 

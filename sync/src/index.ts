@@ -21,4 +21,5 @@ export * from './domain/announcement.ts';
 export * from './domain/sync.ts';
 export * from './domain/chat.ts';
 export * from './domain/schedule.ts';
+export * from './domain/template.ts';
 export * from './domain/dashboard.ts';

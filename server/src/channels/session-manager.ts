@@ -13,7 +13,7 @@ import type { Logger } from '../log.ts';
 import { createAuthStore, type AuthStore } from './auth-store.ts';
 import type { Leases } from './lease.ts';
 import type { SimulatorNetwork } from './simulator/network.ts';
-import type { Ack, Channel, ConnectionStatus, InboundMessage, Peer } from './types.ts';
+import type { Ack, Channel, ConnectionStatus, InboundMessage, MessageChange, Peer } from './types.ts';
 
 /** Builds an adapter for one connection; the store keeps its credentials in the database. */
 export type AdapterFactory = (
@@ -24,6 +24,7 @@ export type AdapterFactory = (
 
 export type InboundEvent = { connectionId: number; companyId: number; message: InboundMessage };
 export type AckEvent = { connectionId: number; companyId: number; id: string; ack: Ack; to?: Peer };
+export type ChangeEvent = { connectionId: number; companyId: number; change: MessageChange };
 export type StatusEvent = { connectionId: number; companyId: number; status: ConnectionStatus; reason?: string };
 type Listener<T> = (event: T) => void | Promise<void>;
 /** The app's write path (`(fn) => write(deps, fn)`): the manager is no request, but writes as one. */
@@ -54,6 +55,8 @@ export type SessionManager = {
   flush(connectionId: number): Promise<void>;
   onInbound(listener: Listener<InboundEvent>): () => void;
   onAck(listener: Listener<AckEvent>): () => void;
+  /** Edits and revokes of delivered messages. */
+  onChange(listener: Listener<ChangeEvent>): () => void;
   onStatus(listener: Listener<StatusEvent>): () => void;
   /** Renews held leases and takes over connections whose instance died; runs on a timer after startAll. */
   heartbeat(): Promise<void>;
@@ -81,7 +84,12 @@ export function createSessionManager(deps: {
   const codes = new Map<number, string>();
   const codeWaiters = new Map<number, (code: string) => void>();
   let heartbeatTimer: NodeJS.Timeout | undefined;
-  const listeners = { inbound: new Set<Listener<InboundEvent>>(), ack: new Set<Listener<AckEvent>>(), status: new Set<Listener<StatusEvent>>() };
+  const listeners = {
+    inbound: new Set<Listener<InboundEvent>>(),
+    ack: new Set<Listener<AckEvent>>(),
+    change: new Set<Listener<ChangeEvent>>(),
+    status: new Set<Listener<StatusEvent>>(),
+  };
 
   const subscribe = <T>(set: Set<Listener<T>>, l: Listener<T>) => {
     set.add(l);
@@ -128,6 +136,7 @@ export function createSessionManager(deps: {
       }),
       channel.on('message', (message) => dispatch(listeners.inbound, { connectionId: id, companyId, message }, 'inbound')),
       channel.on('ack', (update) => dispatch(listeners.ack, { connectionId: id, companyId, ...update }, 'ack')),
+      channel.on('change', (change) => dispatch(listeners.change, { connectionId: id, companyId, change }, 'change')),
       // A missed call reaches the pipeline as a message of mediaType call_log: one path, idempotent by id.
       channel.on('call', (call) =>
         dispatch(listeners.inbound, {
@@ -178,6 +187,7 @@ export function createSessionManager(deps: {
     },
     onInbound: (l) => subscribe(listeners.inbound, l),
     onAck: (l) => subscribe(listeners.ack, l),
+    onChange: (l) => subscribe(listeners.change, l),
     onStatus: (l) => subscribe(listeners.status, l),
 
     pairingCode: (connectionId) => (sessions.get(connectionId)?.channel.status() === 'qrcode' ? codes.get(connectionId) : undefined),

@@ -43,6 +43,12 @@ export type OutboundContent =
 export type SendRequest = { to: Peer; content: OutboundContent; quotedId?: string };
 export type SendResult = { id: string; timestamp: string };
 
+/**
+ * A message already delivered changed on the network: its sender edited its text, or deleted it for
+ * everyone (a revoke). `id` is the changed message's network id, not the id of the protocol message.
+ */
+export type MessageChange = { id: string; timestamp: string } & ({ kind: 'edit'; body: string } | { kind: 'revoke' });
+
 /** Ack levels as the spec numbers them: 1 sent (server), 2 delivered, 3 read, 4 read (coloured), 5 played. */
 export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
 
@@ -56,6 +62,8 @@ export type ChannelEvents = {
   status: (status: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => void;
   message: (message: InboundMessage) => void | Promise<void>;
   ack: (update: { id: string; ack: Ack; to?: Peer }) => void | Promise<void>;
+  /** An edit or a revoke of a message delivered before (Baileys: messages.update). */
+  change: (change: MessageChange) => void | Promise<void>;
   /** A missed voice or video call. The session manager hands it on as an InboundMessage of mediaType call_log. */
   call: (call: { id: string; from: Peer; timestamp: string; video: boolean }) => void | Promise<void>;
 };

@@ -202,6 +202,7 @@ export interface Contacts {
   lid: string | null;
   name: string;
   number: string;
+  profilePicCheckedAt: string | null;
   profilePicUrl: string | null;
   updatedAt: Generated<string>;
   version: Generated<number>;

@@ -1,16 +1,21 @@
 // Wires the inbound pipeline to the session manager: every message and ack a channel reports goes
-// through ingest() and applyAck(). Listener failures are logged, never thrown into the adapter.
+// through ingest(), applyAck() and applyMessageChange(). Listener failures are logged, never thrown into the adapter.
 import type { AppDeps } from '../context.ts';
+import { refreshProfilePicture } from '../modules/contacts/profile-picture.ts';
 import { applyAck } from './acks.ts';
+import { applyMessageChange } from './changes.ts';
 import { ingest } from './ingest.ts';
 
 export { ingest, type IngestResult } from './ingest.ts';
 export { applyAck } from './acks.ts';
+export { applyMessageChange } from './changes.ts';
 
 export function attachPipeline(deps: AppDeps): () => void {
   const offInbound = deps.sessions.onInbound(async (e) => {
     try {
-      await ingest(deps, { id: e.connectionId, companyId: e.companyId }, e.message);
+      const result = await ingest(deps, { id: e.connectionId, companyId: e.companyId }, e.message);
+      // After the commit and in the background (a channel's inbound order must not wait on it).
+      if (result.status === 'stored') void refreshProfilePicture(deps, { companyId: e.companyId, contactId: result.contactId, connectionId: e.connectionId });
     } catch (err) {
       deps.log.error('inbound message failed', { connectionId: e.connectionId, messageId: e.message.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
     }
@@ -22,8 +27,16 @@ export function attachPipeline(deps: AppDeps): () => void {
       deps.log.error('ack failed', { connectionId: e.connectionId, messageId: e.id, error: err instanceof Error ? err.message : String(err) });
     }
   });
+  const offChange = deps.sessions.onChange(async (e) => {
+    try {
+      await applyMessageChange(deps, { id: e.connectionId, companyId: e.companyId }, e.change);
+    } catch (err) {
+      deps.log.error('message change failed', { connectionId: e.connectionId, messageId: e.change.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
   return () => {
     offInbound();
     offAck();
+    offChange();
   };
 }

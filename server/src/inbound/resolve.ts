@@ -5,6 +5,7 @@
 // number another delivery of the batch took, another instance's ticket) is settled the one-by-one
 // way, which yields to the row that exists.
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@zapdesk/sync';
 import type { Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { findOrCreateContact, newContactValues, peerNumber, refreshContact, type ContactRow } from '../modules/contacts/queries.ts';
@@ -142,7 +143,7 @@ async function createTicket(db: Database, connection: ConnectionRow, contact: Co
   if (!inserted) {
     const { active } = pickTickets((await selectContactTickets(db, { companyId: connection.companyId, contactId: contact.id, connectionId: connection.id })).rows);
     if (active) return { ticket: active, created: false };
-    throw new Error('ticket neither created nor found');
+    throw new AppError('ERR_CREATING_TICKET');
   }
   await startTracking(db, connection.companyId, inserted);
   return { ticket: inserted, created: true };

@@ -14,6 +14,7 @@ import { write, type Reader, type Tx } from '../db/write.ts';
 import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../modules/media/storage.ts';
 import { queueTicketMessage } from '../modules/messages/send.ts';
 import { findOrCreateNotificationTicket } from '../modules/tickets/notification.ts';
+import { ticketNames } from '../inbound/reply.ts';
 
 type ScheduleRow = Selectable<Schedules>;
 type Image = { data: Buffer; fileName: string; mimeType: string };
@@ -61,7 +62,8 @@ export async function queueSchedule(deps: AppDeps, row: ScheduleRow, opts: { now
       .executeTakeFirst();
     if (Number(marked.numUpdatedRows) === 0) return false;
     const ticket = await findOrCreateNotificationTicket(tx, connection.id, contact);
-    const vars = buildTemplateVars({ contactName: contact.name, ticketId: row.ticketId ?? ticket.id, now: opts.now, timeZone: opts.timeZone, lang });
+    const names = await ticketNames(tx, ticket);
+    const vars = buildTemplateVars({ contact, ticketId: row.ticketId ?? ticket.id, ...names, now: opts.now, timeZone: opts.timeZone, lang });
     const media = image ? await saveTicketMedia(tx.config.mediaDir, row.companyId, ticket.id, { ...image, mediaType: 'image', kind: 'image' }) : undefined;
     if (media) tx.effects.onRollback(() => removeMediaFile(tx.config.mediaDir, media.relPath));
     await queueTicketMessage(tx, ticket, { body: renderTemplate(row.body, vars), media, origin: `schedule:${row.id}` });

@@ -6,6 +6,7 @@ import type { OutboundContent, SendRequest } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
 import { contactPeer } from '../modules/contacts/queries.ts';
 import { resolveMediaFile } from '../modules/media/storage.ts';
+import { PENDING_WID_PREFIX } from '../modules/messages/send.ts';
 import { selectSendable } from './queries.ts';
 
 const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = {
@@ -21,7 +22,7 @@ export async function buildSendRequest(db: Database, mediaDir: string, companyId
   if (!message) throw new AppError('ERR_SENDING_WAPP_MSG', 'The message or its contact is gone.');
   const request: SendRequest = { to: contactPeer(message), content: await contentOf(mediaDir, message) };
   // A quoted message that never reached the network has no id there: sent without the quote.
-  if (message.quotedWid && !message.quotedWid.startsWith('pending:')) request.quotedId = message.quotedWid;
+  if (message.quotedWid && !message.quotedWid.startsWith(PENDING_WID_PREFIX)) request.quotedId = message.quotedWid;
   return request;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
-import { isTimeZone } from './schedule.ts';
+import { isTimeZone } from './template.ts';
 
 // The dashboard (spec/02 §2 screen 11, §3, §9): counters, attendants and two charts, for admins.
 

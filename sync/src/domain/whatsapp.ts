@@ -129,6 +129,16 @@ export const simulatorAckSchema = z.object({
   ack: z.coerce.number().int().min(0).max(5),
 });
 
+/** A simulated contact edits the text of a message it sent (WhatsApp: a MESSAGE_EDIT protocol message). */
+export const simulatorEditSchema = z.object({
+  connectionId: idSchema,
+  messageId: z.string().trim().min(1).max(128),
+  body: z.string().trim().min(1).max(65_536),
+});
+
+/** A simulated contact deletes a message it sent for everyone (WhatsApp: a REVOKE protocol message). */
+export const simulatorRevokeSchema = z.object({ connectionId: idSchema, messageId: z.string().trim().min(1).max(128) });
+
 export const DROP_CAUSES = ['network', 'loggedOut', 'replaced'] as const;
 export type DropCause = (typeof DROP_CAUSES)[number];
 /** Ten minutes: the longest outage a control may ask for (a timer, not a test of patience). */

@@ -56,6 +56,7 @@ const en: Messages = {
   ERR_CANNOT_DELETE_SELF: 'You cannot delete your own account.',
   ERR_LAST_ADMIN: 'The company must keep at least one admin.',
   ERR_SEND_UNCONFIRMED: 'The server stopped while this message was being sent: it may or may not have reached the contact.',
+  ERR_CREATING_CONTACT: 'Error while creating the contact in the database.',
 };
 
 const pt: Messages = {
@@ -106,6 +107,7 @@ const pt: Messages = {
   ERR_CANNOT_DELETE_SELF: 'Você não pode excluir a sua própria conta.',
   ERR_LAST_ADMIN: 'A empresa precisa manter pelo menos um administrador.',
   ERR_SEND_UNCONFIRMED: 'O servidor parou enquanto esta mensagem era enviada: ela pode ou não ter chegado ao contato.',
+  ERR_CREATING_CONTACT: 'Erro ao criar o contato no banco de dados.',
 };
 
 const es: Messages = {
@@ -156,6 +158,7 @@ const es: Messages = {
   ERR_CANNOT_DELETE_SELF: 'No puedes eliminar tu propia cuenta.',
   ERR_LAST_ADMIN: 'La empresa debe conservar al menos un administrador.',
   ERR_SEND_UNCONFIRMED: 'El servidor se detuvo mientras se enviaba este mensaje: puede que haya llegado al contacto o no.',
+  ERR_CREATING_CONTACT: 'Error al crear el contacto en la base de datos.',
 };
 
 export const ERROR_TRANSLATIONS: Record<Language, Messages> = { en, pt, es };

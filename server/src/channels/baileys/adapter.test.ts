@@ -11,6 +11,7 @@ import { write } from '../../db/write.ts';
 import { createSessionManager, type InboundEvent, type SessionManager } from '../session-manager.ts';
 import { createSimulatorNetwork } from '../simulator/network.ts';
 import { waitFor } from '../testing.ts';
+import type { MessageChange } from '../types.ts';
 import { createBaileysFactory, WA_VERSION, type MakeSocket } from './adapter.ts';
 
 type FakeSocket = ReturnType<typeof fakeSocket>;
@@ -47,6 +48,7 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
   const sockets: FakeSocket[] = [];
   const inbound: InboundEvent[] = [];
   const acks: { id: string; ack: number }[] = [];
+  const changes: MessageChange[] = [];
   const png = Buffer.from('89504e470d0a1a0a', 'hex');
   let pairedId = 0;
 
@@ -66,6 +68,7 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     });
     manager.onInbound((e) => void inbound.push(e));
     manager.onAck((e) => void acks.push(e));
+    manager.onChange((e) => void changes.push(e.change));
   });
   afterAll(async () => {
     await manager.stopAll();
@@ -158,6 +161,26 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     expect(await channel.checkNumbers(['5511977776666', '5500000000'])).toEqual([
       { number: '5511977776666', exists: true, jid: '5511977776666@s.whatsapp.net' },
       { number: '5500000000', exists: false },
+    ]);
+  });
+
+  it('maps the edits and revokes Baileys reports as messages.update (MESSAGE_EDIT, REVOKE) to changes', async () => {
+    const s = last();
+    const jid = '5511977776666@s.whatsapp.net';
+    s.emit('messages.update', [
+      // process-message's MESSAGE_EDIT: the original id, the new message under editedMessage.
+      { key: { id: 'IN1', remoteJid: jid }, update: { message: { editedMessage: { message: { conversation: 'Oi, tudo bem?' } } }, messageTimestamp: 1_700_000_100 } },
+      { key: { id: 'IN3', remoteJid: jid }, update: { message: { editedMessage: { message: { protocolMessage: { type: 14, editedMessage: { imageMessage: { caption: 'nova legenda' } } } } } } } },
+      // REVOKE: message null and the REVOKE stub.
+      { key: { id: 'IN2', remoteJid: jid }, update: { message: null, messageStubType: 1, key: { id: 'PROTO', remoteJid: jid } } },
+      // Not a change: a plain ack.
+      { key: { id: 'SENT9', remoteJid: jid }, update: { status: 3 } },
+    ]);
+    await waitFor(async () => changes.length, (n) => n >= 3);
+    expect(changes).toEqual([
+      { id: 'IN1', kind: 'edit', body: 'Oi, tudo bem?', timestamp: '2023-11-14T22:15:00.000Z' },
+      { id: 'IN3', kind: 'edit', body: 'nova legenda', timestamp: expect.any(String) },
+      { id: 'IN2', kind: 'revoke', timestamp: expect.any(String) },
     ]);
   });
 

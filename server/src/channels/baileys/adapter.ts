@@ -137,7 +137,7 @@ function createBaileysChannel(
     closing = false;
     const lib = await import('@whiskeysockets/baileys');
     const { loadAuthState } = await import('./auth-state.ts');
-    const { toInboundMessage, toPeer } = await import('./map-message.ts');
+    const { toInboundMessage, toMessageChange, toPeer } = await import('./map-message.ts');
     const { state, saveCreds } = await loadAuthState(store);
     const makeSocket = options.makeSocket ?? (lib.makeWASocket as unknown as MakeSocket);
     const download = options.download ?? ((m: WAMessage) => lib.downloadMediaMessage(m, 'buffer', {}));
@@ -210,6 +210,9 @@ function createBaileysChannel(
       for (const { key, update } of updates) {
         const ack = update.status != null ? ACK_OF_STATUS[update.status] : undefined;
         if (key.id && ack !== undefined) void events.emit('ack', { id: key.id, ack, ...(key.remoteJid ? { to: { jid: key.remoteJid } } : {}) });
+        // Edits and revokes: Baileys turns their protocol messages into updates of the original id.
+        const change = key.id ? toMessageChange(key.id, update) : undefined;
+        if (change) inboundChain = inboundChain.then(() => events.emit('change', change));
       }
     });
     current.ev.on('call', (calls) => {

@@ -1,7 +1,7 @@
 // Baileys' WAMessage → the platform's InboundMessage: text, extended text, media (downloaded),
 // location, contact cards, the quoted id, and both identities of the sender (phone JID and LID).
-import { getContentType, normalizeMessageContent, type WAMessage, type proto } from '@whiskeysockets/baileys';
-import type { InboundMessage, MediaType, Peer } from '../types.ts';
+import { getContentType, normalizeMessageContent, type WAMessage, type WAMessageUpdate, type proto } from '@whiskeysockets/baileys';
+import type { InboundMessage, MediaType, MessageChange, Peer } from '../types.ts';
 
 export type MediaDownloader = (message: WAMessage) => Promise<Buffer>;
 
@@ -84,4 +84,34 @@ export async function toInboundMessage(message: WAMessage, download: MediaDownlo
     inbound.body = typeof inner === 'object' && inner && 'text' in inner ? String((inner as { text?: string }).text ?? '') : '';
   }
   return inbound;
+}
+
+/** WAMessageStubType.REVOKE: a message deleted for everyone (a const enum value, so written here). */
+const STUB_REVOKE = 1;
+
+/** The text a message carries: conversation, extended text, or a media caption. */
+function textOf(message: proto.IMessage | null | undefined): string | undefined {
+  const content = normalizeMessageContent(message);
+  if (!content) return undefined;
+  if (typeof content.conversation === 'string') return content.conversation;
+  if (content.extendedTextMessage?.text != null) return content.extendedTextMessage.text;
+  const type = getContentType(content);
+  const inner = type ? (content[type] as { caption?: string | null } | null | undefined) : undefined;
+  return typeof inner === 'object' && inner?.caption != null ? inner.caption : undefined;
+}
+
+/**
+ * A messages.update that edits or revokes the message `id` (Baileys' process-message turns the
+ * protocol messages MESSAGE_EDIT and REVOKE into these), else undefined: acks and other updates.
+ */
+export function toMessageChange(id: string, update: WAMessageUpdate['update']): MessageChange | undefined {
+  const raw = update.messageTimestamp;
+  const seconds = typeof raw === 'number' ? raw : raw ? Number(raw.toString()) : 0;
+  const timestamp = new Date(seconds > 0 ? seconds * 1000 : Date.now()).toISOString();
+  if (update.messageStubType === STUB_REVOKE && update.message === null) return { id, timestamp, kind: 'revoke' };
+  const edited = update.message?.editedMessage?.message;
+  if (!edited) return undefined;
+  // The edit carries the new message itself, or (newer clients) a protocol message wrapping it.
+  const body = textOf(edited.protocolMessage?.editedMessage ?? edited);
+  return body === undefined ? undefined : { id, timestamp, kind: 'edit', body };
 }

@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@zapdesk/sync';
 import type { AuthStore } from '../auth-store.ts';
 import { createChannelEmitter } from '../emitter.ts';
-import type { Ack, Channel, ConnectionStatus, InboundMessage, Peer, SendRequest } from '../types.ts';
+import { simulatedProfilePicture } from './avatar.ts';
+import type { Ack, Channel, ConnectionStatus, InboundMessage, MessageChange, Peer, SendRequest } from '../types.ts';
 
 export type SimulatorOptions = {
   /** Time between QR refreshes while nobody scans (WhatsApp: about 20 s). */
@@ -50,6 +51,8 @@ export type SimulatedPhone = {
   outbox: OutboxEntry[];
   absent: Set<string>;
   contacts: Map<string, Peer>;
+  /** The messages simulated contacts sent it (id → sender's number), so only those can be edited or revoked. */
+  received: Map<string, string>;
   faults: SendFaults;
   /** Persists an outbox change; throws when it cannot, so nothing is recorded in memory either. */
   record: (event: OutboxEvent) => void;
@@ -78,6 +81,8 @@ export type SimulatorChannel = Channel & {
   drop(cause: 'network' | 'loggedOut' | 'replaced', forMs?: number): Promise<void>;
   receive(message: InboundMessage): Promise<void>;
   receiveCall(call: { id: string; from: Peer; video: boolean }): Promise<void>;
+  /** The contact edits or revokes a message it sent; resolves after the platform handled it. */
+  receiveChange(change: MessageChange): Promise<void>;
   advanceAck(messageId: string, ack: Ack): Promise<OutboxEntry>;
 };
 
@@ -211,6 +216,11 @@ export function createSimulatorChannel(
       await events.emit('call', { ...call, timestamp: new Date().toISOString() });
     },
 
+    async receiveChange(change) {
+      requireConnected();
+      await events.emit('change', change);
+    },
+
     async advanceAck(messageId, ack) {
       const entry = phone.outbox.find((m) => m.id === messageId);
       if (!entry) throw new AppError('ERR_NOT_FOUND', `No sent message ${messageId} on this connection.`);
@@ -260,8 +270,10 @@ export function createSimulatorChannel(
       });
     },
 
-    async profilePictureUrl() {
-      return undefined;
+    async profilePictureUrl(peer) {
+      requireConnected();
+      const number = digitsOf(peer);
+      return number && !phone.absent.has(number) ? simulatedProfilePicture(number) : undefined;
     },
 
     async markRead() {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, type DropCause, type SimulatorMessageInput } from '@zapdesk/sync';
 import type { AuthStore } from '../auth-store.ts';
-import type { Ack, InboundMessage } from '../types.ts';
+import type { Ack, InboundMessage, MessageChange } from '../types.ts';
 import {
   createSimulatorChannel,
   newMessageId,
@@ -28,6 +28,8 @@ export type SimulatorNetwork = {
   scan(connectionId: number, number?: string): Promise<void>;
   /** A simulated contact's message (or missed call) arrives; resolves after the platform handled it. */
   deliver(connectionId: number, input: Omit<SimulatorMessageInput, 'connectionId'>): Promise<{ id: string }>;
+  /** The contact edits (`body`) or deletes for everyone (`body` undefined) a message it sent; resolves after the platform handled it. */
+  change(connectionId: number, messageId: string, body?: string): Promise<{ id: string; kind: 'edit' | 'revoke' }>;
   outbox(connectionId: number, to?: string): OutboxEntry[];
   ack(connectionId: number, messageId: string, ack: Ack): Promise<OutboxEntry>;
   /** `forMs`: after a network drop, the time until it comes back (default `options.reconnectDelayMs`). */
@@ -62,6 +64,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
         outbox: journal?.loaded.get(connectionId) ?? [],
         absent: new Set(),
         contacts: new Map(),
+        received: new Map(),
         faults: { sendLatencyMs: 0, failSends: 0 },
         record: journal ? (event) => journal.append(connectionId, event) : () => undefined,
       };
@@ -88,12 +91,22 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
       const id = input.id ?? newMessageId();
       const from = { number: input.from, jid: `${input.from}@s.whatsapp.net`, lid: lidOf(input.from), ...(input.name ? { name: input.name } : {}) };
       phoneOf(connectionId).contacts.set(input.from, from);
+      phoneOf(connectionId).received.set(id, input.from);
       if (input.mediaType === 'call_log') {
         await channel.receiveCall({ id, from, video: /video/i.test(input.body ?? '') });
         return { id };
       }
       await channel.receive(buildInbound(id, from, input));
       return { id };
+    },
+    async change(connectionId, messageId, body) {
+      const channel = channelOf(connectionId);
+      // WhatsApp lets only the sender edit or revoke: a message no simulated contact sent cannot change.
+      if (!phoneOf(connectionId).received.has(messageId)) throw new AppError('ERR_NOT_FOUND', `No message ${messageId} was received on this connection.`);
+      const timestamp = new Date().toISOString();
+      const change: MessageChange = body === undefined ? { id: messageId, timestamp, kind: 'revoke' } : { id: messageId, timestamp, kind: 'edit', body };
+      await channel.receiveChange(change);
+      return { id: messageId, kind: change.kind };
     },
     outbox: (connectionId, to) => phoneOf(connectionId).outbox.filter((m) => to === undefined || m.to === to),
     ack: (connectionId, messageId, ack) => channelOf(connectionId).advanceAck(messageId, ack),

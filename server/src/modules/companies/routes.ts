@@ -1,4 +1,4 @@
-import { companyCreateSchema, companySchedulesSchema, companyUpdateSchema, listQuerySchema, signupSchema } from '@zapdesk/sync';
+import { AppError, companyCreateSchema, companySchedulesSchema, companyUpdateSchema, listQuerySchema, signupSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { clientIp, requireAuth, requireSuper } from '../../auth/middleware.ts';
@@ -26,6 +26,8 @@ export function companiesRoutes(deps: AppDeps) {
     .post('/companies/cadastro', async (c) => {
       // Counted before validation: every attempt costs, well-formed or not. `?companyId=` is ignored.
       deps.limiter.hit({ ip: clientIp(c) });
+      // The platform's administrator closed public sign-up (SIGNUP=0): new companies come from the super-admin.
+      if (!deps.config.signup) throw new AppError('ERR_USER_CREATION_DISABLED');
       const input = await parseBody(c, signupSchema);
       const passwordHash = await hashPassword(input.password);
       return c.json(await write(deps, (tx) => signUp(tx, input, passwordHash)), 201);

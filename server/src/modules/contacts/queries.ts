@@ -52,7 +52,7 @@ export async function findOrCreateContact(db: Database, companyId: number, peer:
     .executeTakeFirst();
   if (inserted) return inserted;
   const raced = await findByPeer(db, companyId, peer, number);
-  if (!raced) throw new AppError('ERR_CREATING_MESSAGE', 'The contact could not be created.');
+  if (!raced) throw new AppError('ERR_CREATING_CONTACT');
   return raced;
 }
 

@@ -21,6 +21,7 @@ import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { importContacts } from './import.ts';
 import { exportContactsCsv, findContactOptions, findContactsPage } from './list.ts';
 import { importPhoneContacts } from './phone-import.ts';
+import { refreshProfilePicture } from './profile-picture.ts';
 import { createContact, deleteContact, getContact, updateContact } from './service.ts';
 import { detectFormat, readSpreadsheet } from './spreadsheet.ts';
 import { multipartBoundary, openUploadedFile, tooLarge } from './upload.ts';
@@ -127,7 +128,10 @@ export function contactsRoutes(deps: AppDeps) {
     .get('/contacts/:id', auth, async (c) => c.json(await getContact(deps.db, c.get('actor'), parseId(c, 'id', 'ERR_NO_CONTACT_FOUND'))))
     .on('POST', ['/contacts', '/contacts/'], auth, async (c) => {
       const input = await parseBody(c, contactCreateSchema);
-      return c.json(await write(deps, (tx) => createContact(tx, c.get('actor'), input)), 201);
+      const created = await write(deps, (tx) => createContact(tx, c.get('actor'), input));
+      // Committed: its picture is asked of the channel in the background, never inside the write.
+      void refreshProfilePicture(deps, { companyId: c.get('actor').companyId, contactId: created.id });
+      return c.json(created, 201);
     })
     .put('/contacts/:id', auth, async (c) => {
       const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');

@@ -9,6 +9,7 @@ import { isMultipart, messageUploadLimit, readUploads } from '../media/uploads.t
 import { toTicketDto } from '../tickets/dto.ts';
 import { findDeletableMessage, listMessages, markMessageDeleted, markTicketRead, resendMessage, sendAgentMessages } from './service.ts';
 import { toMessageDtos } from './dto.ts';
+import { PENDING_WID_PREFIX } from './send.ts';
 
 export function messagesRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
@@ -46,6 +47,8 @@ export function messagesRoutes(deps: AppDeps) {
       const actor = c.get('actor');
       const { message, ticket } = await findDeletableMessage(deps, actor, parseId(c, 'id', 'ERR_NOT_FOUND'));
       if (message.isDeleted === 1) return c.json((await toMessageDtos(deps.db, actor.companyId, [message]))[0]);
+      // Never received by WhatsApp (still queued, failed, or unconfirmed): there is nothing there to delete.
+      if (message.wid.startsWith(PENDING_WID_PREFIX)) throw new AppError('ERR_FETCH_WAPP_MSG');
       const channel = message.whatsappId ? deps.outbox.channel(message.whatsappId) : undefined;
       if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
       const contact = await findContact(deps.db, actor.companyId, ticket.contactId);

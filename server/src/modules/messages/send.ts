@@ -12,6 +12,9 @@ import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
 import { insertOutboxRow, insertQueuedMessage, touchTicketOnSend } from './queries.ts';
 
+/** The WhatsApp id of a message the network has not accepted yet (unique per connection until it does). */
+export const PENDING_WID_PREFIX = 'pending:';
+
 export type OutgoingMessage = {
   body: string;
   media?: StoredMedia;
@@ -36,7 +39,7 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
     await insertQueuedMessage(tx.db, {
       companyId,
       // Unique per connection until the network names it.
-      wid: `pending:${randomUUID()}`,
+      wid: `${PENDING_WID_PREFIX}${randomUUID()}`,
       ticketId: ticket.id,
       contactId: ticket.contactId,
       whatsappId: connectionId,
@@ -47,7 +50,8 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
       data: out.media ? JSON.stringify({ fileName: out.media.fileName, mimeType: out.media.mimeType, size: out.media.size }) : null,
       now,
     })
-  ).rows[0]!;
+  ).rows[0];
+  if (!row) throw new AppError('ERR_CREATING_MESSAGE');
   await insertOutboxRow(tx.db, { companyId, whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null });
   await touchTicketOnSend(tx.db, { companyId, ticketId: ticket.id, lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName), now });
   tx.effects.poke(ticket.companyId);

@@ -4,10 +4,12 @@ import {
   AppError,
   simulatorAckSchema,
   simulatorDropSchema,
+  simulatorEditSchema,
   simulatorFaultsSchema,
   simulatorMessageSchema,
   simulatorNumberSchema,
   simulatorOutboxQuerySchema,
+  simulatorRevokeSchema,
   simulatorScanSchema,
   type SimulatorFaults,
 } from '@zapdesk/sync';
@@ -59,6 +61,17 @@ export function simulatorRoutes(deps: AppDeps) {
       const { connectionId, ...input } = await parseBody(c, simulatorMessageSchema);
       await ownConnection(c, connectionId);
       return c.json(await network.deliver(connectionId, input));
+    })
+    // The contact changes a message it sent: the platform marks it edited (new text) or deleted.
+    .post('/simulator/edits', auth, requireAdmin, async (c) => {
+      const { connectionId, messageId, body } = await parseBody(c, simulatorEditSchema);
+      await ownConnection(c, connectionId);
+      return c.json(await network.change(connectionId, messageId, body));
+    })
+    .post('/simulator/revokes', auth, requireAdmin, async (c) => {
+      const { connectionId, messageId } = await parseBody(c, simulatorRevokeSchema);
+      await ownConnection(c, connectionId);
+      return c.json(await network.change(connectionId, messageId));
     })
     .get('/simulator/outbox', auth, requireAdmin, async (c) => {
       const { connectionId, to } = parseQuery(c, simulatorOutboxQuerySchema);

@@ -3,6 +3,7 @@
 // a new ticket that is closed at once, so a notification never fills the attendants' queues. The
 // contact's reply opens a pending ticket through the inbound pipeline as usual.
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@zapdesk/sync';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import type { ContactRow } from '../contacts/queries.ts';
@@ -24,7 +25,8 @@ export async function findOrCreateNotificationTicket(tx: Tx, connectionId: numbe
   const ticket = await t
     .insertInto('tickets', { uuid: randomUUID(), status: 'closed', contactId: contact.id, whatsappId: connectionId, isGroup: contact.isGroup, closedAt: now, lastInteractionAt: now })
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!ticket) throw new AppError('ERR_CREATING_TICKET');
   await startTracking(tx.db, contact.companyId, ticket, { finishedAt: now });
   tx.effects.poke(contact.companyId);
   return ticket;

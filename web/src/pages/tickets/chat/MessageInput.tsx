@@ -18,14 +18,14 @@ import { toastError } from '../../../ui/toast/toast-error.ts';
 import type { RecorderState } from './audio.ts';
 import { AudioRecorder } from './AudioRecorder.tsx';
 import { QuotedPreview } from './MessageBubble.tsx';
-import { matchQuickAnswers, newLocalId, quickLabel } from './compose.ts';
+import { fillQuickAnswer, matchQuickAnswers, newLocalId, quickLabel } from './compose.ts';
 
 const EmojiPicker = lazy(() => import('./EmojiPicker.tsx'));
 
 type Props = { ticket: Ticket; enabled: boolean; replyTo: Message | null; onCancelReply: () => void };
 
 export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const me = useUser();
   const rep = useReplicache();
   const quickMessages = useSyncedList('quickMessage');
@@ -97,7 +97,7 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
   const pickQuick = (index: number) => {
     const q = quick[index];
     if (!q) return;
-    setText(q.message);
+    setText(fillQuickAnswer(q.message, ticket, i18n.language));
     setQuickFile(q.mediaPath ? { id: q.id, name: q.mediaName ?? q.shortcode } : null);
     inputRef.current?.focus();
   };

@@ -1,6 +1,6 @@
 // One ticket of the list: avatar, contact, last message, time, unread badge, queue and tags; a
 // pending ticket is not selectable by click (spec/02 §4), it has Accept; admins get the peek icon.
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '@zapdesk/sync';
 import { Icon } from '../../../ui/Icon.tsx';
@@ -12,8 +12,10 @@ import { shortName } from './ticket-list.ts';
 
 export function Avatar({ name, url, size = 'size-10 text-sm' }: { name: string; url: string | null; size?: string }) {
   const initials = name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
-  return url ? (
-    <img src={url} alt="" className={`${size} shrink-0 rounded-full object-cover`} />
+  // WhatsApp's picture URLs expire (the server renews them daily): a dead one shows the initials.
+  const [failed, setFailed] = useState<string | null>(null);
+  return url && failed !== url ? (
+    <img src={url} alt="" className={`${size} shrink-0 rounded-full object-cover`} onError={() => setFailed(url)} />
   ) : (
     <span className={`${size} flex shrink-0 items-center justify-center rounded-full bg-brand-soft font-semibold text-brand`} aria-hidden="true">
       {initials || '?'}

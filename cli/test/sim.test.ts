@@ -1,0 +1,61 @@
+// `sim edit` and `sim revoke` as a process against the real server: the simulated contact edits
+// and deletes what it sent, and the ticket's messages show it (edited text, deleted mark).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/src/server.ts';
+import { login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
+
+let server: RunningServer;
+let home: string;
+let connectionId: number;
+
+async function http(method: string, url: string, body?: unknown) {
+  const { accessToken } = JSON.parse(readFileSync(path.join(home, 'zapdesk', 'config.json'), 'utf8')) as { accessToken: string };
+  const res = await fetch(`${server.apiUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.status, `${method} ${url}`).toBeLessThan(300);
+  return res.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ simulator: true });
+  home = tempConfigHome();
+  await login(server.apiUrl, home);
+  const added = await zapdesk(['connections', 'add', '--name', 'Sim', '--provider', 'simulator', '--json'], { home });
+  connectionId = JSON.parse(added.stdout).id;
+  await http('POST', `/whatsappsession/${connectionId}`);
+  await http('POST', `/simulator/connections/${connectionId}/scan`, { number: '5511900000002' });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('zapdesk sim edit / revoke', () => {
+  it('edits and deletes a message the contact sent; an unknown message is a one-line error', async () => {
+    const to = String(connectionId);
+    const sent = await zapdesk(['sim', 'send', '--from', '5511955551234', '--name', 'Cli Contact', '--to', to, 'Three boxes'], { home });
+    expect(sent.code, sent.stderr).toBe(0);
+    const first = /message (\S+)\)/.exec(sent.stdout)![1]!;
+    const second = /message (\S+)\)/.exec((await zapdesk(['sim', 'send', '--from', '5511955551234', '--to', to, 'Secret'], { home })).stdout)![1]!;
+
+    const edit = await zapdesk(['sim', 'edit', '--to', to, '--message', first, 'Four boxes'], { home });
+    expect(edit.code, edit.stderr).toBe(0);
+    expect(edit.stdout.trim()).toBe(`Edited message ${first}.`);
+    const revoke = await zapdesk(['sim', 'revoke', '--to', to, '--message', second], { home });
+    expect(revoke.code, revoke.stderr).toBe(0);
+    expect(revoke.stdout.trim()).toBe(`Deleted message ${second} for everyone.`);
+
+    const ticket = (await http('GET', '/tickets?showAll=true&status=pending')).tickets[0] as { id: number };
+    const messages = (await http('GET', `/messages/${ticket.id}`)).messages as { wid: string; body: string; isEdited: boolean; isDeleted: boolean }[];
+    expect(messages.find((m) => m.wid === first)).toMatchObject({ body: 'Four boxes', isEdited: true });
+    expect(messages.find((m) => m.wid === second)).toMatchObject({ isDeleted: true });
+
+    const unknown = await zapdesk(['sim', 'revoke', '--to', to, '--message', 'NOPE'], { home });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

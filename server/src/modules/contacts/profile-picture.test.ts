@@ -1,0 +1,89 @@
+// Contact profile pictures through the channel (spec/02 §3 profilePicUrl): the simulated phone
+// supplies a picture per number; a new contact gets it after its first message or its creation,
+// it is asked again only when a day old, and REST and the sync view show the stored URL.
+import { contactKey } from '@zapdesk/sync';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { newNumber, setupDesk } from '../../../test/conversation.ts';
+import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
+import { pullValue } from '../../../test/read-model.ts';
+import { simulatedProfilePicture } from '../../channels/simulator/avatar.ts';
+import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
+import { settleProfilePictures } from './profile-picture.ts';
+
+describe.each(DIALECTS)('contact profile pictures on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true });
+  });
+  afterAll(async () => t.close());
+
+  /** A number the simulated phone has a picture for (numbers ending in 0 have none). */
+  const withPicture = () => `${newNumber().slice(0, -1)}7`;
+
+  it('fetches the picture of a new contact after its first message; REST, the ticket and the sync view show it', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const token = desk.adminSession.token;
+    const from = withPicture();
+    await desk.say(from, 'hello', { name: 'Pic Person' });
+    await settleProfilePictures(t.deps);
+    const ticket = (await desk.ticketOf(from))!;
+    const expected = simulatedProfilePicture(from)!;
+    expect(expected).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(expected.split(',')[1]!, 'base64').toString()).toContain('<svg');
+
+    const contact = await t.request('GET', `/contacts/${ticket.contactId}`, { token });
+    expect(contact.body.profilePicUrl).toBe(expected);
+    expect((await t.request('GET', `/tickets/${ticket.id}`, { token })).body.contact.profilePicUrl).toBe(expected);
+    expect(await pullValue(t, token, contactKey(ticket.contactId))).toMatchObject({ profilePicUrl: expected });
+    // Same number, same picture: deterministic.
+    expect(simulatedProfilePicture(from)).toBe(expected);
+  });
+
+  it('asks again only when the last answer is a day old; no picture is stored as null', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const channel = t.deps.sessions.getChannel(desk.connectionId)!;
+    const asked = vi.spyOn(channel, 'profilePictureUrl');
+    const hidden = `${newNumber().slice(0, -1)}0`;
+    await desk.say(hidden, 'first');
+    await settleProfilePictures(t.deps);
+    const ticket = (await desk.ticketOf(hidden))!;
+    const db = tenant(t.db, desk.companyId);
+    const read = () => db.selectFrom('contacts').select(['contacts.profilePicUrl', 'contacts.profilePicCheckedAt', 'contacts.version']).where('contacts.id', '=', ticket.contactId).executeTakeFirstOrThrow();
+    const first = await read();
+    expect(first.profilePicUrl).toBeNull();
+    expect(first.profilePicCheckedAt).not.toBeNull();
+    expect(asked).toHaveBeenCalledTimes(1);
+
+    await desk.say(hidden, 'second');
+    await settleProfilePictures(t.deps);
+    expect(asked).toHaveBeenCalledTimes(1);
+
+    // A day later the contact is asked again.
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    await db.updateTable('contacts').set({ profilePicCheckedAt: dayAgo, ...bumpVersion() }).where('contacts.id', '=', ticket.contactId).execute();
+    const before = await read();
+    await desk.say(hidden, 'third');
+    await settleProfilePictures(t.deps);
+    expect(asked).toHaveBeenCalledTimes(2);
+    const after = await read();
+    expect(Date.parse(after.profilePicCheckedAt!)).toBeGreaterThan(Date.parse(dayAgo));
+    // Still no picture: nothing a client sees changed, so the version stays.
+    expect(after.version).toBe(before.version);
+    asked.mockRestore();
+  });
+
+  it('a contact created over REST gets its picture through the company’s default connection; other companies see nothing of it', async () => {
+    const desk = await setupDesk(t);
+    const other = await setupDesk(t);
+    const number = withPicture();
+    const created = await t.request('POST', '/contacts', { token: desk.adminSession.token, body: { name: 'Typed In', number } });
+    expect(created.status).toBe(201);
+    await settleProfilePictures(t.deps);
+    const shown = await t.request('GET', `/contacts/${created.body.id}`, { token: desk.adminSession.token });
+    expect(shown.body.profilePicUrl).toBe(simulatedProfilePicture(number));
+    const foreign = await t.request('GET', `/contacts/${created.body.id}`, { token: other.adminSession.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toBe('ERR_NO_CONTACT_FOUND');
+  });
+});

@@ -1,0 +1,79 @@
+// Contact profile pictures (spec/02 §3 profilePicUrl), asked of the WhatsApp channel: for a new
+// contact and then at most once a day (PROFILE_PIC_MAX_AGE_MS). The network call runs outside any
+// transaction (DESIGN §12): read the contact, ask the channel, then one short write stores the URL
+// (or null: no picture, hidden by privacy) with the time it was asked; when the URL changed, the
+// version moves and the company is poked. Refreshes run in the background of whoever triggered them (an inbound message, a new
+// contact), one at a time per contact; a channel that is not connected leaves the contact for the
+// next trigger.
+import type { AppDeps } from '../../context.ts';
+import type { Peer } from '../../channels/types.ts';
+import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+
+export const PROFILE_PIC_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+type Ref = { companyId: number; contactId: number; connectionId?: number | null };
+
+// Per app: the refreshes in flight, by company and contact (a second trigger joins the first).
+const running = new WeakMap<AppDeps, Map<string, Promise<void>>>();
+const runningOf = (deps: AppDeps) => {
+  let map = running.get(deps);
+  if (!map) running.set(deps, (map = new Map()));
+  return map;
+};
+
+/** True when the contact's picture was never asked for, or longer ago than the maximum age. */
+export function profilePictureDue(checkedAt: string | null, now = Date.now()): boolean {
+  return checkedAt === null || now - Date.parse(checkedAt) >= PROFILE_PIC_MAX_AGE_MS;
+}
+
+/**
+ * Starts a refresh of the contact's picture when it is due, through `connectionId` (else the
+ * contact's connection, else the company's default); never throws, failures are logged.
+ */
+export function refreshProfilePicture(deps: AppDeps, ref: Ref): Promise<void> {
+  const key = `${ref.companyId}:${ref.contactId}`;
+  const map = runningOf(deps);
+  const current = map.get(key);
+  if (current) return current;
+  const run = refresh(deps, ref)
+    .catch((err: unknown) => deps.log.warn('profile picture refresh failed', { contactId: ref.contactId, error: String(err) }))
+    .finally(() => map.delete(key));
+  map.set(key, run);
+  return run;
+}
+
+/** Resolves when the refreshes started so far are done (tests, shutdown). */
+export async function settleProfilePictures(deps: AppDeps): Promise<void> {
+  await Promise.all([...runningOf(deps).values()]);
+}
+
+async function refresh(deps: AppDeps, ref: Ref): Promise<void> {
+  const t = tenant(deps.db, ref.companyId);
+  const contact = await t
+    .selectFrom('contacts')
+    .select(['contacts.id', 'contacts.number', 'contacts.jid', 'contacts.lid', 'contacts.whatsappId', 'contacts.profilePicUrl', 'contacts.profilePicCheckedAt'])
+    .where('contacts.id', '=', ref.contactId)
+    .executeTakeFirst();
+  if (!contact || !profilePictureDue(contact.profilePicCheckedAt)) return;
+  const connectionId = ref.connectionId ?? contact.whatsappId ?? (await defaultConnectionId(deps, ref.companyId));
+  const channel = connectionId ? deps.sessions.getChannel(connectionId) : undefined;
+  if (!channel || channel.status() !== 'CONNECTED') return;
+  const peer: Peer = { number: contact.number, ...(contact.jid ? { jid: contact.jid } : {}), ...(contact.lid ? { lid: contact.lid } : {}) };
+  // The network call: no transaction is open here.
+  const url = (await channel.profilePictureUrl(peer)) ?? null;
+  const checkedAt = new Date().toISOString();
+  const changed = url !== contact.profilePicUrl;
+  await write(deps, async (tx) => {
+    const update = tenant(tx.db, ref.companyId).updateTable('contacts').where('contacts.id', '=', contact.id);
+    // The check time alone reaches no client: the version moves only with the picture.
+    if (!changed) return void (await update.set({ profilePicCheckedAt: checkedAt }).execute());
+    await update.set((eb) => ({ profilePicUrl: url, profilePicCheckedAt: checkedAt, version: eb('contacts.version', '+', 1) })).execute();
+    tx.effects.poke(ref.companyId);
+  });
+}
+
+async function defaultConnectionId(deps: AppDeps, companyId: number): Promise<number | undefined> {
+  const row = await tenant(deps.db, companyId).selectFrom('whatsapps').select('whatsapps.id').where('whatsapps.isDefault', '=', 1).orderBy('whatsapps.id').executeTakeFirst();
+  return row?.id;
+}
