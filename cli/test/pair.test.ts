@@ -86,4 +86,23 @@ describe('zapdesk connections pair', { timeout: 120_000 }, () => {
     expect(run.stderr.match(/▀▀▀▀▀/g)?.length).toBeGreaterThanOrEqual(qrLines.length);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Nobody scans) did not pair: TIMEOUT`);
   });
+
+  it('reports what the server says now, not the CONNECTED its local store remembers from before', async () => {
+    const id = await addConnection('Connected before');
+    expect((await zapdesk(['sim', 'scan', String(id)], { home })).code).toBe(1); // not showing a QR yet
+    const { accessToken } = JSON.parse(readFileSync(path.join(home, 'zapdesk', 'config.json'), 'utf8')) as { accessToken: string };
+    const call = (url: string, method = 'POST') => fetch(`${server.apiUrl}${url}`, { method, headers: { authorization: `Bearer ${accessToken}` } });
+    expect((await call(`/whatsappsession/${id}`)).status).toBe(200);
+    expect((await call(`/simulator/connections/${id}/scan`)).status).toBe(200);
+    // The CLI's local store syncs while the connection is CONNECTED (a watch syncs the whole view).
+    expect((await zapdesk(['tickets', 'watch', '--for', '1'], { home })).code).toBe(0);
+    expect((await zapdesk(['connections', 'disconnect', String(id)], { home })).code).toBe(0);
+
+    // Now it shows a QR again and nobody scans: the pairing must wait, not say CONNECTED.
+    const run = await zapdesk(['connections', 'pair', String(id), '--timeout', '5', '--json'], { home });
+    expect(run.stderr).not.toContain('CONNECTED');
+    expect(run.stderr).toContain(`connection ${id}: qrcode (QR 1)`);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Connected before) did not pair: TIMEOUT`);
+  });
 });

@@ -4,6 +4,7 @@
 // That clock is ours and unref'd: Replicache's own pullInterval timer outlives close() and would
 // keep the process alive for up to one interval after the user quits.
 import path from 'node:path';
+import type { ReadTransaction } from 'replicache';
 import type { SyncClient } from '@zapdesk/sync/replicache';
 import { configDir } from '../config.ts';
 import type { Ctx } from '../context.ts';
@@ -32,4 +33,18 @@ export async function openLiveClient(ctx: Ctx, api: Api, who: { userId: number; 
       await client.close();
     },
   };
+}
+
+/**
+ * Calls `onData` with what `read` finds, now and whenever it changes. `synced` is false while the
+ * answer comes only from the store on disk, which holds what the last run saw (a connection
+ * CONNECTED then may show a QR now); it is true from the first pull the server answered on.
+ */
+export async function subscribeSynced<T>(client: SyncClient, read: (tx: ReadTransaction) => Promise<T>, onData: (value: T, synced: boolean) => void): Promise<() => void> {
+  let synced = false;
+  const unsubscribe = client.rep.subscribe(read, { onData: (value) => onData(value, synced) });
+  await client.rep.pull({ now: true });
+  synced = true;
+  onData(await client.rep.query(read), synced);
+  return unsubscribe;
 }

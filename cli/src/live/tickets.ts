@@ -6,7 +6,7 @@ import type { Ticket } from '@zapdesk/sync';
 import { syncPrefix } from '@zapdesk/sync/keys';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
-import { openLiveClient } from './client.ts';
+import { openLiveClient, subscribeSynced } from './client.ts';
 
 export type TicketsWatch = { stop(): Promise<void> };
 
@@ -24,17 +24,14 @@ export async function watchTickets(
   onChange: (tickets: Ticket[], synced: boolean) => void,
 ): Promise<TicketsWatch> {
   const client = await openLiveClient(ctx, api, who);
-  let synced = false;
-  let last: Ticket[] = [];
-  const unsubscribe = client.rep.subscribe((tx) => tx.scan({ prefix: syncPrefix('ticket') }).values().toArray() as Promise<Ticket[]>, {
-    onData: (tickets) => {
-      last = [...tickets].sort(byActivity);
-      onChange(last, synced);
-    },
+  const unsubscribe = await subscribeSynced(
+    client,
+    (tx) => tx.scan({ prefix: syncPrefix('ticket') }).values().toArray() as Promise<Ticket[]>,
+    (tickets, synced) => onChange([...tickets].sort(byActivity), synced),
+  ).catch(async (err: unknown) => {
+    await client.close();
+    throw err;
   });
-  await client.rep.pull({ now: true });
-  synced = true;
-  onChange(last, synced);
   return {
     async stop() {
       unsubscribe();
