@@ -8,7 +8,7 @@ import { signAccessToken } from '../../server/src/auth/tokens.ts';
 import type { RunningServer } from '../../server/src/server.ts';
 import { writeConfig } from '../src/config.ts';
 import { generateCsv, generateXlsx, numberOf, type GeneratedSheet } from '../../server/test/spreadsheets.ts';
-import { login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+import { login, startTestServer, tempConfigHome, zapdesk, zapdeskPiped, type Run } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -39,6 +39,21 @@ function expectedErrorsFile(sheet: GeneratedSheet, csvLines: string[]) {
   });
   return ['row,name,number,reason', ...lines, ''].join('\n');
 }
+
+describe('zapdesk contacts list into a pipe that closes early', { timeout: 300_000 }, () => {
+  it('ends quietly with exit 0 when head has read what it wanted', async () => {
+    const dir = tempConfigHome();
+    const sheet = await generateCsv({ rows: 2_000, dir, name: 'many.csv', numberOffset: 900_000 });
+    expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home }))).toMatchObject({ imported: 2_000 });
+    // Far more than a pipe holds (about 150 KB): the CLI is still writing when head leaves.
+    const plain = await zapdeskPiped(['contacts', 'list', '--all'], 'head -3', { home });
+    expect(plain).toMatchObject({ code: 0, stderr: '' });
+    expect(plain.stdout.split('\n')[0]).toMatch(/^ID +NAME +NUMBER/);
+    expect(plain.stdout.trimEnd().split('\n')).toHaveLength(3);
+    const asJson = await zapdeskPiped(['contacts', 'list', '--all', '--json'], 'head -3', { home });
+    expect(asJson).toMatchObject({ code: 0, stdout: '{\n  "contacts": [\n    {\n', stderr: '' });
+  });
+});
 
 // Each case runs several CLI processes and imports thousands of rows: generous for a busy 2-core machine.
 describe('zapdesk contacts import', { timeout: 300_000 }, () => {

@@ -44,10 +44,24 @@ export const tempConfigHome = () => mkdtempSync(path.join(tmpdir(), 'zapdesk-cli
 
 export type Run = { code: number | null; stdout: string; stderr: string };
 
+type RunOptions = { home: string; input?: string; env?: Record<string, string> };
+
 /** `zapdesk ...args` as a child process; `env` adds to a clean environment (no inherited LANG or tokens). */
-export function zapdesk(args: string[], opts: { home: string; input?: string; env?: Record<string, string> }): Promise<Run> {
+export function zapdesk(args: string[], opts: RunOptions): Promise<Run> {
+  return run(process.execPath, [BIN, ...args], opts);
+}
+
+/**
+ * `zapdesk ...args | reader` through bash with pipefail, as a person types it: the code is the CLI's
+ * when it failed (else the reader's), stderr the CLI's, stdout what the reader printed.
+ */
+export function zapdeskPiped(args: string[], reader: string, opts: RunOptions): Promise<Run> {
+  return run('bash', ['-o', 'pipefail', '-c', `"$0" "$@" | ${reader}`, process.execPath, BIN, ...args], opts);
+}
+
+function run(command: string, args: string[], opts: RunOptions): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, args, {
       env: { PATH: process.env.PATH ?? '', HOME: opts.home, XDG_CONFIG_HOME: opts.home, LANG: 'C.UTF-8', NO_COLOR: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,6 +1,6 @@
 // Usage errors: exit 2 and one helpful line, before anything reaches a server.
 import { describe, expect, it } from 'vitest';
-import { tempConfigHome, zapdesk } from './helpers.ts';
+import { tempConfigHome, zapdesk, zapdeskPiped } from './helpers.ts';
 
 describe('bad command lines', { timeout: 120_000 }, () => {
   const home = tempConfigHome();
@@ -42,5 +42,15 @@ describe('bad command lines', { timeout: 120_000 }, () => {
     const run = await zapdesk(['login', '--url', 'http://127.0.0.1:9'], { home });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("error: option '--email <email>' is required when not on a terminal");
+  });
+
+  it('ends quietly with exit 0 when the reader of its output goes away (| head, | true)', async () => {
+    // `true` reads nothing and exits at once: every write of the help meets a closed pipe.
+    const gone = await zapdeskPiped(['--help'], 'true', { home });
+    expect(gone).toMatchObject({ code: 0, stderr: '' });
+    const head = await zapdeskPiped(['--help'], 'head -1', { home });
+    expect(head).toMatchObject({ code: 0, stdout: 'Usage: zapdesk [options] [command]\n', stderr: '' });
+    const sub = await zapdeskPiped(['contacts', 'import', '--help'], 'true', { home });
+    expect(sub).toMatchObject({ code: 0, stderr: '' });
   });
 });
