@@ -11,7 +11,7 @@ export type LazyEntry = { description: string; load(): Promise<CommandEntry> };
 
 export const commandTree: Record<string, LazyEntry> = {
   login: { description: 'Log in and keep the session in $XDG_CONFIG_HOME/zapdesk/config.json (mode 0600)', load: async () => (await import('./login.ts')).default },
-  logout: { description: 'End the session on the server and forget it here (the server address is kept)', load: async () => (await import('./logout.ts')).default },
+  logout: { description: 'End the session on the server and forget it and the synced data here (the server address is kept)', load: async () => (await import('./logout.ts')).default },
   whoami: { description: 'Show who is logged in, in which company, on which server', load: async () => (await import('./whoami.ts')).default },
   companies: { description: 'Companies (tenants): create with a plan and a first admin, renew, suspend (super-admin)', load: async () => (await import('./companies/index.ts')).companies },
   plans: { description: 'Plans: limits, price and features of what a company subscribes to (super-admin)', load: async () => (await import('./plans/index.ts')).plans },

@@ -3,10 +3,9 @@
 // and the poke socket pulls on every reconnect; a slow pull on a clock covers a poke lost anyway.
 // That clock is ours and unref'd: Replicache's own pullInterval timer outlives close() and would
 // keep the process alive for up to one interval after the user quits.
-import path from 'node:path';
 import type { ReadTransaction } from 'replicache';
 import type { SyncClient } from '@zapdesk/sync/replicache';
-import { configDir } from '../config.ts';
+import { privateStoreFile } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
 
@@ -19,7 +18,7 @@ export async function openLiveClient(ctx: Ctx, api: Api, who: { userId: number; 
     api,
     userId: who.userId,
     companyId: who.companyId,
-    storeFile: path.join(configDir(ctx.io.env), 'replicache.db'),
+    storeFile: privateStoreFile(ctx.io.env),
     pullInterval: null,
   });
   const timer = setInterval(() => {
