@@ -12,6 +12,8 @@ export const DEFAULT_URL = 'http://localhost:8080';
 export const configSchema = z.object({
   url: z.string().optional(),
   refreshToken: z.string().optional(),
+  /** When the refresh token runs out (its cookie's Max-Age): past it, a refused session has expired; before, it was ended. */
+  refreshExpiresAt: z.string().optional(),
   /** Cached so each command does not spend (rotate) the refresh token; it lives 15 minutes. */
   accessToken: z.string().optional(),
   userId: z.number().optional(),

@@ -154,3 +154,45 @@ describe('zapdesk login / whoami / logout', { timeout: 120_000 }, () => {
     expect(storeModes(home)).toEqual({});
   });
 });
+
+describe('why the server refused a session', { timeout: 120_000 }, () => {
+  it('a token that is not valid is not called expired', async () => {
+    const home = tempConfigHome();
+    const run = await zapdesk(['whoami'], { home, env: { ZAPDESK_URL: server.apiUrl, ZAPDESK_TOKEN: 'not-a-token' } });
+    expect(run).toMatchObject({
+      code: 1,
+      stderr: 'error: the server refused the access token in ZAPDESK_TOKEN: it is not a token of this server, or its session was ended (logged out, or replaced by a newer login).\n',
+    });
+  });
+
+  it('a session replaced by a login elsewhere says so, in the chosen language', async () => {
+    const laptop = tempConfigHome();
+    const desktop = tempConfigHome();
+    await login(server.apiUrl, laptop);
+    await login(server.apiUrl, desktop); // one session at a time: the laptop's is revoked
+    const run = await zapdesk(['--lang', 'pt', 'whoami'], { home: laptop });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'error: sua sessão foi encerrada no servidor: esta conta entrou de novo em outro lugar (uma sessão por vez), ou saiu por lá. Rode `zapdesk login` para entrar de novo.\n',
+    );
+    expect(run.stderr).not.toMatch(/expirou|expired/i);
+    expect((await zapdesk(['whoami'], { home: desktop })).code).toBe(0);
+  });
+});
+
+describe('a session that really ran out', { timeout: 120_000 }, () => {
+  let shortLived: RunningServer;
+  beforeAll(async () => {
+    shortLived = await startTestServer({ accessTokenTtlSec: 1, refreshTokenTtlSec: 2 });
+  });
+  afterAll(() => shortLived?.close());
+
+  it('is called expired, with the catalogue message', async () => {
+    const home = tempConfigHome();
+    await login(shortLived.apiUrl, home);
+    expect(Date.parse(String(readConfig(home).refreshExpiresAt))).toBeGreaterThan(Date.now());
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await zapdesk(['whoami'], { home })).toMatchObject({ code: 1, stderr: 'Session expired. Please log in.\n' });
+  });
+});
+
