@@ -80,3 +80,44 @@ export async function login(url: string, home: string, user: { email: string; pa
   if (run.code !== 0) throw new Error(`login failed: ${run.code} ${run.stderr}`);
   return run;
 }
+
+export type Pty = {
+  /** Everything the terminal received so far, escape sequences included. */
+  output(): string;
+  /** Typed at the keyboard. */
+  write(keys: string): void;
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+};
+
+/**
+ * `zapdesk ...args` in a pseudo-terminal of `cols` × `rows` (util-linux `script`, on every Debian),
+ * so stdin and stdout are TTYs and Ink draws: what a person at a terminal sees, keys included.
+ */
+export function inPty(args: string[], opts: { home: string; cols?: number; rows?: number; env?: Record<string, string> }): Pty {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  // A fresh pseudo-terminal has no size: stty gives it one before the CLI starts.
+  const command = `stty cols ${opts.cols ?? 120} rows ${opts.rows ?? 40}; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: opts.home, XDG_CONFIG_HOME: opts.home, LANG: 'C.UTF-8', TERM: 'xterm-256color', ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    output: () => output,
+    write: (keys) => void child.stdin.write(keys),
+    async waitFor(pattern, ms = 60_000) {
+      const until = Date.now() + ms;
+      for (;;) {
+        const m = output.match(pattern);
+        if (m) return m;
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    exited,
+  };
+}

@@ -19,7 +19,7 @@ export const commandTree: Record<string, LazyEntry> = {
   helps: { description: 'Help videos shown to every company (super-admin)', load: async () => (await import('./helps/index.ts')).helps },
   announcements: { description: 'Announcements shown to every company (super-admin)', load: async () => (await import('./announcements/index.ts')).announcements },
   connections: { description: 'WhatsApp connections: add, pair by QR in the terminal, disconnect', load: async () => (await import('./connections/index.ts')).connections },
-  contacts: { description: 'Contacts of your company: list, look up, import a spreadsheet, export', load: async () => (await import('./contacts/index.ts')).contacts },
+  contacts: { description: 'Contacts of your company: list, look up, import a spreadsheet, export, delete', load: async () => (await import('./contacts/index.ts')).contacts },
   sim: { description: 'The built-in WhatsApp simulator (server started with SIMULATOR=1): scan, send, flood', load: async () => (await import('./sim/index.ts')).sim },
   tickets: { description: 'Tickets: list with filters, or watch them change live', load: async () => (await import('./tickets/index.ts')).tickets },
 };
