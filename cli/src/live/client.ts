@@ -20,7 +20,15 @@ export async function openLiveClient(ctx: Ctx, api: Api, who: { userId: number; 
     companyId: who.companyId,
     storeFile: privateStoreFile(ctx.io.env),
     pullInterval: null,
+    // Its failures ("Got a non 200 response doing pull") went to the console, over the live table;
+    // what they mean is shown as the view's state instead (connectivity below).
+    logSinks: [{ log: () => {} }],
   });
+  // Back after an outage a pull answers before the poke socket's next try (its backoff grows to
+  // 30 s): the socket tries at once, so the view is live again within a pull.
+  client.rep.onOnlineChange = (online) => {
+    if (online) client.pokes?.wake();
+  };
   const timer = setInterval(() => {
     if (!client.rep.closed) client.rep.pull().catch(() => undefined);
   }, SAFETY_PULL_MS);
@@ -46,4 +54,9 @@ export async function subscribeSynced<T>(client: SyncClient, read: (tx: ReadTran
   synced = true;
   onData(await client.rep.query(read), synced);
   return unsubscribe;
+}
+
+/** The server answers now: the poke socket is registered and the last pull or push got through. */
+export function isConnected(client: SyncClient): boolean {
+  return (client.pokes?.isOpen() ?? true) && client.rep.online;
 }

@@ -6,34 +6,46 @@ import type { Ticket } from '@zapdesk/sync';
 import { syncPrefix } from '@zapdesk/sync/keys';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
-import { openLiveClient, subscribeSynced } from './client.ts';
+import { isConnected, openLiveClient, subscribeSynced } from './client.ts';
 
 export type TicketsWatch = { stop(): Promise<void> };
+
+/** `syncing`: only the store's copy so far; `live`: the server's, kept current by pokes; `offline`: the server does not answer. */
+export type LiveState = 'syncing' | 'live' | 'offline';
 
 /** Newest activity first, as GET /tickets orders them. */
 export const byActivity = (a: Ticket, b: Ticket) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
 
-/**
- * Calls `onChange` with every ticket of the view whenever one changes; `synced` is false while the
- * data comes only from the local cache (before the first pull has answered).
- */
-export async function watchTickets(
-  ctx: Ctx,
-  api: Api,
-  who: { userId: number; companyId: number },
-  onChange: (tickets: Ticket[], synced: boolean) => void,
-): Promise<TicketsWatch> {
+/** How often the connection is looked at: a lost socket says nothing, it only stops being open. */
+const CHECK_MS = 1_000;
+
+/** Calls `onChange` with every ticket of the view and the view's state whenever either changes. */
+export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; companyId: number }, onChange: (tickets: Ticket[], state: LiveState) => void): Promise<TicketsWatch> {
   const client = await openLiveClient(ctx, api, who);
+  let tickets: Ticket[] = [];
+  let synced = false;
+  let shown: LiveState | undefined;
+  const stateNow = (): LiveState => (!synced ? 'syncing' : isConnected(client) ? 'live' : 'offline');
+  const emit = () => onChange(tickets, (shown = stateNow()));
   const unsubscribe = await subscribeSynced(
     client,
     (tx) => tx.scan({ prefix: syncPrefix('ticket') }).values().toArray() as Promise<Ticket[]>,
-    (tickets, synced) => onChange([...tickets].sort(byActivity), synced),
+    (rows, isSynced) => {
+      tickets = [...rows].sort(byActivity);
+      synced = isSynced;
+      emit();
+    },
   ).catch(async (err: unknown) => {
     await client.close();
     throw err;
   });
+  const timer = setInterval(() => {
+    if (stateNow() !== shown) emit();
+  }, CHECK_MS);
+  timer.unref();
   return {
     async stop() {
+      clearInterval(timer);
       unsubscribe();
       await client.close();
     },
