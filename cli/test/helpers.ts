@@ -2,6 +2,7 @@
 // when TEST_POSTGRES_URL is set) and a free port, and the CLI as a real process (node + the bin
 // launcher) with its own XDG_CONFIG_HOME.
 import { spawn } from 'node:child_process';
+import xterm from '@xterm/headless';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -120,4 +121,20 @@ export function inPty(args: string[], opts: { home: string; cols?: number; rows?
     },
     exited,
   };
+}
+
+/**
+ * The lines a terminal of `cols` × `rows` shows after receiving `output` (scrollback included), as
+ * a terminal emulator draws them: wrapping, cursor moves and erasing applied. What a person sees,
+ * where the raw output would also hold every frame that was later erased.
+ */
+export async function screenOf(output: string, cols: number, rows: number): Promise<string[]> {
+  const term = new xterm.Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
+  await new Promise<void>((resolve) => term.write(output, resolve));
+  const buffer = term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+  term.dispose();
+  while (lines.length && lines.at(-1) === '') lines.pop();
+  return lines;
 }
