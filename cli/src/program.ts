@@ -65,7 +65,8 @@ function addCommand(parent: Command, name: string, spec: CommandSpec<z.ZodObject
       .catch((err: unknown) => {
       throw err instanceof UsageError ? new UsageError(`${err.message} (see ${commandPath(command)} --help)`) : err;
     });
-    const json = Boolean((parsed.data as { json?: boolean }).json);
+    // A command with its own --json (tickets watch: one object per change) has printed it already.
+    const json = !spec.noJson && Boolean((parsed.data as { json?: boolean }).json);
     await emit(ctx, data, spec.show?.(data, input), json);
   });
 }

@@ -46,7 +46,7 @@ export default defineCommand({
     'zapdesk tickets list --status open',
     'zapdesk tickets list --status pending --queue-ids 1,2 --unread',
     'zapdesk tickets list --search maria --show-all --page 2',
-    "zapdesk tickets list --status open --all --json | jq 'map(.id)'",
+    "zapdesk tickets list --status open --all --json | jq '.tickets | map(.id)'",
   ],
   options: ticketFilterOptions.extend({
     page: z.coerce.number().int().min(1).default(1).describe('page of 40 (default 1)'),
