@@ -4,7 +4,7 @@
 // key missing from an object or a map over an object is an error here, as jq's "Cannot index"
 // is. jq itself need not be installed for the test; where it is, the output is also piped to it.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
@@ -15,12 +15,13 @@ let server: RunningServer;
 let home: string;
 let dir: string;
 
+const accessToken = () => (JSON.parse(readFileSync(path.join(home, 'zapdesk', 'config.json'), 'utf8')) as { accessToken: string }).accessToken;
+
 /** The API as the logged-in CLI user, for what the examples need to exist. */
-async function http(method: string, url: string, body?: unknown) {
-  const { accessToken } = (await import(path.join(home, 'zapdesk', 'config.json'), { with: { type: 'json' } })).default as { accessToken: string };
-  const res = await fetch(`${server.apiUrl}${url}`, { method, headers: { authorization: `Bearer ${accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+async function http<T = { id: number }>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.apiUrl}${url}`, { method, headers: { authorization: `Bearer ${accessToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
   expect(res.status, `${method} ${url}`).toBeLessThan(300);
-  return res.json() as Promise<{ id: number }>;
+  return res.json() as Promise<T>;
 }
 
 beforeAll(async () => {
@@ -36,7 +37,7 @@ beforeAll(async () => {
   // An open ticket (tickets list --status open) and a pending one (tickets watch).
   await http('POST', '/simulator/messages', { connectionId: 3, from: '5511977770001', name: 'Ana', body: 'Oi' });
   await http('POST', '/simulator/messages', { connectionId: 3, from: '5511977770002', name: 'Bia', body: 'Olá' });
-  const { tickets } = (await (await fetch(`${server.apiUrl}/tickets?showAll=true`, { headers: { authorization: `Bearer ${(await import(path.join(home, 'zapdesk', 'config.json'), { with: { type: 'json' } })).default.accessToken}` } })).json()) as { tickets: { id: number }[] };
+  const { tickets } = await http<{ tickets: { id: number }[] }>('GET', '/tickets?showAll=true');
   await http('PUT', `/tickets/${tickets[0]!.id}`, { status: 'open', userId: 1 });
   writeFileSync(path.join(dir, 'leads.csv'), 'name,number,email\nLead One,5511966660001,l1@example.test\n');
 }, 180_000);
