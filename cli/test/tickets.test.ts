@@ -138,21 +138,14 @@ describe('zapdesk tickets watch', { timeout: 300_000 }, () => {
   });
 
   it('draws the live table in a terminal and quits on q', async () => {
-    // A terminal wide enough for every column (a fresh pseudo-terminal has no size).
-    const command = `stty cols 160 rows 40; ${[process.execPath, BIN, 'tickets', 'watch', '--status', 'pending'].map((a) => `'${a}'`).join(' ')}`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    child.stdout.on('data', (d) => (screen += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const text = () => stripVTControlCharacters(screen);
+    // A terminal wide enough for every column.
+    const pty = inPty(['tickets', 'watch', '--status', 'pending'], { home, cols: 160, rows: 40 });
+    const text = () => stripVTControlCharacters(pty.output());
     await waitFor(text, /Tickets 0 open · \d+ pending ● live/);
     await message('5511955551111', 'Cliente Ao Vivo', 'Olá da tela');
     await waitFor(text, /\d+ +pending +Cliente Ao Vivo \(5511955551111\) .* Olá da tela/);
-    child.stdin.write('q');
-    expect(await exited).toBe(0);
+    pty.write('q');
+    expect(await pty.exited).toBe(0);
     expect(text()).toMatch(/ID +STATUS +CONTACT +QUEUE +USER +UNREAD +TAGS +UPDATED +LAST MESSAGE/);
   });
 
@@ -206,16 +199,18 @@ describe('zapdesk tickets watch', { timeout: 300_000 }, () => {
       await pty.waitFor(/● live/);
       const before = pty.output().length;
       await proxy.cut();
-      await pty.waitFor(/server unreachable since \d\d:\d\d:\d\d, reconnecting…/, 20_000);
+      await waitFor(() => pty.output().slice(before), /server unreachable since \d\d:\d\d:\d\d, reconnecting…/, 20_000);
       const during = await screenOf(pty.output(), cols, 30);
-      expect(during[0]).toMatch(/^Tickets 0 open · \d+ pending ○ server unreachable since/);
+      expect(during[0], during.join('\n')).toMatch(/^Tickets 0 open · \d+ pending ○ server unreachable since/);
       expect(during.join('\n')).not.toContain('● live');
       // Replicache retries its pull meanwhile; its complaints must not reach the terminal.
       await new Promise((r) => setTimeout(r, 6_000));
       expect(pty.output().slice(before)).not.toMatch(/non 200|pull requestID|ECONNREFUSED/);
 
+      const beforeRestore = pty.output().length;
       await proxy.restore();
       await message('5511955556666', 'Depois Da Queda', 'Voltou?');
+      await waitFor(() => pty.output().slice(beforeRestore), /● live/, 30_000);
       await pty.waitFor(/Depois Da Queda/, 30_000);
       const after = await screenOf(pty.output(), cols, 30);
       expect(after[0]).toMatch(/^Tickets 0 open · \d+ pending ● live/);

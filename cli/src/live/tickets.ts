@@ -10,8 +10,11 @@ import { isConnected, openLiveClient, subscribeSynced } from './client.ts';
 
 export type TicketsWatch = { stop(): Promise<void> };
 
-/** `syncing`: only the store's copy so far; `live`: the server's, kept current by pokes; `offline`: the server does not answer. */
-export type LiveState = 'syncing' | 'live' | 'offline';
+/**
+ * `syncing`: only the store's copy so far; `connecting`: the server's copy, the poke socket not yet
+ * registered; `live`: kept current by pokes; `offline`: the server stopped answering.
+ */
+export type LiveState = 'syncing' | 'connecting' | 'live' | 'offline';
 
 /** Newest activity first, as GET /tickets orders them. */
 export const byActivity = (a: Ticket, b: Ticket) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
@@ -25,7 +28,16 @@ export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; co
   let tickets: Ticket[] = [];
   let synced = false;
   let shown: LiveState | undefined;
-  const stateNow = (): LiveState => (!synced ? 'syncing' : isConnected(client) ? 'live' : 'offline');
+  let wasLive = false;
+  const stateNow = (): LiveState => {
+    if (!synced) return 'syncing';
+    if (isConnected(client)) {
+      wasLive = true;
+      return 'live';
+    }
+    // Before the socket's first registration the server has answered the pull: not an outage.
+    return wasLive || !client.rep.online ? 'offline' : 'connecting';
+  };
   const emit = () => onChange(tickets, (shown = stateNow()));
   const unsubscribe = await subscribeSynced(
     client,

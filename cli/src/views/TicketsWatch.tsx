@@ -1,4 +1,4 @@
-// `tickets watch` on a TTY: a head line (counts, live / syncing / server unreachable, how to quit)
+// `tickets watch` on a TTY: a head line (counts, live / syncing / connecting / server unreachable, how to quit)
 // over the ticket table, cut to the terminal's height and width. Only renders; watch-screen.ts feeds it.
 import { Box, Text } from 'ink';
 import type { LiveState } from '../live/tickets.ts';
@@ -22,6 +22,7 @@ export type TicketsWatchProps = {
 function StateMark({ state, offlineSince }: { state: LiveState; offlineSince?: string }) {
   if (state === 'live') return <Text color="green">● live</Text>;
   if (state === 'syncing') return <Text color="yellow">○ syncing…</Text>;
+  if (state === 'connecting') return <Text color="yellow">○ connecting…</Text>;
   return <Text color="red">○ server unreachable{offlineSince ? ` since ${offlineSince}` : ''}, reconnecting…</Text>;
 }
 
