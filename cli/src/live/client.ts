@@ -3,13 +3,15 @@
 // and the poke socket pulls on every reconnect; a slow pull on a clock covers a poke lost anyway.
 // That clock is ours and unref'd: Replicache's own pullInterval timer outlives close() and would
 // keep the process alive for up to one interval after the user quits.
-import type { ReadTransaction } from 'replicache';
 import type { SyncClient } from '@zapdesk/sync/replicache';
 import { privateStoreFile } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
 
 const SAFETY_PULL_MS = 5_000;
+
+/** Replicache's read transaction, as sync/'s client hands it to a query (replicache is sync/'s dependency, not ours). */
+type ReadTx = Parameters<Parameters<SyncClient['rep']['query']>[0]>[0];
 
 export async function openLiveClient(ctx: Ctx, api: Api, who: { userId: number; companyId: number }): Promise<SyncClient> {
   // Loaded only here: better-sqlite3, replicache and ws are not needed by the other commands.
@@ -47,7 +49,7 @@ export async function openLiveClient(ctx: Ctx, api: Api, who: { userId: number; 
  * answer comes only from the store on disk, which holds what the last run saw (a connection
  * CONNECTED then may show a QR now); it is true from the first pull the server answered on.
  */
-export async function subscribeSynced<T>(client: SyncClient, read: (tx: ReadTransaction) => Promise<T>, onData: (value: T, synced: boolean) => void): Promise<() => void> {
+export async function subscribeSynced<T>(client: SyncClient, read: (tx: ReadTx) => Promise<T>, onData: (value: T, synced: boolean) => void): Promise<() => void> {
   let synced = false;
   const unsubscribe = client.rep.subscribe(read, { onData: (value) => onData(value, synced) });
   await client.rep.pull({ now: true });
