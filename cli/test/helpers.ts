@@ -107,6 +107,10 @@ export function inPty(args: string[], opts: { home: string; cols?: number; rows?
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  // A test that fails before the CLI quits must not leave it running (it watches forever).
+  const stop = () => child.kill();
+  process.once('exit', stop);
+  void exited.then(() => process.off('exit', stop));
   return {
     output: () => output,
     write: (keys) => void child.stdin.write(keys),
