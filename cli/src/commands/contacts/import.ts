@@ -19,7 +19,7 @@ export default defineCommand({
   ],
   args: [{ name: 'file', description: 'the spreadsheet: titles in the first row (name, number, email), or no titles and those columns in that order' }],
   options: z.object({
-    errors: z.string().optional().describe('write the rejected rows (row number, name, number, reason) to this csv file'),
+    errors: z.string().optional().describe('write the rejected rows (row number, name, number, email, reason) to this csv file'),
     format: z.enum(FORMATS).optional().describe('the file format when the name does not end in .xlsx or .csv'),
   }),
   async run({ args, options }, ctx) {
