@@ -26,13 +26,13 @@ export async function openSpreadsheetUpload(c: Context) {
   if (Number(c.req.header('content-length') ?? 0) > MAX_IMPORT_FILE_BYTES) throw tooLarge(MAX_IMPORT_FILE_BYTES);
   const file = await openUploadedFile(c.req.raw.body, boundary, 'file', MAX_IMPORT_FILE_BYTES);
   if (!file) throw new AppError('ERR_VALIDATION', 'file: Required', { issues: [{ path: 'file', message: 'Required' }] });
-  const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.fileName, file.contentType);
-  if (!format) {
-    // A legacy binary workbook (.xls) cannot be read here: say what to do rather than "unknown".
-    const legacy = /\.xls$/i.test(file.fileName) || file.contentType === 'application/vnd.ms-excel';
-    const message = legacy ? `${ONLY_SPREADSHEETS}: save the .xls workbook as .xlsx first` : ONLY_SPREADSHEETS;
+  // A legacy binary workbook (.xls) cannot be read here: say what to do rather than fail on its bytes.
+  if (/\.xls$/i.test(file.fileName)) {
+    const message = `${ONLY_SPREADSHEETS}: save the .xls workbook as .xlsx first`;
     throw new AppError('ERR_VALIDATION', `file: ${message}`, { issues: [{ path: 'file', message }] });
   }
+  const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.fileName, file.contentType);
+  if (!format) throw new AppError('ERR_VALIDATION', `file: ${ONLY_SPREADSHEETS}`, { issues: [{ path: 'file', message: ONLY_SPREADSHEETS }] });
   return { file, format };
 }
 
