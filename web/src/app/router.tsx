@@ -57,6 +57,7 @@ export const router = createBrowserRouter([
                   { path: '/announcements', lazy: () => import('../pages/announcements/AnnouncementsPage.tsx') },
                   { path: '/contact-lists', lazy: () => import('../pages/contact-lists/ContactListsPage.tsx') },
                   { path: '/contact-lists/:id/contacts', lazy: () => import('../pages/contact-lists/ContactListItemsPage.tsx') },
+                  { path: '/files', lazy: () => import('../pages/files/FilesPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],

@@ -1,6 +1,7 @@
-// Contact lists in a real Chromium against the real server (spec/03 §2): a list made from the
-// lists screen, a contact added by hand, a spreadsheet imported after the confirmation that links
-// the example file, each contact's WhatsApp icon as the channel answers, and the count on the lists.
+// Contact lists and files in a real Chromium against the real server (spec/03 §2): a list made from
+// the lists screen, a contact added by hand, a spreadsheet imported after the confirmation that
+// links the example file, each contact's WhatsApp icon as the channel answers, and the count on the
+// lists; a file list with two files, one uploaded, then edited and deleted.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
@@ -82,6 +83,48 @@ describe('contact lists screen', () => {
 
     await page.getByRole('link', { name: 'Back to lists' }).click();
     await page.getByRole('row', { name: /Black Friday/ }).getByRole('cell', { name: '2', exact: true }).waitFor();
+    await context.close();
+  });
+});
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+
+describe('files screen', () => {
+  it('adds a file list with a file, edits its options and deletes it', async () => {
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.getByRole('navigation').getByRole('link', { name: 'File lists' }).click();
+    await page.getByRole('heading', { name: 'Files' }).waitFor();
+    await page.getByRole('button', { name: 'Add file list' }).click();
+    const modal = page.getByRole('dialog', { name: 'New file list' });
+    await modal.getByLabel('Name', { exact: true }).fill('Price list');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('Required').waitFor();
+    await modal.getByLabel('Message').fill('Here are our prices');
+    await modal.getByRole('button', { name: 'Add a file' }).click();
+    await modal.getByLabel('File 1 name').fill('Logo');
+    await modal.getByLabel('File 1', { exact: true }).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await modal.getByRole('button', { name: 'Add a file' }).click();
+    await modal.getByLabel('File 2 name').fill('Brochure');
+    await shot(page, 'file-list-modal');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.waitFor({ state: 'detached' });
+    const row = page.getByRole('row', { name: /Price list/ });
+    await row.getByText('Logo (logo.png), Brochure (no file)').waitFor();
+    await shot(page, 'files');
+
+    await row.getByRole('button', { name: 'Edit Price list' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit file list' });
+    await edit.getByText('Current file: logo.png').waitFor();
+    await edit.getByRole('button', { name: 'Remove file 2' }).click();
+    await edit.getByLabel('File 1 name').fill('Our logo');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await row.getByText('Our logo (logo.png)', { exact: true }).waitFor();
+
+    await row.getByRole('button', { name: 'Delete Price list' }).click();
+    await page.getByRole('dialog', { name: 'Delete file list' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No file lists yet.').waitFor();
     await context.close();
   });
 });
