@@ -163,12 +163,22 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
     expect((await t.request('GET', `/contact-list-items/${off.id}`, { token })).body.isWhatsappValid).toBe(true);
   });
 
-  it('leaves numbers unchecked (null) while no connection is connected', async () => {
+  it('leaves numbers unchecked (null) while no connection is connected, and checks them once one connects', async () => {
     const { adminSession } = await seedTenant(t);
     const token = adminSession.token;
     const list = (await t.request('POST', '/contact-lists', { token, body: { name: 'Offline' } })).body;
     const item = (await t.request('POST', '/contact-list-items', { token, body: { name: 'Ana', number: newNumber(), contactListId: list.id } })).body;
     await settleContactListChecks(t.deps);
     expect((await t.request('GET', `/contact-list-items/${item.id}`, { token })).body.isWhatsappValid).toBeNull();
+
+    const connection = await t.request('POST', '/whatsapp', { token, body: { name: 'Late line', provider: 'simulator', isDefault: true } });
+    await t.request('POST', `/whatsappsession/${connection.body.id}`, { token });
+    expect((await t.request('POST', `/simulator/connections/${connection.body.id}/scan`, { token })).body.status).toBe('CONNECTED');
+    await expect
+      .poll(async () => {
+        await settleContactListChecks(t.deps);
+        return (await t.request('GET', `/contact-list-items/${item.id}`, { token })).body.isWhatsappValid;
+      })
+      .toBe(true);
   });
 });

@@ -4,7 +4,8 @@
 // this in the background; it reads the list's unchecked items, asks the channel, and records the
 // answers in a short write of its own (versions bumped, the company poked). One check per list at a
 // time; a trigger arriving meanwhile makes it look again when done. With no connected connection
-// the items stay unchecked (null) until the next write to the list starts a check.
+// the items stay unchecked (null) until a connection of the company connects (the inbound wiring
+// calls checkCompanyContactLists then) or the next write to the list starts a check.
 import type { AppDeps } from '../../context.ts';
 import type { Channel } from '../../channels/types.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -46,6 +47,21 @@ export function checkContactListNumbers(deps: AppDeps, companyId: number, listId
   })();
   map.set(key, run);
   return run.promise;
+}
+
+/** Starts the check of every list of the company that holds unchecked items (a connection just connected). */
+export async function checkCompanyContactLists(deps: AppDeps, companyId: number): Promise<void> {
+  try {
+    const lists = await tenant(deps.db, companyId)
+      .selectFrom('contactListItems')
+      .select('contactListItems.contactListId')
+      .where('contactListItems.isWhatsappValid', 'is', null)
+      .distinct()
+      .execute();
+    for (const { contactListId } of lists) void checkContactListNumbers(deps, companyId, contactListId);
+  } catch (err) {
+    deps.log.warn('contact list WhatsApp checks not started', { companyId, error: String(err) });
+  }
 }
 
 /** Resolves when the checks started so far are done (tests, shutdown). */
