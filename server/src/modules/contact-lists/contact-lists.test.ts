@@ -1,11 +1,12 @@
 // Contact lists and their items over HTTP against the real app (spec/03 §7): the contract of every
 // call, who may call it, another company's ids answered as not found, and the WhatsApp check done
 // through the simulator's channel after the commit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant, seedUser, loginAs } from '../../../test/seed.ts';
-import { settleContactListChecks } from './whatsapp-check.ts';
+import { tenant } from '../../db/tenant.ts';
+import { checkContactListNumbers, settleContactListChecks } from './whatsapp-check.ts';
 
 describe.each(DIALECTS)('contact lists on %s', (dialect) => {
   let t: TestApp;
@@ -161,6 +162,21 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
     expect(moved.body.isWhatsappValid).toBeNull();
     await settleContactListChecks(t.deps);
     expect((await t.request('GET', `/contact-list-items/${off.id}`, { token })).body.isWhatsappValid).toBe(true);
+  });
+
+  it('pokes the company when the answers are recorded (the screens read themselves again on a poke)', async () => {
+    const desk = await setupDesk(t);
+    const list = await tenant(t.db, desk.companyId).insertInto('contactLists', { name: 'Direct' }).returning('id').executeTakeFirstOrThrow();
+    await tenant(t.db, desk.companyId).insertInto('contactListItems', { contactListId: list.id, name: 'Ana', number: newNumber() }).execute();
+    const pokes = vi.spyOn(t.deps.realtime, 'pokeCompany');
+    try {
+      await checkContactListNumbers(t.deps, desk.companyId, list.id);
+      expect(pokes).toHaveBeenCalledWith(desk.companyId);
+    } finally {
+      pokes.mockRestore();
+    }
+    const row = await t.db.selectFrom('contactListItems').select(['isWhatsappValid', 'version']).where('contactListId', '=', list.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ isWhatsappValid: 1, version: 2 });
   });
 
   it('leaves numbers unchecked (null) while no connection is connected, and checks them once one connects', async () => {

@@ -3,7 +3,7 @@
 // and another company's ids answered as not found.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
 
@@ -32,10 +32,14 @@ describe.each(DIALECTS)('file lists on %s', (dialect) => {
   it('creates a list with options, attaches a file to each, serves them, edits the options and deletes the list with its files', async () => {
     const { company, adminSession } = await seedTenant(t);
     const token = adminSession.token;
+    // The screen is REST that reads itself again on a poke: every committed write pokes the company.
+    const pokes = vi.spyOn(t.deps.realtime, 'pokeCompany');
     const created = await t.request('POST', '/files', { token, body: { name: '  Price list ', message: 'Here it is', options: [{ name: 'Logo' }, { name: 'Brochure' }], userId: 1 } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Price list', message: 'Here it is', options: [{ name: 'Logo', path: '', mediaType: null, url: null }, { name: 'Brochure', path: '' }] });
     const id = created.body.id as number;
+    expect(pokes).toHaveBeenCalledWith(company.id);
+    pokes.mockRestore();
     const [logo, brochure] = created.body.options as { id: number }[];
 
     const up = await uploadList(token, id, [{ name: 'logo.png', bytes: PNG, type: 'image/png' }, { name: 'brochure.pdf', bytes: '%PDF-1.4 test' }], [['id', String(logo!.id)], ['id', String(brochure!.id)], ['mediaType', 'image'], ['mediaType', 'application']]);
