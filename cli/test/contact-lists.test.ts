@@ -35,7 +35,7 @@ describe('zapdesk contact-lists', { timeout: 180_000 }, () => {
     const first = json(await zapdesk(['contact-lists', 'import', sheet.file, '--list', String(created.id), '--errors', errorsFile, '--json'], { home }));
     expect(first).toMatchObject({ contactListId: created.id, rows: 2_500, imported: sheet.goodCount, skipped: 0, rejected: sheet.bad.length, errorsFile });
     const errorLines = readFileSync(errorsFile, 'utf8').trimEnd().split('\n');
-    expect(errorLines[0]).toBe('row,name,number,reason');
+    expect(errorLines[0]).toBe('row,name,number,email,reason');
     expect(errorLines.slice(1).map((l) => [Number(l.split(',')[0]), l.split(',').at(-1)])).toEqual(sheet.bad.map((b) => [b.row, b.reason]));
 
     // Again, as a person reads it: nothing new, every good row skipped, progress as plain lines on stderr.

@@ -39,6 +39,10 @@ beforeAll(async () => {
   await http('POST', '/simulator/messages', { connectionId: 3, from: '5511977770002', name: 'Bia', body: 'Olá' });
   const { tickets } = await http<{ tickets: { id: number }[] }>('GET', '/tickets?showAll=true');
   await http('PUT', `/tickets/${tickets[0]!.id}`, { status: 'open', userId: 1 });
+  // Contact lists 1 to 3 (contact-lists import --list 3).
+  for (const name of ['Leads', 'Clients', 'Events']) await http('POST', '/contact-lists', { name });
+  // A file list with its options (files list … | jq '.files[].options').
+  await http('POST', '/files', { name: 'Price lists', message: 'Our prices', options: [{ name: 'Retail' }, { name: 'Wholesale' }] });
   writeFileSync(path.join(dir, 'leads.csv'), 'name,number,email\nLead One,5511966660001,l1@example.test\n');
 }, 180_000);
 afterAll(() => server?.close());
