@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
 import { tenant } from './tenant.ts';
-import { write } from './write.ts';
+import { attempt, write, writeInOrder } from './write.ts';
 
 describe.each(DIALECTS)('write() on %s', (dialect) => {
   let t: TestApp;
@@ -59,5 +59,51 @@ describe.each(DIALECTS)('write() on %s', (dialect) => {
     expect(committed.sort((a, b) => a - b)).toEqual(ok);
     const names = (await tenant(t.db, company.id).selectFrom('tags').select('name').execute()).map((r) => r.name);
     expect(names.sort()).toEqual(ok.map((i) => `tag ${i}`).sort());
+  });
+
+  it('writes in order stop after a refusal; a write marked first goes before the writes waiting', async () => {
+    const { company } = await seedTenant(t);
+    const order: string[] = [];
+    const insert = (name: string) => async (tx: Parameters<Parameters<typeof write>[1]>[0]) => {
+      order.push(name);
+      await tenant(tx.db, company.id).insertInto('tags', { name, color: '#333333' }).execute();
+      if (name === 'w3') throw new Error('refused');
+      return name;
+    };
+    const series = writeInOrder(t.deps, ['w1', 'w2', 'w3', 'w4'].map(insert), (o) => !o.ok);
+    // Queued after the series (SQLite queues the whole series at once), yet run before what waits.
+    const urgent = write(t.deps, insert('urgent'), { first: true });
+    const outcomes = [];
+    for await (const o of series) outcomes.push(o.ok ? o.value : 'refused');
+    await urgent;
+    expect(outcomes).toEqual(['w1', 'w2', 'refused']);
+    // w4 never ran; on SQLite the urgent write jumped the queue (w1 was already running).
+    expect(order.filter((n) => n !== 'urgent')).toEqual(['w1', 'w2', 'w3']);
+    if (dialect === 'sqlite') expect(order.indexOf('urgent')).toBeLessThan(order.indexOf('w3'));
+    const names = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('name').execute()).map((r) => r.name);
+    expect(names).toEqual(['urgent', 'w1', 'w2']);
+  });
+
+  it('attempt undoes what its function wrote and the effects it registered, and the write goes on', async () => {
+    const { company } = await seedTenant(t);
+    const seen: string[] = [];
+    await write(t.deps, async (tx) => {
+      const failed = await attempt(tx, async (inner) => {
+        await tenant(inner.db, company.id).insertInto('tags', { name: 'undone', color: '#444444' }).execute();
+        inner.effects.afterCommit(() => seen.push('undone: after commit'));
+        inner.effects.onRollback(() => seen.push('undone: rolled back'));
+        throw new Error('refused');
+      });
+      expect(failed).toMatchObject({ ok: false });
+      const passed = await attempt(tx, async (inner) => {
+        await tenant(inner.db, company.id).insertInto('tags', { name: 'done', color: '#555555' }).execute();
+        inner.effects.afterCommit(() => seen.push('done: after commit'));
+      });
+      expect(passed).toEqual({ ok: true });
+      expect(seen).toEqual(['undone: rolled back']);
+    });
+    expect(seen).toEqual(['undone: rolled back', 'done: after commit']);
+    const names = (await tenant(t.db, company.id).selectFrom('tags').select('name').execute()).map((r) => r.name);
+    expect(names).toEqual(['done']);
   });
 });

@@ -111,13 +111,22 @@ export function collectEffects(): EffectLog {
   };
 }
 
+export type WriteOptions = {
+  /**
+   * Goes before the writes already waiting (SQLite's group commit): for short bookkeeping that
+   * others wait on, as the outbox recording a send (its lane holds a slot until then), which must
+   * not queue behind a backlog of pushed mutations.
+   */
+  first?: boolean;
+};
+
 /**
  * Runs `fn` in one transaction; its effects run after the commit. On SQLite, writes that arrive while
  * another runs share its transaction (group commit, below); each still stands alone: its own
  * savepoint, its own error, its own effects.
  */
-export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if (deps.dialect === 'sqlite') return writeGrouped(deps, fn);
+export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
+  if (deps.dialect === 'sqlite') return writeGrouped(deps, fn, opts.first === true);
   const log = collectEffects();
   let result: T;
   try {
@@ -188,7 +197,8 @@ export async function* writeInOrder<T>(deps: AppDeps, fns: ((tx: Tx) => Promise<
       const outcome = await (queued ? queued[i]! : run(fns[i]!));
       if (!outcome.ok && outcome.error === STOPPED) return;
       yield outcome;
-      if (stopped) return;
+      // This one stops the series (the flag may be set already by a later one that ran meanwhile).
+      if (stopsAfter(outcome)) return;
     }
   } finally {
     // The caller stopped early: what is still queued does nothing.
@@ -214,7 +224,7 @@ const MAX_GROUP = 50;
 const GROUP_BUDGET_MS = 8;
 
 type Job = { fn: (tx: Tx) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
-type Group = { queue: Job[]; running: boolean };
+type Group = { queue: Job[]; first: Job[]; running: boolean };
 
 // Per database handle (an app, a test's app), never shared.
 const groups = new WeakMap<object, Group>();
@@ -224,12 +234,12 @@ const SAVEPOINT = CompiledQuery.raw('savepoint write_job');
 const RELEASE = CompiledQuery.raw('release write_job');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to write_job');
 
-function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> {
+function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>, first: boolean): Promise<T> {
   let group = groups.get(deps.db);
-  if (!group) groups.set(deps.db, (group = { queue: [], running: false }));
+  if (!group) groups.set(deps.db, (group = { queue: [], first: [], running: false }));
   const g = group;
   return new Promise<T>((resolve, reject) => {
-    g.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+    (first ? g.first : g.queue).push({ fn, resolve: resolve as (value: unknown) => void, reject });
     if (g.running) return;
     g.running = true;
     // Writes started in the same turn of the event loop (the requests read together) join the first
@@ -240,15 +250,18 @@ function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>): Promise<T> 
 
 async function drain(deps: AppDeps, group: Group): Promise<void> {
   try {
-    while (group.queue.length > 0) {
+    while (waiting(group) > 0) {
       await runGroup(deps, group);
       // Timers and sockets get their turn before the next group.
-      if (group.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (waiting(group) > 0) await new Promise((resolve) => setImmediate(resolve));
     }
   } finally {
     group.running = false;
   }
 }
+
+const waiting = (group: Group) => group.first.length + group.queue.length;
+const nextJob = (group: Group) => group.first.shift() ?? group.queue.shift();
 
 type Done = { job: Job; log: EffectLog } & ({ ok: true; value: unknown } | { ok: false; error: unknown });
 
@@ -258,14 +271,14 @@ async function runGroup(deps: AppDeps, group: Group): Promise<void> {
   try {
     trx = await deps.db.startTransaction().execute();
   } catch (err) {
-    for (const job of group.queue.splice(0)) job.reject(err);
+    for (const job of [...group.first.splice(0), ...group.queue.splice(0)]) job.reject(err);
     return;
   }
   const done: Done[] = [];
   const started = performance.now();
   try {
-    while (group.queue.length > 0 && done.length < MAX_GROUP && performance.now() - started < GROUP_BUDGET_MS) {
-      const job = group.queue.shift()!;
+    while (waiting(group) > 0 && done.length < MAX_GROUP && performance.now() - started < GROUP_BUDGET_MS) {
+      const job = nextJob(group)!;
       const log = collectEffects();
       await trx.executeQuery(SAVEPOINT);
       try {

@@ -211,14 +211,14 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       try {
         request = await buildSendRequest(deps.db, deps.config.mediaDir, companyId, row.messageId);
       } catch (err) {
-        await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)));
+        await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)), { first: true });
         return;
       }
       let sent;
       try {
         sent = await channel.send(request);
       } catch (err) {
-        await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err));
+        await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err), { first: true });
         // A row queued again must go before its ticket's later rows: the buffer is read anew.
         lane.buffer = [];
         return;
@@ -227,7 +227,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       lane.recording++;
       pump(lane);
       try {
-        await write(deps, (tx) => recordSent(tx, companyId, row, sent.id));
+        await write(deps, (tx) => recordSent(tx, companyId, row, sent.id), { first: true });
       } finally {
         lane.recording--;
       }
