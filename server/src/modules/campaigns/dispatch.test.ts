@@ -1,6 +1,8 @@
 // Campaign dispatch through the outbox and the simulator (DESIGN §12, §13): every valid recipient
 // gets exactly one message (variant and variables right), skipped ones are reported, two dispatchers
 // racing never send twice, and two campaigns on one connection share its pacing (fake clock).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplate } from '@zapdesk/sync';
 import { tenant } from '../../db/tenant.ts';
@@ -9,6 +11,7 @@ import { setupDesk } from '../../../test/conversation.ts';
 import { runCampaignPass, startCampaignDispatch } from './dispatch/job.ts';
 
 let seq = 0;
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
 const numberOf = (prefix: string, i: number) => `55${prefix}${String(i).padStart(8, '0')}`;
 
 describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
@@ -238,4 +241,39 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
       expect(g).toBeLessThan(expected[i]! + 0.4);
     });
   }, 30_000);
+
+  it("sends the campaign's media with the text as caption, then the file list's files", async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const p = String(90 + ++seq);
+    await saveSettings(token, { messageInterval: 0, messageJitter: 0, longerIntervalAfter: 0, hourlyLimit: 0, dailyLimit: 0 });
+    const list = await db.insertInto('contactLists', { name: 'Midia' }).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('contactListItems', Array.from({ length: 2 }, (_, i) => ({ contactListId: list.id, name: `Maria ${i}`, number: numberOf(p, i) }))).execute();
+    // A file list as the files module stores it: paths relative to the media folder.
+    const folder = path.join(t.deps.config.mediaDir, String(desk.companyId), 'files');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'catalogo.png'), PNG);
+    writeFileSync(path.join(folder, 'tabela.pdf'), '%PDF-1.4 test');
+    const files = await db.insertInto('files', { name: 'Catálogo', message: 'Catálogo para {primeiro-nome}' }).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('filesOptions', [
+      { fileId: files.id, name: 'catalogo.png', path: `${desk.companyId}/files/catalogo.png`, mediaType: 'image' },
+      { fileId: files.id, name: 'tabela.pdf', path: `${desk.companyId}/files/tabela.pdf`, mediaType: 'application' },
+    ]).execute();
+    const { id } = (await t.request('POST', '/campaigns', { token, body: { name: 'Midia', message1: 'Oferta para {nome}', whatsappId: desk.connectionId, contactListId: list.id, fileListId: files.id } })).body;
+    const form = new FormData();
+    form.append('file', new Blob([PNG], { type: 'image/png' }), 'oferta.png');
+    expect((await t.app.request(`/campaigns/${id}/media-upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).status).toBe(200);
+    expect((await t.request('PUT', `/campaigns/${id}`, { token, body: { scheduledAt: new Date().toISOString() } })).body.status).toBe('PROGRAMADA');
+    await runToEnd(id, desk.companyId);
+    const got = await desk.outbox(numberOf(p, 1));
+    expect(got.map((m) => [m.body, m.mediaType, m.fileName])).toEqual([
+      ['Oferta para Maria 1', 'image', 'oferta.png'],
+      ['Catálogo para Maria', 'image', 'catalogo.png'],
+      ['', 'document', 'tabela.pdf'],
+    ]);
+    expect(await desk.outbox()).toHaveLength(6);
+    const report = await t.request('GET', `/campaigns/${id}/report`, { token });
+    expect(report.body.totals).toMatchObject({ recipients: 2, sent: 2 });
+  });
 });

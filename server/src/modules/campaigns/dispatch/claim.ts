@@ -80,7 +80,8 @@ async function isOptedOut(deps: AppDeps, companyId: number, number: string, sett
   const stop = await t
     .selectFrom('messages')
     .select('messages.id')
-    .where('messages.contactId', '=', contact.id)
+    // Through the contact's tickets: messages are indexed by ticket, not by contact.
+    .where('messages.ticketId', 'in', t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contact.id))
     .where('messages.fromMe', '=', 0)
     .where(sql<string>`upper(trim(messages.body))`, 'in', [...CAMPAIGN_OPT_OUT_WORDS])
     .executeTakeFirst();
