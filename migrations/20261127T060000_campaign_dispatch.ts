@@ -1,6 +1,7 @@
 // Campaign dispatch (DESIGN §13). A shipping row is one recipient of one campaign, created once
 // (unique company + campaign + number, from the initial schema) and moved through `status`:
 // pending → queued (its message row is in the outbox, `message_id`) → sent | failed, or skipped
+// (confirmation campaigns: pending → confirmation → confirmed → queued …, or declined),
 // (`reason` invalid or opted-out) without a message. `campaign_pacing` is the per-connection send
 // budget every campaign on that connection shares: the next moment a send may be claimed and the
 // counters of the longer pause and of the hourly and daily caps. Neither table is synced (the report
@@ -18,6 +19,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('campaign_shippings').addColumn('contact_id', 'integer', (x) => x.references('contacts.id').onDelete('set null')).execute();
   await db.schema.alterTable('campaign_shippings').addColumn('message_id', 'integer', (x) => x.references('messages.id').onDelete('set null')).execute();
   // The dispatcher reads a campaign's next pending recipient in id order.
+  // A reply finds the recipient awaiting its confirmation by number.
+  await db.schema.createIndex('campaign_shippings_company_number_status').on('campaign_shippings').columns(['company_id', 'number', 'status']).execute();
   await db.schema.createIndex('campaign_shippings_company_campaign_status').on('campaign_shippings').columns(['company_id', 'campaign_id', 'status', 'id']).execute();
 
   await c.stamps(c.time(c.time(c.time(c.company(c.id(db.schema.createTable('campaign_pacing')))

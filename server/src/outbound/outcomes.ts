@@ -3,7 +3,7 @@
 // records the outcome, so the two never disagree.
 import type { Tx } from '../db/write.ts';
 import { recordScheduleOutcome } from '../jobs/schedule-delivery.ts';
-import { recordCampaignOutcome } from '../modules/campaigns/dispatch/outcome.ts';
+import { recordCampaignOutcome, recordConfirmationOutcome } from '../modules/campaigns/dispatch/outcome.ts';
 
 export type SendOutcome = { status: 'sent' } | { status: 'failed'; code: string };
 
@@ -12,6 +12,7 @@ type OutcomeHandler = (tx: Tx, companyId: number, id: number, outcome: SendOutco
 const HANDLERS: Record<string, OutcomeHandler> = {
   schedule: recordScheduleOutcome,
   campaign: recordCampaignOutcome,
+  'campaign-confirm': recordConfirmationOutcome,
 };
 
 /** `schedule:12` → the schedules handler for row 12; an unknown or malformed origin is ignored. */

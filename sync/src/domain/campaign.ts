@@ -19,6 +19,27 @@ export const CAMPAIGN_MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 /** Replies that opt a contact out of campaigns (DESIGN §13), compared trimmed and case-folded. */
 export const CAMPAIGN_OPT_OUT_WORDS = ['STOP', 'SAIR', 'PARAR', 'CANCELAR'] as const;
 
+/**
+ * Confirmation campaigns (DESIGN §13): the confirmation message goes first, the real one only after
+ * an explicit yes. A reply is compared without accents, case, spaces and trailing punctuation;
+ * anything not in these lists is no answer (recorded, the recipient keeps waiting).
+ */
+export const CAMPAIGN_YES_WORDS = ['SIM', 'S', 'YES', 'Y', 'SI', 'OK', 'CONFIRMO', 'CONFIRMAR', 'CONFIRMADO', 'QUERO', '1'] as const;
+export const CAMPAIGN_NO_WORDS = ['NAO', 'N', 'NO', 'NAO QUERO', '2', ...CAMPAIGN_OPT_OUT_WORDS] as const;
+
+export function parseConfirmationReply(body: string): 'yes' | 'no' | 'other' {
+  const word = body
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[\s.!,;:?]+$/g, '')
+    .replace(/^[\s.!,;:?]+/g, '')
+    .replace(/\s+/g, ' ');
+  if ((CAMPAIGN_YES_WORDS as readonly string[]).includes(word)) return 'yes';
+  if ((CAMPAIGN_NO_WORDS as readonly string[]).includes(word)) return 'no';
+  return 'other';
+}
+
 /** Whether a campaign in `status`, scheduled at `scheduledAt`, may be edited at `now` (spec/03 §4). */
 export function isCampaignEditable(status: string, scheduledAt: string | null, now: Date): boolean {
   if (status === 'INATIVA') return true;
@@ -72,15 +93,15 @@ export type CampaignUpdateInput = z.infer<typeof campaignUpdateSchema>;
 
 export const campaignListQuerySchema = listQuerySchema.extend({ companyId: idSchema.optional() });
 
-export const SHIPPING_STATES = ['pending', 'queued', 'sent', 'delivered', 'read', 'confirmation', 'confirmed', 'failed', 'skipped'] as const;
+export const SHIPPING_STATES = ['pending', 'confirmation', 'confirmed', 'declined', 'queued', 'sent', 'delivered', 'read', 'failed', 'skipped'] as const;
 export type ShippingState = (typeof SHIPPING_STATES)[number];
 
 export const campaignShippingSchema = z.object({
   id: z.number().int(),
   number: z.string(),
   name: z.string(),
-  state: z.enum(SHIPPING_STATES).describe('pending → queued → sent → delivered → read; failed or skipped with a reason'),
-  reason: z.string().nullable().describe('Why it failed or was skipped: invalid (not on WhatsApp), opted-out, or a catalogue code'),
+  state: z.enum(SHIPPING_STATES).describe('pending → queued → sent → delivered → read; with confirmation: pending → confirmation (asked) → confirmed (yes) or declined (no) → queued …; failed or skipped with a reason'),
+  reason: z.string().nullable().describe('Why it failed or was skipped: invalid (not on WhatsApp), opted-out, or a catalogue code; the last unclear reply while awaiting a confirmation'),
   variant: z.number().int().nullable().describe('Which message (1-5) it got'),
   message: z.string().describe('The text as sent, variables filled'),
   deliveredAt: z.string().nullable().describe('When the network accepted it'),
@@ -96,6 +117,9 @@ export const campaignTotalsSchema = z.object({
   delivered: z.number().int().describe('Delivered to the phone (read included)'),
   read: z.number().int(),
   failed: z.number().int(),
+  awaitingConfirmation: z.number().int().describe('Asked, no yes or no yet'),
+  confirmed: z.number().int().describe('Answered yes (their real message is then pending, queued or sent)'),
+  declined: z.number().int(),
   skippedInvalid: z.number().int(),
   skippedOptOut: z.number().int(),
   progress: z.number().describe('Delivered over valid contacts, 0..1 (spec/03 §2)'),

@@ -80,8 +80,9 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect((await create({ name: 'No text', whatsappId: connection.id, contactListId: list.id, scheduledAt: inHours(2) })).body.issues[0].path).toBe('message1');
     expect((await create({ name: 'No list', message1: 'x', whatsappId: connection.id, scheduledAt: inHours(2) })).body.issues[0].path).toBe('contactListId');
     expect((await create({ name: 'No line', message1: 'x', contactListId: list.id, scheduledAt: inHours(2) })).body.issues[0].path).toBe('whatsappId');
-    // Confirmation campaigns cannot be started until the confirmation flow exists.
-    expect((await create({ name: 'Confirm', message1: 'x', contactListId: list.id, whatsappId: connection.id, confirmation: true, scheduledAt: inHours(2) })).body.issues[0].path).toBe('confirmation');
+    // A confirmation campaign needs its question.
+    expect((await create({ name: 'Confirm', message1: 'x', contactListId: list.id, whatsappId: connection.id, confirmation: true, scheduledAt: inHours(2) })).body.issues[0].path).toBe('confirmationMessage1');
+    expect((await create({ name: 'Confirm', message1: 'x', confirmationMessage2: 'Quer?', contactListId: list.id, whatsappId: connection.id, confirmation: 'true', scheduledAt: inHours(2) })).body).toMatchObject({ status: 'PROGRAMADA', confirmation: true });
     expect((await create({ name: 'Past', message1: 'x', contactListId: list.id, whatsappId: connection.id, scheduledAt: inHours(-2) })).status).toBe(400);
   });
 

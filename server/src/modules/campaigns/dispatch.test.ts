@@ -276,4 +276,59 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     const report = await t.request('GET', `/campaigns/${id}/report`, { token });
     expect(report.body.totals).toMatchObject({ recipients: 2, sent: 2 });
   });
+
+  it('confirmation campaigns: the question first, the real message only after an explicit yes', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const p = String(95 + ++seq);
+    await saveSettings(token, { messageInterval: 0, messageJitter: 0, longerIntervalAfter: 0, hourlyLimit: 0, dailyLimit: 0 });
+    const list = await db.insertInto('contactLists', { name: 'Confirma' }).returningAll().executeTakeFirstOrThrow();
+    const names = ['Ana', 'Bia', 'Caio', 'Duda', 'Edu'];
+    await db.insertInto('contactListItems', names.map((name, i) => ({ contactListId: list.id, name, number: numberOf(p, i) }))).execute();
+    const created = await t.request('POST', '/campaigns', {
+      token,
+      body: { name: 'Confirma', confirmation: true, confirmationMessage1: '{nome}, quer receber a oferta? Responda SIM ou NÃO', message1: 'Oferta para {nome}', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: new Date().toISOString() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    const settle = async () => {
+      for (let i = 0; i < 5; i++) {
+        await runCampaignPass(t.deps);
+        await t.deps.outbox.idle();
+      }
+    };
+    const bodiesTo = async (i: number) => (await desk.outbox(numberOf(p, i))).map((m) => m.body);
+    await settle();
+    for (const [i, name] of names.entries()) expect(await bodiesTo(i)).toEqual([`${name}, quer receber a oferta? Responda SIM ou NÃO`]);
+    // Noise before anything: no real message. Ana: "Sim!"; Bia: "não"; Caio: "talvez"; Duda: "1"; Edu: silent.
+    await desk.say(numberOf(p, 0), 'quanto custa?');
+    await desk.say(numberOf(p, 0), 'Sim!');
+    await desk.say(numberOf(p, 1), 'não');
+    await desk.say(numberOf(p, 2), 'talvez');
+    await desk.say(numberOf(p, 3), ' 1 ');
+    await settle();
+    const offer = (name: string) => `Oferta para ${name}`;
+    expect((await bodiesTo(0)).filter((b) => b.startsWith('Oferta'))).toEqual([offer('Ana')]);
+    expect((await bodiesTo(1)).filter((b) => b.startsWith('Oferta'))).toEqual([]);
+    expect((await bodiesTo(2)).filter((b) => b.startsWith('Oferta'))).toEqual([]);
+    expect((await bodiesTo(3)).filter((b) => b.startsWith('Oferta'))).toEqual([offer('Duda')]);
+    expect(await bodiesTo(4)).toHaveLength(1);
+    // A second yes sends nothing more.
+    await desk.say(numberOf(p, 0), 'sim');
+    await settle();
+    expect((await bodiesTo(0)).filter((b) => b.startsWith('Oferta'))).toHaveLength(1);
+
+    const report = await t.request('GET', `/campaigns/${id}/report`, { token });
+    expect(report.body.campaign.status).toBe('EM_ANDAMENTO');
+    expect(report.body.totals).toMatchObject({ recipients: 5, sent: 2, confirmed: 2, declined: 1, awaitingConfirmation: 2 });
+    const byName = Object.fromEntries(report.body.shipping.map((r: { name: string; state: string; reason: string | null }) => [r.name, [r.state, r.reason]]));
+    expect(byName).toEqual({ Ana: ['sent', null], Bia: ['declined', 'declined'], Caio: ['confirmation', 'reply: talvez'], Duda: ['sent', null], Edu: ['confirmation', null] });
+    // Not finished while confirmations are pending; Caio then says yes, Edu no: finished.
+    await desk.say(numberOf(p, 2), 'SIM');
+    await desk.say(numberOf(p, 4), 'parar');
+    await settle();
+    expect((await bodiesTo(2)).filter((b) => b.startsWith('Oferta'))).toEqual([offer('Caio')]);
+    expect((await t.request('GET', `/campaigns/${id}`, { token })).body.status).toBe('FINALIZADA');
+  });
 });

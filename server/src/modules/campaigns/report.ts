@@ -1,8 +1,10 @@
 // The campaign report (spec/03 §2 "Campaign report"): totals and the recipients page by page, each
 // with its state. A sent recipient's state follows its message's ack (2 delivered, 3+ read), so the
 // report moves as the phone reports. Progress is delivered (read included) over valid contacts:
-// every recipient but the ones skipped as invalid numbers.
+// every recipient but the ones skipped as invalid numbers. Confirmation campaigns add the recipients
+// awaiting an answer, the ones who said yes (whatever their message's state now) and the declined.
 import { PAGE_SIZE, type CampaignReport, type CampaignShipping, type CampaignTotals, type ShippingState } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toCampaignDto } from './dto.ts';
@@ -22,16 +24,21 @@ export async function getCampaignReport(db: Database, companyId: number, id: num
     .selectFrom('campaignShippings')
     .leftJoin('messages', 'messages.id', 'campaignShippings.messageId')
     .select(['campaignShippings.status', 'campaignShippings.reason', 'messages.ack'])
+    .select(sql<number>`case when campaign_shippings.confirmed_at is null then 0 else 1 end`.as('yes'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('campaignShippings.campaignId', '=', id)
-    .groupBy(['campaignShippings.status', 'campaignShippings.reason', 'messages.ack'])
+    .groupBy(['campaignShippings.status', 'campaignShippings.reason', 'messages.ack', sql`case when campaign_shippings.confirmed_at is null then 0 else 1 end`])
     .execute();
-  const totals: CampaignTotals = { recipients: 0, valid: 0, pending: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skippedInvalid: 0, skippedOptOut: 0, progress: 0 };
+  const totals: CampaignTotals = { recipients: 0, valid: 0, pending: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, awaitingConfirmation: 0, confirmed: 0, declined: 0, skippedInvalid: 0, skippedOptOut: 0, progress: 0 };
   for (const g of groups) {
     const n = Number(g.count);
     totals.recipients += n;
     const state = stateOf(g.status, g.ack);
-    if (state === 'skipped') {
+    if (Number(g.yes) === 1) totals.confirmed += n;
+    if (state === 'confirmation') totals.awaitingConfirmation += n;
+    else if (state === 'declined') totals.declined += n;
+    else if (state === 'confirmed') totals.pending += n;
+    else if (state === 'skipped') {
       if (g.reason === 'invalid') totals.skippedInvalid += n;
       else totals.skippedOptOut += n;
     } else if (state === 'pending' || state === 'queued' || state === 'failed') totals[state] += n;

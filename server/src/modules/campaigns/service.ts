@@ -73,12 +73,13 @@ const variantsOf = (row: Pick<CampaignRow, 'message1' | 'message2' | 'message3' 
   [row.message1, row.message2, row.message3, row.message4, row.message5].slice(0, CAMPAIGN_VARIANTS);
 
 /** What a campaign needs before it may be programmed or (re)started: a connection, recipients, a message. */
-export function assertReadyToSend(row: CampaignRow) {
+export function assertReadyToSend(row: Pick<CampaignRow, 'whatsappId' | 'contactListId' | 'tagId' | 'confirmation' | (typeof CAMPAIGN_MESSAGE_FIELDS)[number]>) {
   if (row.whatsappId === null) throw invalid('whatsappId', 'Required to send');
   if (row.contactListId === null && row.tagId === null) throw invalid('contactListId', 'Choose a contact list or a tag list');
   if (!variantsOf(row).some((m) => m.trim() !== '')) throw invalid('message1', 'Required to send');
-  // Not half-exposed: the confirmation flow (DESIGN §13) is not built, so such a campaign never starts.
-  if (row.confirmation === 1) throw invalid('confirmation', 'Confirmation campaigns are not available yet');
+  if (row.confirmation === 1 && ![row.confirmationMessage1, row.confirmationMessage2, row.confirmationMessage3, row.confirmationMessage4, row.confirmationMessage5].some((m) => m.trim() !== '')) {
+    throw invalid('confirmationMessage1', 'A confirmation campaign needs its confirmation message');
+  }
 }
 
 function columnsOf(input: CampaignUpdateInput) {
@@ -97,7 +98,7 @@ export async function createCampaign(tx: Tx, actor: Actor, input: CampaignCreate
   await assertRefs(tx.db, actor.companyId, values);
   if (values.scheduledAt && Date.parse(values.scheduledAt) < now.getTime() - 60_000) throw invalid('scheduledAt', 'The time has passed');
   const status = values.scheduledAt ? 'PROGRAMADA' : 'INATIVA';
-  const blank = { message1: '', message2: '', message3: '', message4: '', message5: '', confirmation: 0, whatsappId: null, contactListId: null, tagId: null };
+  const blank = { message1: '', message2: '', message3: '', message4: '', message5: '', confirmationMessage1: '', confirmationMessage2: '', confirmationMessage3: '', confirmationMessage4: '', confirmationMessage5: '', confirmation: 0, whatsappId: null, contactListId: null, tagId: null };
   if (status === 'PROGRAMADA') assertReadyToSend({ ...blank, ...values } as CampaignRow);
   const row = await tenant(tx.db, actor.companyId)
     .insertInto('campaigns', { ...values, name: input.name, status })

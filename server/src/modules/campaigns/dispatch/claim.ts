@@ -96,7 +96,7 @@ async function nextPending(deps: AppDeps, connectionId: number): Promise<(Shippi
     .selectAll('campaignShippings')
     .where('campaigns.whatsappId', '=', connectionId)
     .where('campaigns.status', '=', 'EM_ANDAMENTO')
-    .where('campaignShippings.status', '=', 'pending')
+    .where('campaignShippings.status', 'in', ['pending', 'confirmed'])
     .orderBy('campaignShippings.id')
     .limit(1)
     .executeTakeFirst();
@@ -127,13 +127,9 @@ async function advancePacing(tx: Tx, companyId: number, connectionId: number, wa
 
 const variantsOf = (c: CampaignRow) => [c.message1, c.message2, c.message3, c.message4, c.message5];
 
-/** Queues one recipient's messages: the text (with the campaign's media, if any), then the file list's files. */
-async function queueRecipient(tx: Tx, row: ShippingRow & { campaign: CampaignRow }, connectionId: number, settings: CampaignSettings, files: Awaited<ReturnType<typeof readFiles>>, now: Date, random: (n: number) => number) {
-  const { campaign } = row;
+async function recipientContext(tx: Tx, row: ShippingRow, connectionId: number, settings: CampaignSettings, now: Date) {
   const contact = await findOrCreateContact(tx.db, row.companyId, { number: row.number, name: row.name || undefined }, connectionId);
   const ticket = await findOrCreateNotificationTicket(tx, connectionId, contact);
-  const choices = variantsOf(campaign).flatMap((m, i) => (m.trim() !== '' ? [{ text: m, variant: i + 1 }] : []));
-  const pick = choices[random(choices.length)] ?? { text: '', variant: 1 };
   const extra = Object.fromEntries(settings.variables.map((v) => [v.key, v.value]));
   const vars = buildTemplateVars({
     contact: { name: row.name || contact.name, number: row.number, email: row.email || contact.email },
@@ -143,6 +139,33 @@ async function queueRecipient(tx: Tx, row: ShippingRow & { campaign: CampaignRow
     lang: 'pt',
     extra,
   });
+  return { contact, ticket, vars };
+}
+
+const pickVariant = (texts: string[], random: (n: number) => number) => {
+  const choices = texts.flatMap((m, i) => (m.trim() !== '' ? [{ text: m, variant: i + 1 }] : []));
+  return choices[random(choices.length)] ?? { text: '', variant: 1 };
+};
+
+/** Queues the confirmation question (a variant among the non-empty confirmation messages). */
+async function queueConfirmation(tx: Tx, row: ShippingRow & { campaign: CampaignRow }, connectionId: number, settings: CampaignSettings, now: Date, random: (n: number) => number) {
+  const c = row.campaign;
+  const { contact, ticket, vars } = await recipientContext(tx, row, connectionId, settings, now);
+  const pick = pickVariant([c.confirmationMessage1, c.confirmationMessage2, c.confirmationMessage3, c.confirmationMessage4, c.confirmationMessage5], random);
+  const body = renderTemplate(pick.text, vars);
+  await queueTicketMessage(tx, ticket, { body, origin: `campaign-confirm:${row.id}` });
+  await tenant(tx.db, row.companyId)
+    .updateTable('campaignShippings')
+    .set({ confirmationMessage: body, contactId: contact.id })
+    .where('campaignShippings.id', '=', row.id)
+    .execute();
+}
+
+/** Queues one recipient's messages: the text (with the campaign's media, if any), then the file list's files. */
+async function queueRecipient(tx: Tx, row: ShippingRow & { campaign: CampaignRow }, connectionId: number, settings: CampaignSettings, files: Awaited<ReturnType<typeof readFiles>>, now: Date, random: (n: number) => number) {
+  const { campaign } = row;
+  const { contact, ticket, vars } = await recipientContext(tx, row, connectionId, settings, now);
+  const pick = pickVariant(variantsOf(campaign), random);
   const body = renderTemplate(pick.text, vars);
   const save = async (f: FileToSend) => {
     const media = await saveTicketMedia(tx.config.mediaDir, row.companyId, ticket.id, { ...f, mediaType: mediaTypeOfKind(f.kind) });
@@ -178,7 +201,7 @@ export async function claimNextShipping(deps: AppDeps, connectionId: number, opt
       .updateTable('campaignShippings')
       .set({ status: 'skipped', reason, updatedAt: at })
       .where('campaignShippings.id', '=', row.id)
-      .where('campaignShippings.status', '=', 'pending')
+      .where('campaignShippings.status', '=', row.status)
       .execute();
     return { kind: 'skipped', shippingId: row.id };
   };
@@ -195,14 +218,18 @@ export async function claimNextShipping(deps: AppDeps, connectionId: number, opt
     await deps.contactLocks.run(`${row.companyId}:${row.number}`, () =>
       write(deps, async (tx) => {
         await advancePacing(tx, row.companyId, connectionId, pacing, decision.next, at);
+        // A confirmation campaign asks first: its pending recipients get the question, and only
+        // the ones who answered yes (confirmed, inbound/campaign-replies) get the real message.
+        const asking = row.campaign.confirmation === 1 && row.status === 'pending';
         const marked = await tenant(tx.db, row.companyId)
           .updateTable('campaignShippings')
-          .set({ status: 'queued', dueAt: at, claimedAt: at, updatedAt: at })
+          .set(asking ? { status: 'confirmation', confirmationRequestedAt: at, dueAt: at, claimedAt: at, updatedAt: at } : { status: 'queued', dueAt: at, claimedAt: at, updatedAt: at })
           .where('campaignShippings.id', '=', row.id)
-          .where('campaignShippings.status', '=', 'pending')
+          .where('campaignShippings.status', '=', row.status)
           .executeTakeFirst();
         if (Number(marked.numUpdatedRows) === 0) throw new Lost();
-        await queueRecipient(tx, row, connectionId, settings, files, opts.now, pick);
+        if (asking) await queueConfirmation(tx, row, connectionId, settings, opts.now, pick);
+        else await queueRecipient(tx, row, connectionId, settings, files, opts.now, pick);
       }),
     );
   } catch (err) {
@@ -215,7 +242,7 @@ export async function claimNextShipping(deps: AppDeps, connectionId: number, opt
       .updateTable('campaignShippings')
       .set({ status: 'failed', reason: code, error: code, updatedAt: at })
       .where('campaignShippings.id', '=', row.id)
-      .where('campaignShippings.status', '=', 'pending')
+      .where('campaignShippings.status', '=', row.status)
       .execute();
     return { kind: 'skipped', shippingId: row.id };
   }
