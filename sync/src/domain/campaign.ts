@@ -188,6 +188,7 @@ export const campaignSettingsSchema = z.object({
   sendWindowEnd: hhmm.nullable().describe('Sending window end, HH:MM in timeZone'),
   timeZone: z.string().max(64).nullable().describe('Zone of the window and of {saudacao} (null: the server zone)'),
   doNotContactTagId: idSchema.nullable().describe('Contacts whose tickets carry this tag are skipped'),
+  ticketOnReplyOnly: z.boolean().describe('On (default): a campaign message goes in a closed ticket, and the contact\'s reply opens a pending one; off: it opens a pending ticket for the agents at once'),
   variables: z.array(campaignVariableSchema).max(100),
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
@@ -203,6 +204,7 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettings = {
   sendWindowEnd: null,
   timeZone: null,
   doNotContactTagId: null,
+  ticketOnReplyOnly: true,
   variables: [],
 };
 

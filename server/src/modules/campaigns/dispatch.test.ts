@@ -331,4 +331,17 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     expect((await bodiesTo(2)).filter((b) => b.startsWith('Oferta'))).toEqual([offer('Caio')]);
     expect((await t.request('GET', `/campaigns/${id}`, { token })).body.status).toBe('FINALIZADA');
   });
+
+  it('with ticketOnReplyOnly off, a campaign message opens a pending ticket at once', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const p = String(97 + ++seq);
+    await saveSettings(token, { messageInterval: 0, messageJitter: 0, longerIntervalAfter: 0, hourlyLimit: 0, dailyLimit: 0, ticketOnReplyOnly: false });
+    const list = await db.insertInto('contactLists', { name: 'Tickets' }).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('contactListItems', [0, 1].map((i) => ({ contactListId: list.id, name: `T${i}`, number: numberOf(p, i) }))).execute();
+    const { id } = (await t.request('POST', '/campaigns', { token, body: { name: 'Tickets', message1: 'Oi', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: new Date().toISOString() } })).body;
+    await runToEnd(id, desk.companyId);
+    for (const i of [0, 1]) expect((await desk.ticketOf(numberOf(p, i)))?.status).toBe('pending');
+  });
 });

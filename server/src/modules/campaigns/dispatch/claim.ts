@@ -8,16 +8,19 @@
 //
 // Tickets: the message goes through the contact's open or pending ticket on the connection, else a
 // new closed one (tickets/notification.ts), so a campaign never fills the agents' pending list; the
-// contact's reply opens a pending ticket through the inbound pipeline as usual.
+// contact's reply opens a pending ticket through the inbound pipeline as usual. With the setting
+// ticketOnReplyOnly off, a new ticket is pending at once instead.
 import { readFile } from 'node:fs/promises';
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { AppError, buildTemplateVars, CAMPAIGN_OPT_OUT_WORDS, renderTemplate, type CampaignSettings } from '@zapdesk/sync';
 import { sql, type Selectable } from 'kysely';
 import type { AppDeps } from '../../../context.ts';
 import type { CampaignShippings } from '../../../db/schema.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { write, type Tx } from '../../../db/write.ts';
-import { findOrCreateContact } from '../../contacts/queries.ts';
+import { findOrCreateContact, type ContactRow } from '../../contacts/queries.ts';
+import { startTracking } from '../../ticket-tracking/service.ts';
+import type { TicketRow } from '../../tickets/dto.ts';
 import { classifyUpload, mediaTypeOfKind, mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../../media/storage.ts';
 import { queueTicketMessage } from '../../messages/send.ts';
 import { findOrCreateNotificationTicket } from '../../tickets/notification.ts';
@@ -127,9 +130,33 @@ async function advancePacing(tx: Tx, companyId: number, connectionId: number, wa
 
 const variantsOf = (c: CampaignRow) => [c.message1, c.message2, c.message3, c.message4, c.message5];
 
+/** The setting ticketOnReplyOnly off: the contact's open or pending ticket on the connection, else a new pending one. */
+async function findOrCreatePendingTicket(tx: Tx, connectionId: number, contact: ContactRow): Promise<TicketRow> {
+  const t = tenant(tx.db, contact.companyId);
+  const active = () =>
+    t.selectFrom('tickets').selectAll('tickets').where('tickets.contactId', '=', contact.id).where('tickets.whatsappId', '=', connectionId).where('tickets.status', 'in', ['open', 'pending']).executeTakeFirst();
+  const found = await active();
+  if (found) return found;
+  const now = new Date().toISOString();
+  const row = await t
+    .insertInto('tickets', { uuid: randomUUID(), status: 'pending', contactId: contact.id, whatsappId: connectionId, isGroup: contact.isGroup, lastInteractionAt: now })
+    // The unique active-ticket index decides a race with an inbound message (its own predicate, as in its migration).
+    .onConflict((oc) => oc.columns(['companyId', 'contactId', 'whatsappId']).where(sql<boolean>`status IN ('open', 'pending')`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (row) {
+    await startTracking(tx.db, contact.companyId, row, { queuedAt: null, startedAt: null });
+    tx.effects.poke(contact.companyId);
+    return row;
+  }
+  const raced = await active();
+  if (!raced) throw new AppError('ERR_CREATING_TICKET');
+  return raced;
+}
+
 async function recipientContext(tx: Tx, row: ShippingRow, connectionId: number, settings: CampaignSettings, now: Date) {
   const contact = await findOrCreateContact(tx.db, row.companyId, { number: row.number, name: row.name || undefined }, connectionId);
-  const ticket = await findOrCreateNotificationTicket(tx, connectionId, contact);
+  const ticket = settings.ticketOnReplyOnly ? await findOrCreateNotificationTicket(tx, connectionId, contact) : await findOrCreatePendingTicket(tx, connectionId, contact);
   const extra = Object.fromEntries(settings.variables.map((v) => [v.key, v.value]));
   const vars = buildTemplateVars({
     contact: { name: row.name || contact.name, number: row.number, email: row.email || contact.email },
