@@ -181,4 +181,23 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect(refused.body.error).toBe('ERR_NO_PERMISSION');
     expect((await t.request('POST', '/campaign-settings', { token: noPlan.adminSession.token, body: { settings: {} } })).status).toBe(403);
   });
+
+  it('pokes the company on every campaign write, so the lists and the report refresh (DESIGN §4)', async () => {
+    const { create, token, company } = await setup();
+    const pokes: number[] = [];
+    const original = t.deps.realtime.pokeCompany;
+    t.deps.realtime.pokeCompany = (companyId) => {
+      pokes.push(companyId);
+      original.call(t.deps.realtime, companyId);
+    };
+    try {
+      const { id } = (await create({ name: 'Poked' })).body;
+      await t.request('PUT', `/campaigns/${id}`, { token, body: { message1: 'Oi' } });
+      await t.request('POST', '/campaign-settings', { token, body: { settings: { messageInterval: 5 } } });
+      await t.request('DELETE', `/campaigns/${id}`, { token });
+      await expect.poll(() => pokes.filter((c) => c === company.id).length).toBe(4);
+    } finally {
+      t.deps.realtime.pokeCompany = original;
+    }
+  });
 });

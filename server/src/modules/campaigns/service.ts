@@ -9,7 +9,8 @@
 // EM_ANDAMENTO, and the shipping rows already written keep their state, so it continues where it
 // stopped. Editable: INATIVA, or PROGRAMADA more than 1 hour ahead; a CANCELADA one may still save its
 // message fields. Every transition is a conditional UPDATE on the status it leaves, so a job that
-// started the campaign a moment earlier wins and the edit is refused.
+// started the campaign a moment earlier wins and the edit is refused. Campaigns stay on REST (DESIGN
+// §4): every write pokes the company, and the web refreshes its campaign lists and report on a poke.
 import {
   AppError,
   CAMPAIGN_MESSAGE_FIELDS,
@@ -104,6 +105,7 @@ export async function createCampaign(tx: Tx, actor: Actor, input: CampaignCreate
     .insertInto('campaigns', { ...values, name: input.name, status })
     .returningAll()
     .executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
@@ -133,6 +135,7 @@ export async function updateCampaign(tx: Tx, actor: Actor, id: number, input: Ca
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile (it may have started); reload it.');
+  tx.effects.poke(actor.companyId);
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
@@ -150,6 +153,7 @@ export async function deleteCampaign(tx: Tx, actor: Actor, id: number): Promise<
   const res = await tenant(tx.db, actor.companyId).deleteFrom('campaigns').where('campaigns.id', '=', id).where('campaigns.status', '=', row.status).executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
   removeAttachmentAfterCommit(tx, row.mediaPath);
+  tx.effects.poke(actor.companyId);
 }
 
 /** POST /campaigns/{id}/cancel: EM_ANDAMENTO (or PROGRAMADA) → CANCELADA; what is already queued still leaves. */
@@ -164,6 +168,7 @@ export async function cancelCampaign(tx: Tx, actor: Actor, id: number): Promise<
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
+  tx.effects.poke(actor.companyId);
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
@@ -185,5 +190,6 @@ export async function restartCampaign(tx: Tx, actor: Actor, id: number, now = ne
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
   await materializeShipping(tx, row, now);
+  tx.effects.poke(actor.companyId);
   return toCampaignDto(tx.db, actor.companyId, row);
 }

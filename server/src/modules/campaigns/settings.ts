@@ -46,5 +46,6 @@ export async function saveCampaignSettings(tx: Tx, companyId: number, settings: 
     const inserted = await t.insertInto('campaignSettings', { key, value }).onConflict((oc) => oc.doNothing()).returning('campaignSettings.id').executeTakeFirst();
     if (!inserted) await t.updateTable('campaignSettings').set({ value, ...bumpVersion() }).where('campaignSettings.key', '=', key).execute();
   }
+  tx.effects.poke(companyId);
   return findCampaignSettingRows(tx.db, companyId);
 }

@@ -224,12 +224,15 @@ export async function claimNextShipping(deps: AppDeps, connectionId: number, opt
   if (decision.kind === 'wait') return { kind: 'wait', until: decision.until };
   const skip = async (reason: 'opted-out' | 'invalid'): Promise<ClaimResult> => {
     // A skip spends no budget of the connection.
-    await tenant(deps.db, row.companyId)
-      .updateTable('campaignShippings')
-      .set({ status: 'skipped', reason, updatedAt: at })
-      .where('campaignShippings.id', '=', row.id)
-      .where('campaignShippings.status', '=', row.status)
-      .execute();
+    await write(deps, async (tx) => {
+      await tenant(tx.db, row.companyId)
+        .updateTable('campaignShippings')
+        .set({ status: 'skipped', reason, updatedAt: at })
+        .where('campaignShippings.id', '=', row.id)
+        .where('campaignShippings.status', '=', row.status)
+        .execute();
+      tx.effects.poke(row.companyId);
+    });
     return { kind: 'skipped', shippingId: row.id };
   };
   if (await isOptedOut(deps, row.companyId, row.number, settings)) return skip('opted-out');

@@ -40,6 +40,7 @@ export async function startDueCampaigns(deps: AppDeps, now: Date): Promise<numbe
         .executeTakeFirst();
       if (!row) return false;
       await materializeShipping(tx, row, now);
+      tx.effects.poke(c.companyId);
       return true;
     });
     if (ok) started++;
@@ -75,7 +76,14 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
     }
   }
   const running = await deps.db.selectFrom('campaigns').select(['campaigns.id', 'campaigns.companyId']).where('campaigns.status', '=', 'EM_ANDAMENTO').execute();
-  for (const c of running) if (await finishCampaignIfDone(deps.db, c.companyId, c.id, clock())) result.finished++;
+  for (const c of running) {
+    const finished = await write(deps, async (tx) => {
+      const done = await finishCampaignIfDone(tx.db, c.companyId, c.id, clock());
+      if (done) tx.effects.poke(c.companyId);
+      return done;
+    });
+    if (finished) result.finished++;
+  }
   return result;
 }
 

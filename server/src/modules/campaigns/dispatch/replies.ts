@@ -35,6 +35,7 @@ export async function takeConfirmationReply(deps: AppDeps, connectionId: number,
       await base.set({ status: 'declined', reason: 'declined', updatedAt: at }).execute();
       await finishCampaignIfDone(tx.db, contact.companyId, waiting.campaignId, new Date());
     } else await base.set({ reason: `reply: ${(body ?? '').slice(0, 200)}`, updatedAt: at }).execute();
+    tx.effects.poke(contact.companyId);
   });
   return answer !== 'other';
 }
