@@ -344,4 +344,30 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     await runToEnd(id, desk.companyId);
     for (const i of [0, 1]) expect((await desk.ticketOf(numberOf(p, i)))?.status).toBe('pending');
   });
+
+  it('a send that fails for good fails its recipient with the code; the campaign still finishes', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const p = String(98 + ++seq);
+    await saveSettings(token, { messageInterval: 0, messageJitter: 0, longerIntervalAfter: 0, hourlyLimit: 0, dailyLimit: 0 });
+    const list = await db.insertInto('contactLists', { name: 'Falha' }).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('contactListItems', [0, 1, 2].map((i) => ({ contactListId: list.id, name: `F${i}`, number: numberOf(p, i) }))).execute();
+    // The next 3 sends fail: the outbox's 3 attempts of the first recipient.
+    expect((await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token, body: { failSends: 3 } })).status).toBe(200);
+    const { id } = (await t.request('POST', '/campaigns', { token, body: { name: 'Falha', message1: 'Oi {nome}', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: new Date().toISOString() } })).body;
+    await runCampaignPass(t.deps, { maxPerConnection: 1 });
+    // Its retries wait out their backoff before the others are claimed.
+    const f0 = () => db.selectFrom('campaignShippings').select('status').where('campaignId', '=', id).where('name', '=', 'F0').executeTakeFirstOrThrow();
+    await expect.poll(async () => (await f0()).status, { timeout: 10_000 }).toBe('failed');
+    await runToEnd(id, desk.companyId);
+    const report = await t.request('GET', `/campaigns/${id}/report`, { token });
+    expect(report.body.totals).toMatchObject({ recipients: 3, sent: 2, failed: 1 });
+    expect(report.body.shipping.map((r: { name: string; state: string; reason: string | null }) => [r.name, r.state, r.reason])).toEqual([
+      ['F0', 'failed', 'ERR_SENDING_WAPP_MSG'],
+      ['F1', 'sent', null],
+      ['F2', 'sent', null],
+    ]);
+    expect(report.body.campaign.status).toBe('FINALIZADA');
+  });
 });
