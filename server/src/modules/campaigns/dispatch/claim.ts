@@ -109,8 +109,14 @@ async function nextPending(deps: AppDeps, connectionId: number): Promise<(Shippi
 }
 
 async function readPacing(deps: AppDeps, companyId: number, connectionId: number): Promise<PacingState> {
-  await deps.db.insertInto('campaignPacing').values({ companyId, whatsappId: connectionId }).onConflict((oc) => oc.column('whatsappId').doNothing()).execute();
-  const p = await tenant(deps.db, companyId).selectFrom('campaignPacing').selectAll('campaignPacing').where('campaignPacing.whatsappId', '=', connectionId).executeTakeFirstOrThrow();
+  const read = () => tenant(deps.db, companyId).selectFrom('campaignPacing').selectAll('campaignPacing').where('campaignPacing.whatsappId', '=', connectionId).executeTakeFirst();
+  let p = await read();
+  if (!p) {
+    // The connection's first campaign send: its row, yielding to one another instance wrote first.
+    await deps.db.insertInto('campaignPacing').values({ companyId, whatsappId: connectionId }).onConflict((oc) => oc.column('whatsappId').doNothing()).execute();
+    p = await read();
+    if (!p) throw new Error('campaign pacing row missing');
+  }
   return { nextAt: p.nextAt, runCount: p.runCount, hourStart: p.hourStart, hourCount: p.hourCount, dayStart: p.dayStart, dayCount: p.dayCount };
 }
 

@@ -13,7 +13,7 @@ import { write } from '../../../db/write.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { bumpVersion } from '../../../sync/version.ts';
 import { claimNextShipping } from './claim.ts';
-import { finishCampaignIfDone } from './outcome.ts';
+import { finishCampaignIfDone, OPEN_STATES } from './outcome.ts';
 import { materializeShipping } from './recipients.ts';
 
 export type CampaignPassOptions = { now?: () => Date; random?: () => number; maxPerConnection?: number };
@@ -75,8 +75,25 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
       if (i === max - 1) wakeAt(0);
     }
   }
-  const running = await deps.db.selectFrom('campaigns').select(['campaigns.id', 'campaigns.companyId']).where('campaigns.status', '=', 'EM_ANDAMENTO').execute();
-  for (const c of running) {
+  // Read first: a write only for the campaigns with nothing left (an idle pass writes nothing).
+  const done = await deps.db
+    .selectFrom('campaigns')
+    .select(['campaigns.id', 'campaigns.companyId'])
+    .where('campaigns.status', '=', 'EM_ANDAMENTO')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('campaignShippings')
+            .select('campaignShippings.id')
+            .whereRef('campaignShippings.campaignId', '=', 'campaigns.id')
+            .whereRef('campaignShippings.companyId', '=', 'campaigns.companyId')
+            .where('campaignShippings.status', 'in', OPEN_STATES),
+        ),
+      ),
+    )
+    .execute();
+  for (const c of done) {
     const finished = await write(deps, async (tx) => {
       const done = await finishCampaignIfDone(tx.db, c.companyId, c.id, clock());
       if (done) tx.effects.poke(c.companyId);
