@@ -200,4 +200,20 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
       t.deps.realtime.pokeCompany = original;
     }
   });
+
+  it('deleting the tag or the connection a campaign names detaches it (versions bumped); a running one is cancelled', async () => {
+    const { create, token, connection, list, db } = await setup();
+    const tag = await db.insertInto('tags', { name: 'Alvo' }).returningAll().executeTakeFirstOrThrow();
+    const idle = (await create({ name: 'Idle', tagListId: tag.id, whatsappId: connection.id })).body;
+    const running = (await create({ name: 'Running', message1: 'Oi', whatsappId: connection.id, contactListId: list.id, scheduledAt: inHours(0.5) })).body;
+    await t.request('POST', `/campaigns/${running.id}/cancel`, { token });
+    expect((await t.request('POST', `/campaigns/${running.id}/restart`, { token })).body.status).toBe('EM_ANDAMENTO');
+    const delTag = await t.request('DELETE', `/tags/${tag.id}`, { token });
+    expect(delTag.status, JSON.stringify(delTag.body)).toBe(200);
+    expect((await t.request('GET', `/campaigns/${idle.id}`, { token })).body).toMatchObject({ tagId: null, version: 2 });
+    const delConn = await t.request('DELETE', `/whatsapp/${connection.id}`, { token });
+    expect(delConn.status, JSON.stringify(delConn.body)).toBe(200);
+    expect((await t.request('GET', `/campaigns/${idle.id}`, { token })).body).toMatchObject({ whatsappId: null, status: 'INATIVA', version: 3 });
+    expect((await t.request('GET', `/campaigns/${running.id}`, { token })).body).toMatchObject({ whatsappId: null, status: 'CANCELADA' });
+  });
 });
