@@ -2,11 +2,11 @@
 // validated with the shared zod schema from sync/ before anything is sent. The server parses the
 // same body with the same schema, so what passes here passes there.
 import { readFileSync } from 'node:fs';
-import { AppError } from '@zapdesk/sync';
+import { AppError, type ValidationIssue } from '@zapdesk/sync';
 import { z } from 'zod';
 import type { Ctx } from './context.ts';
 import { UsageError, UserError } from './errors.ts';
-import { flagOf } from './options.ts';
+import { flagOf, flagProblem } from './options.ts';
 import { readStdin } from './prompt.ts';
 
 export const fromFileOption = z.string().optional().describe('JSON or YAML file with the fields ("-" reads standard input); flags override it');
@@ -47,7 +47,11 @@ export function givenFlags(options: Record<string, unknown>, skip: string[] = []
  * that names the flag; a bad file is the catalogue's validation error (exit 1) listing the fields.
  */
 export async function buildBody(ctx: Ctx, schema: z.ZodType, fromFile: string | undefined, flags: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const body = { ...(fromFile ? await readDataFile(ctx, fromFile) : {}), ...flags };
+  const file = fromFile ? await readDataFile(ctx, fromFile) : {};
+  // zod drops keys it does not know: a misspelt field would be left out without a word.
+  const unknown = unknownKeys(schema, file);
+  if (unknown.length) throw new AppError('ERR_VALIDATION', undefined, { issues: unknown });
+  const body = { ...file, ...flags };
   if (Object.keys(body).length === 0) throw new UsageError('nothing to send: give flags or --from-file');
   const parsed = schema.safeParse(body);
   if (parsed.success) return body;
@@ -56,7 +60,42 @@ export async function buildBody(ctx: Ctx, schema: z.ZodType, fromFile: string | 
   const flagIssue = parsed.error.issues.find((i) => !fromFile || (typeof i.path[0] === 'string' && i.path[0] in flags));
   if (flagIssue) {
     const key = flagIssue.path[0];
-    throw new UsageError(typeof key === 'string' ? `option '${flagOf(key)}': ${flagIssue.message}` : flagIssue.message);
+    throw new UsageError(typeof key === 'string' ? flagProblem(flagOf(key), flagIssue, flags[key]) : flagIssue.message);
   }
   throw new AppError('ERR_VALIDATION', undefined, { issues });
+}
+
+type SchemaNode = { _zod: { def: { type: string; shape?: Record<string, unknown>; in?: SchemaNode; innerType?: SchemaNode } } };
+
+/** The keys of the object a body schema parses (through its transforms), or undefined when it is no object. */
+function bodyKeys(schema: z.ZodType): string[] | undefined {
+  for (let node: SchemaNode | undefined = schema as unknown as SchemaNode; node; ) {
+    const def: SchemaNode["_zod"]["def"] = node._zod.def;
+    if (def.type === 'object' && def.shape) return Object.keys(def.shape);
+    node = def.in ?? def.innerType;
+  }
+  return undefined;
+}
+
+/** The fields of a file that the body has no place for, each with the nearest field when one is close. */
+function unknownKeys(schema: z.ZodType, data: Record<string, unknown>): ValidationIssue[] {
+  const known = bodyKeys(schema);
+  if (!known) return [];
+  return Object.keys(data)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= Math.max(1, Math.floor(k.length / 4)));
+      return { path: key, message: near ? `unknown field (did you mean ${near}?)` : 'unknown field' };
+    });
+}
+
+/** Levenshtein distance, for the "did you mean" of a misspelt field. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }

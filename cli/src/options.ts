@@ -2,7 +2,7 @@
 // `--kebab-key <kebab-key>`, a boolean becomes a switch (optional ones also get `--no-…`), an enum
 // lists its choices, and `.describe()` is the help line. Parsing stays with zod.
 import { Option } from 'commander';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 type AnySchema = z.ZodType & { description?: string; _zod: { def: { type: string; innerType?: AnySchema; in?: AnySchema; entries?: Record<string, string>; defaultValue?: unknown } } };
 
@@ -52,4 +52,48 @@ export function optionsFromSchema(schema: z.ZodObject): Option[] {
     out.push(option);
   }
   return out;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** zod's own wording of an issue, to tell it from a message a schema chose (kept as it is). */
+const defaultMessage = (issue: Issue, value: unknown) => z.locales.en().localeError?.({ ...issue, input: value } as never);
+
+const NOUNS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'on or off', array: 'a list', object: 'a set of fields' };
+
+/**
+ * What is wrong with a flag, in a person's words and naming it: `--to is required`, `--timeout must
+ * be at least 5 (got '2')`, `--recurrence must be one of MENSAL, ANUAL`. A bound or a choice is
+ * worded from the issue itself; any other message a schema chose ('Must be a whole number') is
+ * kept, after the flag's name.
+ */
+export function flagProblem(flag: string, issue: Issue, value: unknown): string {
+  if (value === undefined || issue.message === 'Required') return `${flag} is required`;
+  const got = typeof value === 'string' || typeof value === 'number' ? ` (got '${value}')` : '';
+  const chosen = issue.message !== defaultMessage(issue, value);
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big': {
+      const least = issue.code === 'too_small';
+      const strict = issue.inclusive === false;
+      const unit = issue.origin === 'string' ? ' characters long' : issue.origin === 'array' ? ' items' : '';
+      return `${flag} must be ${least ? (strict ? 'more than' : 'at least') : strict ? 'less than' : 'at most'} ${String(least ? issue.minimum : issue.maximum)}${unit}${got}`;
+    }
+    case 'invalid_value':
+      return `${flag} must be one of ${issue.values.map(String).join(', ')}${got}`;
+    case 'invalid_type':
+      if (!chosen) return `${flag} must be ${NOUNS[issue.expected] ?? issue.expected}${got}`;
+      break;
+    case 'invalid_format':
+      if (!chosen) return `${flag} is not a valid ${issue.format === 'date' ? 'day (YYYY-MM-DD)' : issue.format}${got}`;
+      break;
+  }
+  return `${flag}: ${issue.message}`;
+}
+
+/** The first issue of a failed parse of flags, worded by flagProblem; `flagFor` names the flag of a key. */
+export function firstFlagProblem(error: z.ZodError, values: Record<string, unknown>, flagFor: (key: string) => string = flagOf): string {
+  const issue = error.issues[0]!;
+  const key = issue.path[0];
+  return typeof key === 'string' ? flagProblem(flagFor(key), issue, values[key]) : issue.message;
 }

@@ -30,7 +30,7 @@ export async function emit(ctx: Ctx, data: unknown, shown: Shown | undefined, js
   if (!shown) return;
   if (ctx.interactive && shown.kind !== 'text') {
     const { shownElement } = await import('./views/Shown.tsx');
-    return renderOnce(ctx, shownElement(shown));
+    return renderOnce(ctx, shownElement(shown, ctx.io.stdout.columns));
   }
   writeLine(ctx.io.stdout, plainText(shown));
 }

@@ -2,13 +2,22 @@
 // description drives the Ink view (a TTY) and the plain text (a pipe); --json skips it and prints
 // the data itself.
 
-export type Column = { header: string; value: (row: never) => unknown };
+/**
+ * A column of a table. On a terminal narrower than the table, `min` is the least width at which its
+ * cells still say something (default: its title's), and columns with a `drop` rank are hidden first,
+ * lowest rank first, before any is cut below its `min`.
+ */
+export type Column = { header: string; value: (row: never) => unknown; min?: number; drop?: number };
 export type Shown =
   | { kind: 'table'; columns: Column[]; rows: unknown[]; empty?: string; footer?: string }
   | { kind: 'record'; title?: string; fields: [string, unknown][] }
   | { kind: 'text'; text: string };
 
-export const column = <R>(header: string, value: (row: R) => unknown): Column => ({ header, value: value as (row: never) => unknown });
+export const column = <R>(header: string, value: (row: R) => unknown, fit: { min?: number; drop?: number } = {}): Column => ({
+  header,
+  value: value as (row: never) => unknown,
+  ...fit,
+});
 
 /** A cell as text: dates trimmed to the day, booleans as yes/no, nothing as a dash. */
 export function cellText(value: unknown): string {
@@ -27,6 +36,40 @@ export function tableCells(columns: Column[], rows: unknown[]): TableCells {
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row as never))));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   return { headers, rows: cells, widths };
+}
+
+export const COLUMN_GAP = 2;
+
+/**
+ * Widths that fit `total` columns of a terminal (0: the column is hidden). A line wider than the
+ * terminal wraps, and a live view that redraws in place then erases too few lines, leaving copies
+ * of the old table. First the columns with a `drop` rank are hidden, lowest first, until the rest
+ * fit as they are; then, only if the rest cannot fit even at their least widths, columns from the
+ * right; then the widest are narrowed, one character at a time, until the table fits.
+ */
+export function fitWidths(columns: Column[], widths: number[], total: number): number[] {
+  const least = columns.map((c, i) => Math.min(widths[i]!, Math.max(c.min ?? 0, c.header.length)));
+  const shown = columns.map(() => true);
+  const span = (w: number[]) => {
+    const visible = w.filter((_, i) => shown[i]);
+    return visible.reduce((sum, x) => sum + x, 0) + COLUMN_GAP * Math.max(visible.length - 1, 0);
+  };
+  const droppable = columns.flatMap((c, i) => (c.drop === undefined || i === 0 ? [] : [{ i, rank: c.drop }])).sort((a, b) => a.rank - b.rank);
+  for (const { i } of droppable) {
+    if (span(widths) <= total) break;
+    shown[i] = false;
+  }
+  for (let i = columns.length - 1; i > 0 && span(least) > total; i--) shown[i] = false;
+  const out = widths.map((w, i) => (shown[i] ? w : 0));
+  while (span(out) > total) {
+    let widest = -1;
+    out.forEach((w, i) => {
+      if (shown[i] && w > least[i]! && (widest < 0 || w > out[widest]!)) widest = i;
+    });
+    if (widest < 0) break;
+    out[widest]!--;
+  }
+  return out;
 }
 
 /** The plain form, for pipes and logs: aligned columns, no colour. */

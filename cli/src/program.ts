@@ -1,13 +1,14 @@
 // The commander program: every command file registered under its group, flags derived from the
 // zod schemas, errors routed to exit codes by cli.ts.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import pkg from '../package.json' with { type: 'json' };
 import { createContext } from './context.ts';
 import { jsonOption, type CommandSpec, type Group } from './define.ts';
 import { UsageError } from './errors.ts';
 import type { Io } from './io.ts';
-import { flagOf, optionsFromSchema } from './options.ts';
+import { CLI_LANGUAGES, toLanguage } from './lang.ts';
+import { firstFlagProblem, optionsFromSchema } from './options.ts';
 import { emit } from './output.ts';
 import { commandTree, invokedName } from './commands/index.ts';
 
@@ -16,7 +17,7 @@ export async function buildProgram(io: Io, argv: string[]): Promise<Command> {
   const program = new Command('zapdesk')
     .description('zapdesk from the terminal: tenants and plans, users, connections, contacts, tickets and the simulator.')
     .version(pkg.version, '-V, --version')
-    .option('--lang <lang>', 'language of messages: en, pt or es (default: saved, then LANG)')
+    .addOption(new Option('--lang <lang>', 'language of messages: en, pt or es (default: saved, then LANG)').argParser(parseLanguage))
     .exitOverride()
     .showHelpAfterError('(add --help for usage and examples)')
     .configureOutput({
@@ -56,7 +57,7 @@ function addCommand(parent: Command, name: string, spec: CommandSpec<z.ZodObject
     const args = command.args.slice(0, spec.args?.length ?? 0);
     const raw = command.opts();
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new UsageError(`${optionIssue(parsed.error)} (see ${commandPath(command)} --help)`);
+    if (!parsed.success) throw new UsageError(`${firstFlagProblem(parsed.error, raw)} (see ${commandPath(command)} --help)`);
     const ctx = createContext(io, command.optsWithGlobals<{ lang?: string }>());
     const input = { args, options: parsed.data };
     const data = await Promise.resolve()
@@ -64,15 +65,17 @@ function addCommand(parent: Command, name: string, spec: CommandSpec<z.ZodObject
       .catch((err: unknown) => {
       throw err instanceof UsageError ? new UsageError(`${err.message} (see ${commandPath(command)} --help)`) : err;
     });
-    const json = Boolean((parsed.data as { json?: boolean }).json);
+    // A command with its own --json (tickets watch: one object per change) has printed it already.
+    const json = !spec.noJson && Boolean((parsed.data as { json?: boolean }).json);
     await emit(ctx, data, spec.show?.(data, input), json);
   });
 }
 
-function optionIssue(error: z.ZodError): string {
-  const issue = error.issues[0]!;
-  const key = issue.path[0];
-  return typeof key === 'string' ? `option '${flagOf(key)}': ${issue.message}` : issue.message;
+/** `--lang pt`, `--lang pt_BR`; a language the product does not speak is refused, not ignored. */
+function parseLanguage(value: string): string {
+  const lang = toLanguage(value);
+  if (!lang || !/^[a-z]{2}([-_][a-z]{2})?$/i.test(value.trim())) throw new InvalidArgumentError(`Use ${CLI_LANGUAGES.join(', ')}.`);
+  return lang;
 }
 
 function commandPath(command: Command): string {

@@ -8,7 +8,7 @@ import { signAccessToken } from '../../server/src/auth/tokens.ts';
 import type { RunningServer } from '../../server/src/server.ts';
 import { writeConfig } from '../src/config.ts';
 import { generateCsv, generateXlsx, numberOf, type GeneratedSheet } from '../../server/test/spreadsheets.ts';
-import { login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+import { login, startTestServer, tempConfigHome, zapdesk, zapdeskPiped, type Run } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -31,14 +31,30 @@ function expectedReasons(sheet: GeneratedSheet) {
   return [...byReason].map(([reason, rows]) => ({ kind: 'rejected', reason, count: rows.length, firstRows: rows.slice(0, 5) }));
 }
 
-/** The --errors file the import must write: a title line, then each bad row with its cells from the source csv. */
+/** The --errors file the import must write: a title line, then each bad row with all its cells from the source csv. */
 function expectedErrorsFile(sheet: GeneratedSheet, csvLines: string[]) {
   const lines = sheet.bad.map(({ row, reason }) => {
-    const [name, number] = csvLines[row - 1]!.split(',');
-    return `${row},${name},${number},${reason}`;
+    const [name, number, email] = csvLines[row - 1]!.split(',');
+    expect(email).toBeTruthy();
+    return `${row},${name},${number},${email},${reason}`;
   });
-  return ['row,name,number,reason', ...lines, ''].join('\n');
+  return ['row,name,number,email,reason', ...lines, ''].join('\n');
 }
+
+describe('zapdesk contacts list into a pipe that closes early', { timeout: 300_000 }, () => {
+  it('ends quietly with exit 0 when head has read what it wanted', async () => {
+    const dir = tempConfigHome();
+    const sheet = await generateCsv({ rows: 2_000, dir, name: 'many.csv', numberOffset: 900_000 });
+    expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home }))).toMatchObject({ imported: 2_000 });
+    // Far more than a pipe holds (about 150 KB): the CLI is still writing when head leaves.
+    const plain = await zapdeskPiped(['contacts', 'list', '--all'], 'head -3', { home });
+    expect(plain).toMatchObject({ code: 0, stderr: '' });
+    expect(plain.stdout.split('\n')[0]).toMatch(/^ID +NAME +NUMBER/);
+    expect(plain.stdout.trimEnd().split('\n')).toHaveLength(3);
+    const asJson = await zapdeskPiped(['contacts', 'list', '--all', '--json'], 'head -3', { home });
+    expect(asJson).toMatchObject({ code: 0, stdout: '{\n  "contacts": [\n    {\n', stderr: '' });
+  });
+});
 
 // Each case runs several CLI processes and imports thousands of rows: generous for a busy 2-core machine.
 describe('zapdesk contacts import', { timeout: 300_000 }, () => {
@@ -76,9 +92,15 @@ describe('zapdesk contacts import', { timeout: 300_000 }, () => {
   it('imports an xlsx the same way', async () => {
     const dir = tempConfigHome();
     const sheet = await generateXlsx({ rows: 2_000, badRows: true, dir, name: 'book.xlsx', numberOffset: 50_000 });
-    const run = json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home }));
+    const errorsFile = path.join(dir, 'rejected.csv');
+    const run = json(await zapdesk(['contacts', 'import', sheet.file, '--errors', errorsFile, '--json'], { home }));
     expect(run).toMatchObject({ rows: 2_000, imported: sheet.goodCount, skipped: 0, rejected: sheet.bad.length });
     expect(run.reasons).toEqual(expect.arrayContaining(expectedReasons(sheet)));
+    // The rejected rows keep their email too (row 9: no name; row 101: the bad email itself).
+    const rejected = readFileSync(errorsFile, 'utf8').split('\n');
+    expect(rejected[0]).toBe('row,name,number,email,reason');
+    expect(rejected).toContain(`9,,${numberOf(7, 50_000)},c7@example.test,Name is missing`);
+    expect(rejected).toContain(`101,Contato 99,${numberOf(99, 50_000)},not-an-email,Invalid email`);
     expect(json(await zapdesk(['contacts', 'import', sheet.file, '--json'], { home }))).toMatchObject({ imported: 0, skipped: sheet.goodCount });
   });
 

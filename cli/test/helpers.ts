@@ -2,6 +2,7 @@
 // when TEST_POSTGRES_URL is set) and a free port, and the CLI as a real process (node + the bin
 // launcher) with its own XDG_CONFIG_HOME.
 import { spawn } from 'node:child_process';
+import xterm from '@xterm/headless';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,10 +45,24 @@ export const tempConfigHome = () => mkdtempSync(path.join(tmpdir(), 'zapdesk-cli
 
 export type Run = { code: number | null; stdout: string; stderr: string };
 
+type RunOptions = { home: string; input?: string; env?: Record<string, string> };
+
 /** `zapdesk ...args` as a child process; `env` adds to a clean environment (no inherited LANG or tokens). */
-export function zapdesk(args: string[], opts: { home: string; input?: string; env?: Record<string, string> }): Promise<Run> {
+export function zapdesk(args: string[], opts: RunOptions): Promise<Run> {
+  return run(process.execPath, [BIN, ...args], opts);
+}
+
+/**
+ * `zapdesk ...args | reader` through bash with pipefail, as a person types it: the code is the CLI's
+ * when it failed (else the reader's), stderr the CLI's, stdout what the reader printed.
+ */
+export function zapdeskPiped(args: string[], reader: string, opts: RunOptions): Promise<Run> {
+  return run('bash', ['-o', 'pipefail', '-c', `"$0" "$@" | ${reader}`, process.execPath, BIN, ...args], opts);
+}
+
+function run(command: string, args: string[], opts: RunOptions): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, args, {
       env: { PATH: process.env.PATH ?? '', HOME: opts.home, XDG_CONFIG_HOME: opts.home, LANG: 'C.UTF-8', NO_COLOR: '1', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -65,4 +80,65 @@ export async function login(url: string, home: string, user: { email: string; pa
   const run = await zapdesk(['login', '--url', url, '--email', user.email, '--password-stdin'], { home, input: user.password });
   if (run.code !== 0) throw new Error(`login failed: ${run.code} ${run.stderr}`);
   return run;
+}
+
+export type Pty = {
+  /** Everything the terminal received so far, escape sequences included. */
+  output(): string;
+  /** Typed at the keyboard. */
+  write(keys: string): void;
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+};
+
+/**
+ * `zapdesk ...args` in a pseudo-terminal of `cols` × `rows` (util-linux `script`, on every Debian),
+ * so stdin and stdout are TTYs and Ink draws: what a person at a terminal sees, keys included.
+ */
+export function inPty(args: string[], opts: { home: string; cols?: number; rows?: number; env?: Record<string, string> }): Pty {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  // A fresh pseudo-terminal has no size: stty gives it one before the CLI starts.
+  const command = `stty cols ${opts.cols ?? 120} rows ${opts.rows ?? 40}; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: opts.home, XDG_CONFIG_HOME: opts.home, LANG: 'C.UTF-8', TERM: 'xterm-256color', ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  // A test that fails before the CLI quits must not leave it running (it watches forever).
+  const stop = () => child.kill();
+  process.once('exit', stop);
+  void exited.then(() => process.off('exit', stop));
+  return {
+    output: () => output,
+    write: (keys) => void child.stdin.write(keys),
+    async waitFor(pattern, ms = 60_000) {
+      const until = Date.now() + ms;
+      for (;;) {
+        const m = output.match(pattern);
+        if (m) return m;
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    exited,
+  };
+}
+
+/**
+ * The lines a terminal of `cols` × `rows` shows after receiving `output` (scrollback included), as
+ * a terminal emulator draws them: wrapping, cursor moves and erasing applied. What a person sees,
+ * where the raw output would also hold every frame that was later erased.
+ */
+export async function screenOf(output: string, cols: number, rows: number): Promise<string[]> {
+  const term = new xterm.Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
+  await new Promise<void>((resolve) => term.write(output, resolve));
+  const buffer = term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+  term.dispose();
+  while (lines.length && lines.at(-1) === '') lines.pop();
+  return lines;
 }

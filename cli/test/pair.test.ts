@@ -1,12 +1,11 @@
 // `connections pair` against the real server with the simulator: the QR is drawn, redrawn as the
 // server emits new ones, and the command exits 0 on a simulated scan (in a pseudo-terminal, through
 // the Ink view) or 1 on TIMEOUT (in a pipe, as plain lines).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
-import { BIN, login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
+import { inPty, login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -24,31 +23,10 @@ async function addConnection(name: string): Promise<number> {
   return JSON.parse(run.stdout).id as number;
 }
 
-/** The CLI in a pseudo-terminal (util-linux `script`), so stdout is a TTY and Ink draws. */
-function inPty(args: string[]) {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color', COLUMNS: '120', LINES: '60' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const waitFor = async (pattern: RegExp, ms = 60_000) => {
-    const until = Date.now() + ms;
-    while (!pattern.test(output)) {
-      if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  return { exited, waitFor, output: () => output };
-}
-
 describe('zapdesk connections pair', { timeout: 120_000 }, () => {
   it('draws the QR in a terminal and exits 0 once a scan connects it', async () => {
     const id = await addConnection('Pairing test');
-    const pty = inPty(['connections', 'pair', String(id)]);
+    const pty = inPty(['connections', 'pair', String(id)], { home, rows: 60 });
     await pty.waitFor(/qrcode.*QR 1/);
     // Half-block characters of the terminal renderer: a QR is on the screen.
     expect(pty.output()).toMatch(/[▀▄█]{5}/);
@@ -85,5 +63,24 @@ describe('zapdesk connections pair', { timeout: 120_000 }, () => {
     expect(scan).toMatchObject({ code: 1, stderr: 'This WhatsApp session is not initialized. Check the connections page.\n' });
     expect(run.stderr.match(/▀▀▀▀▀/g)?.length).toBeGreaterThanOrEqual(qrLines.length);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Nobody scans) did not pair: TIMEOUT`);
+  });
+
+  it('reports what the server says now, not the CONNECTED its local store remembers from before', async () => {
+    const id = await addConnection('Connected before');
+    expect((await zapdesk(['sim', 'scan', String(id)], { home })).code).toBe(1); // not showing a QR yet
+    const { accessToken } = JSON.parse(readFileSync(path.join(home, 'zapdesk', 'config.json'), 'utf8')) as { accessToken: string };
+    const call = (url: string, method = 'POST') => fetch(`${server.apiUrl}${url}`, { method, headers: { authorization: `Bearer ${accessToken}` } });
+    expect((await call(`/whatsappsession/${id}`)).status).toBe(200);
+    expect((await call(`/simulator/connections/${id}/scan`)).status).toBe(200);
+    // The CLI's local store syncs while the connection is CONNECTED (a watch syncs the whole view).
+    expect((await zapdesk(['tickets', 'watch', '--for', '1'], { home })).code).toBe(0);
+    expect((await zapdesk(['connections', 'disconnect', String(id)], { home })).code).toBe(0);
+
+    // Now it shows a QR again and nobody scans: the pairing must wait, not say CONNECTED.
+    const run = await zapdesk(['connections', 'pair', String(id), '--timeout', '5', '--json'], { home });
+    expect(run.stderr).not.toContain('CONNECTED');
+    expect(run.stderr).toContain(`connection ${id}: qrcode (QR 1)`);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Connected before) did not pair: TIMEOUT`);
   });
 });

@@ -35,8 +35,11 @@ describe('provisioning from a script', { timeout: 300_000 }, () => {
     expect(company).toMatchObject({ name: 'Acme Ltda', phone: '11987654321', planId: plan.id, plan: { name: 'Starter' }, recurrence: 'TRIMESTRAL', status: true });
     expect(company.dueDate).toBe('2030-01-31T23:59:59.999Z');
 
-    // Flags override the file; the result reads back the same through get and list.
-    const updated = json(await zapdesk(['companies', 'update', String(company.id), '--from-file', companyFile, '--name', 'Acme SA', '--json'], { home }));
+    // Flags override the file; the result reads back the same through get and list. (An update has
+    // no first admin: the creation file's adminName would be refused as a field update does not know.)
+    const updateFile = path.join(home, 'acme-update.json');
+    writeFileSync(updateFile, JSON.stringify({ name: 'Acme Ltda', recurrence: 'TRIMESTRAL' }));
+    const updated = json(await zapdesk(['companies', 'update', String(company.id), '--from-file', updateFile, '--name', 'Acme SA', '--json'], { home }));
     expect(updated).toMatchObject({ id: company.id, name: 'Acme SA', recurrence: 'TRIMESTRAL' });
     expect(json(await zapdesk(['companies', 'get', String(company.id), '--json'], { home }))).toMatchObject({ id: company.id, name: 'Acme SA' });
     const list = json(await zapdesk(['companies', 'list', '--search', 'acme', '--json'], { home }));
@@ -69,6 +72,15 @@ describe('provisioning from a script', { timeout: 300_000 }, () => {
     expect(en).toMatchObject({ code: 1, stdout: '', stderr: 'Some fields are invalid. (users: Must be a whole number)\n' });
     const pt = await zapdesk(['plans', 'create', '--from-file', bad, '--lang', 'pt'], { home });
     expect(pt.stderr).toBe('Alguns campos são inválidos. (users: Must be a whole number)\n');
+  });
+
+  it('refuses a file with a field the command does not know, naming the nearest one, and creates nothing', async () => {
+    const typo = path.join(home, 'typo-plan.yaml');
+    writeFileSync(typo, 'name: Typo\nusers: 3\nconections: 1\nqueues: 1\nvalue: 10\ncolour: blue\n');
+    const run = await zapdesk(['plans', 'create', '--from-file', typo], { home });
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: 'Some fields are invalid. (conections: unknown field (did you mean connections?); colour: unknown field)\n' });
+    const plans = JSON.parse((await zapdesk(['plans', 'list', '--json'], { home })).stdout) as { name: string }[];
+    expect(plans.map((p) => p.name)).not.toContain('Typo');
   });
 
   it('a catalogue error from the server exits 1 with its message', async () => {

@@ -3,11 +3,12 @@
 // new ticket arrive live (as plain lines in a pipe, and in the Ink view in a pseudo-terminal).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
-import { BIN, login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+import { BIN, inPty, login, screenOf, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -97,10 +98,10 @@ describe('zapdesk tickets list', { timeout: 300_000 }, () => {
     expect(row).toMatch(new RegExp(`^${accepted} +open +Zeca Aceito \\(5511977000007\\) +- +Super Admin `));
     expect(await zapdesk(['tickets', 'list', '--date', '2020-13-01'], { home })).toMatchObject({
       code: 2,
-      stderr: "error: option '--date': Invalid ISO date (see zapdesk tickets list --help)\n",
+      stderr: "error: --date is not a valid day (YYYY-MM-DD) (got '2020-13-01') (see zapdesk tickets list --help)\n",
     });
     expect((await zapdesk(['tickets', 'list', '--status', 'done'], { home })).code).toBe(2);
-    expect((await zapdesk(['tickets', 'list', '--queue-ids', 'x'], { home })).stderr).toMatch(/^error: option '--queue-ids': /);
+    expect((await zapdesk(['tickets', 'list', '--queue-ids', 'x'], { home })).stderr).toMatch(/^error: --queue-ids/);
   });
 });
 
@@ -137,21 +138,125 @@ describe('zapdesk tickets watch', { timeout: 300_000 }, () => {
   });
 
   it('draws the live table in a terminal and quits on q', async () => {
-    // A terminal wide enough for every column (a fresh pseudo-terminal has no size).
-    const command = `stty cols 160 rows 40; ${[process.execPath, BIN, 'tickets', 'watch', '--status', 'pending'].map((a) => `'${a}'`).join(' ')}`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    child.stdout.on('data', (d) => (screen += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const text = () => stripVTControlCharacters(screen);
+    // A terminal wide enough for every column.
+    const pty = inPty(['tickets', 'watch', '--status', 'pending'], { home, cols: 160, rows: 40 });
+    const text = () => stripVTControlCharacters(pty.output());
     await waitFor(text, /Tickets 0 open · \d+ pending ● live/);
     await message('5511955551111', 'Cliente Ao Vivo', 'Olá da tela');
     await waitFor(text, /\d+ +pending +Cliente Ao Vivo \(5511955551111\) .* Olá da tela/);
-    child.stdin.write('q');
-    expect(await exited).toBe(0);
+    pty.write('q');
+    expect(await pty.exited).toBe(0);
     expect(text()).toMatch(/ID +STATUS +CONTACT +QUEUE +USER +UNREAD +TAGS +UPDATED +LAST MESSAGE/);
   });
+
+  it('stops on a line q in a pipe whose input stays open', async () => {
+    const child = spawn(process.execPath, [BIN, 'tickets', 'watch', '--json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await waitFor(() => err, /^watching \d+ tickets/m);
+      child.stdin.write('q\n'); // and the input stays open, as a script's would
+      const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running 15 s after q'), 15_000))]);
+      expect(outcome).toBe(0);
+    } finally {
+      child.stdin.end();
+      child.kill();
+    }
+  });
+
+  for (const cols of [80, 120]) {
+    it(`redraws in place in a ${cols}-column terminal: one table on the screen, no line wider than it`, async () => {
+      const rows = 30;
+      const pty = inPty(['tickets', 'watch', '--status', 'pending'], { home, cols, rows });
+      await pty.waitFor(/● live/);
+      // Each new ticket redraws the table.
+      await message(`551195555${cols}01`, `Largura ${cols} Um`, 'Primeira mensagem de um cliente com bastante texto');
+      await pty.waitFor(new RegExp(`Largura ${cols} Um`));
+      await message(`551195555${cols}02`, `Largura ${cols} Dois`, 'Segunda mensagem');
+      await pty.waitFor(new RegExp(`Largura ${cols} Dois`));
+      const screen = await screenOf(pty.output(), cols, rows);
+      expect(screen.filter((l) => /^Tickets \d+ open/.test(l)), screen.join('\n')).toHaveLength(1);
+      expect(screen.filter((l) => /^ID +STATUS +CONTACT/.test(l)), screen.join('\n')).toHaveLength(1);
+      expect(screen.filter((l) => l.includes(`Largura ${cols} Dois`)), screen.join('\n')).toHaveLength(1);
+      expect(screen[0]).toMatch(/^Tickets 0 open · \d+ pending ● live/);
+      // The newest first, its contact and message narrowed to fit rather than wrapped.
+      expect(screen[2]).toMatch(new RegExp(`^\\d+ +pending +Largura ${cols} Dois`));
+      pty.write('q');
+      expect(await pty.exited).toBe(0);
+    });
+  }
+
+  it('says so when the server does not answer, prints no log line over the table, and is live again after', async () => {
+    const proxy = await tcpProxy(new URL(server.apiUrl));
+    try {
+      const cols = 120;
+      const pty = inPty(['tickets', 'watch', '--status', 'pending'], { home, cols, rows: 30, env: { ZAPDESK_URL: proxy.url } });
+      await pty.waitFor(/● live/);
+      const before = pty.output().length;
+      await proxy.cut();
+      await waitFor(() => pty.output().slice(before), /server unreachable since \d\d:\d\d:\d\d, reconnecting…/, 20_000);
+      const during = await screenOf(pty.output(), cols, 30);
+      expect(during[0], during.join('\n')).toMatch(/^Tickets 0 open · \d+ pending ○ server unreachable since/);
+      expect(during.join('\n')).not.toContain('● live');
+      // Replicache retries its pull meanwhile; its complaints must not reach the terminal.
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(pty.output().slice(before)).not.toMatch(/non 200|pull requestID|ECONNREFUSED/);
+
+      const beforeRestore = pty.output().length;
+      await proxy.restore();
+      await message('5511955556666', 'Depois Da Queda', 'Voltou?');
+      await waitFor(() => pty.output().slice(beforeRestore), /● live/, 30_000);
+      await pty.waitFor(/Depois Da Queda/, 30_000);
+      const after = await screenOf(pty.output(), cols, 30);
+      expect(after[0]).toMatch(/^Tickets 0 open · \d+ pending ● live/);
+      expect(after.filter((l) => /^Tickets \d+ open/.test(l))).toHaveLength(1);
+      pty.write('q');
+      expect(await pty.exited).toBe(0);
+    } finally {
+      await proxy.cut();
+    }
+  });
 });
+
+/**
+ * A TCP relay to the server that can be cut (every connection closed, new ones refused, as when the
+ * server is down) and restored on the same port: an outage without stopping the real server.
+ */
+async function tcpProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let listener: Server | undefined;
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => s.destroy());
+  };
+  const listen = (port: number) =>
+    new Promise<number>((resolve) => {
+      listener = createServer((client) => {
+        const upstream = connect(Number(target.port), target.hostname);
+        track(client);
+        track(upstream);
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      listener.listen(port, '127.0.0.1', () => resolve((listener!.address() as { port: number }).port));
+    });
+  const port = await listen(0);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async cut() {
+      const closing = listener ? new Promise((r) => listener!.close(r)) : Promise.resolve();
+      listener = undefined;
+      for (const s of sockets) s.destroy();
+      await closing;
+    },
+    restore: () => listen(port),
+  };
+}
+

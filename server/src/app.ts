@@ -6,6 +6,8 @@ import type { AppDeps, AppEnv } from './context.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companiesRoutes } from './modules/companies/routes.ts';
+import { contactListsRoutes } from './modules/contact-lists/routes.ts';
+import { filesRoutes } from './modules/files/routes.ts';
 import { helpsRoutes } from './modules/helps/routes.ts';
 import { plansRoutes } from './modules/plans/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -56,6 +58,8 @@ export function createApp(deps: AppDeps) {
     .route('/', usersRoutes(deps))
     .route('/', settingsRoutes(deps))
     .route('/', contactsRoutes(deps))
+    .route('/', contactListsRoutes(deps))
+    .route('/', filesRoutes(deps))
     .route('/', ticketsRoutes(deps))
     .route('/', messagesRoutes(deps))
     .route('/', mediaRoutes(deps))

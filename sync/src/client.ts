@@ -15,7 +15,8 @@ type MaybePromise<T> = T | Promise<T>;
 
 export type RefreshTokenStore = {
   get(): MaybePromise<string | null | undefined>;
-  set(value: string | null): MaybePromise<void>;
+  /** `expiresAt` (ISO): when the cookie's Max-Age or Expires says the token runs out, when it says. */
+  set(value: string | null, expiresAt?: string): MaybePromise<void>;
 };
 
 
@@ -141,8 +142,17 @@ async function keepRefreshCookie(res: Response, store: RefreshTokenStore) {
     if (pair!.slice(0, eq).trim() !== REFRESH_COOKIE) continue;
     const value = decodeURIComponent(pair!.slice(eq + 1).trim());
     const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=thu, 01 jan 1970/i.test(a));
-    await store.set(value && !expired ? value : null);
+    await store.set(value && !expired ? value : null, value && !expired ? cookieExpiry(attrs) : undefined);
   }
+}
+
+/** When a Set-Cookie's attributes say it runs out (Max-Age wins over Expires, as in browsers), as ISO. */
+function cookieExpiry(attrs: string[]): string | undefined {
+  const attr = (name: string) => attrs.find((a) => a.trim().toLowerCase().startsWith(`${name}=`))?.split('=').slice(1).join('=').trim();
+  const maxAge = Number(attr('max-age'));
+  if (attr('max-age') && Number.isFinite(maxAge)) return new Date(Date.now() + maxAge * 1000).toISOString();
+  const expires = Date.parse(attr('expires') ?? '');
+  return Number.isNaN(expires) ? undefined : new Date(expires).toISOString();
 }
 
 /** A response's `{error, message, issues}` as an AppError; an unknown code keeps its text in the message. */

@@ -12,6 +12,8 @@ export * from './i18n/errors.ts';
 export * from './domain/queue.ts';
 export * from './domain/whatsapp.ts';
 export * from './domain/contact.ts';
+export * from './domain/contact-list.ts';
+export * from './domain/file-list.ts';
 export * from './domain/ticket.ts';
 export * from './domain/message.ts';
 export * from './domain/tag.ts';

@@ -6,7 +6,7 @@
 // replicache-catch-up.ts): on the `online` event, when the poke socket (re)opens, and when the user
 // makes a mutation after a failed push.
 // Browser: the default IndexedDB store. Node: pass the store and socket from '@zapdesk/sync/node'.
-import { Replicache, type KVStoreProvider, type LogLevel, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadonlyJSONValue, type ReadTransaction } from 'replicache';
+import { Replicache, type KVStoreProvider, type LogLevel, type LogSink, type PullResponseV1, type Puller, type Pusher, type PushResponse, type ReadonlyJSONValue, type ReadTransaction } from 'replicache';
 import { AppError } from './errors.ts';
 import type { ApiClient } from './client.ts';
 import type { MutationError } from './domain/sync.ts';
@@ -35,6 +35,8 @@ export type CreateReplicacheOptions = {
   /** Where the `online` event comes from: default the global object in a browser; null for none. */
   onlineEvents?: OnlineEvents | null;
   logLevel?: LogLevel;
+  /** Where Replicache's log lines go (default the console): a terminal view draws its own screen. */
+  logSinks?: LogSink[];
 };
 
 export type SyncClient = {
@@ -120,6 +122,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
     kvStore: opts.kvStore,
     pullInterval: opts.pullInterval === undefined ? 60_000 : opts.pullInterval,
     logLevel: opts.logLevel ?? 'error',
+    logSinks: opts.logSinks,
   });
   if (opts.onClientStateNotFound) rep.onClientStateNotFound = opts.onClientStateNotFound;
 

@@ -11,7 +11,7 @@ export type LazyEntry = { description: string; load(): Promise<CommandEntry> };
 
 export const commandTree: Record<string, LazyEntry> = {
   login: { description: 'Log in and keep the session in $XDG_CONFIG_HOME/zapdesk/config.json (mode 0600)', load: async () => (await import('./login.ts')).default },
-  logout: { description: 'End the session on the server and forget it here (the server address is kept)', load: async () => (await import('./logout.ts')).default },
+  logout: { description: 'End the session on the server and forget it and the synced data here (the server address is kept)', load: async () => (await import('./logout.ts')).default },
   whoami: { description: 'Show who is logged in, in which company, on which server', load: async () => (await import('./whoami.ts')).default },
   companies: { description: 'Companies (tenants): create with a plan and a first admin, renew, suspend (super-admin)', load: async () => (await import('./companies/index.ts')).companies },
   plans: { description: 'Plans: limits, price and features of what a company subscribes to (super-admin)', load: async () => (await import('./plans/index.ts')).plans },
@@ -19,8 +19,10 @@ export const commandTree: Record<string, LazyEntry> = {
   helps: { description: 'Help videos shown to every company (super-admin)', load: async () => (await import('./helps/index.ts')).helps },
   announcements: { description: 'Announcements shown to every company (super-admin)', load: async () => (await import('./announcements/index.ts')).announcements },
   connections: { description: 'WhatsApp connections: add, pair by QR in the terminal, disconnect', load: async () => (await import('./connections/index.ts')).connections },
-  contacts: { description: 'Contacts of your company: list, look up, import a spreadsheet, export', load: async () => (await import('./contacts/index.ts')).contacts },
-  sim: { description: 'The built-in WhatsApp simulator (server started with SIMULATOR=1): scan, send, flood', load: async () => (await import('./sim/index.ts')).sim },
+  contacts: { description: 'Contacts of your company: list, look up, import a spreadsheet, export, delete', load: async () => (await import('./contacts/index.ts')).contacts },
+  'contact-lists': { description: 'Contact lists (campaign recipients): create, list, import a spreadsheet into one', load: async () => (await import('./contact-lists/index.ts')).contactLists },
+  files: { description: 'File lists that campaigns send: list them with their files', load: async () => (await import('./files/index.ts')).files },
+  sim: { description: 'The built-in WhatsApp simulator (server started with SIMULATOR=1): scan, send, edit, revoke, flood', load: async () => (await import('./sim/index.ts')).sim },
   tickets: { description: 'Tickets: list with filters, or watch them change live', load: async () => (await import('./tickets/index.ts')).tickets },
 };
 

@@ -38,7 +38,7 @@ export default defineCommand({
     const { user } = answer;
     const language = toLanguage(user.language ?? undefined) ?? readConfig(env).language;
     // A new login replaces the old session entirely, on whichever server it was.
-    updateConfig(env, { url, accessToken: answer.token, refreshToken: session.refreshToken(), userId: user.id, companyId: user.companyId, email: user.email, language });
+    updateConfig(env, { url, accessToken: answer.token, refreshToken: session.refreshToken(), refreshExpiresAt: session.refreshExpiresAt(), userId: user.id, companyId: user.companyId, email: user.email, language });
     return { url, user, subscription: answer.subscription };
   },
   show: ({ url, user, subscription }) => {

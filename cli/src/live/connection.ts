@@ -5,7 +5,7 @@
 import type { Connection } from '@zapdesk/sync';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
-import { openLiveClient } from './client.ts';
+import { openLiveClient, subscribeSynced } from './client.ts';
 
 /** What the pairing screen shows of a connection, the QR code and retries filled in ('' and 0). */
 export type ConnectionState = Pick<Connection, 'id' | 'name' | 'status'> & Required<Pick<Connection, 'qrcode' | 'retries'>>;
@@ -32,10 +32,16 @@ export async function watchConnection(
 async function watchReplicache(ctx: Ctx, api: Api, target: { id: number; companyId: number; userId: number }, onChange: (s: ConnectionState) => void): Promise<Watch> {
   const { syncKey } = await import('@zapdesk/sync/keys');
   const client = await openLiveClient(ctx, api, { userId: target.userId, companyId: target.companyId });
-  const unsubscribe = client.rep.subscribe((tx) => tx.get(syncKey('connection', target.id)) as Promise<Connection | undefined>, {
-    onData: (c) => {
-      if (c) onChange(toState(c));
+  // Only the server's answer counts: the store's copy is what an earlier run saw.
+  const unsubscribe = await subscribeSynced(
+    client,
+    (tx) => tx.get(syncKey('connection', target.id)) as Promise<Connection | undefined>,
+    (c, synced) => {
+      if (c && synced) onChange(toState(c));
     },
+  ).catch(async (err: unknown) => {
+    await client.close();
+    throw err;
   });
   return {
     mode: 'replicache',

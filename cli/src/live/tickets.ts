@@ -6,37 +6,58 @@ import type { Ticket } from '@zapdesk/sync';
 import { syncPrefix } from '@zapdesk/sync/keys';
 import type { Ctx } from '../context.ts';
 import type { Api } from '../session.ts';
-import { openLiveClient } from './client.ts';
+import { isConnected, openLiveClient, subscribeSynced } from './client.ts';
 
 export type TicketsWatch = { stop(): Promise<void> };
+
+/**
+ * `syncing`: only the store's copy so far; `connecting`: the server's copy, the poke socket not yet
+ * registered; `live`: kept current by pokes; `offline`: the server stopped answering.
+ */
+export type LiveState = 'syncing' | 'connecting' | 'live' | 'offline';
 
 /** Newest activity first, as GET /tickets orders them. */
 export const byActivity = (a: Ticket, b: Ticket) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
 
-/**
- * Calls `onChange` with every ticket of the view whenever one changes; `synced` is false while the
- * data comes only from the local cache (before the first pull has answered).
- */
-export async function watchTickets(
-  ctx: Ctx,
-  api: Api,
-  who: { userId: number; companyId: number },
-  onChange: (tickets: Ticket[], synced: boolean) => void,
-): Promise<TicketsWatch> {
+/** How often the connection is looked at: a lost socket says nothing, it only stops being open. */
+const CHECK_MS = 1_000;
+
+/** Calls `onChange` with every ticket of the view and the view's state whenever either changes. */
+export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; companyId: number }, onChange: (tickets: Ticket[], state: LiveState) => void): Promise<TicketsWatch> {
   const client = await openLiveClient(ctx, api, who);
+  let tickets: Ticket[] = [];
   let synced = false;
-  let last: Ticket[] = [];
-  const unsubscribe = client.rep.subscribe((tx) => tx.scan({ prefix: syncPrefix('ticket') }).values().toArray() as Promise<Ticket[]>, {
-    onData: (tickets) => {
-      last = [...tickets].sort(byActivity);
-      onChange(last, synced);
+  let shown: LiveState | undefined;
+  let wasLive = false;
+  const stateNow = (): LiveState => {
+    if (!synced) return 'syncing';
+    if (isConnected(client)) {
+      wasLive = true;
+      return 'live';
+    }
+    // Before the socket's first registration the server has answered the pull: not an outage.
+    return wasLive || !client.rep.online ? 'offline' : 'connecting';
+  };
+  const emit = () => onChange(tickets, (shown = stateNow()));
+  const unsubscribe = await subscribeSynced(
+    client,
+    (tx) => tx.scan({ prefix: syncPrefix('ticket') }).values().toArray() as Promise<Ticket[]>,
+    (rows, isSynced) => {
+      tickets = [...rows].sort(byActivity);
+      synced = isSynced;
+      emit();
     },
+  ).catch(async (err: unknown) => {
+    await client.close();
+    throw err;
   });
-  await client.rep.pull({ now: true });
-  synced = true;
-  onChange(last, synced);
+  const timer = setInterval(() => {
+    if (stateNow() !== shown) emit();
+  }, CHECK_MS);
+  timer.unref();
   return {
     async stop() {
+      clearInterval(timer);
       unsubscribe();
       await client.close();
     },

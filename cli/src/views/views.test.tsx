@@ -31,6 +31,35 @@ describe('Table', () => {
   });
 });
 
+describe('Table on a narrow terminal', () => {
+  type T = { id: number; status: string; contact: string; queue: string; tags: string; message: string };
+  const wide = [
+    column<T>('id', (t) => t.id),
+    column<T>('status', (t) => t.status),
+    column<T>('contact', (t) => t.contact, { min: 12 }),
+    column<T>('queue', (t) => t.queue, { drop: 2 }),
+    column<T>('tags', (t) => t.tags, { drop: 1 }),
+    column<T>('message', (t) => t.message, { min: 10 }),
+  ];
+  const rows: T[] = [{ id: 7, status: 'pending', contact: 'Maria Aparecida da Silva (5511987650001)', queue: 'Support', tags: 'vip, late', message: 'Hello, I would like to know the price of the blue one' }];
+
+  it('keeps every line within the width: hides by rank, then narrows the widest with an ellipsis', () => {
+    for (const width of [40, 60, 80, 120]) {
+      const { lastFrame } = render(<Table columns={wide} rows={rows} width={width} />);
+      for (const line of lastFrame()!.split('\n')) expect(line.length, `${width}: ${line}`).toBeLessThanOrEqual(width);
+    }
+    const at60 = render(<Table columns={wide} rows={rows} width={60} />).lastFrame()!.split('\n');
+    expect(at60[0]).toMatch(/^ID +STATUS +CONTACT +MESSAGE$/);
+    expect(at60[1]).toMatch(/^7 +pending +Maria Aparecida.*… +Hello, I would.*…$/);
+    // Wide enough once the tags go: the rest as they are.
+    const at120 = render(<Table columns={wide} rows={rows} width={120} />).lastFrame()!.split('\n');
+    expect(at120[0]).toMatch(/^ID +STATUS +CONTACT +QUEUE +MESSAGE$/);
+    expect(at120[1]).toMatch(/Maria Aparecida da Silva \(5511987650001\) +Support +Hello, I would like to know the price of the blue one$/);
+    // Wider than every cell: nothing hidden.
+    expect(render(<Table columns={wide} rows={rows} width={200} />).lastFrame()).toContain('vip, late');
+  });
+});
+
 describe('Record', () => {
   it('lines labels up and shows lists and booleans as words', () => {
     const { lastFrame } = render(<Record title="Plan 3: Pro" fields={[['users', 10], ['kanban', false], ['features', ['campaigns', 'kanban']]]} />);
@@ -62,14 +91,19 @@ describe('TicketsWatch', () => {
   ];
 
   it('counts by status, says when it is live, and cuts the table to the rows that fit', () => {
-    const { lastFrame, rerender } = render(<TicketsWatch columns={columns} tickets={tickets} synced={false} maxRows={2} at="10:00:00" />);
+    const { lastFrame, rerender } = render(<TicketsWatch columns={columns} tickets={tickets} state="syncing" maxRows={2} at="10:00:00" />);
     expect(lastFrame()).toBe(['Tickets 1 open · 2 pending ○ syncing… · 10:00:00 · q to quit', 'ID  STATUS   CONTACT', '3   pending  Ana', '2   open     Joao', '… 1 more'].join('\n'));
-    rerender(<TicketsWatch columns={columns} tickets={tickets.slice(0, 1)} synced maxRows={2} at="10:00:05" />);
+    rerender(<TicketsWatch columns={columns} tickets={tickets.slice(0, 1)} state="live" maxRows={2} at="10:00:05" />);
     expect(lastFrame()).toBe(['Tickets 0 open · 1 pending ● live · 10:00:05 · q to quit', 'ID  STATUS   CONTACT', '3   pending  Ana'].join('\n'));
   });
 
+  it('says so when the server does not answer', () => {
+    const { lastFrame } = render(<TicketsWatch columns={columns} tickets={tickets.slice(0, 1)} state="offline" offlineSince="10:00:03" maxRows={2} at="10:00:05" />);
+    expect(lastFrame()!.split('\n')[0]).toBe('Tickets 0 open · 1 pending ○ server unreachable since 10:00:03, reconnecting… · 10:00:05 · q to quit');
+  });
+
   it('says so when there is nothing to watch', () => {
-    const { lastFrame } = render(<TicketsWatch columns={columns} tickets={[]} synced maxRows={10} at="10:00:00" />);
+    const { lastFrame } = render(<TicketsWatch columns={columns} tickets={[]} state="live" maxRows={10} at="10:00:00" />);
     expect(lastFrame()).toBe(['Tickets 0 open · 0 pending ● live · 10:00:00 · q to quit', 'No open or pending tickets.'].join('\n'));
   });
 });

@@ -1,6 +1,8 @@
 // Wires the inbound pipeline to the session manager: every message and ack a channel reports goes
-// through ingest(), applyAck() and applyMessageChange(). Listener failures are logged, never thrown into the adapter.
+// through ingest(), applyAck() and applyMessageChange(); a connection that connects starts the
+// WhatsApp checks of contact lists left unchecked. Listener failures are logged, never thrown into the adapter.
 import type { AppDeps } from '../context.ts';
+import { checkCompanyContactLists } from '../modules/contact-lists/whatsapp-check.ts';
 import { refreshProfilePicture } from '../modules/contacts/profile-picture.ts';
 import { applyAck } from './acks.ts';
 import { applyMessageChange } from './changes.ts';
@@ -34,7 +36,12 @@ export function attachPipeline(deps: AppDeps): () => void {
       deps.log.error('message change failed', { connectionId: e.connectionId, messageId: e.change.id, error: err instanceof Error ? err.message : String(err) });
     }
   });
+  // Numbers of contact lists left unchecked while no connection was up are asked once one is.
+  const offStatus = deps.sessions.onStatus((e) => {
+    if (e.status === 'CONNECTED') void checkCompanyContactLists(deps, e.companyId);
+  });
   return () => {
+    offStatus();
     offInbound();
     offAck();
     offChange();

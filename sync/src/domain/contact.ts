@@ -145,11 +145,13 @@ export function pickContactFields(record: Record<string, unknown>): ContactImpor
 
 export type ContactImportRow = { name: string; number: string; email: string };
 
-/** A row that did not land: `rejected` is a bad row, `skipped` a number the company already has. */
-export type ContactImportIssue = {
+/**
+ * A row that did not land, with every column the import reads (the CLI's --errors file keeps them,
+ * so the rows can be fixed and imported again): `rejected` is a bad row, `skipped` a number the
+ * company already has.
+ */
+export type ContactImportIssue = ContactImportRow & {
   row: number;
-  name: string;
-  number: string;
   kind: 'rejected' | 'skipped';
   code: 'ERR_VALIDATION' | 'ERR_DUPLICATED_CONTACT';
   reason: string;

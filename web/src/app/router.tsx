@@ -55,6 +55,9 @@ export const router = createBrowserRouter([
                   { path: '/connections', lazy: () => import('../pages/connections/ConnectionsPage.tsx') },
                   { path: '/queues', lazy: () => import('../pages/queues/QueuesPage.tsx') },
                   { path: '/announcements', lazy: () => import('../pages/announcements/AnnouncementsPage.tsx') },
+                  { path: '/contact-lists', lazy: () => import('../pages/contact-lists/ContactListsPage.tsx') },
+                  { path: '/contact-lists/:id/contacts', lazy: () => import('../pages/contact-lists/ContactListItemsPage.tsx') },
+                  { path: '/files', lazy: () => import('../pages/files/FilesPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],

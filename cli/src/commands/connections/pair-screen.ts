@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { writeLine } from '../../output.ts';
 import type { ConnectionState } from '../../live/connection.ts';
 
-export type PairScreen = { update(state: ConnectionState): Promise<void>; close(): void };
+export type PairScreen = { update(state: ConnectionState): Promise<void>; close(): Promise<void> };
 
 export async function createPairScreen(ctx: Ctx, head: { id: number; name: string; live: boolean }): Promise<PairScreen> {
   const QRCode = await import('qrcode');
@@ -21,7 +21,7 @@ export async function createPairScreen(ctx: Ctx, head: { id: number; name: strin
         lastStatus = s.status;
         if (fresh && s.status === 'qrcode') writeLine(ctx.io.stderr, await QRCode.toString(s.qrcode, { type: 'utf8', errorCorrectionLevel: 'L' }));
       },
-      close() {},
+      async close() {},
     };
   }
 
@@ -41,10 +41,13 @@ export async function createPairScreen(ctx: Ctx, head: { id: number; name: strin
       Object.assign(props, { status: s.status, attempt: seen.size });
       draw();
     },
-    close() {
+    // Ink's last frame is written as it unmounts: a line printed before that (the outcome) would be
+    // glued to the end of the view.
+    async close() {
       clearInterval(ticker);
       draw();
       instance.unmount();
+      await instance.waitUntilExit();
     },
   };
 }

@@ -49,7 +49,9 @@ export default defineCommand({
       ),
     ).finally(() => screen.close());
     if (final.status !== 'CONNECTED') throw new UserError(`connection ${id} (${conn.name}) did not pair: ${final.status}`);
+    // The server has the last word: the exit code and the line say what it answers now.
     const now = await api.get<Connection>(`/whatsapp/${id}`, { query: { ...query, session: 0 } });
+    if (now.status !== 'CONNECTED') throw new UserError(`connection ${id} (${now.name}) did not pair: ${now.status}`);
     return { id, name: now.name, status: now.status, number: now.number };
   },
   show: (c) => ({ kind: 'text', text: `Connected: ${c.name} (connection ${c.id})${c.number ? `, number ${c.number}` : ''}.` }),

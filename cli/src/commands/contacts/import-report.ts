@@ -32,7 +32,7 @@ export async function* readNdjson<T>(body: ReadableStream<Uint8Array>): AsyncGen
 
 const csvField = (v: string | number) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
-/** `--errors out.csv`: the rejected rows with their spreadsheet row number and reason. */
+/** `--errors out.csv`: the rejected rows with their spreadsheet row number, their cells and the reason. */
 export type ErrorsFile = { write(issue: ContactImportIssue): Promise<void>; close(): Promise<void> };
 
 export async function openErrorsFile(file: string): Promise<ErrorsFile> {
@@ -41,10 +41,11 @@ export async function openErrorsFile(file: string): Promise<ErrorsFile> {
     throw new UserError(`cannot write ${file}: ${err.code ?? err.message}`);
   });
   const line = (cells: (string | number)[]) => `${cells.map(csvField).join(',')}\n`;
-  out.write(line(['row', 'name', 'number', 'reason']));
+  // Every column the import reads, under the titles it reads them by: the file imports back once fixed.
+  out.write(line(['row', 'name', 'number', 'email', 'reason']));
   return {
     async write(issue) {
-      if (!out.write(line([issue.row, issue.name, issue.number, issue.reason]))) await once(out, 'drain');
+      if (!out.write(line([issue.row, issue.name, issue.number, issue.email ?? '', issue.reason]))) await once(out, 'drain');
     },
     close: () => new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve()))),
   };

@@ -2,7 +2,10 @@ import { contactListQuerySchema, type Contact, type ContactsPage } from '@zapdes
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
+import { firstFlagProblem, flagOf } from '../../options.ts';
 import { contactColumns } from './show.ts';
+
+const FLAG_OF: Record<string, string> = { searchParam: '--search', pageNumber: '--page', date: '--date' };
 
 export default defineCommand({
   description: 'List contacts by name, 20 a page (or --all), searched by name or number',
@@ -15,7 +18,7 @@ export default defineCommand({
   }),
   async run({ options }, ctx) {
     const query = contactListQuerySchema.safeParse({ searchParam: options.search, pageNumber: options.page, date: options.date });
-    if (!query.success) throw new UsageError(`option '${query.error.issues[0]!.path[0] === 'date' ? '--date' : '--search'}': ${query.error.issues[0]!.message}`);
+    if (!query.success) throw new UsageError(firstFlagProblem(query.error, { searchParam: options.search, pageNumber: options.page, date: options.date }, (key) => FLAG_OF[key] ?? flagOf(key)));
     const api = ctx.api();
     const contacts: Contact[] = [];
     for (let pageNumber = query.data.pageNumber; ; pageNumber++) {

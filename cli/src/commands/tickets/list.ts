@@ -2,6 +2,7 @@ import { TICKET_STATUSES, ticketListQuerySchema, type Ticket, type TicketPage } 
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
+import { firstFlagProblem, flagOf } from '../../options.ts';
 import { ticketColumns } from './show.ts';
 
 const ids = (what: string) => z.string().optional().describe(`${what} ids, comma-separated (1,4,7)`);
@@ -32,9 +33,8 @@ export function ticketQuery(options: z.output<typeof ticketFilterOptions> & { pa
   );
   const parsed = ticketListQuerySchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const flag = Object.entries(QUERY_OF).find(([, param]) => param === issue.path[0])?.[0] ?? String(issue.path[0]);
-    throw new UsageError(`option '--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}': ${issue.message}`);
+    const flagFor = (param: string) => flagOf(Object.entries(QUERY_OF).find(([, p]) => p === param)?.[0] ?? param);
+    throw new UsageError(firstFlagProblem(parsed.error, raw, flagFor));
   }
   // Sent as the flags gave them (lists joined): the server parses them with the same schema.
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, String(v)]));
@@ -46,7 +46,7 @@ export default defineCommand({
     'zapdesk tickets list --status open',
     'zapdesk tickets list --status pending --queue-ids 1,2 --unread',
     'zapdesk tickets list --search maria --show-all --page 2',
-    "zapdesk tickets list --status open --all --json | jq 'map(.id)'",
+    "zapdesk tickets list --status open --all --json | jq '.tickets | map(.id)'",
   ],
   options: ticketFilterOptions.extend({
     page: z.coerce.number().int().min(1).default(1).describe('page of 40 (default 1)'),

@@ -25,7 +25,7 @@ export default defineCommand({
     const api = ctx.api();
     const me = await currentUser(api);
     const screen = await createWatchScreen(ctx, ctx.interactive && !options.json ? 'live' : options.json ? 'json' : 'lines');
-    const watch = await watchTickets(ctx, api, { userId: me.id, companyId: me.companyId }, (tickets, synced) => screen.update(tickets.filter(keep), synced)).catch((err: unknown) => {
+    const watch = await watchTickets(ctx, api, { userId: me.id, companyId: me.companyId }, (tickets, state) => screen.update(tickets.filter(keep), state)).catch((err: unknown) => {
       screen.close();
       throw err;
     });
@@ -67,7 +67,10 @@ function untilQuit(ctx: Ctx, seconds: number | undefined): Promise<void> {
       process.off('SIGTERM', finish);
       stdin.off('data', onData);
       if (raw) stdin.setRawMode!(false);
-      stdin.pause();
+      // A paused pipe still holds the event loop open until the writer closes it: the process
+      // would wait for the end of an input that may never come (`q` typed into a long-lived pipe).
+      if (raw) stdin.pause();
+      else stdin.destroy();
       resolve();
     }
     process.once('SIGINT', finish);

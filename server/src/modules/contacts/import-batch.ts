@@ -34,7 +34,7 @@ export function validateRow({ row, fields }: NumberedRow): Valid | { reason: str
 
 const issueOf = (r: NumberedRow | Valid, kind: ContactImportIssue['kind'], reason: string, code: ContactImportIssue['code']): ContactImportIssue => {
   const fields = 'fields' in r ? r.fields : r;
-  return { row: r.row, name: fields.name, number: fields.number, kind, code, reason };
+  return { row: r.row, name: fields.name, number: fields.number, email: fields.email, kind, code, reason };
 };
 
 /**

@@ -172,8 +172,8 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
     expect(res.body).toEqual({
       importId: 'cli-run-1', rows: 3, imported: 1, skipped: 0, rejected: 2,
       issues: [
-        { row: 1003, name: 'Eva 2', number: '5511900001111', kind: 'rejected', code: 'ERR_DUPLICATED_CONTACT', reason: 'Duplicated number in this file' },
-        { row: 1004, name: '', number: '5511900002222', kind: 'rejected', code: 'ERR_VALIDATION', reason: 'Name is missing' },
+        { row: 1003, name: 'Eva 2', number: '5511900001111', email: '', kind: 'rejected', code: 'ERR_DUPLICATED_CONTACT', reason: 'Duplicated number in this file' },
+        { row: 1004, name: '', number: '5511900002222', email: '', kind: 'rejected', code: 'ERR_VALIDATION', reason: 'Name is missing' },
       ],
     });
     // A later batch of the same import repeating a number is still a duplicate of the file.

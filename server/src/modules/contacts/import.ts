@@ -8,6 +8,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { AppError, type ContactImportCounts, type ContactImportEvent, type ContactImportSummary } from '@zapdesk/sync';
 import type { AppDeps } from '../../context.ts';
 import { write } from '../../db/write.ts';
+import type { Tx } from '../../db/write.ts';
 import { importContactBatch, type BatchResult, type NumberedRow } from './import-batch.ts';
 
 export const BATCH_SIZE = 1_000;
@@ -22,7 +23,19 @@ export type ImportOptions = {
   onBatch?: (result: BatchResult) => void;
 };
 
+/** Stores one batch inside its write: what it created and why the other rows did not land. */
+export type StoreBatch = (tx: Tx, importId: string, rows: NumberedRow[]) => Promise<BatchResult>;
+
 export async function importContacts(deps: AppDeps, companyId: number, rows: AsyncIterable<NumberedRow> | Iterable<NumberedRow>, opts: ImportOptions = {}): Promise<ContactImportSummary> {
+  return importRows(deps, rows, (tx, importId, batch) => importContactBatch(tx, companyId, importId, batch), opts);
+}
+
+/**
+ * The import loop with its report, for any destination: contacts above, the items of a contact list
+ * (contact-lists/import.ts). `storeBatch` writes one batch; the rows, batches, events and failure
+ * handling are the same for every caller.
+ */
+export async function importRows(deps: AppDeps, rows: AsyncIterable<NumberedRow> | Iterable<NumberedRow>, storeBatch: StoreBatch, opts: ImportOptions = {}): Promise<ContactImportSummary> {
   const importId = opts.importId ?? randomUUID();
   const batchSize = opts.batchSize ?? BATCH_SIZE;
   const counts: ContactImportCounts = { rows: 0, imported: 0, skipped: 0, rejected: 0 };
@@ -32,7 +45,7 @@ export async function importContacts(deps: AppDeps, companyId: number, rows: Asy
   let storing: Promise<void> = Promise.resolve();
 
   async function store(rowsOfBatch: NumberedRow[]) {
-    const result = await write(deps, (tx) => importContactBatch(tx, companyId, importId, rowsOfBatch));
+    const result = await write(deps, (tx) => storeBatch(tx, importId, rowsOfBatch));
     counts.rows += rowsOfBatch.length;
     counts.imported += result.created.length;
     for (const issue of result.issues) counts[issue.kind] += 1;

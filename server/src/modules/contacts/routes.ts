@@ -12,8 +12,7 @@ import {
   type ContactImportIssue,
   type ContactUploadResult,
 } from '@zapdesk/sync';
-import { Hono, type Context } from 'hono';
-import { stream } from 'hono/streaming';
+import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
@@ -23,28 +22,7 @@ import { exportContactsCsv, findContactOptions, findContactsPage } from './list.
 import { importPhoneContacts } from './phone-import.ts';
 import { refreshProfilePicture } from './profile-picture.ts';
 import { createContact, deleteContact, getContact, updateContact } from './service.ts';
-import { detectFormat, readSpreadsheet } from './spreadsheet.ts';
-import { multipartBoundary, openUploadedFile, tooLarge } from './upload.ts';
-
-/** Largest spreadsheet POST /contacts/import/file takes (a 100,000-row xlsx is about 4 MB). */
-export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;
-
-/**
- * The file of a multipart request (field `file`), refused before any row is read when unusable. Its
- * bytes stream on (upload.ts): the import starts while the upload is still arriving.
- */
-async function openUpload(c: Context) {
-  const boundary = multipartBoundary(c.req.header('content-type') ?? '');
-  if (!boundary) {
-    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the spreadsheet as multipart/form-data in the field "file".');
-  }
-  if (Number(c.req.header('content-length') ?? 0) > MAX_IMPORT_FILE_BYTES) throw tooLarge(MAX_IMPORT_FILE_BYTES);
-  const file = await openUploadedFile(c.req.raw.body, boundary, 'file', MAX_IMPORT_FILE_BYTES);
-  if (!file) throw new AppError('ERR_VALIDATION', 'file: Required', { issues: [{ path: 'file', message: 'Required' }] });
-  const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.fileName, file.contentType);
-  if (!format) throw new AppError('ERR_VALIDATION', 'file: Only .xlsx and .csv spreadsheets can be imported', { issues: [{ path: 'file', message: 'Only .xlsx and .csv spreadsheets can be imported' }] });
-  return { file, format };
-}
+import { openSpreadsheetUpload, streamImportReport } from './import-upload.ts';
 
 const toErrorBag = (issues: ContactImportIssue[]): ContactUploadResult['errorBag'] =>
   issues.map((i) => ({ contactName: i.name || i.number, row: i.row, error: { message: i.reason, code: i.code } }));
@@ -112,18 +90,8 @@ export function contactsRoutes(deps: AppDeps) {
       const companyId = c.get('actor').companyId;
       const importId = c.req.query('importId') || undefined;
       if (importId !== undefined && !/^[\w.:-]{1,64}$/.test(importId)) throw new AppError('ERR_VALIDATION', 'importId: Invalid');
-      const { file, format } = await openUpload(c);
-      c.header('content-type', 'application/x-ndjson; charset=utf-8');
-      return stream(c, async (out) => {
-        const rows = readSpreadsheet(file.chunks, format);
-        await importContacts(deps, companyId, rows, {
-          importId,
-          onEvent: (event) => out.write(`${JSON.stringify(event)}\n`).then(() => undefined),
-        }).catch((err: unknown) => {
-          // Already reported as the `failed` line; the status (200) left with the first line.
-          if (!(err instanceof AppError)) deps.log.error('contact import failed', { error: String(err) });
-        });
-      });
+      const upload = await openSpreadsheetUpload(c);
+      return streamImportReport(c, deps, upload, (rows, onEvent) => importContacts(deps, companyId, rows, { importId, onEvent }));
     })
     .get('/contacts/:id', auth, async (c) => c.json(await getContact(deps.db, c.get('actor'), parseId(c, 'id', 'ERR_NO_CONTACT_FOUND'))))
     .on('POST', ['/contacts', '/contacts/'], auth, async (c) => {

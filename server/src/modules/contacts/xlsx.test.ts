@@ -103,7 +103,7 @@ describe.each(DIALECTS)('xlsx files of other writers on %s', (dialect) => {
     const events = await upload(adminSession.token, file);
     expect(events.at(-1)).toMatchObject({ type: 'done', rows: 4, imported: 3, rejected: 1 });
     expect(events.filter((e) => e.type === 'issue')).toEqual([
-      { type: 'issue', row: 6, name: 'Sem Número', number: '', kind: 'rejected', code: 'ERR_VALIDATION', reason: 'Number is missing' },
+      { type: 'issue', row: 6, name: 'Sem Número', number: '', email: 'sem@example.test', kind: 'rejected', code: 'ERR_VALIDATION', reason: 'Number is missing' },
     ]);
     const contacts = await t.db.selectFrom('contacts').select(['name', 'number', 'email']).where('companyId', '=', company.id).orderBy('number').execute();
     expect(contacts).toEqual([

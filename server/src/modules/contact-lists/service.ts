@@ -1,0 +1,102 @@
+// The business rules of contact lists and their items (spec/03 §3, §5, §7). Writes take the
+// route's transaction (`Tx`, DESIGN §12) and the Actor and register the company's poke: the lists
+// are on paginated REST (DESIGN §4), so clients that show them refetch on the poke. Whether a
+// number is on WhatsApp is asked of the channel after the commit (whatsapp-check.ts), never here.
+import { AppError, type ContactList, type ContactListCreateInput, type ContactListItem, type ContactListItemCreateInput, type ContactListItemUpdateInput } from '@zapdesk/sync';
+import type { Actor } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { bumpVersion } from '../../sync/version.ts';
+import { toContactListItemDto } from './dto.ts';
+import { findContactList, findContactListItemRow } from './queries.ts';
+
+const listNotFound = () => new AppError('ERR_NOT_FOUND', 'Contact list not found.');
+const itemNotFound = () => new AppError('ERR_NOT_FOUND', 'Contact list item not found.');
+const duplicateNumber = () =>
+  new AppError('ERR_DUPLICATED_CONTACT', 'number: This number is already in the list', { issues: [{ path: 'number', message: 'This number is already in the list' }] });
+
+export async function getContactList(db: Database, actor: Actor, listId: number): Promise<ContactList> {
+  const list = await findContactList(db, actor.companyId, listId);
+  if (!list) throw listNotFound();
+  return list;
+}
+
+export async function createContactList(tx: Tx, actor: Actor, input: ContactListCreateInput): Promise<ContactList> {
+  const row = await tenant(tx.db, actor.companyId).insertInto('contactLists', { name: input.name }).returning('id').executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
+  return getContactList(tx.db, actor, row.id);
+}
+
+export async function updateContactList(tx: Tx, actor: Actor, listId: number, input: ContactListCreateInput): Promise<ContactList> {
+  const result = await tenant(tx.db, actor.companyId)
+    .updateTable('contactLists')
+    .set({ name: input.name, ...bumpVersion() })
+    .where('contactLists.id', '=', listId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw listNotFound();
+  tx.effects.poke(actor.companyId);
+  return getContactList(tx.db, actor, listId);
+}
+
+/** The items go with the list (ON DELETE CASCADE); campaigns that used it keep running without a list. */
+export async function deleteContactList(tx: Tx, actor: Actor, listId: number): Promise<void> {
+  const result = await tenant(tx.db, actor.companyId).deleteFrom('contactLists').where('contactLists.id', '=', listId).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw listNotFound();
+  tx.effects.poke(actor.companyId);
+}
+
+export async function getContactListItem(db: Database, actor: Actor, itemId: number): Promise<ContactListItem> {
+  const row = await findContactListItemRow(db, actor.companyId, itemId);
+  if (!row) throw itemNotFound();
+  return toContactListItemDto(row);
+}
+
+export async function createContactListItem(tx: Tx, actor: Actor, input: ContactListItemCreateInput): Promise<ContactListItem> {
+  // Another company's list is no list of ours: the same 404 as a list that does not exist.
+  if (!(await findContactList(tx.db, actor.companyId, input.contactListId))) throw listNotFound();
+  try {
+    const row = await tenant(tx.db, actor.companyId)
+      .insertInto('contactListItems', { contactListId: input.contactListId, name: input.name, number: input.number, email: input.email })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    tx.effects.poke(actor.companyId);
+    return toContactListItemDto(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateNumber();
+    throw err;
+  }
+}
+
+/** A changed number is unknown to WhatsApp again until the channel is asked (isWhatsappValid null). */
+export async function updateContactListItem(tx: Tx, actor: Actor, itemId: number, input: ContactListItemUpdateInput): Promise<ContactListItem> {
+  const current = await findContactListItemRow(tx.db, actor.companyId, itemId);
+  if (!current) throw itemNotFound();
+  const numberChanged = input.number !== undefined && input.number !== current.number;
+  try {
+    const row = await tenant(tx.db, actor.companyId)
+      .updateTable('contactListItems')
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.number !== undefined ? { number: input.number } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(numberChanged ? { isWhatsappValid: null } : {}),
+        ...bumpVersion(),
+      })
+      .where('contactListItems.id', '=', itemId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    tx.effects.poke(actor.companyId);
+    return toContactListItemDto(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateNumber();
+    throw err;
+  }
+}
+
+export async function deleteContactListItem(tx: Tx, actor: Actor, itemId: number): Promise<void> {
+  const result = await tenant(tx.db, actor.companyId).deleteFrom('contactListItems').where('contactListItems.id', '=', itemId).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw itemNotFound();
+  tx.effects.poke(actor.companyId);
+}

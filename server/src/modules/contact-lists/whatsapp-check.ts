@@ -1,0 +1,124 @@
+// isWhatsappValid of contact list items (spec/03 §3), asked of a connected WhatsApp channel
+// (`Channel.checkNumbers`; the simulator's `numbers` control decides there, DESIGN §5). A network
+// call, so never inside a transaction (DESIGN §12): after the items are written the route starts
+// this in the background; it reads the list's unchecked items, asks the channel, and records the
+// answers in a short write of its own (versions bumped, the company poked). One check per list at a
+// time; a trigger arriving meanwhile makes it look again when done. With no connected connection
+// the items stay unchecked (null) until a connection of the company connects (the inbound wiring
+// calls checkCompanyContactLists then) or the next write to the list starts a check.
+import type { AppDeps } from '../../context.ts';
+import type { Channel } from '../../channels/types.ts';
+import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+import { bumpVersion } from '../../sync/version.ts';
+
+/** Numbers asked of the channel at a time. */
+const CHECK_BATCH = 200;
+
+type Run = { promise: Promise<void>; again: boolean };
+const running = new WeakMap<AppDeps, Map<string, Run>>();
+const runningOf = (deps: AppDeps) => {
+  let map = running.get(deps);
+  if (!map) running.set(deps, (map = new Map()));
+  return map;
+};
+
+/** Starts (or re-arms) the check of the list's unchecked items; never throws, failures are logged. */
+export function checkContactListNumbers(deps: AppDeps, companyId: number, listId: number): Promise<void> {
+  const key = `${companyId}:${listId}`;
+  const map = runningOf(deps);
+  const current = map.get(key);
+  if (current) {
+    current.again = true;
+    return current.promise;
+  }
+  const run: Run = { again: false, promise: Promise.resolve() };
+  run.promise = (async () => {
+    try {
+      do {
+        run.again = false;
+        await checkUnchecked(deps, companyId, listId);
+      } while (run.again);
+    } catch (err) {
+      deps.log.warn('contact list WhatsApp check failed', { companyId, listId, error: String(err) });
+    } finally {
+      map.delete(key);
+    }
+  })();
+  map.set(key, run);
+  return run.promise;
+}
+
+/** Starts the check of every list of the company that holds unchecked items (a connection just connected). */
+export async function checkCompanyContactLists(deps: AppDeps, companyId: number): Promise<void> {
+  try {
+    const lists = await tenant(deps.db, companyId)
+      .selectFrom('contactListItems')
+      .select('contactListItems.contactListId')
+      .where('contactListItems.isWhatsappValid', 'is', null)
+      .distinct()
+      .execute();
+    for (const { contactListId } of lists) void checkContactListNumbers(deps, companyId, contactListId);
+  } catch (err) {
+    deps.log.warn('contact list WhatsApp checks not started', { companyId, error: String(err) });
+  }
+}
+
+/** Resolves when the checks started so far are done (tests, shutdown). */
+export async function settleContactListChecks(deps: AppDeps): Promise<void> {
+  while (runningOf(deps).size > 0) await Promise.all([...runningOf(deps).values()].map((r) => r.promise));
+}
+
+/** A connected channel of the company: the default connection first. */
+async function connectedChannel(deps: AppDeps, companyId: number): Promise<Channel | undefined> {
+  const rows = await tenant(deps.db, companyId)
+    .selectFrom('whatsapps')
+    .select('whatsapps.id')
+    .orderBy('whatsapps.isDefault', 'desc')
+    .orderBy('whatsapps.id')
+    .execute();
+  for (const { id } of rows) {
+    const channel = deps.sessions.getChannel(id);
+    if (channel?.status() === 'CONNECTED') return channel;
+  }
+  return undefined;
+}
+
+async function checkUnchecked(deps: AppDeps, companyId: number, listId: number): Promise<void> {
+  const t = tenant(deps.db, companyId);
+  let afterId = 0;
+  for (;;) {
+    const items = await t
+      .selectFrom('contactListItems')
+      .select(['contactListItems.id', 'contactListItems.number'])
+      .where('contactListItems.contactListId', '=', listId)
+      .where('contactListItems.isWhatsappValid', 'is', null)
+      .where('contactListItems.id', '>', afterId)
+      .orderBy('contactListItems.id')
+      .limit(CHECK_BATCH)
+      .execute();
+    if (items.length === 0) return;
+    const channel = await connectedChannel(deps, companyId);
+    if (!channel) return;
+    // The network call: no transaction is open here.
+    const answers = await channel.checkNumbers(items.map((i) => i.number));
+    const exists = new Map(answers.map((a) => [a.number, a.exists]));
+    await write(deps, async (tx) => {
+      const w = tenant(tx.db, companyId);
+      for (const item of items) {
+        const valid = exists.get(item.number);
+        if (valid === undefined) continue;
+        // Only an item still unchecked with this number: one edited meanwhile is asked again.
+        await w
+          .updateTable('contactListItems')
+          .set({ isWhatsappValid: valid ? 1 : 0, ...bumpVersion() })
+          .where('contactListItems.id', '=', item.id)
+          .where('contactListItems.number', '=', item.number)
+          .where('contactListItems.isWhatsappValid', 'is', null)
+          .execute();
+      }
+      tx.effects.poke(companyId);
+    });
+    afterId = items[items.length - 1]!.id;
+  }
+}
