@@ -201,7 +201,7 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     }
   });
 
-  it('deleting the tag or the connection a campaign names detaches it (versions bumped); a running one is cancelled', async () => {
+  it('deleting the tag, connection, contact list or file list a campaign names detaches it (versions bumped); a running one is cancelled', async () => {
     const { create, token, connection, list, db } = await setup();
     const tag = await db.insertInto('tags', { name: 'Alvo' }).returningAll().executeTakeFirstOrThrow();
     const idle = (await create({ name: 'Idle', tagListId: tag.id, whatsappId: connection.id })).body;
@@ -215,5 +215,13 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect(delConn.status, JSON.stringify(delConn.body)).toBe(200);
     expect((await t.request('GET', `/campaigns/${idle.id}`, { token })).body).toMatchObject({ whatsappId: null, status: 'INATIVA', version: 3 });
     expect((await t.request('GET', `/campaigns/${running.id}`, { token })).body).toMatchObject({ whatsappId: null, status: 'CANCELADA' });
+    // The contact list and the file list (their own routes) detach it too.
+    const files = await db.insertInto('files', { name: 'Arquivos' }).returningAll().executeTakeFirstOrThrow();
+    await t.request('PUT', `/campaigns/${idle.id}`, { token, body: { contactListId: list.id, fileListId: files.id } });
+    const delList = await t.request('DELETE', `/contact-lists/${list.id}`, { token });
+    expect(delList.status, JSON.stringify(delList.body)).toBe(200);
+    const delFiles = await t.request('DELETE', `/files/${files.id}`, { token });
+    expect(delFiles.status, JSON.stringify(delFiles.body)).toBe(200);
+    expect((await t.request('GET', `/campaigns/${idle.id}`, { token })).body).toMatchObject({ contactListId: null, fileListId: null, version: 6 });
   });
 });

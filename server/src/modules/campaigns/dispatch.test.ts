@@ -257,8 +257,11 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     writeFileSync(path.join(folder, 'tabela.pdf'), '%PDF-1.4 test');
     const files = await db.insertInto('files', { name: 'Catálogo', message: 'Catálogo para {primeiro-nome}' }).returningAll().executeTakeFirstOrThrow();
     await db.insertInto('filesOptions', [
-      { fileId: files.id, name: 'catalogo.png', path: `${desk.companyId}/files/catalogo.png`, mediaType: 'image' },
+      // Option names are labels; the stored file keeps its extension.
+      { fileId: files.id, name: 'Catálogo', path: `${desk.companyId}/files/catalogo.png`, mediaType: 'image' },
       { fileId: files.id, name: 'tabela.pdf', path: `${desk.companyId}/files/tabela.pdf`, mediaType: 'application' },
+      // An option without its file yet is left out.
+      { fileId: files.id, name: 'Sem arquivo', path: '', mediaType: null },
     ]).execute();
     const { id } = (await t.request('POST', '/campaigns', { token, body: { name: 'Midia', message1: 'Oferta para {nome}', whatsappId: desk.connectionId, contactListId: list.id, fileListId: files.id } })).body;
     const form = new FormData();
@@ -269,7 +272,7 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     const got = await desk.outbox(numberOf(p, 1));
     expect(got.map((m) => [m.body, m.mediaType, m.fileName])).toEqual([
       ['Oferta para Maria 1', 'image', 'oferta.png'],
-      ['Catálogo para Maria', 'image', 'catalogo.png'],
+      ['Catálogo para Maria', 'image', 'Catálogo.png'],
       ['', 'document', 'tabela.pdf'],
     ]);
     expect(await desk.outbox()).toHaveLength(6);

@@ -11,6 +11,7 @@
 // contact's reply opens a pending ticket through the inbound pipeline as usual. With the setting
 // ticketOnReplyOnly off, a new ticket is pending at once instead.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError, buildTemplateVars, CAMPAIGN_OPT_OUT_WORDS, renderTemplate, type CampaignSettings } from '@zapdesk/sync';
 import { sql, type Selectable } from 'kysely';
@@ -37,13 +38,20 @@ class Lost extends Error {}
 
 const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-async function readStoredFile(mediaDir: string, relPath: string, fileName: string): Promise<FileToSend | undefined> {
+/**
+ * A stored file, its kind told by the stored path's extension. A file-list option's name is a label
+ * ("Catálogo"): the sent file name keeps the stored file's extension.
+ */
+async function readStoredFile(mediaDir: string, relPath: string, name: string): Promise<FileToSend | undefined> {
+  if (!relPath) return undefined;
   const abs = resolveMediaFile(mediaDir, relPath);
   const data = abs ? await readFile(abs).catch(() => undefined) : undefined;
   if (!data) return undefined;
+  const ext = path.extname(relPath);
+  const fileName = ext && !name.toLowerCase().endsWith(ext.toLowerCase()) ? `${name}${ext}` : name;
   let kind: FileToSend['kind'] = 'document';
   try {
-    kind = classifyUpload({ fileName, mimeType: '', size: 0 }).kind;
+    kind = classifyUpload({ fileName: relPath, mimeType: '', size: 0 }).kind;
   } catch {
     // Not a type the chat classifies: sent as a document.
   }
@@ -59,7 +67,7 @@ async function readFiles(deps: AppDeps, campaign: CampaignRow): Promise<{ media?
   const options = await t.selectFrom('filesOptions').select(['filesOptions.path', 'filesOptions.name']).where('filesOptions.fileId', '=', campaign.fileListId).orderBy('filesOptions.id').execute();
   const list: FileToSend[] = [];
   for (const o of options) {
-    const file = await readStoredFile(deps.config.mediaDir, o.path, o.name || o.path.split('/').pop() || 'file');
+    const file = await readStoredFile(deps.config.mediaDir, o.path, o.name || 'file');
     if (file) list.push(file);
   }
   return { media, list, listMessage: fileList?.message ?? '' };
