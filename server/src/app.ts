@@ -23,6 +23,7 @@ import { simulatorRoutes } from './modules/simulator/routes.ts';
 import { whatsappSessionsRoutes } from './modules/whatsapp-sessions/routes.ts';
 import { whatsappsRoutes } from './modules/whatsapps/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
+import { campaignsRoutes } from './modules/campaigns/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
 import { chatsRoutes } from './modules/chats/routes.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
     // The fake network's controls exist only when SIMULATOR=1.
     .route('/', deps.config.simulator ? simulatorRoutes(deps) : new Hono<AppEnv>())
     .route('/', schedulesRoutes(deps))
+    .route('/', campaignsRoutes(deps))
     .route('/', dashboardRoutes(deps))
     .route('/', tagsRoutes(deps))
     .route('/', ticketNotesRoutes(deps))

@@ -23,6 +23,7 @@ import { attachPipeline } from './inbound/index.ts';
 import { createChannelSessions } from './channels/index.ts';
 import { startSchedulesJob } from './jobs/schedules.ts';
 import { startTicketJobs } from './jobs/ticket-jobs.ts';
+import { startCampaignDispatch } from './modules/campaigns/dispatch/job.ts';
 import { startPresenceJob } from './jobs/presence.ts';
 
 export type RunningServer = {
@@ -68,6 +69,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     await playDemoConversations(deps, firstStart.demo).catch((err) => log.error('demo conversations failed', { error: String(err) }));
   }
   const schedulesJob = startSchedulesJob(deps);
+  const campaignDispatch = startCampaignDispatch(deps);
   const ticketJobs = startTicketJobs(deps);
   const presenceJob = startPresenceJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
@@ -78,6 +80,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     webUrl: web?.url,
     async close() {
       await schedulesJob.stop();
+      await campaignDispatch.stop();
       await Promise.all([...ticketJobs, presenceJob].map((j) => j.stop()));
       await web?.close();
       await socket.close();

@@ -25,3 +25,4 @@ export * from './domain/chat.ts';
 export * from './domain/schedule.ts';
 export * from './domain/template.ts';
 export * from './domain/dashboard.ts';
+export * from './domain/campaign.ts';

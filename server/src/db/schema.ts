@@ -77,6 +77,20 @@ export interface CampaignSettings {
   version: Generated<number>;
 }
 
+export interface CampaignPacing {
+  companyId: number;
+  createdAt: Generated<string>;
+  dayCount: Generated<number>;
+  dayStart: string | null;
+  hourCount: Generated<number>;
+  hourStart: string | null;
+  id: Generated<number>;
+  nextAt: string | null;
+  runCount: Generated<number>;
+  updatedAt: Generated<string>;
+  whatsappId: number;
+}
+
 export interface CampaignShippings {
   attempts: Generated<number>;
   campaignId: number;
@@ -87,15 +101,22 @@ export interface CampaignShippings {
   confirmationMessage: Generated<string>;
   confirmationRequestedAt: string | null;
   confirmedAt: string | null;
+  contactId: number | null;
   contactListItemId: number | null;
   createdAt: Generated<string>;
   deliveredAt: string | null;
   dueAt: string | null;
+  email: Generated<string>;
   error: string | null;
   id: Generated<number>;
   message: Generated<string>;
+  messageId: number | null;
+  name: Generated<string>;
   number: string;
+  reason: string | null;
+  status: Generated<string>;
   updatedAt: Generated<string>;
+  variant: number | null;
 }
 
 export interface ChatMessages {
@@ -723,6 +744,7 @@ export interface DB {
   baileysCreds: BaileysCreds;
   baileysKeys: BaileysKeys;
   campaigns: Campaigns;
+  campaignPacing: CampaignPacing;
   campaignSettings: CampaignSettings;
   campaignShippings: CampaignShippings;
   chatMessages: ChatMessages;

@@ -6,6 +6,7 @@ import { peerKey } from '../modules/contacts/queries.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
 import { write } from '../db/write.ts';
 import { runAutomation, wantsAutomation } from './automation.ts';
+import { takeConfirmationReply } from '../modules/campaigns/dispatch/replies.ts';
 import { loadConnectionContext } from './connection-context.ts';
 import { runGrouped, type Store } from './group-commit.ts';
 import { captureRating, dropRatingWait, parseRating } from './rating.ts';
@@ -52,6 +53,8 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   if (stored === 'duplicate') return { status: 'duplicate' };
   const result: IngestResult = { status: 'stored', messageId: stored.messageId, ticketId: stored.ticket.id, contactId: stored.contact.id, ticketCreated: stored.created };
   if (msg.fromMe) return result;
+  // A yes or a no to a confirmation campaign is the campaign's answer, not the bot's.
+  if (await takeConfirmationReply(deps, connection.id, stored.contact, msg.body ?? '')) return result;
   // The rating reply, or the automation chain: one write of their own after the message's commit.
   if (!stored.ratingTicket && !wantsAutomation(stored)) return result;
   await write(deps, async (tx) => {

@@ -3,6 +3,7 @@
 // records the outcome, so the two never disagree.
 import type { Tx } from '../db/write.ts';
 import { recordScheduleOutcome } from '../jobs/schedule-delivery.ts';
+import { recordCampaignOutcome, recordConfirmationOutcome } from '../modules/campaigns/dispatch/outcome.ts';
 
 export type SendOutcome = { status: 'sent' } | { status: 'failed'; code: string };
 
@@ -10,6 +11,8 @@ type OutcomeHandler = (tx: Tx, companyId: number, id: number, outcome: SendOutco
 
 const HANDLERS: Record<string, OutcomeHandler> = {
   schedule: recordScheduleOutcome,
+  campaign: recordCampaignOutcome,
+  'campaign-confirm': recordConfirmationOutcome,
 };
 
 /** `schedule:12` → the schedules handler for row 12; an unknown or malformed origin is ignored. */

@@ -11,6 +11,7 @@ import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { toContactListItemDto } from './dto.ts';
 import { findContactList, findContactListItemRow } from './queries.ts';
+import { detachCampaigns } from '../campaigns/detach.ts';
 
 const listNotFound = () => new AppError('ERR_NOT_FOUND', 'Contact list not found.');
 const itemNotFound = () => new AppError('ERR_NOT_FOUND', 'Contact list item not found.');
@@ -40,8 +41,12 @@ export async function updateContactList(tx: Tx, actor: Actor, listId: number, in
   return getContactList(tx.db, actor, listId);
 }
 
-/** The items go with the list (ON DELETE CASCADE); campaigns that used it keep running without a list. */
+/**
+ * The items go with the list (ON DELETE CASCADE); campaigns that used it keep their recipients
+ * already written and lose the list, versions bumped (campaigns/detach.ts).
+ */
 export async function deleteContactList(tx: Tx, actor: Actor, listId: number): Promise<void> {
+  await detachCampaigns(tx.db, actor.companyId, 'contactListId', listId);
   const result = await tenant(tx.db, actor.companyId).deleteFrom('contactLists').where('contactLists.id', '=', listId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw listNotFound();
   tx.effects.poke(actor.companyId);

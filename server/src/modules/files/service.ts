@@ -11,6 +11,7 @@ import { bumpVersion } from '../../sync/version.ts';
 import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
 import type { NewUpload } from '../media/uploads.ts';
 import { findFileList, findFileListRow, findOptionsOf } from './queries.ts';
+import { detachCampaigns } from '../campaigns/detach.ts';
 
 export const fileListNotFound = () => new AppError('ERR_NOT_FOUND', 'File list not found.');
 
@@ -71,6 +72,8 @@ export async function updateFileList(tx: Tx, actor: Actor, fileId: number, input
 /** The options go with the list (ON DELETE CASCADE); their files leave the disk after the commit. */
 export async function deleteFileList(tx: Tx, actor: Actor, fileId: number): Promise<void> {
   const options = (await findOptionsOf(tx.db, actor.companyId, [fileId])).get(fileId) ?? [];
+  // Campaigns that named it lose it, versions bumped (campaigns/detach.ts).
+  await detachCampaigns(tx.db, actor.companyId, 'fileListId', fileId);
   const result = await tenant(tx.db, actor.companyId).deleteFrom('files').where('files.id', '=', fileId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw fileListNotFound();
   for (const o of options) removeAttachmentAfterCommit(tx, o.path || null);

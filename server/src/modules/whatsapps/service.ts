@@ -14,6 +14,7 @@ import { recordFailed } from '../../outbound/record.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { assertOwnLinks, invalid, lockPlanLimits } from './access.ts';
 import { findConnectionDtos } from './dto.ts';
+import { detachCampaigns } from '../campaigns/detach.ts';
 
 const newToken = () => randomBytes(24).toString('base64url');
 
@@ -149,4 +150,5 @@ async function detachConnection(tx: Tx, companyId: number, id: number) {
   const t = tenant(tx.db, companyId);
   await t.updateTable('tickets').set({ whatsappId: null, ...bumpVersion() }).where('tickets.whatsappId', '=', id).execute();
   await t.updateTable('contacts').set({ whatsappId: null, ...bumpVersion() }).where('contacts.whatsappId', '=', id).execute();
+  await detachCampaigns(tx.db, companyId, 'whatsappId', id);
 }
