@@ -43,31 +43,31 @@ export function Component() {
 
   return (
     <Page
-      title={header ? `${t('contactLists.title')}: ${header.name}` : t('contactLists.title')}
+      title={header ? `${t('contact-lists.title')}: ${header.name}` : t('contact-lists.title')}
       actions={
         <>
-          <SearchInput label={t('contactLists.searchItems')} value={search} onChange={setSearch} />
+          <SearchInput label={t('contact-lists.searchItems')} value={search} onChange={setSearch} />
           <Link to="/contact-lists" className="inline-flex h-9 items-center rounded-md border border-line px-3 text-sm hover:bg-raised">
-            {t('contactLists.back')}
+            {t('contact-lists.back')}
           </Link>
           <Button variant="secondary" onClick={() => setImporting(true)}>
-            {t('contactLists.import')}
+            {t('contact-lists.import')}
           </Button>
           <Button icon="plus" onClick={() => setEditing('new')}>
-            {t('contactLists.addItem')}
+            {t('contact-lists.addItem')}
           </Button>
         </>
       }
     >
       <Card className="overflow-hidden">
         <div className="max-h-[calc(100vh-13rem)] overflow-y-auto" onScroll={items.onScroll}>
-          <Table label={t('contactLists.contacts')} fluid>
+          <Table label={t('contact-lists.contacts')} fluid>
             <thead className="sticky top-0 z-10">
               <tr>
-                <Th className="w-12 text-center">{t('contactLists.whatsapp')}</Th>
-                <Th>{t('contactLists.name')}</Th>
-                <Th>{t('contactLists.number')}</Th>
-                <Th>{t('contactLists.email')}</Th>
+                <Th className="w-12 text-center">{t('contact-lists.whatsapp')}</Th>
+                <Th>{t('contact-lists.name')}</Th>
+                <Th>{t('contact-lists.number')}</Th>
+                <Th>{t('contact-lists.email')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
             </thead>
@@ -88,7 +88,7 @@ export function Component() {
               ))}
             </tbody>
           </Table>
-          {!items.loading && items.items.length === 0 && <EmptyState>{t('contactLists.itemsEmpty')}</EmptyState>}
+          {!items.loading && items.items.length === 0 && <EmptyState>{t('contact-lists.itemsEmpty')}</EmptyState>}
           {items.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
         </div>
       </Card>
@@ -104,14 +104,14 @@ export function Component() {
         />
       )}
       {importing && <ImportListDialog listId={listId} onClose={() => setImporting(false)} onImported={items.reload} />}
-      <ConfirmDialog {...deleting.dialog} title={t('contactLists.deleteItemTitle')} message={t('contactLists.deleteItemConfirm', { name: deleting.target?.name ?? '' })} />
+      <ConfirmDialog {...deleting.dialog} title={t('contact-lists.deleteItemTitle')} message={t('contact-lists.deleteItemConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }
 
 function ValidIcon({ valid }: { valid: boolean | null }) {
   const { t } = useTranslation();
-  const label = valid === null ? t('contactLists.unchecked') : valid ? t('contactLists.valid') : t('contactLists.invalid');
+  const label = valid === null ? t('contact-lists.unchecked') : valid ? t('contact-lists.valid') : t('contact-lists.invalid');
   const tone = valid === null ? 'text-muted' : valid ? 'text-brand' : 'text-danger';
   return (
     <span role="img" aria-label={label} title={label} className={`inline-flex ${tone}`} data-valid={String(valid)}>
@@ -137,11 +137,11 @@ function ItemModal({ listId, item, onClose, onSaved }: ItemProps) {
     onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value })),
   });
   return (
-    <Dialog open size="sm" title={item ? t('contactLists.editItem') : t('contactLists.newItem')} onClose={onClose} onSubmit={() => void save()} footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}>
+    <Dialog open size="sm" title={item ? t('contact-lists.editItem') : t('contact-lists.newItem')} onClose={onClose} onSubmit={() => void save()} footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}>
       <div className="flex flex-col gap-4">
-        <TextField label={t('contactLists.name')} {...field('name')} />
-        <TextField label={t('contactLists.number')} inputMode="tel" {...field('number')} />
-        <TextField label={t('contactLists.email')} type="email" {...field('email')} />
+        <TextField label={t('contact-lists.name')} {...field('name')} />
+        <TextField label={t('contact-lists.number')} inputMode="tel" {...field('number')} />
+        <TextField label={t('contact-lists.email')} type="email" {...field('email')} />
       </div>
     </Dialog>
   );
@@ -160,8 +160,8 @@ function ImportListDialog({ listId, onClose, onImported }: { listId: number; onC
     try {
       const answer = await uploadListSpreadsheet(listId, file);
       setResult(answer);
-      if (answer.failure) toast.error(t('contactLists.importFailed', { message: answer.failure.message }));
-      else toast.success(t('contactLists.imported', answer));
+      if (answer.failure) toast.error(t('contact-lists.importFailed', { message: answer.failure.message }));
+      else toast.success(t('contact-lists.imported', answer));
       onImported();
     } catch (err) {
       toastError(err);
@@ -175,14 +175,14 @@ function ImportListDialog({ listId, onClose, onImported }: { listId: number; onC
       <Dialog
         open
         size="sm"
-        title={t('contactLists.importTitle')}
+        title={t('contact-lists.importTitle')}
         onClose={onClose}
         footer={
           <>
             <Button variant="secondary" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button onClick={() => setConfirmed(true)}>{t('contactLists.import')}</Button>
+            <Button onClick={() => setConfirmed(true)}>{t('contact-lists.import')}</Button>
           </>
         }
       >
@@ -193,10 +193,10 @@ function ImportListDialog({ listId, onClose, onImported }: { listId: number; onC
     );
   }
   return (
-    <Dialog open size="lg" title={t('contactLists.importTitle')} onClose={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>}>
+    <Dialog open size="lg" title={t('contact-lists.importTitle')} onClose={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>}>
       {!result ? (
         <label className="flex flex-col gap-1.5 text-[13px] font-medium">
-          {t('contactLists.importFile')}
+          {t('contact-lists.importFile')}
           <input
             type="file"
             accept=".xlsx,.xls,.csv"
@@ -204,16 +204,16 @@ function ImportListDialog({ listId, onClose, onImported }: { listId: number; onC
             onChange={(e) => void onFile(e.target.files?.[0])}
             className="block w-full text-sm text-muted file:mr-3 file:h-9 file:rounded-md file:border file:border-line file:bg-surface file:px-3 file:text-ink"
           />
-          {busy && <span role="status">{t('contactLists.importing')}</span>}
+          {busy && <span role="status">{t('contact-lists.importing')}</span>}
         </label>
       ) : (
         <div data-testid="list-import-result" className="flex flex-col gap-3">
-          <p role="status">{result.failure ? t('contactLists.importFailed', { message: result.failure.message }) : t('contactLists.imported', result)}</p>
+          <p role="status">{result.failure ? t('contact-lists.importFailed', { message: result.failure.message }) : t('contact-lists.imported', result)}</p>
           {result.issues.length > 0 && (
             <ul className="max-h-72 overflow-y-auto rounded-md border border-line text-sm">
               {result.issues.map((issue) => (
                 <li key={issue.row} className="border-b border-line px-3 py-1.5 last:border-0" title={translateError(issue.code, currentLanguage())}>
-                  <span className="font-medium">{t('contactLists.row', { row: issue.row })}: {issue.name || issue.number}</span>
+                  <span className="font-medium">{t('contact-lists.row', { row: issue.row })}: {issue.name || issue.number}</span>
                   <span className={`block text-xs ${issue.kind === 'rejected' ? 'text-danger' : 'text-muted'}`}>{issue.reason}</span>
                 </li>
               ))}
@@ -229,9 +229,9 @@ function ImportQuestion() {
   const { t } = useTranslation();
   return (
     <>
-      {t('contactLists.importConfirm')}{' '}
+      {t('contact-lists.importConfirm')}{' '}
       <a href={EXAMPLE_SPREADSHEET} download className="text-brand underline">
-        {t('contactLists.example')}
+        {t('contact-lists.example')}
       </a>
     </>
   );

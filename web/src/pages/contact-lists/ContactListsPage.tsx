@@ -31,23 +31,23 @@ export function Component() {
 
   return (
     <Page
-      title={t('contactLists.title')}
+      title={t('contact-lists.title')}
       actions={
         <>
-          <SearchInput label={t('contactLists.search')} value={search} onChange={setSearch} />
+          <SearchInput label={t('contact-lists.search')} value={search} onChange={setSearch} />
           <Button icon="plus" onClick={() => setEditing('new')}>
-            {t('contactLists.add')}
+            {t('contact-lists.add')}
           </Button>
         </>
       }
     >
       <Card className="overflow-hidden">
         <div className="max-h-[calc(100vh-13rem)] overflow-y-auto" onScroll={list.onScroll}>
-          <Table label={t('contactLists.title')} fluid>
+          <Table label={t('contact-lists.title')} fluid>
             <thead className="sticky top-0 z-10">
               <tr>
-                <Th>{t('contactLists.name')}</Th>
-                <Th className="text-center">{t('contactLists.contacts')}</Th>
+                <Th>{t('contact-lists.name')}</Th>
+                <Th className="text-center">{t('contact-lists.contacts')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
             </thead>
@@ -62,7 +62,7 @@ export function Component() {
                   <Td className="text-center tabular-nums">{l.contactsCount}</Td>
                   <Td className="text-right whitespace-nowrap">
                     <ExampleLink />
-                    <IconButton icon="lists" label={`${t('contactLists.open')} ${l.name}`} onClick={() => void navigate(`/contact-lists/${l.id}/contacts`)} />
+                    <IconButton icon="lists" label={`${t('contact-lists.open')} ${l.name}`} onClick={() => void navigate(`/contact-lists/${l.id}/contacts`)} />
                     <IconButton icon="edit" label={`${t('common.edit')} ${l.name}`} onClick={() => setEditing(l)} />
                     <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${l.name}`} onClick={() => deleting.ask(l)} />
                   </Td>
@@ -70,7 +70,7 @@ export function Component() {
               ))}
             </tbody>
           </Table>
-          {!list.loading && list.items.length === 0 && <EmptyState>{t('contactLists.empty')}</EmptyState>}
+          {!list.loading && list.items.length === 0 && <EmptyState>{t('contact-lists.empty')}</EmptyState>}
           {list.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
         </div>
       </Card>
@@ -84,7 +84,7 @@ export function Component() {
           }}
         />
       )}
-      <ConfirmDialog {...deleting.dialog} title={t('contactLists.deleteTitle')} message={t('contactLists.deleteConfirm', { name: deleting.target?.name ?? '' })} />
+      <ConfirmDialog {...deleting.dialog} title={t('contact-lists.deleteTitle')} message={t('contact-lists.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }
@@ -95,8 +95,8 @@ function ContactListModal({ list, onClose, onSaved }: { list: ContactList | null
   const { errors, busy, submit } = useSaveForm<ContactList>(onSaved);
   const save = () => submit(contactListCreateSchema, { name }, () => (list ? api.put<ContactList>(`/contact-lists/${list.id}`, { name }) : api.post<ContactList>('/contact-lists', { name })));
   return (
-    <Dialog open size="sm" title={list ? t('contactLists.edit') : t('contactLists.new')} onClose={onClose} onSubmit={() => void save()} footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}>
-      <TextField label={t('contactLists.name')} name="name" value={name} error={errors.name} onChange={(e) => setName(e.target.value)} />
+    <Dialog open size="sm" title={list ? t('contact-lists.edit') : t('contact-lists.new')} onClose={onClose} onSubmit={() => void save()} footer={<SaveCancelFooter busy={busy} onCancel={onClose} />}>
+      <TextField label={t('contact-lists.name')} name="name" value={name} error={errors.name} onChange={(e) => setName(e.target.value)} />
     </Dialog>
   );
 }
@@ -108,8 +108,8 @@ export function ExampleLink() {
     <a
       href={EXAMPLE_SPREADSHEET}
       download
-      aria-label={t('contactLists.example')}
-      title={t('contactLists.example')}
+      aria-label={t('contact-lists.example')}
+      title={t('contact-lists.example')}
       className="inline-flex size-9 shrink-0 items-center justify-center rounded-md align-middle text-muted transition-colors hover:bg-raised hover:text-ink"
     >
       <Icon name="download" className="size-[18px]" />

@@ -1,7 +1,7 @@
 // Texts of the contact lists pages (spec/03 §2 "Contact lists"), loaded with their chunk.
 import { defineStrings } from '../../i18n/strings.ts';
 
-export const strings = defineStrings('contactLists', {
+export const strings = defineStrings('contact-lists', {
   en: {
     title: 'Contact lists',
     search: 'Search lists',
