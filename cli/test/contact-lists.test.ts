@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
 import { generateCsv, generateXlsx } from '../../server/test/spreadsheets.ts';
-import { login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+import { json, login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -17,10 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const json = (run: Run) => {
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
-};
 
 describe('zapdesk contact-lists', { timeout: 180_000 }, () => {
   it('creates a list, imports a csv into it with a report of the rejected rows, and lists it with its count', async () => {

@@ -8,7 +8,7 @@ import { signAccessToken } from '../../server/src/auth/tokens.ts';
 import type { RunningServer } from '../../server/src/server.ts';
 import { writeConfig } from '../src/config.ts';
 import { generateCsv, generateXlsx, numberOf, type GeneratedSheet } from '../../server/test/spreadsheets.ts';
-import { login, startTestServer, tempConfigHome, zapdesk, zapdeskPiped, type Run } from './helpers.ts';
+import { json, login, startTestServer, tempConfigHome, zapdesk, zapdeskPiped } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -19,10 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const json = (run: Run) => {
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
-};
 
 /** What the summary must list: each reason with its count and first five rows, most frequent first. */
 function expectedReasons(sheet: GeneratedSheet) {

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
-import { inPty, login, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+import { inPty, json, login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -16,10 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const json = (run: Run) => {
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
-};
 const exists = async (args: string[]) => (await zapdesk([...args, '--json'], { home })).code === 0;
 
 async function createCompany(name: string): Promise<number> {

@@ -12,6 +12,7 @@ import { createMemoryLogger } from '../../server/src/log.ts';
 import { startServer, type RunningServer } from '../../server/src/server.ts';
 import { createPostgresDatabase } from '../../server/test/harness.ts';
 import { assertNoGuardViolations, prepareGuardedDatabase } from '../../server/test/version-guard.ts';
+import { expect } from 'vitest';
 
 export const BIN = fileURLToPath(new URL('../bin/zapdesk.js', import.meta.url));
 export const ADMIN = { email: 'admin@zapdesk.local', password: 'Admin-Pass-1' };
@@ -44,6 +45,12 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
 export const tempConfigHome = () => mkdtempSync(path.join(tmpdir(), 'zapdesk-cli-home-'));
 
 export type Run = { code: number | null; stdout: string; stderr: string };
+
+/** The JSON a run printed, once it is known to have succeeded (its stderr shown if not). */
+export function json(run: Run) {
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+}
 
 type RunOptions = { home: string; input?: string; env?: Record<string, string> };
 

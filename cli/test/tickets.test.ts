@@ -8,7 +8,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
-import { BIN, inPty, login, screenOf, startTestServer, tempConfigHome, zapdesk, type Run } from './helpers.ts';
+import { BIN, inPty, json, login, screenOf, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
 
 let server: RunningServer;
 let home: string;
@@ -28,10 +28,6 @@ async function http(method: string, url: string, body?: unknown) {
 
 const message = (from: string, name: string, text: string) => http('POST', '/simulator/messages', { connectionId, from, name, body: text });
 
-const json = (run: Run) => {
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
-};
 const ids = (r: { tickets: { id: number }[] }) => r.tickets.map((t) => t.id).sort((a, b) => a - b);
 
 /** Waits until `read()` matches, polling; fails with what was seen. */
