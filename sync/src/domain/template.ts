@@ -73,18 +73,22 @@ export function greetingFor(hour: number, lang: GreetingLanguage = 'pt'): string
 
 export type ZonedParts = { year: string; month: string; day: string; hour: string; minute: string; second: string };
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one: one per zone, kept.
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    // Zone names are few (the server's, the companies' settings); the bound is a guard.
+    if (zoneFormats.size >= 500) zoneFormats.clear();
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** The wall-clock fields of an instant in a time zone (IANA name), zero-padded. */
 export function zonedParts(instant: Date, timeZone: string): ZonedParts {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
+  const parts = zoneFormat(timeZone).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
   return { year: get('year').padStart(4, '0'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
