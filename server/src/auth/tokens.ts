@@ -10,12 +10,32 @@ export async function signAccessToken(claims: AccessClaims, secret: string, ttlS
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
+/**
+ * Tokens already verified, until they expire: a client sends the same access token with every
+ * request, and the signature check (WebCrypto) costs a trip through the thread pool — under load,
+ * a wait behind everything else the event loop has to do. Keyed by token and secret; bounded.
+ */
+const verified = new Map<string, { claims: AccessClaims; expMs: number }>();
+const VERIFIED_MAX = 10_000;
+
 export async function verifyAccessToken(token: string, secret: string): Promise<VerifyResult> {
+  const key = `${secret}\u0000${token}`;
+  const hit = verified.get(key);
+  if (hit) {
+    if (hit.expMs > Date.now()) return { ok: true, claims: hit.claims };
+    verified.delete(key);
+    return { ok: false, reason: 'expired' };
+  }
   try {
     const payload = await verify(token, secret, 'HS256');
-    const { sub, cid, sid } = payload as Record<string, unknown>;
+    const { sub, cid, sid, exp } = payload as Record<string, unknown>;
     if (typeof sub !== 'number' || typeof cid !== 'number' || typeof sid !== 'string') return { ok: false, reason: 'invalid' };
-    return { ok: true, claims: { sub, cid, sid } };
+    const claims = { sub, cid, sid };
+    if (typeof exp === 'number') {
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+      verified.set(key, { claims, expMs: exp * 1000 });
+    }
+    return { ok: true, claims };
   } catch (err) {
     return { ok: false, reason: (err as Error)?.name === 'JwtTokenExpired' ? 'expired' : 'invalid' };
   }
