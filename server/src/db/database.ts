@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
 import { FOLD_FUNCTION, foldText } from './fold.ts';
 import type { DB } from './schema.ts';
@@ -20,10 +20,19 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
+  const writer = openSqlite(file, false);
+  // A file has a second, read-only connection: reads outside a write need not wait for it (WAL).
+  const reader = file === ':memory:' || file === '' ? undefined : openSqlite(file, true);
+  return { db: new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader), plugins }), dialect: 'sqlite' };
+}
+
+function openSqlite(file: string, readonly: boolean): SQLite.Database {
+  const sqlite = new SQLite(file, { readonly });
+  if (!readonly) {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+  }
   sqlite.pragma('busy_timeout = 5000');
   // Reads (the ticket search's index walks above all) map the file instead of copying each page
   // through read(); the page cache keeps 64 MB of decoded pages rather than the default 16 MB.
@@ -32,7 +41,130 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   // PostgreSQL has it as a SQL function (a migration); SQLite's lower() is ASCII-only.
   sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : foldText(String(value))));
   cachePreparedStatements(sqlite);
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), plugins }), dialect: 'sqlite' };
+  return sqlite;
+}
+
+/**
+ * Kysely's SQLite driver has one connection behind a mutex: a transaction holds it from begin to
+ * commit, across every await in between, so a plain read (a GET, a pull's view) waits for whatever
+ * write is under way — with group commit and a campaign's batch, tens of milliseconds. This driver
+ * keeps the writer's mutex for transactions and statements that write, and sends a statement that
+ * cannot write (SQLite's own `readonly`), outside a transaction, to the read-only connection at once. In WAL mode that read sees everything committed
+ * (a write's promise resolves after its commit), never a write in progress.
+ */
+class RoutedSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reader: SQLite.Database | undefined,
+  ) {
+    super({ database: writer });
+  }
+
+  override createDriver(): Driver {
+    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer);
+  }
+}
+
+class RoutedSqliteDriver implements Driver {
+  private readonly mutex = new Mutex();
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reader: SQLite.Database,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this.writer, this.reader, this.mutex);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as RoutedConnection).bind();
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as RoutedConnection).unbind();
+  }
+
+  async destroy(): Promise<void> {
+    if (this.reader !== this.writer) this.reader.close();
+    this.writer.close();
+  }
+}
+
+/** One use of the driver: unbound, each statement finds its connection; bound (a transaction), all go to the writer. */
+class RoutedConnection implements DatabaseConnection {
+  private bound = false;
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reader: SQLite.Database,
+    private readonly mutex: Mutex,
+  ) {}
+
+  async bind(): Promise<void> {
+    await this.mutex.lock();
+    this.bound = true;
+  }
+
+  unbind(): void {
+    if (!this.bound) return;
+    this.bound = false;
+    this.mutex.unlock();
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.bound) return run<R>(this.writer, query);
+    // SQLite itself tells a statement that cannot write (a Kysely select, a raw SELECT over the search index).
+    if (this.reader !== this.writer && this.writer.prepare(query.sql).readonly) return run<R>(this.reader, query);
+    await this.mutex.lock();
+    try {
+      return run<R>(this.writer, query);
+    } finally {
+      this.mutex.unlock();
+    }
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('SQLite streams select queries only');
+    const sqlite = this.bound ? this.writer : this.reader;
+    for (const row of sqlite.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+  }
+}
+
+function run<R>(sqlite: SQLite.Database, query: CompiledQuery): QueryResult<R> {
+  const statement = sqlite.prepare(query.sql);
+  if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(query.parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/** First come, first served: the writer's connection for one transaction or statement at a time. */
+class Mutex {
+  private tail = Promise.resolve();
+  private release: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.release = release;
+  }
+
+  unlock(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
 }
 
 /**
