@@ -13,7 +13,7 @@ import type { Outbox as OutboxRow } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { buildSendRequest } from './content.ts';
-import { claimRow } from './queries.ts';
+import { claimRows } from './queries.ts';
 import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
 
 export type QueuedRow = Selectable<OutboxRow>;
@@ -160,36 +160,34 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       .execute();
   }
 
-  /** Starts what the buffer allows: each ticket's oldest row, when nothing of that ticket is under way and it is due. */
+  /**
+   * Starts what the buffer allows: each ticket's oldest row, when nothing of that ticket is under
+   * way and it is due, as many as the lane has room for, claimed together right before they go.
+   */
   async function dispatchBuffered(deps: AppDeps, lane: Lane, channel: Channel) {
     const now = Date.now();
+    const room = Math.min(concurrency - lane.running, 2 * concurrency - lane.running - lane.recording);
     const seen = new Set<number>();
     const left: QueuedRow[] = [];
+    const picked: QueuedRow[] = [];
     let nextDue = Infinity;
-    for (const [i, row] of lane.buffer.entries()) {
-      if (full(lane) || stopped) {
-        left.push(...lane.buffer.slice(i));
-        break;
-      }
+    for (const row of lane.buffer) {
       const first = !seen.has(row.ticketId);
       seen.add(row.ticketId);
       const due = row.notBefore ? Date.parse(row.notBefore) : 0;
-      if (!first || lane.busy.has(row.ticketId) || due > now) {
+      if (stopped || picked.length >= room || !first || lane.busy.has(row.ticketId) || due > now) {
         if (first && due > now) nextDue = Math.min(nextDue, due);
         left.push(row);
         continue;
       }
-      // Taken or removed meanwhile: it leaves the buffer either way.
-      if (await claim(deps, lane, row)) send(deps, lane, channel, row);
+      picked.push(row);
     }
     lane.buffer = left;
     if (nextDue < Infinity) wakeAt(lane, nextDue - now);
-  }
-
-  /** queued → sending, named for this process; false when the row was taken or removed meanwhile. */
-  async function claim(deps: AppDeps, lane: Lane, row: QueuedRow): Promise<boolean> {
-    const res = await claimRow(deps.db, { companyId: lane.companyId!, id: row.id, instance, now: new Date().toISOString() });
-    return Number(res.numAffectedRows) === 1;
+    if (picked.length === 0) return;
+    // Taken or removed meanwhile: it leaves the buffer either way.
+    const claimed = await claimRows(deps.db, lane.companyId!, picked.map((r) => r.id), instance);
+    for (const row of picked) if (claimed.has(row.id) && !stopped) send(deps, lane, channel, row);
   }
 
   function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow) {

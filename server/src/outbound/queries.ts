@@ -1,17 +1,21 @@
-// The dispatcher's per-send statements, compiled once (../db/prepared.ts): a lane runs a claim, two
-// reads and a record for every message. Each filters by company.
+// The dispatcher's statements, the per-send ones compiled once (../db/prepared.ts): a lane claims
+// what it starts together, then runs two reads and a record for every message. Each filters by company.
 import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
+import { tenant } from '../db/tenant.ts';
 
-/** queued → sending, named for this process: affects nothing when the row was taken or removed. */
-export const claimRow = prepare((db, p: { companyId: number; id: number; instance: string; now: string }) =>
-  db
+/** queued → sending, named for this process: answers the ids claimed (not those taken or removed meanwhile). */
+export async function claimRows(db: Database, companyId: number, ids: number[], instance: string): Promise<Set<number>> {
+  const rows = await tenant(db, companyId)
     .updateTable('outbox')
-    .set((eb) => ({ state: 'sending', claimedBy: p.instance, claimedAt: p.now, attempts: eb('outbox.attempts', '+', 1) }))
-    .where('outbox.companyId', '=', p.companyId)
-    .where('outbox.id', '=', p.id)
-    .where('outbox.state', '=', 'queued'),
-);
+    .set((eb) => ({ state: 'sending', claimedBy: instance, claimedAt: new Date().toISOString(), attempts: eb('outbox.attempts', '+', 1) }))
+    .where('outbox.id', 'in', ids)
+    .where('outbox.state', '=', 'queued')
+    .returning('outbox.id')
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
 
 /** What a send needs of its message: text, file, the contact (through the ticket) and the quoted message's network id. */
 export const selectSendable = prepare((db, p: { companyId: number; messageId: number }) =>
