@@ -60,6 +60,58 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
 }
 
 /**
+ * Queues many messages at once (a campaign's batch): the same rows as queueTicketMessage, written
+ * with one insert for the messages and one for their outbox entries (on SQLite one statement per
+ * row would also write a full-text segment per row), and each ticket's preview touched once, after
+ * its last message. Answers the rows in the order given. No quoted replies here.
+ */
+export async function queueMessages(tx: Tx, companyId: number, items: { ticket: TicketRow; out: Omit<OutgoingMessage, 'quotedMsgId'> }[]): Promise<MessageRow[]> {
+  if (items.length === 0) return [];
+  if (items.length === 1) return [await queueTicketMessage(tx, items[0]!.ticket, items[0]!.out)];
+  const now = new Date().toISOString();
+  const t = tenant(tx.db, companyId);
+  const values = items.map(({ ticket, out }) => {
+    if (ticket.companyId !== companyId) throw new Error('queueMessages: a ticket of another company');
+    if (ticket.whatsappId === null) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The ticket has no connection to send through.');
+    return {
+      wid: `${PENDING_WID_PREFIX}${randomUUID()}`,
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      whatsappId: ticket.whatsappId,
+      body: out.body,
+      fromMe: 1,
+      read: 1,
+      ack: 0,
+      sendStatus: 'queued',
+      mediaType: out.media?.mediaType ?? null,
+      mediaUrl: out.media?.relPath ?? null,
+      quotedMsgId: null,
+      data: out.media ? JSON.stringify({ fileName: out.media.fileName, mimeType: out.media.mimeType, size: out.media.size }) : null,
+      createdAt: now,
+      updatedAt: now,
+    };
+  });
+  const inserted = await t.insertInto('messages', values).returningAll().execute();
+  // RETURNING's order is not promised: matched back by the unique pending wid.
+  const byWid = new Map(inserted.map((r) => [r.wid, r]));
+  const rows = values.map((v) => byWid.get(v.wid));
+  if (rows.some((r) => r === undefined)) throw new AppError('ERR_CREATING_MESSAGE');
+  const messages = rows as MessageRow[];
+  await t
+    .insertInto(
+      'outbox',
+      messages.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[i]!.out.origin ?? null })),
+    )
+    .execute();
+  const last = new Map<number, { lastMessage: string }>();
+  items.forEach(({ ticket, out }, i) => last.set(ticket.id, { lastMessage: previewOf(out.body, messages[i]!.mediaType, out.media?.fileName) }));
+  for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
+  tx.effects.poke(companyId);
+  for (const connectionId of new Set(messages.map((m) => m.whatsappId!))) tx.effects.dispatch(connectionId);
+  return messages;
+}
+
+/**
  * Queues a text and files as the chat sends them: one message per file, the text travelling once
  * as the first file's caption (alone when there is no file). Each file is stored in the ticket's
  * folder and removed again if the write rolls back.

@@ -14,14 +14,22 @@ export async function startTracking(
   ticket: { id: number; whatsappId: number | null; queueId: number | null; userId: number | null },
   patch: TrackingPatch = {},
 ): Promise<void> {
+  await startTrackings(db, companyId, [ticket], patch);
+}
+
+/** The first cycle of many new tickets, in one insert. */
+export async function startTrackings(
+  db: Database,
+  companyId: number,
+  tickets: { id: number; whatsappId: number | null; queueId: number | null; userId: number | null }[],
+  patch: TrackingPatch = {},
+): Promise<void> {
+  if (tickets.length === 0) return;
   await tenant(db, companyId)
-    .insertInto('ticketTrackings', {
-      ticketId: ticket.id,
-      whatsappId: ticket.whatsappId,
-      queueId: ticket.queueId,
-      userId: ticket.userId,
-      ...patch,
-    })
+    .insertInto(
+      'ticketTrackings',
+      tickets.map((ticket) => ({ ticketId: ticket.id, whatsappId: ticket.whatsappId, queueId: ticket.queueId, userId: ticket.userId, ...patch })),
+    )
     .execute();
 }
 
