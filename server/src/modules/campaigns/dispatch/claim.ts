@@ -18,13 +18,13 @@ import { sql, type Selectable } from 'kysely';
 import type { AppDeps } from '../../../context.ts';
 import type { CampaignShippings } from '../../../db/schema.ts';
 import { tenant } from '../../../db/tenant.ts';
-import { write, type Tx } from '../../../db/write.ts';
-import { findOrCreateContact, type ContactRow } from '../../contacts/queries.ts';
+import { attempt, write, type Tx } from '../../../db/write.ts';
+import { findOrCreateContact, newContactValues, refreshContact, type ContactRow } from '../../contacts/queries.ts';
 import { startTracking } from '../../ticket-tracking/service.ts';
 import type { TicketRow } from '../../tickets/dto.ts';
 import { classifyUpload, mediaTypeOfKind, mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../../media/storage.ts';
-import { queueTicketMessage } from '../../messages/send.ts';
-import { findOrCreateNotificationTicket } from '../../tickets/notification.ts';
+import { queueMessages } from '../../messages/send.ts';
+import { findOrCreateNotificationTickets } from '../../tickets/notification.ts';
 import type { CampaignRow } from '../dto.ts';
 import { readCampaignSettings } from '../settings.ts';
 import { decidePacing, type PacingState } from './pacing.ts';
@@ -32,7 +32,7 @@ import { decidePacing, type PacingState } from './pacing.ts';
 type ShippingRow = Selectable<CampaignShippings>;
 type FileToSend = { data: Buffer; fileName: string; mimeType: string; kind: ReturnType<typeof classifyUpload>['kind'] };
 
-export type ClaimResult = { kind: 'sent'; shippingId: number } | { kind: 'skipped'; shippingId: number } | { kind: 'idle' } | { kind: 'wait'; until: Date };
+export type ClaimResult = { sent: number; skipped: number; next: { kind: 'more' } | { kind: 'idle' } | { kind: 'wait'; until: Date } };
 
 class Lost extends Error {}
 
@@ -58,8 +58,10 @@ async function readStoredFile(mediaDir: string, relPath: string, name: string): 
   return { data, fileName, mimeType: mimeOfPath(relPath), kind };
 }
 
+type CampaignFiles = { media?: FileToSend; list: FileToSend[]; listMessage: string };
+
 /** The campaign's media and its file list's files, read before the write. A missing file is left out. */
-async function readFiles(deps: AppDeps, campaign: CampaignRow): Promise<{ media?: FileToSend; list: FileToSend[]; listMessage: string }> {
+async function readFiles(deps: AppDeps, campaign: CampaignRow): Promise<CampaignFiles> {
   const media = campaign.mediaPath ? await readStoredFile(deps.config.mediaDir, campaign.mediaPath, campaign.mediaName ?? 'file') : undefined;
   if (campaign.fileListId === null) return { media, list: [], listMessage: '' };
   const t = tenant(deps.db, campaign.companyId);
@@ -73,47 +75,64 @@ async function readFiles(deps: AppDeps, campaign: CampaignRow): Promise<{ media?
   return { media, list, listMessage: fileList?.message ?? '' };
 }
 
-/** Opted out: a do-not-contact tag on one of the contact's tickets, or a reply that is an opt-out word. */
-async function isOptedOut(deps: AppDeps, companyId: number, number: string, settings: CampaignSettings): Promise<boolean> {
+/**
+ * The numbers of `numbers` that opted out: a do-not-contact tag on one of the contact's tickets, or
+ * a reply that is an opt-out word. Three reads for a whole batch.
+ */
+async function optedOut(deps: AppDeps, companyId: number, numbers: string[], settings: CampaignSettings): Promise<Set<string>> {
   const t = tenant(deps.db, companyId);
-  const contact = await t.selectFrom('contacts').select('contacts.id').where('contacts.number', '=', number).executeTakeFirst();
-  if (!contact) return false;
+  const contacts = await t.selectFrom('contacts').select(['contacts.id', 'contacts.number']).where('contacts.number', 'in', numbers).execute();
+  if (contacts.length === 0) return new Set();
+  const numberOf = new Map(contacts.map((c) => [c.id, c.number]));
+  const ids = [...numberOf.keys()];
+  const out = new Set<string>();
   if (settings.doNotContactTagId !== null) {
     const tagged = await t
       .selectFrom('ticketTags')
       .innerJoin('tickets', 'tickets.id', 'ticketTags.ticketId')
-      .select('ticketTags.ticketId')
-      .where('tickets.contactId', '=', contact.id)
+      .select('tickets.contactId')
+      .where('tickets.contactId', 'in', ids)
       .where('ticketTags.tagId', '=', settings.doNotContactTagId)
-      .executeTakeFirst();
-    if (tagged) return true;
+      .execute();
+    for (const r of tagged) out.add(numberOf.get(r.contactId)!);
   }
-  const stop = await t
+  const stops = await t
     .selectFrom('messages')
-    .select('messages.id')
     // Through the contact's tickets: messages are indexed by ticket, not by contact.
-    .where('messages.ticketId', 'in', t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contact.id))
+    .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
+    .select('tickets.contactId')
+    .where('tickets.contactId', 'in', ids)
     .where('messages.fromMe', '=', 0)
     .where(sql<string>`upper(trim(messages.body))`, 'in', [...CAMPAIGN_OPT_OUT_WORDS])
-    .executeTakeFirst();
-  return stop !== undefined;
+    .execute();
+  for (const r of stops) out.add(numberOf.get(r.contactId)!);
+  return out;
 }
 
-async function nextPending(deps: AppDeps, connectionId: number): Promise<(ShippingRow & { campaign: CampaignRow }) | undefined> {
-  // Crosses companies on purpose only in name: a connection belongs to one company.
-  const row = await deps.db
-    .selectFrom('campaignShippings')
-    .innerJoin('campaigns', 'campaigns.id', 'campaignShippings.campaignId')
-    .selectAll('campaignShippings')
-    .where('campaigns.whatsappId', '=', connectionId)
-    .where('campaigns.status', '=', 'EM_ANDAMENTO')
-    .where('campaignShippings.status', 'in', ['pending', 'confirmed'])
-    .orderBy('campaignShippings.id')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const campaign = await tenant(deps.db, row.companyId).selectFrom('campaigns').selectAll('campaigns').where('campaigns.id', '=', row.campaignId).executeTakeFirstOrThrow();
-  return { ...row, campaign };
+/**
+ * The oldest pending (or confirmed) recipients of the connection's running campaigns: one range of
+ * the (company, campaign, status, id) index per campaign and state, merged — a single query over
+ * the join would walk every recipient already sent to find the next ones.
+ */
+async function nextPending(deps: AppDeps, companyId: number, connectionId: number, limit: number): Promise<ShippingRow[]> {
+  const t = tenant(deps.db, companyId);
+  const campaigns = await t.selectFrom('campaigns').select('campaigns.id').where('campaigns.whatsappId', '=', connectionId).where('campaigns.status', '=', 'EM_ANDAMENTO').execute();
+  const rows: ShippingRow[] = [];
+  for (const { id } of campaigns) {
+    for (const status of ['pending', 'confirmed']) {
+      rows.push(
+        ...(await t
+          .selectFrom('campaignShippings')
+          .selectAll('campaignShippings')
+          .where('campaignShippings.campaignId', '=', id)
+          .where('campaignShippings.status', '=', status)
+          .orderBy('campaignShippings.id')
+          .limit(limit)
+          .execute()),
+      );
+    }
+  }
+  return rows.sort((a, b) => a.id - b.id).slice(0, limit);
 }
 
 async function readPacing(deps: AppDeps, companyId: number, connectionId: number): Promise<PacingState> {
@@ -142,7 +161,59 @@ async function advancePacing(tx: Tx, companyId: number, connectionId: number, wa
   if (Number(res.numUpdatedRows) === 0) throw new Lost();
 }
 
-const variantsOf = (c: CampaignRow) => [c.message1, c.message2, c.message3, c.message4, c.message5];
+const pickVariant = (texts: string[], random: (n: number) => number) => {
+  const choices = texts.flatMap((m, i) => (m.trim() !== '' ? [{ text: m, variant: i + 1 }] : []));
+  return choices[random(choices.length)] ?? { text: '', variant: 1 };
+};
+
+type Send = { row: ShippingRow; campaign: CampaignRow; files: CampaignFiles; asking: boolean };
+
+/**
+ * The batch's recipients move on, each conditional on the state it was read in (`pending` asked
+ * for a confirmation, `pending` or `confirmed` queued); answers the ones that moved. A row changed
+ * meanwhile is left to the next claim.
+ */
+async function markSends(tx: Tx, companyId: number, sends: Send[], at: string): Promise<Send[]> {
+  const marked = new Set<number>();
+  const groups = [
+    { asking: true, from: 'pending' },
+    { asking: false, from: 'pending' },
+    { asking: false, from: 'confirmed' },
+  ];
+  for (const { asking, from } of groups) {
+    const ids = sends.filter((s) => s.asking === asking && s.row.status === from).map((s) => s.row.id);
+    if (ids.length === 0) continue;
+    const rows = await tenant(tx.db, companyId)
+      .updateTable('campaignShippings')
+      .set(asking ? { status: 'confirmation', confirmationRequestedAt: at, dueAt: at, claimedAt: at, updatedAt: at } : { status: 'queued', dueAt: at, claimedAt: at, updatedAt: at })
+      .where('campaignShippings.id', 'in', ids)
+      .where('campaignShippings.status', '=', from)
+      .returning('campaignShippings.id')
+      .execute();
+    for (const r of rows) marked.add(r.id);
+  }
+  return sends.filter((s) => marked.has(s.row.id));
+}
+
+/** The recipients' contacts by number: one read, one insert of the new ones (a number taken meanwhile yields to its row). */
+async function contactsOf(tx: Tx, companyId: number, connectionId: number, sends: Send[]): Promise<Map<string, ContactRow>> {
+  const t = tenant(tx.db, companyId);
+  const names = new Map(sends.map((s) => [s.row.number, s.row.name]));
+  const byNumber = new Map<string, ContactRow>();
+  for (const c of await t.selectFrom('contacts').selectAll('contacts').where('contacts.number', 'in', [...names.keys()]).execute()) {
+    byNumber.set(c.number, await refreshContact(tx.db, companyId, c, { number: c.number, name: names.get(c.number) || undefined }, c.number));
+  }
+  const missing = [...names.keys()].filter((n) => !byNumber.has(n));
+  if (missing.length === 0) return byNumber;
+  const created = await t
+    .insertInto('contacts', missing.map((n) => newContactValues({ number: n, name: names.get(n) || undefined }, n, connectionId)))
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .execute();
+  for (const c of created) byNumber.set(c.number, c);
+  for (const n of missing) if (!byNumber.has(n)) byNumber.set(n, await findOrCreateContact(tx.db, companyId, { number: n, name: names.get(n) || undefined }, connectionId));
+  return byNumber;
+}
 
 /** The setting ticketOnReplyOnly off: the contact's open or pending ticket on the connection, else a new pending one. */
 async function findOrCreatePendingTicket(tx: Tx, connectionId: number, contact: ContactRow): Promise<TicketRow> {
@@ -168,127 +239,153 @@ async function findOrCreatePendingTicket(tx: Tx, connectionId: number, contact: 
   return raced;
 }
 
-async function recipientContext(tx: Tx, row: ShippingRow, connectionId: number, settings: CampaignSettings, now: Date) {
-  const contact = await findOrCreateContact(tx.db, row.companyId, { number: row.number, name: row.name || undefined }, connectionId);
-  const ticket = settings.ticketOnReplyOnly ? await findOrCreateNotificationTicket(tx, connectionId, contact) : await findOrCreatePendingTicket(tx, connectionId, contact);
+/** Each contact's ticket: a closed notification ticket unless it has an active one, or (ticketOnReplyOnly off) a pending one. */
+async function ticketsOf(tx: Tx, companyId: number, connectionId: number, contacts: ContactRow[], settings: CampaignSettings): Promise<Map<number, TicketRow>> {
+  if (settings.ticketOnReplyOnly) return findOrCreateNotificationTickets(tx, companyId, connectionId, contacts);
+  const byContact = new Map<number, TicketRow>();
+  for (const c of contacts) if (!byContact.has(c.id)) byContact.set(c.id, await findOrCreatePendingTicket(tx, connectionId, c));
+  return byContact;
+}
+
+const CONFIRMATION_FIELDS = ['confirmationMessage1', 'confirmationMessage2', 'confirmationMessage3', 'confirmationMessage4', 'confirmationMessage5'] as const;
+const MESSAGE_FIELDS = ['message1', 'message2', 'message3', 'message4', 'message5'] as const;
+
+/**
+ * Queues the batch's messages in one go: each recipient's contact and ticket, its variant rendered
+ * with its variables, then one insert of all the messages. A confirmation campaign's pending
+ * recipient gets the question (a variant among the non-empty confirmation messages); the others
+ * the text (with the campaign's media, if any), then the file list's files. Then each recipient
+ * row keeps what it got.
+ */
+async function queueSends(tx: Tx, companyId: number, connectionId: number, sends: Send[], settings: CampaignSettings, now: Date, random: (n: number) => number) {
+  const contacts = await contactsOf(tx, companyId, connectionId, sends);
+  const tickets = await ticketsOf(tx, companyId, connectionId, [...contacts.values()], settings);
   const extra = Object.fromEntries(settings.variables.map((v) => [v.key, v.value]));
-  const vars = buildTemplateVars({
-    contact: { name: row.name || contact.name, number: row.number, email: row.email || contact.email },
-    ticketId: ticket.id,
-    now,
-    timeZone: settings.timeZone ?? serverTimeZone(),
-    lang: 'pt',
-    extra,
-  });
-  return { contact, ticket, vars };
-}
-
-const pickVariant = (texts: string[], random: (n: number) => number) => {
-  const choices = texts.flatMap((m, i) => (m.trim() !== '' ? [{ text: m, variant: i + 1 }] : []));
-  return choices[random(choices.length)] ?? { text: '', variant: 1 };
-};
-
-/** Queues the confirmation question (a variant among the non-empty confirmation messages). */
-async function queueConfirmation(tx: Tx, row: ShippingRow & { campaign: CampaignRow }, connectionId: number, settings: CampaignSettings, now: Date, random: (n: number) => number) {
-  const c = row.campaign;
-  const { contact, ticket, vars } = await recipientContext(tx, row, connectionId, settings, now);
-  const pick = pickVariant([c.confirmationMessage1, c.confirmationMessage2, c.confirmationMessage3, c.confirmationMessage4, c.confirmationMessage5], random);
-  const body = renderTemplate(pick.text, vars);
-  await queueTicketMessage(tx, ticket, { body, origin: `campaign-confirm:${row.id}` });
-  await tenant(tx.db, row.companyId)
-    .updateTable('campaignShippings')
-    .set({ confirmationMessage: body, contactId: contact.id })
-    .where('campaignShippings.id', '=', row.id)
-    .execute();
-}
-
-/** Queues one recipient's messages: the text (with the campaign's media, if any), then the file list's files. */
-async function queueRecipient(tx: Tx, row: ShippingRow & { campaign: CampaignRow }, connectionId: number, settings: CampaignSettings, files: Awaited<ReturnType<typeof readFiles>>, now: Date, random: (n: number) => number) {
-  const { campaign } = row;
-  const { contact, ticket, vars } = await recipientContext(tx, row, connectionId, settings, now);
-  const pick = pickVariant(variantsOf(campaign), random);
-  const body = renderTemplate(pick.text, vars);
-  const save = async (f: FileToSend) => {
-    const media = await saveTicketMedia(tx.config.mediaDir, row.companyId, ticket.id, { ...f, mediaType: mediaTypeOfKind(f.kind) });
-    tx.effects.onRollback(() => removeMediaFile(tx.config.mediaDir, media.relPath));
-    return media;
-  };
-  const main = await queueTicketMessage(tx, ticket, { body, media: files.media ? await save(files.media) : undefined, origin: `campaign:${row.id}` });
-  for (const [i, f] of files.list.entries()) {
-    await queueTicketMessage(tx, ticket, { body: i === 0 ? renderTemplate(files.listMessage, vars) : '', media: await save(f) });
+  const timeZone = settings.timeZone ?? serverTimeZone();
+  const items: Parameters<typeof queueMessages>[2] = [];
+  const kept: { send: Send; contact: ContactRow; item: number; variant: number; body: string }[] = [];
+  for (const send of sends) {
+    const { row, campaign, files, asking } = send;
+    const contact = contacts.get(row.number)!;
+    const ticket = tickets.get(contact.id)!;
+    const vars = buildTemplateVars({ contact: { name: row.name || contact.name, number: row.number, email: row.email || contact.email }, ticketId: ticket.id, now, timeZone, lang: 'pt', extra });
+    const pick = pickVariant((asking ? CONFIRMATION_FIELDS : MESSAGE_FIELDS).map((f) => campaign[f]), random);
+    const body = renderTemplate(pick.text, vars);
+    kept.push({ send, contact, item: items.length, variant: pick.variant, body });
+    if (asking) {
+      items.push({ ticket, out: { body, origin: `campaign-confirm:${row.id}` } });
+      continue;
+    }
+    const save = async (f: FileToSend) => {
+      const media = await saveTicketMedia(tx.config.mediaDir, companyId, ticket.id, { ...f, mediaType: mediaTypeOfKind(f.kind) });
+      tx.effects.onRollback(() => removeMediaFile(tx.config.mediaDir, media.relPath));
+      return media;
+    };
+    items.push({ ticket, out: { body, media: files.media ? await save(files.media) : undefined, origin: `campaign:${row.id}` } });
+    for (const [i, f] of files.list.entries()) items.push({ ticket, out: { body: i === 0 ? renderTemplate(files.listMessage, vars) : '', media: await save(f) } });
   }
-  await tenant(tx.db, row.companyId)
-    .updateTable('campaignShippings')
-    .set({ messageId: main.id, variant: pick.variant, message: body, contactId: contact.id })
-    .where('campaignShippings.id', '=', row.id)
-    .execute();
+  const messages = await queueMessages(tx, companyId, items);
+  for (const { send, contact, item, variant, body } of kept) {
+    await recordQueued(tx.db, send.asking ? { companyId, id: send.row.id, contactId: contact.id, confirmationMessage: body } : { companyId, id: send.row.id, contactId: contact.id, messageId: messages[item]!.id, variant, message: body });
+  }
 }
 
-export type ClaimOptions = { now: Date; random?: () => number };
+/** What a recipient got: its confirmation question, or its message (id, variant, text). */
+async function recordQueued(db: Tx['db'], p: { companyId: number; id: number; contactId: number } & ({ confirmationMessage: string } | { messageId: number; variant: number; message: string })) {
+  const set = 'confirmationMessage' in p ? { confirmationMessage: p.confirmationMessage, contactId: p.contactId } : { messageId: p.messageId, variant: p.variant, message: p.message, contactId: p.contactId };
+  await tenant(db, p.companyId).updateTable('campaignShippings').set(set).where('campaignShippings.id', '=', p.id).execute();
+}
 
-/** One claim on the connection: a send, a skip, nothing to do, or the time to look again. */
-export async function claimNextShipping(deps: AppDeps, connectionId: number, opts: ClaimOptions): Promise<ClaimResult> {
-  const row = await nextPending(deps, connectionId);
-  if (!row) return { kind: 'idle' };
-  const settings = await readCampaignSettings(deps.db, row.companyId);
+export type ClaimOptions = { now: Date; random?: () => number; /** Sends at most (default BATCH). */ max?: number };
+
+/** Recipients looked at, and at most sent, in one claim: one write, a few reads, one number check. */
+export const BATCH = 25;
+
+/**
+ * One claim on the connection: the recipients its pacing lets go now (with intervals at 0, a whole
+ * batch; otherwise one) and the skips met on the way, in ONE write. Answers what it did and whether
+ * there is more now, nothing, or a time to look again.
+ */
+export async function claimShippings(deps: AppDeps, companyId: number, connectionId: number, opts: ClaimOptions): Promise<ClaimResult> {
+  const max = Math.max(1, Math.min(opts.max ?? BATCH, BATCH));
+  const rows = await nextPending(deps, companyId, connectionId, max);
+  if (rows.length === 0) return { sent: 0, skipped: 0, next: { kind: 'idle' } };
+  const settings = await readCampaignSettings(deps.db, companyId);
   const at = opts.now.toISOString();
+  const timeZone = settings.timeZone ?? serverTimeZone();
   // Asked first: while the connection must wait, nothing else is read or asked of the network.
-  const pacing = await readPacing(deps, row.companyId, connectionId);
-  const decision = decidePacing(settings, pacing, opts.now, { timeZone: settings.timeZone ?? serverTimeZone(), random: opts.random });
-  if (decision.kind === 'wait') return { kind: 'wait', until: decision.until };
-  const skip = async (reason: 'opted-out' | 'invalid'): Promise<ClaimResult> => {
-    // A skip spends no budget of the connection.
-    await write(deps, async (tx) => {
-      await tenant(tx.db, row.companyId)
-        .updateTable('campaignShippings')
-        .set({ status: 'skipped', reason, updatedAt: at })
-        .where('campaignShippings.id', '=', row.id)
-        .where('campaignShippings.status', '=', row.status)
-        .execute();
-      tx.effects.poke(row.companyId);
-    });
-    return { kind: 'skipped', shippingId: row.id };
-  };
-  if (await isOptedOut(deps, row.companyId, row.number, settings)) return skip('opted-out');
+  const pacing = await readPacing(deps, companyId, connectionId);
+  const first = decidePacing(settings, pacing, opts.now, { timeZone, random: opts.random });
+  if (first.kind === 'wait') return { sent: 0, skipped: 0, next: { kind: 'wait', until: first.until } };
+
+  const numbers = rows.map((r) => r.number);
+  const out = await optedOut(deps, companyId, numbers, settings);
   // Is the number on WhatsApp? Asked of the network here, outside any transaction; a failed check
   // is no answer (the outbox then fails an invalid contact with ERR_WAPP_INVALID_CONTACT).
   const channel = deps.outbox.channel(connectionId);
-  const [check] = channel ? await channel.checkNumbers([row.number]).catch(() => []) : [];
-  if (check && !check.exists) return skip('invalid');
-  const files = await readFiles(deps, row.campaign);
+  const checks = channel ? await channel.checkNumbers(numbers).catch(() => []) : [];
+  const absent = new Set(checks.filter((c) => !c.exists).map((c) => c.number));
+
+  // The pacing decides send by send; skips spend no budget and are written whatever it says.
+  const skips: { row: ShippingRow; reason: 'opted-out' | 'invalid' }[] = [];
+  const sends: ShippingRow[] = [];
+  let state = pacing;
+  let next: ClaimResult['next'] = { kind: 'more' };
+  for (const row of rows) {
+    if (out.has(row.number)) skips.push({ row, reason: 'opted-out' });
+    else if (absent.has(row.number)) skips.push({ row, reason: 'invalid' });
+    else if (next.kind === 'more') {
+      const decision = sends.length === 0 ? first : decidePacing(settings, state, opts.now, { timeZone, random: opts.random });
+      if (decision.kind === 'wait') {
+        next = { kind: 'wait', until: decision.until };
+        continue;
+      }
+      sends.push(row);
+      state = decision.next;
+      // The next send is not due yet: it is the next claim's.
+      if (state.nextAt !== null && Date.parse(state.nextAt) > opts.now.getTime()) next = { kind: 'wait', until: new Date(state.nextAt) };
+    }
+  }
+
+  const campaigns = new Map<number, { row: CampaignRow; files: CampaignFiles }>();
+  for (const id of new Set(sends.map((r) => r.campaignId))) {
+    const row = await tenant(deps.db, companyId).selectFrom('campaigns').selectAll('campaigns').where('campaigns.id', '=', id).executeTakeFirstOrThrow();
+    campaigns.set(id, { row, files: await readFiles(deps, row) });
+  }
   const random = opts.random ?? Math.random;
   const pick = opts.random ? (n: number) => Math.min(n - 1, Math.floor(random() * n)) : (n: number) => (n > 0 ? randomInt(n) : 0);
+  let sent = 0;
   try {
-    await deps.contactLocks.run(`${row.companyId}:${row.number}`, () =>
-      write(deps, async (tx) => {
-        await advancePacing(tx, row.companyId, connectionId, pacing, decision.next, at);
+    await write(deps, async (tx) => {
+      const t = tenant(tx.db, companyId);
+      if (sends.length > 0) await advancePacing(tx, companyId, connectionId, pacing, state, at);
+      for (const { row, reason } of skips) {
+        await t.updateTable('campaignShippings').set({ status: 'skipped', reason, updatedAt: at }).where('campaignShippings.id', '=', row.id).where('campaignShippings.status', '=', row.status).execute();
+      }
+      const batch = sends.map((row) => {
+        const { row: campaign, files } = campaigns.get(row.campaignId)!;
         // A confirmation campaign asks first: its pending recipients get the question, and only
-        // the ones who answered yes (confirmed, inbound/campaign-replies) get the real message.
-        const asking = row.campaign.confirmation === 1 && row.status === 'pending';
-        const marked = await tenant(tx.db, row.companyId)
-          .updateTable('campaignShippings')
-          .set(asking ? { status: 'confirmation', confirmationRequestedAt: at, dueAt: at, claimedAt: at, updatedAt: at } : { status: 'queued', dueAt: at, claimedAt: at, updatedAt: at })
-          .where('campaignShippings.id', '=', row.id)
-          .where('campaignShippings.status', '=', row.status)
-          .executeTakeFirst();
-        if (Number(marked.numUpdatedRows) === 0) throw new Lost();
-        if (asking) await queueConfirmation(tx, row, connectionId, settings, opts.now, pick);
-        else await queueRecipient(tx, row, connectionId, settings, files, opts.now, pick);
-      }),
-    );
+        // the ones who answered yes (confirmed, dispatch/replies.ts) get the real message.
+        return { row, campaign, files, asking: campaign.confirmation === 1 && row.status === 'pending' };
+      });
+      const marked = await markSends(tx, companyId, batch, at);
+      const done = await attempt(tx, (tx) => queueSends(tx, companyId, connectionId, marked, settings, opts.now, pick));
+      if (done.ok) sent = marked.length;
+      else {
+        // What prevents queueing (a contact that cannot be written, a file that cannot be stored)
+        // fails these recipients with its code, not the campaign: it goes on with the next ones.
+        const code = done.error instanceof AppError ? done.error.code : 'ERR_SENDING_WAPP_MSG';
+        if (!(done.error instanceof AppError)) tx.log.error('campaign recipients failed', { shippingIds: marked.map((m) => m.row.id), error: String(done.error) });
+        for (const { row } of marked) {
+          await t.updateTable('campaignShippings').set({ status: 'failed', reason: code, error: code, updatedAt: at }).where('campaignShippings.id', '=', row.id).execute();
+        }
+      }
+      tx.effects.poke(companyId);
+    });
   } catch (err) {
-    if (err instanceof Lost) return { kind: 'wait', until: opts.now };
-    // What prevents queueing this recipient (the contact cannot be written, a file cannot be
-    // stored) fails the recipient with its code; the campaign goes on with the next one.
-    const code = err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG';
-    if (!(err instanceof AppError)) deps.log.error('campaign recipient failed', { shippingId: row.id, error: String(err) });
-    await tenant(deps.db, row.companyId)
-      .updateTable('campaignShippings')
-      .set({ status: 'failed', reason: code, error: code, updatedAt: at })
-      .where('campaignShippings.id', '=', row.id)
-      .where('campaignShippings.status', '=', row.status)
-      .execute();
-    return { kind: 'skipped', shippingId: row.id };
+    // Another claimer moved the pacing first: nothing of this claim was written; look again.
+    if (err instanceof Lost) return { sent: 0, skipped: 0, next: { kind: 'more' } };
+    throw err;
   }
-  return { kind: 'sent', shippingId: row.id };
+  return { sent, skipped: skips.length, next: rows.length < max && next.kind === 'more' ? { kind: 'idle' } : next };
 }

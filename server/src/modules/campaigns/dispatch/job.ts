@@ -12,9 +12,18 @@ import type { AppDeps } from '../../../context.ts';
 import { write } from '../../../db/write.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { bumpVersion } from '../../../sync/version.ts';
-import { claimNextShipping } from './claim.ts';
+import { BATCH, claimShippings } from './claim.ts';
 import { finishCampaignIfDone, OPEN_STATES } from './outcome.ts';
 import { materializeShipping } from './recipients.ts';
+
+/** Campaign messages of one connection waiting in the outbox above which no more are claimed. */
+const OUTBOX_BACKLOG = 2 * BATCH;
+const BACKLOG_POLL_MS = 20;
+
+const queuedOn = async (deps: AppDeps, companyId: number, connectionId: number) =>
+  Number(
+    (await tenant(deps.db, companyId).selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('outbox.whatsappId', '=', connectionId).where('outbox.origin', 'like', 'campaign%').executeTakeFirstOrThrow()).n,
+  );
 
 export type CampaignPassOptions = { now?: () => Date; random?: () => number; maxPerConnection?: number };
 export type CampaignPassResult = { started: number; sent: number; skipped: number; finished: number; wakeInMs: number | null };
@@ -55,26 +64,33 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
   const wakeAt = (ms: number) => void (result.wakeInMs = result.wakeInMs === null ? ms : Math.min(result.wakeInMs, ms));
   const connections = await deps.db
     .selectFrom('campaigns')
-    .select('campaigns.whatsappId')
+    .select(['campaigns.whatsappId', 'campaigns.companyId'])
     .distinct()
     .where('campaigns.status', '=', 'EM_ANDAMENTO')
     .where('campaigns.whatsappId', 'is not', null)
     .execute();
-  const max = opts.maxPerConnection ?? 200;
-  for (const { whatsappId } of connections) {
-    if (whatsappId === null || !deps.outbox.channel(whatsappId)) continue;
-    for (let i = 0; i < max; i++) {
-      const now = clock();
-      const claim = await claimNextShipping(deps, whatsappId, { now, random: opts.random });
-      if (claim.kind === 'sent') result.sent++;
-      else if (claim.kind === 'skipped') result.skipped++;
-      else {
-        if (claim.kind === 'wait') wakeAt(Math.max(0, claim.until.getTime() - now.getTime()));
-        break;
+  const max = opts.maxPerConnection ?? 1_000;
+  // Connections claim side by side: on SQLite their writes then share group commits.
+  await Promise.all(
+    connections.map(async ({ whatsappId, companyId }) => {
+      if (whatsappId === null || !deps.outbox.channel(whatsappId)) return;
+      for (let done = 0; done < max; ) {
+        // The outbox holds at most a few batches of the connection's messages: a pause (cancel)
+        // then stops the campaign within a moment, and the sends already queued stay few.
+        if ((await queuedOn(deps, companyId, whatsappId)) >= OUTBOX_BACKLOG) return wakeAt(BACKLOG_POLL_MS);
+        // A turn of the event loop between claims: requests are answered while a campaign runs.
+        await new Promise((resolve) => setImmediate(resolve));
+        const now = clock();
+        const claim = await claimShippings(deps, companyId, whatsappId, { now, random: opts.random, max: max - done });
+        result.sent += claim.sent;
+        result.skipped += claim.skipped;
+        done += claim.sent + claim.skipped;
+        if (claim.next.kind === 'wait') return wakeAt(Math.max(0, claim.next.until.getTime() - now.getTime()));
+        if (claim.next.kind === 'idle') return;
       }
-      if (i === max - 1) wakeAt(0);
-    }
-  }
+      wakeAt(0);
+    }),
+  );
   // Read first: a write only for the campaigns with nothing left (an idle pass writes nothing).
   const done = await deps.db
     .selectFrom('campaigns')

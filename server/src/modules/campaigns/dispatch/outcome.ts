@@ -4,9 +4,9 @@
 // code. A campaign whose every recipient is sent, failed or skipped becomes FINALIZADA.
 import { sql } from 'kysely';
 import type { Database } from '../../../db/database.ts';
+import { prepare } from '../../../db/prepared.ts';
 import { tenant } from '../../../db/tenant.ts';
 import type { Tx } from '../../../db/write.ts';
-import { bumpVersion } from '../../../sync/version.ts';
 
 /** A recipient in one of these is not done: a campaign waiting for confirmations is not finished. */
 export const OPEN_STATES = ['pending', 'queued', 'confirmation', 'confirmed'];
@@ -25,32 +25,55 @@ export async function recordConfirmationOutcome(tx: Tx, companyId: number, shipp
   if (row) await finishCampaignIfDone(tx.db, companyId, row.campaignId, new Date());
 }
 
+// Run for every message a campaign sends: compiled once (db/prepared.ts).
+const markDelivered = prepare((db, p: { companyId: number; id: number; now: string }) =>
+  db
+    .updateTable('campaignShippings')
+    .set({ status: 'sent', deliveredAt: p.now, updatedAt: p.now })
+    .where('campaignShippings.companyId', '=', p.companyId)
+    .where('campaignShippings.id', '=', p.id)
+    .where('campaignShippings.status', '=', 'queued')
+    .returning('campaignShippings.campaignId'),
+);
+const markFailed = prepare((db, p: { companyId: number; id: number; code: string; now: string }) =>
+  db
+    .updateTable('campaignShippings')
+    .set({ status: 'failed', reason: p.code, error: p.code, updatedAt: p.now })
+    .where('campaignShippings.companyId', '=', p.companyId)
+    .where('campaignShippings.id', '=', p.id)
+    .where('campaignShippings.status', '=', 'queued')
+    .returning('campaignShippings.campaignId'),
+);
+const finishIfDone = prepare((db, p: { companyId: number; campaignId: number; now: string }) =>
+  db
+    .updateTable('campaigns')
+    .set((eb) => ({ status: 'FINALIZADA', completedAt: p.now, updatedAt: p.now, version: eb('campaigns.version', '+', 1) }))
+    .where('campaigns.companyId', '=', p.companyId)
+    .where('campaigns.id', '=', p.campaignId)
+    .where('campaigns.status', '=', 'EM_ANDAMENTO')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('campaignShippings')
+            .select(sql<number>`1`.as('one'))
+            .where('campaignShippings.companyId', '=', p.companyId)
+            .where('campaignShippings.campaignId', '=', p.campaignId)
+            .where('campaignShippings.status', 'in', OPEN_STATES),
+        ),
+      ),
+    ),
+);
+
 export async function recordCampaignOutcome(tx: Tx, companyId: number, shippingId: number, outcome: { status: 'sent' } | { status: 'failed'; code: string }): Promise<void> {
   const now = new Date().toISOString();
-  const row = await tenant(tx.db, companyId)
-    .updateTable('campaignShippings')
-    .set(outcome.status === 'sent' ? { status: 'sent', deliveredAt: now, updatedAt: now } : { status: 'failed', reason: outcome.code, error: outcome.code, updatedAt: now })
-    .where('campaignShippings.id', '=', shippingId)
-    .where('campaignShippings.status', '=', 'queued')
-    .returning('campaignShippings.campaignId')
-    .executeTakeFirst();
+  const res = outcome.status === 'sent' ? await markDelivered(tx.db, { companyId, id: shippingId, now }) : await markFailed(tx.db, { companyId, id: shippingId, code: outcome.code, now });
+  const row = res.rows[0];
   if (row) await finishCampaignIfDone(tx.db, companyId, row.campaignId, new Date());
 }
 
 /** EM_ANDAMENTO → FINALIZADA once no recipient is open (OPEN_STATES); answers whether it finished now. */
 export async function finishCampaignIfDone(db: Database, companyId: number, campaignId: number, now: Date): Promise<boolean> {
-  const t = tenant(db, companyId);
-  const open = t
-    .selectFrom('campaignShippings')
-    .select(sql<number>`1`.as('one'))
-    .where('campaignShippings.campaignId', '=', campaignId)
-    .where('campaignShippings.status', 'in', OPEN_STATES);
-  const res = await t
-    .updateTable('campaigns')
-    .set({ status: 'FINALIZADA', completedAt: now.toISOString(), ...bumpVersion() })
-    .where('campaigns.id', '=', campaignId)
-    .where('campaigns.status', '=', 'EM_ANDAMENTO')
-    .where((eb) => eb.not(eb.exists(open)))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  const res = await finishIfDone(db, { companyId, campaignId, now: now.toISOString() });
+  return Number(res.numAffectedRows ?? 0) > 0;
 }

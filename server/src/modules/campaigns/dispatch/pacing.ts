@@ -48,7 +48,9 @@ export function decidePacing(settings: CampaignSettings, state: PacingState, now
   if (settings.dailyLimit > 0 && dayCount >= settings.dailyLimit) return { kind: 'wait', until: new Date(Date.parse(dayStart) + DAY_MS), why: 'daily' };
   if (settings.hourlyLimit > 0 && hourCount >= settings.hourlyLimit) return { kind: 'wait', until: new Date(Date.parse(hourStart) + HOUR_MS), why: 'hourly' };
 
-  let runCount = state.runCount + 1;
+  // Sends since the last longer pause; with no longer pause set it stays 0, so turning one on
+  // counts from then.
+  let runCount = settings.longerIntervalAfter > 0 ? state.runCount + 1 : 0;
   let gapSeconds: number;
   if (settings.longerIntervalAfter > 0 && runCount >= settings.longerIntervalAfter) {
     gapSeconds = settings.greaterInterval;
