@@ -6,3 +6,4 @@ export * from './graph.ts';
 export * from './state.ts';
 export * from './condition.ts';
 export * from './engine.ts';
+export * from './phrase.ts';
