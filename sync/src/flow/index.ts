@@ -7,3 +7,4 @@ export * from './state.ts';
 export * from './condition.ts';
 export * from './engine.ts';
 export * from './phrase.ts';
+export * from './lint.ts';
