@@ -273,6 +273,10 @@ describe('typebot and openai', () => {
     expect(texts(actions)).toEqual(['sem IA']);
     const bare = buildFlow([['1', 'start'], ['tb', 'typebot', { typebotIntegration: { id: 3 } }]], [['1', 'tb']]);
     expect(types(converse(bare, makeCtx({ adapters: { openai: true } })).start())).toEqual(['error', 'end']);
+    // The typebot adapter, once there, is asked the same way.
+    const tb = converse(bare, makeCtx({ adapters: { typebot: true } }));
+    expect(tb.start()).toEqual([{ type: 'askExternal', nodeId: 'tb', kind: 'typebot', integration: { id: 3 }, variables: {} }]);
+    expect(tb.send({ type: 'external', nodeId: 'tb', outcome: 'done' })).toEqual([{ type: 'end', reason: 'completed' }]);
   });
 
   it('asks the adapter, waits for its report, merges its variables and goes on', () => {

@@ -33,7 +33,6 @@ class Run {
   readonly index: Index;
   state: FlowState;
   steps = 0;
-  looped = false;
 
   constructor(flow: FlowGraph, state: FlowState, readonly ctx: FlowContext) {
     this.index = indexOf(flow);
@@ -100,7 +99,6 @@ class Run {
     const kept = this.actions.filter((a) => a.type === 'cancelTimer' && !set.has(a.id));
     this.actions.length = 0;
     this.actions.push(...kept, { type: 'error', code: 'loop', nodeId, message: `More than ${this.ctx.maxSteps ?? FLOW_MAX_STEPS_PER_EVENT} steps in one event: the flow loops without a node that waits (menu, question, interval)` });
-    this.looped = true;
     this.state = { ...this.state, timer: null };
     this.finish('error');
   }

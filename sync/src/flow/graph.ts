@@ -110,9 +110,8 @@ export const flowGraphSchema = z.preprocess((v) => {
   const o = v as { nodes?: unknown; edges?: unknown; connections?: unknown };
   return { nodes: o.nodes ?? [], edges: o.edges ?? o.connections ?? [] };
 }, graphShape);
+/** A parsed graph; the engine caches an index per graph object, so treat it as immutable. */
 export type FlowGraph = z.infer<typeof graphShape>;
-/** What the editor holds before parsing: the same shape, unchecked. */
-export type FlowGraphInput = z.input<typeof graphShape>;
 
 /** POST /flowbuilder/flow (spec/03 §7): saves the graph of flow `idFlow` as its next version. */
 export const flowSaveSchema = z
