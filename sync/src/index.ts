@@ -26,3 +26,4 @@ export * from './domain/schedule.ts';
 export * from './domain/template.ts';
 export * from './domain/dashboard.ts';
 export * from './domain/campaign.ts';
+export * from './flow/index.ts';
