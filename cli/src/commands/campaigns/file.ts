@@ -51,7 +51,8 @@ export async function readCampaignFile(ctx: Ctx, file: string): Promise<Campaign
   const issue = parsed.error.issues[0]!;
   // A list item is named as a person counts: messages.1 is the first variant.
   const field = issue.path.map((p, i) => (typeof p === 'number' && i > 0 ? String(p + 1) : String(p))).join('.') || 'the file';
-  throw new UserError(`${file}: ${flagProblem(field, issue, at(data, issue.path))}`);
+  // A rule of this file (a list or a tag list; confirmation with its messages) says it in its own words.
+  throw new UserError(`${file}: ${issue.code === 'custom' ? `${field}: ${issue.message}` : flagProblem(field, issue, at(data, issue.path))}`);
 }
 
 type Named = { id: number; name: string };

@@ -36,7 +36,9 @@ export default defineCommand({
   show: (c) => ({
     kind: 'text',
     text:
-      c.status === 'PROGRAMADA'
+      c.status === 'FINALIZADA'
+        ? `Campaign ${c.id}: ${c.name} was sent and has finished (FINALIZADA). See: zapdesk campaigns report ${c.id}`
+        : c.status === 'PROGRAMADA'
         ? `Campaign ${c.id}: ${c.name} is programmed to start now; the server starts it shortly. Follow it with: zapdesk campaigns report ${c.id} --watch`
         : `Started campaign ${c.id}: ${c.name} (${c.status}). Follow it with: zapdesk campaigns report ${c.id} --watch`,
   }),
