@@ -16,7 +16,7 @@ export default defineCommand({
     'zapdesk campaigns report 3',
     'zapdesk campaigns report 3 --watch',
     'zapdesk campaigns report 3 --recipients --all',
-    "zapdesk campaigns report 3 --all --json | jq '.shipping[] | select(.state == \"failed\")'",
+    "zapdesk campaigns report 3 --all --json | jq '.shipping | map(select(.state == \"failed\")) | map(.number)'",
     "zapdesk campaigns report 3 --watch --json | jq '.totals'",
   ],
   args: [idArg('campaign')],
