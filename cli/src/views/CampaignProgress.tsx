@@ -14,8 +14,8 @@ export type CampaignProgressProps = {
   at: string;
   /** Since when the server has not answered, HH:MM:SS (state offline). */
   offlineSince?: string;
-  /** The campaign finished or was paused: the last frame. */
-  done: boolean;
+  /** The last frame: the campaign ended (FINALIZADA or CANCELADA), or the person stopped watching. */
+  ended?: 'campaign' | 'quit';
   /** The terminal's columns. */
   width: number;
 };
@@ -30,7 +30,8 @@ function StateMark({ state, offlineSince }: { state: WatchState; offlineSince?: 
 
 const STATUS_COLOR: Record<string, string> = { EM_ANDAMENTO: 'cyan', FINALIZADA: 'green', CANCELADA: 'yellow', PROGRAMADA: 'blue' };
 
-export function CampaignProgress({ report: { campaign, totals: t }, state, at, offlineSince, done, width }: CampaignProgressProps) {
+export function CampaignProgress({ report: { campaign, totals: t }, state, at, offlineSince, ended, width }: CampaignProgressProps) {
+  const done = ended === 'campaign';
   const share = t.recipients ? handled(t) / t.recipients : 0;
   const barWidth = Math.max(10, Math.min(40, width - 30));
   const filled = Math.round(share * barWidth);
@@ -42,7 +43,7 @@ export function CampaignProgress({ report: { campaign, totals: t }, state, at, o
           Campaign {campaign.id} · {campaign.name}
         </Text>{' '}
         <Text color={STATUS_COLOR[campaign.status]}>{campaign.status}</Text>{' '}
-        {done ? <Text dimColor>· {at}</Text> : (
+        {ended ? <Text dimColor>· {at}{ended === 'quit' ? ' · stopped watching; the campaign goes on' : ''}</Text> : (
           <>
             <StateMark state={state} offlineSince={offlineSince} />
             <Text dimColor> · {at} · q to stop watching</Text>
@@ -50,7 +51,7 @@ export function CampaignProgress({ report: { campaign, totals: t }, state, at, o
         )}
       </Text>
       <Text wrap="truncate-end">
-        <Text color={done ? 'green' : 'cyan'}>{'█'.repeat(filled)}</Text>
+        <Text color={done ? STATUS_COLOR[campaign.status] : 'cyan'}>{'█'.repeat(filled)}</Text>
         <Text dimColor>{'░'.repeat(barWidth - filled)}</Text> {percent(share)} · {n(handled(t))} of {n(t.recipients)} handled
       </Text>
       <Text wrap="truncate-end">
@@ -72,6 +73,7 @@ export function CampaignProgress({ report: { campaign, totals: t }, state, at, o
       <Text dimColor wrap="truncate-end">
         {percent(t.progress)} delivered of {n(t.valid)} valid numbers
       </Text>
+      {done && campaign.status === 'CANCELADA' ? <Text wrap="truncate-end">Paused: zapdesk campaigns restart {campaign.id} continues it</Text> : null}
     </Box>
   );
 }

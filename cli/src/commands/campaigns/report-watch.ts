@@ -13,7 +13,7 @@ import type { WatchState } from '../../views/CampaignProgress.tsx';
 import { progressLine } from './format.ts';
 
 type Totals = Pick<CampaignReport, 'campaign' | 'totals'>;
-type Screen = { update(report: Totals, state: WatchState, offlineSince?: string): void; close(done: boolean): void };
+type Screen = { update(report: Totals, state: WatchState, offlineSince?: string): void; close(ended: 'campaign' | 'quit'): void };
 
 const FINAL = new Set(['FINALIZADA', 'CANCELADA']);
 const clock = () => new Date().toTimeString().slice(0, 8);
@@ -34,7 +34,7 @@ export async function watchReport(ctx: Ctx, api: Api, id: number, opts: { poll: 
       over = true;
       refresher?.stop();
       stopListening();
-      screen.close(Boolean(latest && isFinal(latest.campaign.status)));
+      screen.close(latest && isFinal(latest.campaign.status) ? 'campaign' : 'quit');
       if (err !== undefined || !latest) reject(err);
       else resolve({ report: latest, drawn: opts.live });
     };
@@ -99,7 +99,7 @@ async function createReportScreen(ctx: Ctx, live: boolean): Promise<Screen> {
   // Ink and React load only for a person at a terminal: a script's run does not pay for them.
   const [{ render }, { createElement }, { CampaignProgress }] = await Promise.all([import('ink'), import('react'), import('../../views/CampaignProgress.tsx')]);
   const stdout = ctx.io.stdout as NodeJS.WriteStream;
-  let props: { report?: Totals; state: WatchState; at: string; offlineSince?: string; done: boolean } = { state: 'polling', at: clock(), done: false };
+  let props: { report?: Totals; state: WatchState; at: string; offlineSince?: string; ended?: 'campaign' | 'quit' } = { state: 'polling', at: clock() };
   const draw = () => (props.report ? createElement(CampaignProgress, { ...props, report: props.report, width: stdout.columns || 80 }) : null);
   const instance = render(draw(), { stdout, patchConsole: false, exitOnCtrlC: false });
   const redraw = () => instance.rerender(draw());
@@ -109,8 +109,8 @@ async function createReportScreen(ctx: Ctx, live: boolean): Promise<Screen> {
       props = { ...props, report, state, offlineSince, at: clock() };
       redraw();
     },
-    close(done) {
-      props = { ...props, done };
+    close(ended) {
+      props = { ...props, ended };
       redraw();
       stdout.off('resize', redraw);
       instance.unmount();

@@ -8,6 +8,9 @@ import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
 import { flagProblem } from '../../options.ts';
 
+/** For the fields whose schema says nothing. */
+const DESCRIPTIONS: Partial<Record<keyof CampaignSettings, string>> = { variables: 'Your own {key} placeholders for the messages: [{key, value}]' };
+
 type SettingRow = { id: number; key: string; value: string };
 type Setting = { key: string; value: unknown; saved: boolean; description: string };
 
@@ -88,7 +91,7 @@ function effectiveSettings(rows: SettingRow[], changed: string[]) {
       }
     }
     settings[key] = value;
-    return { key, value, saved: isSaved, description: (shape[key] as z.ZodType).description ?? '' };
+    return { key, value, saved: isSaved, description: (shape[key] as z.ZodType).description ?? DESCRIPTIONS[key] ?? '' };
   });
   return { settings: settings as CampaignSettings, rows: out, changed };
 }
