@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
 import { flagProblem } from '../../options.ts';
+import { column } from '../../present.ts';
 
 /** For the fields whose schema says nothing. */
 const DESCRIPTIONS: Partial<Record<keyof CampaignSettings, string>> = { variables: 'Your own {key} placeholders for the messages: [{key, value}]' };
@@ -38,11 +39,11 @@ export default defineCommand({
   show: (r) => ({
     kind: 'table',
     columns: [
-      { header: 'key', value: (s: Setting) => s.key },
-      { header: 'value', value: (s: Setting) => (s.value === null ? 'null' : typeof s.value === 'object' ? JSON.stringify(s.value) : s.value) },
-      { header: '', value: (s: Setting) => (r.changed.includes(s.key) ? 'changed' : s.saved ? '' : 'default'), drop: 1 },
-      { header: 'what', value: (s: Setting) => s.description, drop: 0 },
-    ] as never,
+      column<Setting>('key', (s) => s.key),
+      column<Setting>('value', (s) => (s.value === null ? 'null' : typeof s.value === 'object' ? JSON.stringify(s.value) : s.value)),
+      column<Setting>('', (s) => (r.changed.includes(s.key) ? 'changed' : s.saved ? '' : 'default'), { drop: 1 }),
+      column<Setting>('what', (s) => s.description, { drop: 0 }),
+    ],
     rows: r.rows,
     footer: r.changed.length ? `Saved ${r.changed.join(', ')}.` : undefined,
   }),
