@@ -186,7 +186,7 @@ describe('zapdesk campaigns', { timeout: 180_000 }, () => {
 
   it('says what is wrong with a campaign file in one line naming the field (exit 1)', async () => {
     const cases: [string, string, RegExp][] = [
-      ['six.yaml', `name: Six\nconnection: Vendas\ncontactList: Clientes VIP\nmessages: [a, b, c, d, e, f]\n`, /six\.yaml: messages must be at most 5 items/],
+      ['six.yaml', `name: Six\nconnection: Vendas\ncontactList: Clientes VIP\nmessages: [a, b, c, d, e, f]\n`, /six\.yaml: messages: give 1 to 5 variants \(got 6\)/],
       ['typo.yaml', `name: Typo\nconnection: Vendas\ncontactList: Clientes VIP\nmesages: [a]\n`, /typo\.yaml: mesages: unknown field \(did you mean messages\?\)/],
       ['nobody.yaml', `name: Nobody\nconnection: Vendas\nmessages: [a]\n`, /nobody\.yaml: contactList: give a contact list or a tag list/],
       ['noconn.yaml', `name: No conn\nconnection: Compras\ncontactList: Clientes VIP\nmessages: [a]\n`, /noconn\.yaml: connection: no connection is named "Compras" \(see: zapdesk connections list\)/],

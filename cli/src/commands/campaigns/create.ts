@@ -1,7 +1,7 @@
 import type { Campaign } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
-import { UsageError, UserError } from '../../errors.ts';
+import { NetworkError, UsageError, UserError } from '../../errors.ts';
 import { campaignBody, inFileTerms, readCampaignFile } from './file.ts';
 import { when } from './format.ts';
 
@@ -22,9 +22,10 @@ export default defineCommand({
     const campaign = await readCampaignFile(ctx, file);
     if (options.start && campaign.scheduledAt) throw new UsageError(`${file} sets scheduledAt: leave it out to use --start`);
     const api = ctx.api();
+    const label = file === '-' ? 'standard input' : file;
     const inFile = (err: unknown) => {
       const e = inFileTerms(err);
-      return e instanceof UserError && !e.message.startsWith(`${file}: `) ? new UserError(`${file}: ${e.message}`) : e;
+      return e instanceof UserError && !(e instanceof NetworkError) ? new UserError(`${label}: ${e.message}`) : e;
     };
     const body = await campaignBody(api, campaign, options.start ? new Date().toISOString() : campaign.scheduledAt).catch((err: unknown) => {
       throw inFile(err);

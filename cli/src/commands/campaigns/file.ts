@@ -14,7 +14,8 @@ const shape = campaignCreateSchema.shape;
 /** An id (a number) or a name (text). */
 const ref = z.union([z.number().int().positive(), z.string().trim().min(1, 'give an id or a name')]);
 const message = shape.message1.unwrap().refine((m) => m.trim() !== '', 'a message may not be empty');
-const variants = z.array(message).min(1).max(CAMPAIGN_VARIANTS);
+/** 1 to 5 variants; a single text is one variant. */
+const variants = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(message).min(1).max(CAMPAIGN_VARIANTS));
 
 export const campaignFileSchema = z
   .object({
@@ -51,8 +52,11 @@ export async function readCampaignFile(ctx: Ctx, file: string): Promise<Campaign
   const issue = parsed.error.issues[0]!;
   // A list item is named as a person counts: messages.1 is the first variant.
   const field = issue.path.map((p, i) => (typeof p === 'number' && i > 0 ? String(p + 1) : String(p))).join('.') || 'the file';
+  const label = file === '-' ? 'standard input' : file;
   // A rule of this file (a list or a tag list; confirmation with its messages) says it in its own words.
-  throw new UserError(`${file}: ${issue.code === 'custom' ? `${field}: ${issue.message}` : flagProblem(field, issue, at(data, issue.path))}`);
+  if (issue.code === 'custom') throw new UserError(`${label}: ${field}: ${issue.message}`);
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'array') throw new UserError(`${label}: ${field}: give 1 to ${CAMPAIGN_VARIANTS} variants (got ${(at(data, issue.path) as unknown[]).length})`);
+  throw new UserError(`${label}: ${flagProblem(field, issue, at(data, issue.path))}`);
 }
 
 type Named = { id: number; name: string };

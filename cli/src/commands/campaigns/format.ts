@@ -97,5 +97,6 @@ export const recipientColumns = [
   column<CampaignShipping>('state', (s) => s.state),
   column<CampaignShipping>('reason', (s) => s.reason, { drop: 1 }),
   column<CampaignShipping>('variant', (s) => s.variant, { drop: 0 }),
-  column<CampaignShipping>('delivered', (s) => when(s.deliveredAt), { drop: 2 }),
+  // deliveredAt is when the network accepted the message: sent, not yet delivered to the phone.
+  column<CampaignShipping>('sent at', (s) => when(s.deliveredAt), { drop: 2 }),
 ];
