@@ -107,6 +107,29 @@ describe('zapdesk campaigns', { timeout: 180_000 }, () => {
     expect(table.stdout).toMatch(new RegExp(`${firstId}\\s+Black Friday\\s+INATIVA\\s+Vendas\\s+Clientes VIP`));
   });
 
+  it('looks up a tag list and a file list by name, and takes a confirmation campaign with its questions', async () => {
+    const tag = await http('POST', '/tags', { name: 'Recompra' });
+    const files = await http('POST', '/files', { name: 'Catálogo', message: 'Nosso catálogo', options: [{ name: 'PDF' }] });
+    const file = campaignFile(
+      'confirm.yaml',
+      [
+        'name: Pergunta antes',
+        `connection: ${connectionId}`,
+        'tagList: recompra',
+        'fileList: Catálogo',
+        'messages: "Aqui está o catálogo, {primeiro-nome}"',
+        'confirmation: true',
+        'confirmationMessages: ["Posso te mandar o catálogo? Responda SIM ou NAO"]',
+        'scheduledAt: 2030-01-01T09:00:00-03:00',
+      ].join('\n'),
+    );
+    const created = json(await zapdesk(['campaigns', 'create', '--from-file', file, '--json'], { home }));
+    expect(created).toMatchObject({ status: 'PROGRAMADA', tagId: tag.id, fileListId: files.id, contactListId: null, confirmation: true, message1: 'Aqui está o catálogo, {primeiro-nome}', confirmationMessage1: 'Posso te mandar o catálogo? Responda SIM ou NAO' });
+    expect(json(await zapdesk(['campaigns', 'list', '--status', 'PROGRAMADA', '--json'], { home })).records.map((c: { id: number }) => c.id)).toEqual([created.id]);
+    const deleted = await zapdesk(['campaigns', 'delete', String(created.id), '--yes'], { home });
+    expect(deleted.code, deleted.stderr).toBe(0);
+  });
+
   it('starts it, follows it with report --watch in a pipe until FINALIZADA, and reports every recipient sent', async () => {
     const started = await zapdesk(['campaigns', 'start', String(firstId)], { home });
     expect(started.code, started.stderr).toBe(0);

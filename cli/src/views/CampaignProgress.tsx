@@ -3,7 +3,7 @@
 // renders; commands/campaigns/report-watch.ts feeds it.
 import type { CampaignReport } from '@zapdesk/sync';
 import { Box, Text } from 'ink';
-import { handled, percent } from '../commands/campaigns/format.ts';
+import { handled, notStarted, percent } from '../commands/campaigns/format.ts';
 
 export type WatchState = 'live' | 'polling' | 'offline';
 
@@ -73,6 +73,7 @@ export function CampaignProgress({ report: { campaign, totals: t }, state, at, o
       <Text dimColor wrap="truncate-end">
         {percent(t.progress)} delivered of {n(t.valid)} valid numbers
       </Text>
+      {!ended && notStarted(campaign) ? <Text color="yellow" wrap="truncate-end">{notStarted(campaign)}</Text> : null}
       {done && campaign.status === 'CANCELADA' ? <Text wrap="truncate-end">Paused: zapdesk campaigns restart {campaign.id} continues it</Text> : null}
     </Box>
   );

@@ -59,7 +59,15 @@ export function progressLine(r: Pick<CampaignReport, 'campaign' | 'totals'>): st
   const parts = [`${t.sent} sent`, `${t.delivered} delivered`, `${t.read} read`, `${t.failed} failed`, `${t.pending} pending`, `${t.queued} queued`];
   if (r.campaign.confirmation) parts.push(`${t.awaitingConfirmation} awaiting confirmation`, `${t.confirmed} confirmed`, `${t.declined} declined`);
   parts.push(`${t.skippedInvalid + t.skippedOptOut} skipped`);
-  return `campaign ${r.campaign.id} ${r.campaign.status}: ${handled(t)}/${t.recipients} handled (${percent(share)}), ${parts.join(', ')}`;
+  const wait = notStarted(r.campaign);
+  return `campaign ${r.campaign.id} ${r.campaign.status}: ${handled(t)}/${t.recipients} handled (${percent(share)}), ${parts.join(', ')}${wait ? `; ${wait}` : ''}`;
+}
+
+/** What a watch of a campaign that has not started waits for. */
+export function notStarted(c: Pick<Campaign, 'id' | 'status' | 'scheduledAt'>): string | undefined {
+  if (c.status === 'INATIVA') return `not started: zapdesk campaigns start ${c.id}`;
+  if (c.status === 'PROGRAMADA') return `starts at ${when(c.scheduledAt)}`;
+  return undefined;
 }
 
 export const showTotals = (r: CampaignReport): Shown => {
