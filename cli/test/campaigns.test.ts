@@ -75,6 +75,10 @@ describe('zapdesk campaigns settings', { timeout: 60_000 }, () => {
     const saved = json(await zapdesk(['campaigns', 'settings', '--set', 'messageInterval=0', '--set', 'messageJitter=0', '--set', 'longerIntervalAfter=0', '--set', 'timeZone=America/Sao_Paulo', '--json'], { home }));
     expect(saved.settings).toMatchObject({ messageInterval: 0, messageJitter: 0, longerIntervalAfter: 0, timeZone: 'America/Sao_Paulo' });
     expect(saved.changed).toEqual(['messageInterval', 'messageJitter', 'longerIntervalAfter', 'timeZone']);
+    expect([...saved.saved].sort()).toEqual(['longerIntervalAfter', 'messageInterval', 'messageJitter', 'timeZone']);
+    const after = await zapdesk(['campaigns', 'settings'], { home });
+    expect(after.stdout).toMatch(/messageInterval\s+0\s+saved/);
+    expect(after.stdout).toMatch(/greaterInterval\s+60\s+default/);
 
     const unknown = await zapdesk(['campaigns', 'settings', '--set', 'messageIntervall=5'], { home });
     expect([unknown.code, oneLine(unknown.stderr)[0]]).toEqual([2, expect.stringContaining('messageIntervall=5: unknown setting')]);

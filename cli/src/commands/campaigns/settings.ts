@@ -13,7 +13,7 @@ import { column } from '../../present.ts';
 const DESCRIPTIONS: Partial<Record<keyof CampaignSettings, string>> = { variables: 'Your own {key} placeholders for the messages: [{key, value}]' };
 
 type SettingRow = { id: number; key: string; value: string };
-type Setting = { key: string; value: unknown; saved: boolean; description: string };
+type Setting = { key: keyof CampaignSettings; value: unknown };
 
 const shape = campaignSettingsSchema.shape;
 const KEYS = Object.keys(shape) as (keyof CampaignSettings)[];
@@ -41,10 +41,10 @@ export default defineCommand({
     columns: [
       column<Setting>('key', (s) => s.key),
       column<Setting>('value', (s) => (s.value === null ? 'null' : typeof s.value === 'object' ? JSON.stringify(s.value) : s.value)),
-      column<Setting>('', (s) => (r.changed.includes(s.key) ? 'changed' : s.saved ? '' : 'default'), { drop: 1 }),
-      column<Setting>('what', (s) => s.description, { drop: 0 }),
+      column<Setting>('source', (s) => (r.changed.includes(s.key) ? 'changed' : r.saved.includes(s.key) ? 'saved' : 'default'), { drop: 1 }),
+      column<Setting>('what', (s) => (shape[s.key] as z.ZodType).description ?? DESCRIPTIONS[s.key], { drop: 0 }),
     ],
-    rows: r.rows,
+    rows: KEYS.map((key): Setting => ({ key, value: r.settings[key] })),
     footer: r.changed.length ? `Saved ${r.changed.join(', ')}.` : undefined,
   }),
 });
@@ -75,24 +75,25 @@ export async function parseSettings(pairs: string[]): Promise<Partial<CampaignSe
   return out as Partial<CampaignSettings>;
 }
 
-/** Every setting, saved or default, in the schema's order. */
+/**
+ * Every setting as the dispatcher reads it (the saved value, or the default when none is saved or a
+ * stored one no longer parses), the keys saved, and the keys this run changed.
+ */
 function effectiveSettings(rows: SettingRow[], changed: string[]) {
-  const saved = new Map(rows.map((r) => [r.key, r.value]));
+  const stored = new Map(rows.map((r) => [r.key, r.value]));
   const settings: Record<string, unknown> = { ...CAMPAIGN_SETTINGS_DEFAULTS };
-  const out: Setting[] = KEYS.map((key) => {
-    const text = saved.get(key);
-    let value: unknown = CAMPAIGN_SETTINGS_DEFAULTS[key];
-    let isSaved = false;
-    if (text !== undefined) {
-      try {
-        const parsed = (shape[key] as z.ZodType).safeParse(JSON.parse(text));
-        if (parsed.success) [value, isSaved] = [parsed.data, true];
-      } catch {
-        // a stored value that no longer parses: the dispatcher uses the default too
-      }
+  const saved: string[] = [];
+  for (const key of KEYS) {
+    const text = stored.get(key);
+    if (text === undefined) continue;
+    try {
+      const parsed = (shape[key] as z.ZodType).safeParse(JSON.parse(text));
+      if (!parsed.success) continue;
+      settings[key] = parsed.data;
+      saved.push(key);
+    } catch {
+      // not JSON: the default stands, as for the dispatcher
     }
-    settings[key] = value;
-    return { key, value, saved: isSaved, description: (shape[key] as z.ZodType).description ?? DESCRIPTIONS[key] ?? '' };
-  });
-  return { settings: settings as CampaignSettings, rows: out, changed };
+  }
+  return { settings: settings as CampaignSettings, saved, changed };
 }
