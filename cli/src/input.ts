@@ -78,7 +78,7 @@ function bodyKeys(schema: z.ZodType): string[] | undefined {
 }
 
 /** The fields of a file that the body has no place for, each with the nearest field when one is close. */
-function unknownKeys(schema: z.ZodType, data: Record<string, unknown>): ValidationIssue[] {
+export function unknownKeys(schema: z.ZodType, data: Record<string, unknown>): ValidationIssue[] {
   const known = bodyKeys(schema);
   if (!known) return [];
   return Object.keys(data)

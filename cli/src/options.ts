@@ -1,6 +1,6 @@
 // Commander options derived from a command's zod options schema, Pastel-style: each key becomes
 // `--kebab-key <kebab-key>`, a boolean becomes a switch (optional ones also get `--no-…`), an enum
-// lists its choices, and `.describe()` is the help line. Parsing stays with zod.
+// lists its choices, a list is a repeatable flag, and `.describe()` is the help line. Parsing stays with zod.
 import { Option } from 'commander';
 import { z } from 'zod';
 
@@ -45,6 +45,11 @@ export function optionsFromSchema(schema: z.ZodObject): Option[] {
       }
       out.push(new Option(flag, `${info.description} (--no-${kebab(key)} turns it off)`));
       out.push(new Option(`--no-${kebab(key)}`).hideHelp());
+      continue;
+    }
+    // A list is a repeatable flag: `--set a=1 --set b=2` collects ['a=1', 'b=2'].
+    if (info.type === 'array') {
+      out.push(new Option(`${flag} <${kebab(key).split('-').at(-1)}>`, `${info.description} (repeatable)`).argParser((value: string, before: string[] | undefined) => [...(before ?? []), value]));
       continue;
     }
     const option = new Option(`${flag} <${kebab(key).split('-').at(-1)}>`, info.description);

@@ -44,6 +44,10 @@ beforeAll(async () => {
   // A file list with its options (files list … | jq '.files[].options').
   await http('POST', '/files', { name: 'Price lists', message: 'Our prices', options: [{ name: 'Retail' }, { name: 'Wholesale' }] });
   writeFileSync(path.join(dir, 'leads.csv'), 'name,number,email\nLead One,5511966660001,l1@example.test\n');
+  // Campaigns 1 to 3 (campaigns show 3, pause 3, cancel 2, list --search black), programmed for later so
+  // they can be paused; and the file of campaigns create --from-file campaign.json.
+  for (const name of ['Black Friday', 'Christmas', 'New Year']) await http('POST', '/campaigns', { name, whatsappId: 3, contactListId: 1, message1: 'Hi {primeiro-nome}', scheduledAt: '2030-01-01T12:00:00Z' });
+  writeFileSync(path.join(dir, 'campaign.json'), JSON.stringify({ name: 'From a file', connection: 'Three', contactList: 'Leads', messages: ['Hi {primeiro-nome}'] }));
 }, 180_000);
 afterAll(() => server?.close());
 
@@ -139,7 +143,7 @@ describe('the --help examples', { timeout: 300_000 }, () => {
     for (const example of examples) {
       const parsed = parseExample(example);
       expect(parsed, example).toBeDefined();
-      const args = parsed!.args.map((a) => (a.endsWith('.csv') ? path.join(dir, a) : a));
+      const args = parsed!.args.map((a) => (/\.(csv|json)$/.test(a) ? path.join(dir, a) : a));
       // A watch runs until stopped: two seconds of it.
       const run = await zapdesk(args[1] === 'watch' ? [...args, '--for', '2'] : args, { home });
       expect(run.code, `${example}\n${run.stderr}`).toBe(0);

@@ -9,6 +9,8 @@ import { createReplicache, type CreateReplicacheOptions, type SyncClient } from 
 import type { WebSocketFactory, WebSocketLike } from './replicache-pokes.ts';
 
 export { createApiClient, type RefreshTokenStore } from './client.ts';
+// The poke socket alone, for views that stay on REST and refresh on a poke (the CLI's campaign report).
+export { subscribePokes } from './replicache-pokes.ts';
 
 type Statements = {
   get: SQLite.Statement<[string, string], { value: string }>;

@@ -21,6 +21,7 @@ export const commandTree: Record<string, LazyEntry> = {
   connections: { description: 'WhatsApp connections: add, pair by QR in the terminal, disconnect', load: async () => (await import('./connections/index.ts')).connections },
   contacts: { description: 'Contacts of your company: list, look up, import a spreadsheet, export, delete', load: async () => (await import('./contacts/index.ts')).contacts },
   'contact-lists': { description: 'Contact lists (campaign recipients): create, list, import a spreadsheet into one', load: async () => (await import('./contact-lists/index.ts')).contactLists },
+  campaigns: { description: 'Campaigns: create from a file, start, pause, restart, follow the report live, settings', load: async () => (await import('./campaigns/index.ts')).campaigns },
   files: { description: 'File lists that campaigns send: list them with their files', load: async () => (await import('./files/index.ts')).files },
   sim: { description: 'The built-in WhatsApp simulator (server started with SIMULATOR=1): scan, send, edit, revoke, flood', load: async () => (await import('./sim/index.ts')).sim },
   tickets: { description: 'Tickets: list with filters, or watch them change live', load: async () => (await import('./tickets/index.ts')).tickets },

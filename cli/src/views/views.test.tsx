@@ -5,6 +5,7 @@ import { column } from '../present.ts';
 import { ImportProgress } from './ImportProgress.tsx';
 import { Record } from './Record.tsx';
 import { Table } from './Table.tsx';
+import { CampaignProgress } from './CampaignProgress.tsx';
 import { TicketsWatch } from './TicketsWatch.tsx';
 
 type Row = { id: number; name: string; due: string | null; active: boolean };
@@ -105,5 +106,34 @@ describe('TicketsWatch', () => {
   it('says so when there is nothing to watch', () => {
     const { lastFrame } = render(<TicketsWatch columns={columns} tickets={[]} state="live" maxRows={10} at="10:00:00" />);
     expect(lastFrame()).toBe(['Tickets 0 open · 0 pending ● live · 10:00:00 · q to quit', 'No open or pending tickets.'].join('\n'));
+  });
+});
+
+describe('CampaignProgress', () => {
+  const totals = { recipients: 10, valid: 9, pending: 3, queued: 1, sent: 4, delivered: 2, read: 1, failed: 1, awaitingConfirmation: 0, confirmed: 0, declined: 0, skippedInvalid: 1, skippedOptOut: 0, progress: 2 / 9 };
+  const campaign = { id: 3, name: 'Natal', status: 'EM_ANDAMENTO', confirmation: false } as Parameters<typeof CampaignProgress>[0]['report']['campaign'];
+
+  it('draws the share handled as a bar, the counts per state and the spec progress', () => {
+    const { lastFrame } = render(<CampaignProgress report={{ campaign, totals }} state="live" at="10:00:05" width={70} />);
+    expect(lastFrame()!.split('\n')).toEqual([
+      'Campaign 3 · Natal EM_ANDAMENTO ● live · 10:00:05 · q to stop watching',
+      `${'█'.repeat(24)}${'░'.repeat(16)} 60% · 6 of 10 handled`,
+      '4 sent · 2 delivered · 1 read · 1 failed',
+      '3 pending · 1 queued · 1 skipped (1 invalid, 0 opted out)',
+      '22% delivered of 9 valid numbers',
+    ]);
+  });
+
+  it('ends with how to continue a paused campaign, or that the watching stopped', () => {
+    const paused = render(<CampaignProgress report={{ campaign: { ...campaign, status: 'CANCELADA' }, totals }} state="live" at="10:00:09" width={70} ended="campaign" />).lastFrame()!.split('\n');
+    expect([paused[0], paused.at(-1)]).toEqual(['Campaign 3 · Natal CANCELADA · 10:00:09', 'Paused: zapdesk campaigns restart 3 continues it']);
+    const quit = render(<CampaignProgress report={{ campaign, totals }} state="polling" at="10:00:09" width={100} ended="quit" />).lastFrame()!.split('\n');
+    expect(quit[0]).toBe('Campaign 3 · Natal EM_ANDAMENTO · 10:00:09 · stopped watching; the campaign goes on');
+  });
+
+  it('shows the confirmation counts for a confirmation campaign, and the outage', () => {
+    const { lastFrame } = render(<CampaignProgress report={{ campaign: { ...campaign, confirmation: true }, totals: { ...totals, awaitingConfirmation: 2, confirmed: 1 } }} state="offline" offlineSince="10:00:03" at="10:00:05" width={120} />);
+    expect(lastFrame()).toContain('○ server unreachable since 10:00:03, retrying…');
+    expect(lastFrame()).toContain('2 awaiting confirmation · 1 confirmed · 0 declined');
   });
 });

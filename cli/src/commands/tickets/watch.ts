@@ -4,6 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
 import { parseId } from '../../input.ts';
+import { untilQuit } from '../../live/quit.ts';
 import { watchTickets } from '../../live/tickets.ts';
 import { createWatchScreen } from './watch-screen.ts';
 
@@ -45,38 +46,5 @@ async function currentUser(api: ReturnType<Ctx['api']>): Promise<SessionUser> {
     if (!(err instanceof AppError && err.code === 'ERR_TOKEN_EXPIRED')) throw err;
     await api.refresh();
     return api.get<SessionUser>('/auth/me');
-  });
-}
-
-const CTRL_C = String.fromCharCode(3);
-
-/** Resolves on q (a key on a TTY, a line elsewhere), Ctrl-C, SIGINT, SIGTERM or after `seconds`. */
-function untilQuit(ctx: Ctx, seconds: number | undefined): Promise<void> {
-  const { stdin } = ctx.io;
-  return new Promise<void>((resolve) => {
-    const raw = Boolean(stdin.isTTY && stdin.setRawMode);
-    const onData = (chunk: Buffer | string) => {
-      const text = String(chunk);
-      // Raw mode delivers Ctrl-C as the byte 3 instead of a SIGINT.
-      if (raw ? /[qQ]/.test(text) || text.includes(CTRL_C) : /^\s*q\s*$/im.test(text)) finish();
-    };
-    const timer = seconds ? setTimeout(() => finish(), seconds * 1000) : undefined;
-    function finish() {
-      clearTimeout(timer);
-      process.off('SIGINT', finish);
-      process.off('SIGTERM', finish);
-      stdin.off('data', onData);
-      if (raw) stdin.setRawMode!(false);
-      // A paused pipe still holds the event loop open until the writer closes it: the process
-      // would wait for the end of an input that may never come (`q` typed into a long-lived pipe).
-      if (raw) stdin.pause();
-      else stdin.destroy();
-      resolve();
-    }
-    process.once('SIGINT', finish);
-    process.once('SIGTERM', finish);
-    if (raw) stdin.setRawMode!(true);
-    stdin.on('data', onData);
-    stdin.resume();
   });
 }

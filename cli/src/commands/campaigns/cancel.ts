@@ -1,0 +1,3 @@
+import { stopCommand } from './actions.ts';
+
+export default stopCommand('cancel');

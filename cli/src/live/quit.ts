@@ -1,0 +1,54 @@
+// How a person ends a live view: q (a key on a TTY, a line elsewhere), Ctrl-C, SIGINT or SIGTERM.
+// Shared by `tickets watch` and `campaigns report --watch`; the view may also end by itself (the
+// campaign finished), so the listening can be stopped from outside and leaves stdin as it was.
+import type { Ctx } from '../context.ts';
+
+const CTRL_C = String.fromCharCode(3);
+
+/** Calls `onQuit` once when the person quits; the returned function stops listening (idempotent). */
+export function listenForQuit(ctx: Ctx, onQuit: () => void): () => void {
+  const { stdin } = ctx.io;
+  const raw = Boolean(stdin.isTTY && stdin.setRawMode);
+  let stopped = false;
+  const onData = (chunk: Buffer | string) => {
+    const text = String(chunk);
+    // Raw mode delivers Ctrl-C as the byte 3 instead of a SIGINT.
+    if (raw ? /[qQ]/.test(text) || text.includes(CTRL_C) : /^\s*q\s*$/im.test(text)) quit();
+  };
+  function stop() {
+    if (stopped) return;
+    stopped = true;
+    process.off('SIGINT', quit);
+    process.off('SIGTERM', quit);
+    stdin.off('data', onData);
+    if (raw) stdin.setRawMode!(false);
+    // A paused pipe still holds the event loop open until the writer closes it: the process
+    // would wait for the end of an input that may never come (`q` typed into a long-lived pipe).
+    if (raw) stdin.pause();
+    else stdin.destroy();
+  }
+  function quit() {
+    if (stopped) return;
+    stop();
+    onQuit();
+  }
+  process.once('SIGINT', quit);
+  process.once('SIGTERM', quit);
+  if (raw) stdin.setRawMode!(true);
+  stdin.on('data', onData);
+  stdin.resume();
+  return stop;
+}
+
+/** Resolves when the person quits, or after `seconds`. */
+export function untilQuit(ctx: Ctx, seconds: number | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = seconds ? setTimeout(() => finish(), seconds * 1000) : undefined;
+    const stop = listenForQuit(ctx, () => finish());
+    function finish() {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    }
+  });
+}
