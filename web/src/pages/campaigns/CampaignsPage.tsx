@@ -104,7 +104,7 @@ export function Component() {
                 const actions = rowActions(c.status, mayDelete);
                 return (
                   <tr key={c.id} className="hover:bg-raised/60">
-                    <Td className="font-medium">{c.name}</Td>
+                    <Td className="min-w-[10rem] font-medium">{c.name}</Td>
                     <Td>
                       <StatusBadge status={c.status} />
                     </Td>
