@@ -9,7 +9,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { campaignCreateSchema, campaignUpdateSchema, type Campaign } from '@zapdesk/sync';
-import { api } from '../../api/client.ts';
+import { api, AppError } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -36,11 +36,18 @@ export function CampaignModal({ campaign, onClose, onSaved }: Props) {
   const settingsLocked = access !== 'all';
   const none = (opts: Option[]) => [{ value: '', label: t('campaigns.none') }, ...opts];
 
+  // A refusal without a field is the status machine's: the campaign moved on since the dialog opened.
+  const [changed, setChanged] = useState(false);
   const send = async (body: Record<string, unknown>) => {
     const id = created.current;
-    const saved = id ? await api.put<Campaign>(`/campaigns/${id}`, body) : await api.post<Campaign>('/campaigns', body);
-    created.current = saved.id;
-    return saved;
+    try {
+      const saved = id ? await api.put<Campaign>(`/campaigns/${id}`, body) : await api.post<Campaign>('/campaigns', body);
+      created.current = saved.id;
+      return saved;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'ERR_VALIDATION' && !err.issues?.length) setChanged(true);
+      throw err;
+    }
   };
 
   const save = () => {
@@ -74,6 +81,11 @@ export function CampaignModal({ campaign, onClose, onSaved }: Props) {
   return (
     <Dialog open size="lg" title={title} onClose={onClose} onSubmit={access === 'none' ? () => {} : () => void save()} footer={footer}>
       <div className="flex flex-col gap-4">
+        {changed && (
+          <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft px-3 py-2 text-sm text-danger">
+            {t('campaigns.changed')}
+          </p>
+        )}
         {access !== 'all' && (
           <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800/50 dark:bg-amber-950/40 dark:text-amber-200">
             {access === 'none' ? t('campaigns.readOnly') : t('campaigns.cancelledOnly')}

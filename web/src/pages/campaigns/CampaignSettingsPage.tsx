@@ -98,7 +98,7 @@ export function Component() {
         <Section title={t('campaigns.limits')}>
           {number('hourlyLimit', t('campaigns.hourlyLimit'))}
           {number('dailyLimit', t('campaigns.dailyLimit'))}
-          <fieldset className="flex flex-col gap-2">
+          <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="mb-1 text-[13px] font-medium">{t('campaigns.sendWindow')}</legend>
             <div className="grid grid-cols-2 gap-3">
               <TextField label={t('campaigns.sendWindowStart')} name="sendWindowStart" type="time" value={form.sendWindowStart ?? ''} error={error('sendWindowStart')} onChange={(e) => set('sendWindowStart', e.target.value || null)} />

@@ -87,11 +87,11 @@ export function Component() {
     >
       <Card className="overflow-hidden">
         <div className="max-h-[calc(100vh-13rem)] overflow-y-auto" onScroll={list.onScroll}>
-          <Table label={t('campaigns.title')}>
+          <Table label={t('campaigns.title')} fluid>
             <thead className="sticky top-0 z-10">
               <tr>
                 <Th>{t('campaigns.name')}</Th>
-                <Th>{t('campaigns.status')}</Th>
+                <Th className="hidden sm:table-cell">{t('campaigns.status')}</Th>
                 <Th className="hidden md:table-cell">{t('campaigns.contactList')}</Th>
                 <Th className="hidden md:table-cell">{t('campaigns.connection')}</Th>
                 <Th className="hidden lg:table-cell">{t('campaigns.scheduledAt')}</Th>
@@ -104,8 +104,14 @@ export function Component() {
                 const actions = rowActions(c.status, mayDelete);
                 return (
                   <tr key={c.id} className="hover:bg-raised/60">
-                    <Td className="min-w-[10rem] font-medium">{c.name}</Td>
-                    <Td>
+                    <Td className="font-medium sm:min-w-[10rem]">
+                      {c.name}
+                      {/* Narrow screens show the status under the name, its column hidden. */}
+                      <span className="mt-1 block sm:hidden">
+                        <StatusBadge status={c.status} />
+                      </span>
+                    </Td>
+                    <Td className="hidden sm:table-cell">
                       <StatusBadge status={c.status} />
                     </Td>
                     <Td className="hidden text-muted md:table-cell">{c.contactList?.name ?? '—'}</Td>

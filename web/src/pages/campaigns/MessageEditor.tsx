@@ -65,7 +65,7 @@ export function MessageEditor({ values, onChange, confirmation, disabled, settin
   );
 
   return (
-    <fieldset className="flex flex-col gap-3">
+    <fieldset className="flex min-w-0 flex-col gap-3">
       <legend className="mb-1 text-[13px] font-medium">{t('campaigns.messages')}</legend>
       <p className="text-xs text-muted">{t('campaigns.variantsHint')}</p>
       <Tabs

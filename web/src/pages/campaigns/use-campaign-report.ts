@@ -29,31 +29,43 @@ export function useCampaignReport(id: number): ReportState {
   const [pages, setPages] = useState<Map<number, CampaignShipping[]>>(new Map());
   const [loading, setLoading] = useState(true);
   const range = useRef<[number, number]>([0, 0]);
-  const inFlight = useRef(new Set<number>());
-  // Which generation of reads is current: an answer from before a refresh never overwrites a newer one.
-  const generation = useRef(0);
+  // Every read is numbered; an answer is applied only if no later-started read of the same page (or,
+  // for the totals, of any page) was applied already. Reads are never thrown away wholesale: on a busy
+  // campaign pokes come faster than a slow read answers, and the report must still move.
+  const seq = useRef(0);
+  const applied = useRef({ meta: 0, pages: new Map<number, number>() });
+  // The newest read in flight per page, so scrolling does not ask twice for a page on its way.
+  const flying = useRef(new Map<number, number>());
+  const current = useRef(id);
 
   const load = useCallback(
-    (pageNumbers: number[], quiet: boolean) => {
-      const gen = generation.current;
-      const flying = inFlight.current;
+    (pageNumbers: number[], mode: 'fill' | 'refresh') => {
       for (const page of pageNumbers) {
-        if (flying.has(page)) continue;
-        flying.add(page);
+        if (mode === 'fill' && flying.current.has(page)) continue;
+        const mine = ++seq.current;
+        flying.current.set(page, mine);
         api
           .get<CampaignReport>(`/campaigns/${id}/report`, { query: { pageNumber: page } })
           .then(
             (body) => {
-              if (gen !== generation.current) return;
-              setCampaign(body.campaign);
-              setTotals(body.totals);
-              setPages((prev) => new Map(prev).set(page, body.shipping));
+              if (current.current !== id) return;
+              if (mine > applied.current.meta) {
+                applied.current.meta = mine;
+                setCampaign(body.campaign);
+                setTotals(body.totals);
+              }
+              if (mine > (applied.current.pages.get(page) ?? 0)) {
+                applied.current.pages.set(page, mine);
+                setPages((prev) => new Map(prev).set(page, body.shipping));
+              }
             },
-            (err: unknown) => !quiet && toastError(err),
+            // A failed background refresh keeps what is shown, quietly.
+            (err: unknown) => mode === 'fill' && current.current === id && toastError(err),
           )
           .finally(() => {
-            flying.delete(page);
-            if (gen === generation.current) setLoading(false);
+            if (current.current !== id) return;
+            if (flying.current.get(page) === mine) flying.current.delete(page);
+            setLoading(false);
           });
       }
     },
@@ -61,18 +73,19 @@ export function useCampaignReport(id: number): ReportState {
   );
 
   useEffect(() => {
-    generation.current++;
-    inFlight.current = new Set();
+    current.current = id;
+    applied.current = { meta: 0, pages: new Map() };
+    flying.current = new Map();
     setPages(new Map());
     setLoading(true);
-    load([1], false);
+    load([1], 'fill');
   }, [id, load]);
 
   const setRange = useCallback(
     (first: number, last: number) => {
       range.current = [first, last];
       const missing = pagesFor(first, last).filter((p) => !pages.has(p));
-      if (missing.length) load(missing, false);
+      if (missing.length) load(missing, 'fill');
     },
     [pages, load],
   );
@@ -80,12 +93,10 @@ export function useCampaignReport(id: number): ReportState {
   // A refresh keeps the rows on screen until their new page arrives; pages out of view are dropped
   // so they are read fresh when scrolled back to.
   const refresh = useCallback(() => {
-    generation.current++;
-    inFlight.current = new Set();
     const [first, last] = range.current;
     const wanted = new Set([1, ...pagesFor(first, last)]);
     setPages((prev) => new Map([...prev].filter(([p]) => wanted.has(p))));
-    load([...wanted], true);
+    load([...wanted], 'refresh');
   }, [load]);
   useRefreshOnPoke(refresh);
 
