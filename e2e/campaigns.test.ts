@@ -47,6 +47,8 @@ async function thisMinute(): Promise<string> {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+
 const CONTACTS = [
   { name: 'Ana Lima', number: '5511977770001' },
   { name: 'Bruno Costa', number: '5511977770002' },
@@ -122,7 +124,11 @@ describe('campaign screens', () => {
     await modal.getByRole('tab', { name: 'Message 2' }).click();
     await modal.getByLabel('Message 2', { exact: true }).fill('{saudacao}, {primeiro-nome}! Use o cupom {cupom}.');
     await preview.getByText(/^(Bom dia|Boa tarde|Boa noite), Maria! Use o cupom BF10\.$/).waitFor();
+    // An attachment goes with each message, the text as its caption; the preview names it.
+    await modal.getByLabel('Attachment').setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: PNG });
+    await preview.getByText('promo.png').waitFor();
     await shot(page, 'campaign-dialog');
+    // Starting now: the campaign is saved, gets its file, then its schedule (a start within the hour locks it).
     await modal.getByLabel('Scheduled for').fill(await thisMinute());
     await modal.getByRole('button', { name: 'Save' }).click();
     await modal.waitFor({ state: 'detached' });
@@ -143,8 +149,9 @@ describe('campaign screens', () => {
     expect(variants.every((v) => /^#1 Olá (Ana|Bruno|Carla), as ofertas chegaram!$/.test(v) || /^#2 .+, (Ana|Bruno|Carla)! Use o cupom BF10\.$/.test(v))).toBe(true);
 
     for (const c of CONTACTS) {
-      const outbox = await simulator<{ id: string }[]>('GET', `/simulator/outbox?connectionId=${connection.id}&to=${c.number}`);
+      const outbox = await simulator<{ id: string; kind: string; fileName?: string; body: string }[]>('GET', `/simulator/outbox?connectionId=${connection.id}&to=${c.number}`);
       expect(outbox).toHaveLength(1);
+      expect(outbox[0]).toMatchObject({ kind: 'media', fileName: 'promo.png', body: expect.stringContaining(c.name.split(' ')[0]!) });
       await simulator('POST', '/simulator/acks', { connectionId: connection.id, messageId: outbox[0]!.id, ack: 2 });
     }
     for (const c of CONTACTS) await recipients.getByRole('row', { name: new RegExp(`${c.name}.*Delivered`) }).waitFor();

@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CAMPAIGN_VARIANTS, type CampaignSettings } from '@zapdesk/sync';
 import { TextAreaField } from '../../ui/Field.tsx';
+import { Icon } from '../../ui/Icon.tsx';
 import { formatWhatsAppBold } from '../../ui/MessagePreview.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { insertToken, previewMessage, variableTokens, type MessageField } from './campaign-form.ts';
@@ -100,7 +101,12 @@ export function MessageEditor({ values, onChange, confirmation, disabled, settin
           <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">{t('campaigns.preview')}</h3>
           <p className="text-xs text-muted">{t('campaigns.previewFor', { name: sample.name })}</p>
           <div data-testid="campaign-preview" className="self-start rounded-lg rounded-tl-none border border-line bg-surface px-3 py-2 text-sm break-words whitespace-pre-wrap shadow-xs">
-            {mediaName && <p className="mb-1 text-xs text-muted">📎 {mediaName}</p>}
+            {mediaName && (
+              <p className="mb-1 flex items-center gap-1 text-xs text-muted">
+                <Icon name="paperclip" className="size-3.5 shrink-0" />
+                <span className="truncate">{mediaName}</span>
+              </p>
+            )}
             {preview.trim() ? formatWhatsAppBold(preview) : <span className="text-muted italic">{t('campaigns.previewEmpty')}</span>}
           </div>
         </section>
