@@ -2,8 +2,9 @@
 // sets the campaign settings (no interval, a custom variable), creates a campaign with two variants
 // and watches their live preview, schedules it for now, and follows the report as the recipients
 // are sent and then delivered (the simulator's phones ack), without reloading; the list ends on
-// Finished. A second test opens the report of a 10,000-recipient campaign and checks it stays a
-// virtual table: a few dozen rows in the DOM, the last recipient reachable by scrolling.
+// Finished. A second test finds a 10,000-recipient campaign by searching, stops it from the list,
+// and checks its report stays a virtual table: a few dozen rows in the DOM, each of one height, the
+// last recipient reachable by scrolling.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
@@ -185,12 +186,23 @@ describe('campaign screens', () => {
     // The answer is the import's NDJSON report, streamed batch by batch: read to its end, the import is done.
     expect(await up.text()).toContain('"imported":10000');
     const campaign = await admin<{ id: number }>('POST', '/campaigns', { name: 'Big one', whatsappId: connection.id, contactListId: list.id, message1: 'Oi {primeiro-nome}', scheduledAt: new Date().toISOString() });
-    // Once started its recipients are written; stop it so the test does not wait on the sends.
+    // Once started its recipients are written; stop it from the list so the test does not wait on the sends.
     await expect.poll(async () => (await admin<{ status: string }>('GET', `/campaigns/${campaign.id}`)).status, { timeout: 30_000 }).toBe('EM_ANDAMENTO');
-    await admin('POST', `/campaigns/${campaign.id}/cancel`);
 
     const { context, page } = await newPage(e2e);
     await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto('/campaigns');
+    await page.getByLabel('Search campaigns').fill('big');
+    const row = page.getByRole('row', { name: /Big one/ });
+    await row.getByText('In progress').filter({ visible: true }).waitFor();
+    await expect.poll(() => page.getByRole('row', { name: /Black Friday/ }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: 'Delete Big one' }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Stop campaign Big one' }).click();
+    await page.getByText('Campaign stopped.').waitFor();
+    await row.getByText('Canceled').filter({ visible: true }).waitFor();
+    await row.getByRole('button', { name: 'Restart campaign Big one' }).waitFor();
+    await row.getByRole('button', { name: 'Delete Big one' }).waitFor();
+
     await page.goto(`/campaign/${campaign.id}/report`);
     await page.getByTestId('total-recipients').getByText('10000').waitFor();
     const table = page.getByRole('table', { name: 'Recipients' });

@@ -11,7 +11,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Badge, Td, Th } from '../../ui/Table.tsx';
 import { formatDateTime } from '../connections/session-actions.ts';
-import { StatusBadge } from './CampaignsPage.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
 import { useCampaignReport } from './use-campaign-report.ts';
 import './strings.ts';
 

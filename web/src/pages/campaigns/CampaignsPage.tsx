@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AppError, can, translateError, type Campaign, type CampaignStatus } from '@zapdesk/sync';
+import { AppError, can, translateError, type Campaign } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
@@ -15,32 +15,20 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
-import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
+import { Table, Td, Th } from '../../ui/Table.tsx';
 import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { formatDateTime } from '../connections/session-actions.ts';
 import { rowActions } from './campaign-form.ts';
 import { CampaignModal } from './CampaignModal.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
 import './strings.ts';
-
-const STATUS_TONE: Record<CampaignStatus, 'neutral' | 'brand' | 'danger' | 'warning'> = {
-  INATIVA: 'neutral',
-  PROGRAMADA: 'warning',
-  EM_ANDAMENTO: 'brand',
-  CANCELADA: 'danger',
-  FINALIZADA: 'neutral',
-};
-
-export function StatusBadge({ status }: { status: CampaignStatus }) {
-  const { t } = useTranslation();
-  return <Badge tone={STATUS_TONE[status]}>{t(`campaigns.statuses.${status}`)}</Badge>;
-}
 
 /**
  * Cancel and restart failures are shown as a toast with the server's word (spec/03 §8): the
  * catalogue's message, and for a refused transition the reason the server gives.
  */
-export function toastCampaignError(err: unknown): void {
+function toastCampaignError(err: unknown): void {
   if (!(err instanceof AppError) || err.code !== 'ERR_VALIDATION' || err.message === translateError(err.code, 'en')) {
     toastError(err);
     return;
