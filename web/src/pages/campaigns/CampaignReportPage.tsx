@@ -2,11 +2,13 @@
 // valid WhatsApp contacts) and every recipient with its state and reason. The recipients' table is
 // virtual: rows have one fixed height, only those in view (and a few around) are in the DOM, and
 // spacer rows keep the scrollbar true to the whole list, so 10,000 recipients scroll as smoothly
-// as 10. Everything refreshes on pokes (use-campaign-report.ts).
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+// as 10 (@tanstack/react-virtual, as the ticket list). Everything refreshes on pokes
+// (use-campaign-report.ts).
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { translateError, type CampaignShipping, type CampaignTotals, type ShippingState } from '@zapdesk/sync';
+import { translateError, type CampaignTotals, type ShippingState } from '@zapdesk/sync';
 import { currentLanguage } from '../../i18n/index.ts';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Badge, Td, Th } from '../../ui/Table.tsx';
@@ -112,29 +114,19 @@ function Recipients({ report, count }: { report: ReturnType<typeof useCampaignRe
   const { t, i18n } = useTranslation();
   const reason = useReason();
   const scroller = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 600 });
   const { setRange, rowAt } = report;
-
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  const first = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(count - 1, Math.ceil((view.top + view.height) / ROW_HEIGHT) + OVERSCAN);
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? -1;
   useEffect(() => setRange(first, last), [first, last, setRange]);
-
-  const rows: { index: number; row: CampaignShipping | undefined }[] = [];
-  for (let i = first; i <= last; i++) rows.push({ index: i, row: rowAt(i) });
+  // Spacer rows above and below the rows drawn keep the table (and its scrollbar) its whole height.
+  const above = items[0]?.start ?? 0;
+  const below = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
 
   return (
     <Card className="overflow-hidden">
-      <div ref={scroller} className="max-h-[calc(100vh-22rem)] min-h-40 overflow-auto" onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}>
+      <div ref={scroller} className="max-h-[calc(100vh-22rem)] min-h-40 overflow-auto">
         <table aria-label={t('campaigns.recipients')} aria-rowcount={count + 1} className="w-full min-w-[44rem] border-collapse text-left text-[13.5px]">
           <thead className="sticky top-0 z-10">
             <tr aria-rowindex={1}>
@@ -147,9 +139,10 @@ function Recipients({ report, count }: { report: ReturnType<typeof useCampaignRe
             </tr>
           </thead>
           <tbody>
-            {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_HEIGHT }} />}
-            {rows.map(({ index, row }) =>
-              row ? (
+            {above > 0 && <tr aria-hidden="true" style={{ height: above }} />}
+            {items.map(({ index }) => {
+              const row = rowAt(index);
+              return row ? (
                 <tr key={row.id} aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }} className="hover:bg-raised/60">
                   <Td className="max-w-[14rem] truncate whitespace-nowrap font-medium">{row.name || '—'}</Td>
                   <Td className="whitespace-nowrap tabular-nums">{row.number}</Td>
@@ -170,9 +163,9 @@ function Recipients({ report, count }: { report: ReturnType<typeof useCampaignRe
                     …
                   </Td>
                 </tr>
-              ),
-            )}
-            {last < count - 1 && <tr aria-hidden="true" style={{ height: (count - 1 - last) * ROW_HEIGHT }} />}
+              );
+            })}
+            {below > 0 && <tr aria-hidden="true" style={{ height: below }} />}
           </tbody>
         </table>
         {!report.loading && count === 0 && <EmptyState>{t('campaigns.noRecipients')}</EmptyState>}
