@@ -126,7 +126,7 @@ function Recipients({ report, count }: { report: ReturnType<typeof useCampaignRe
 
   return (
     <Card className="overflow-hidden">
-      <div ref={scroller} className="max-h-[calc(100vh-22rem)] min-h-40 overflow-auto">
+      <div ref={scroller} className="max-h-[calc(100vh-27rem)] min-h-64 overflow-auto">
         <table aria-label={t('campaigns.recipients')} aria-rowcount={count + 1} className="w-full min-w-[44rem] border-collapse text-left text-[13.5px]">
           <thead className="sticky top-0 z-10">
             <tr aria-rowindex={1}>
