@@ -1,11 +1,10 @@
 // What the campaign dialog offers in its selects and chips: connections and tags from the synced
 // state, contact lists (GET /contact-lists/list), file lists (GET /files, every page) and the
-// campaign settings (custom variables and the zone of the preview's greeting).
-import { useCallback } from 'react';
+// campaign settings (custom variables and the zone of the preview's greeting). Read once per dialog:
+// a running campaign pokes the company at every send, and the selects need not follow that.
 import type { CampaignSettings, ContactList, FileListRecord } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useResource } from '../../hooks/use-resource.ts';
-import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { settingsFromRows } from './campaign-form.ts';
 
@@ -34,12 +33,6 @@ export function useCampaignOptions() {
   const lists = useResource(() => api.get<ContactList[]>('/contact-lists/list'), []);
   const files = useResource(loadAllFileLists, []);
   const settings = useResource(loadCampaignSettings, []);
-  const refresh = useCallback(() => {
-    lists.refresh();
-    files.refresh();
-    settings.refresh();
-  }, [lists.refresh, files.refresh, settings.refresh]);
-  useRefreshOnPoke(refresh);
 
   const byName = (a: Option, b: Option) => a.label.localeCompare(b.label);
   return {
