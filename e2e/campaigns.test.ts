@@ -130,9 +130,18 @@ describe('campaign screens', () => {
     await preview.getByText('promo.png').waitFor();
     await shot(page, 'campaign-dialog');
     // Starting now: the campaign is saved, gets its file, then its schedule (a start within the hour locks it).
+    // Asking for a confirmation without its message is refused on that field, its tab brought up.
+    const confirm = modal.getByRole('switch', { name: 'Ask for a confirmation first' });
+    await confirm.click();
+    await modal.getByLabel('Confirmation message 2').waitFor();
     await modal.getByLabel('Scheduled for').fill(await thisMinute());
     await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('A confirmation campaign needs its confirmation message').waitFor();
+    await expect(modal.getByRole('tab', { name: /Message 1/ }).getAttribute('aria-selected')).resolves.toBe('true');
+    await confirm.click();
+    await modal.getByRole('button', { name: 'Save' }).click();
     await modal.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByRole('row', { name: /Black Friday/ }).count()).toBe(1);
     const row = page.getByRole('row', { name: /Black Friday/ });
     // The status shows once on a wide screen (a narrow one shows it under the name instead).
     await row.getByText(/Programmed|In progress|Finished/).filter({ visible: true }).waitFor();

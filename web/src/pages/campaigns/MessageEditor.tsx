@@ -2,7 +2,7 @@
 // confirmation variant when the campaign asks for one, chips that type a variable where the caret
 // is, and a live preview of the variant being edited, rendered by the shared template renderer for
 // a sample contact exactly as the dispatcher will render a send.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CAMPAIGN_VARIANTS, type CampaignSettings } from '@zapdesk/sync';
 import { TextAreaField } from '../../ui/Field.tsx';
@@ -30,6 +30,11 @@ export function MessageEditor({ values, onChange, confirmation, disabled, settin
   const [tab, setTab] = useState<Variant>('1');
   const [focused, setFocused] = useState<MessageField>('message1');
   const areas = useRef<Partial<Record<MessageField, HTMLTextAreaElement | null>>>({});
+  // A refused save shows the first variant with an error (it may not be the tab open).
+  const erring = Object.keys(errors).map((k) => /^(?:confirmationM|m)essage([1-5])$/.exec(k)?.[1]).find(Boolean) as Variant | undefined;
+  useEffect(() => {
+    if (erring) setTab(erring);
+  }, [erring, errors]);
   const message = `message${tab}` as MessageField;
   const confirm = `confirmationMessage${tab}` as MessageField;
   // The preview follows the field last typed in, within the open tab.
