@@ -58,6 +58,9 @@ export const router = createBrowserRouter([
                   { path: '/contact-lists', lazy: () => import('../pages/contact-lists/ContactListsPage.tsx') },
                   { path: '/contact-lists/:id/contacts', lazy: () => import('../pages/contact-lists/ContactListItemsPage.tsx') },
                   { path: '/files', lazy: () => import('../pages/files/FilesPage.tsx') },
+                  { path: '/campaigns', lazy: () => import('../pages/campaigns/CampaignsPage.tsx') },
+                  { path: '/campaign/:campaignId/report', lazy: () => import('../pages/campaigns/CampaignReportPage.tsx') },
+                  { path: '/campaigns-config', lazy: () => import('../pages/campaigns/CampaignSettingsPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],

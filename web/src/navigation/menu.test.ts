@@ -69,6 +69,13 @@ describe('visibleMenu', () => {
     expect(paths(visibleMenu(admin, ALL_ON, true))).toEqual(paths(visibleMenu(admin, ALL_ON, true, EVERYTHING)).filter((p) => BUILT_PAGES.has(p)));
   });
 
+  it('gives this build the whole Campaigns group: the list, the contact lists and the settings', () => {
+    const groups = visibleMenu(admin, ALL_ON, false).flatMap((s) => s.entries.filter(isGroup));
+    const campaigns = groups.find((g) => g.labelKey === 'menu.campaigns');
+    expect(campaigns?.items.map((i) => i.path)).toEqual(['/campaigns', '/contact-lists', '/campaigns-config']);
+    expect(visibleMenu(admin, ALL_OFF, false).flatMap((s) => s.entries.filter(isGroup))).toEqual([]);
+  });
+
   it('treats a missing plan as no features', () => {
     expect(paths(visibleMenu(admin, null, false, EVERYTHING))).not.toContain('/kanban');
   });
