@@ -54,7 +54,7 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   const result: IngestResult = { status: 'stored', messageId: stored.messageId, ticketId: stored.ticket.id, contactId: stored.contact.id, ticketCreated: stored.created };
   if (msg.fromMe) return result;
   // A yes or a no to a confirmation campaign is the campaign's answer, not the bot's.
-  if (await takeConfirmationReply(deps, connection.id, stored.contact, msg.body ?? '')) return result;
+  if (await takeConfirmationReply(deps, connection.id, stored.contact, stored.ticket, msg.body ?? '')) return result;
   // The rating reply, or the automation chain: one write of their own after the message's commit.
   if (!stored.ratingTicket && !wantsAutomation(stored)) return result;
   await write(deps, async (tx) => {

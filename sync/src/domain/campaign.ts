@@ -190,6 +190,8 @@ export const campaignSettingsSchema = z.object({
   doNotContactTagId: idSchema.nullable().describe('Contacts whose tickets carry this tag are skipped'),
   ticketOnReplyOnly: z.boolean().describe('On (default): a campaign message goes in a closed ticket, and the contact\'s reply opens a pending one; off: it opens a pending ticket for the agents at once'),
   variables: z.array(campaignVariableSchema).max(100),
+  confirmationUnclearReply: z.string().max(1000).describe('Sent once to a recipient whose answer to a confirmation is neither a yes nor a no ("" sends nothing); a second unclear answer goes to the agents'),
+  confirmationTimeoutHours: z.coerce.number().int().min(0).max(720).describe('Hours a confirmation waits for its answer before the recipient counts as declined (reason no-answer); 0: waits forever'),
 });
 export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
 
@@ -206,6 +208,8 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettings = {
   doNotContactTagId: null,
   ticketOnReplyOnly: true,
   variables: [],
+  confirmationUnclearReply: 'Não entendi. Responda SIM para receber a mensagem ou NÃO para não receber.',
+  confirmationTimeoutHours: 48,
 };
 
 /** POST /campaign-settings `{ settings }`: any subset; variables replace the list, deduplicated by key (spec/03 §5). */

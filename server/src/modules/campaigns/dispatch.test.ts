@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTemplate } from '@zapdesk/sync';
+import { CAMPAIGN_SETTINGS_DEFAULTS, renderTemplate } from '@zapdesk/sync';
 import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { setupDesk } from '../../../test/conversation.ts';
@@ -317,6 +317,14 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     expect((await bodiesTo(2)).filter((b) => b.startsWith('Oferta'))).toEqual([]);
     expect((await bodiesTo(3)).filter((b) => b.startsWith('Oferta'))).toEqual([offer('Duda')]);
     expect(await bodiesTo(4)).toHaveLength(1);
+    // An unclear answer is answered once with the settings' text (Ana's "quanto custa?", Caio's
+    // "talvez"); Caio's second unclear answer goes to the agents instead.
+    const unclear = CAMPAIGN_SETTINGS_DEFAULTS.confirmationUnclearReply;
+    expect((await bodiesTo(0)).filter((b) => b === unclear)).toHaveLength(1);
+    expect((await bodiesTo(2)).filter((b) => b === unclear)).toHaveLength(1);
+    await desk.say(numberOf(p, 2), 'talvez amanhã');
+    await settle();
+    expect((await bodiesTo(2)).filter((b) => b === unclear)).toHaveLength(1);
     // A second yes sends nothing more.
     await desk.say(numberOf(p, 0), 'sim');
     await settle();
@@ -326,13 +334,19 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     expect(report.body.campaign.status).toBe('EM_ANDAMENTO');
     expect(report.body.totals).toMatchObject({ recipients: 5, sent: 2, confirmed: 2, declined: 1, awaitingConfirmation: 2 });
     const byName = Object.fromEntries(report.body.shipping.map((r: { name: string; state: string; reason: string | null }) => [r.name, [r.state, r.reason]]));
-    expect(byName).toEqual({ Ana: ['sent', null], Bia: ['declined', 'declined'], Caio: ['confirmation', 'reply: talvez'], Duda: ['sent', null], Edu: ['confirmation', null] });
-    // Not finished while confirmations are pending; Caio then says yes, Edu no: finished.
+    expect(byName).toEqual({ Ana: ['sent', null], Bia: ['declined', 'declined'], Caio: ['confirmation', 'reply: talvez amanhã'], Duda: ['sent', null], Edu: ['confirmation', null] });
+    // Not finished while confirmations are pending; Caio then says yes.
     await desk.say(numberOf(p, 2), 'SIM');
-    await desk.say(numberOf(p, 4), 'parar');
     await settle();
     expect((await bodiesTo(2)).filter((b) => b.startsWith('Oferta'))).toEqual([offer('Caio')]);
-    expect((await t.request('GET', `/campaigns/${id}`, { token })).body.status).toBe('FINALIZADA');
+    expect((await t.request('GET', `/campaigns/${id}`, { token })).body.status).toBe('EM_ANDAMENTO');
+    // Edu never answers: after confirmationTimeoutHours (48 by default) he counts as declined, and it finishes.
+    await runCampaignPass(t.deps, { now: () => new Date(Date.now() + 47 * 3_600_000) });
+    expect((await t.request('GET', `/campaigns/${id}`, { token })).body.status).toBe('EM_ANDAMENTO');
+    await runCampaignPass(t.deps, { now: () => new Date(Date.now() + 49 * 3_600_000) });
+    const end = await t.request('GET', `/campaigns/${id}/report`, { token });
+    expect(end.body.shipping.find((r: { name: string }) => r.name === 'Edu')).toMatchObject({ state: 'declined', reason: 'no-answer' });
+    expect(end.body.campaign.status).toBe('FINALIZADA');
   });
 
   it('with ticketOnReplyOnly off, a campaign message opens a pending ticket at once', async () => {

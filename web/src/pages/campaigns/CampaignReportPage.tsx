@@ -104,7 +104,7 @@ function useReason() {
   const { t } = useTranslation();
   return (reason: string | null) => {
     if (!reason) return '';
-    if (reason === 'invalid' || reason === 'opted-out') return t(`campaigns.reasons.${reason}`);
+    if (reason === 'invalid' || reason === 'opted-out' || reason === 'no-answer' || reason === 'declined') return t(`campaigns.reasons.${reason}`);
     if (reason.startsWith('ERR_')) return translateError(reason, currentLanguage());
     return reason;
   };

@@ -109,6 +109,7 @@ export function Component() {
           <TimeZoneField value={form.timeZone ?? ''} error={error('timeZone')} onChange={(v) => set('timeZone', v.trim() || null)} />
         </Section>
         <ContactRules form={form} set={set} />
+        <Confirmations form={form} set={set} error={error} />
         <Variables variables={form.variables} onChange={(v) => set('variables', v)} />
         <button type="submit" hidden />
       </form>
@@ -155,6 +156,34 @@ function ContactRules({ form, set }: { form: CampaignSettings; set: SetField }) 
         onChange={(e) => set('doNotContactTagId', e.target.value ? Number(e.target.value) : null)}
       />
       <Switch label={t('campaigns.ticketOnReplyOnly')} checked={form.ticketOnReplyOnly} onChange={(v) => set('ticketOnReplyOnly', v)} />
+    </Section>
+  );
+}
+
+/** Confirmation campaigns: the answer to an unclear reply (sent once) and how long a confirmation waits. */
+function Confirmations({ form, set, error }: { form: CampaignSettings; set: SetField; error: (key: string) => string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Section title={t('campaigns.confirmations')}>
+      <TextField
+        label={t('campaigns.confirmationUnclearReply')}
+        name="confirmationUnclearReply"
+        value={form.confirmationUnclearReply}
+        hint={t('campaigns.confirmationUnclearReplyHint')}
+        error={error('confirmationUnclearReply')}
+        onChange={(e) => set('confirmationUnclearReply', e.target.value)}
+      />
+      <TextField
+        label={t('campaigns.confirmationTimeoutHours')}
+        name="confirmationTimeoutHours"
+        type="number"
+        min={0}
+        inputMode="numeric"
+        value={String(form.confirmationTimeoutHours)}
+        hint={t('campaigns.confirmationTimeoutHoursHint')}
+        error={error('confirmationTimeoutHours')}
+        onChange={(e) => set('confirmationTimeoutHours', e.target.value === '' ? 0 : Number(e.target.value))}
+      />
     </Section>
   );
 }

@@ -15,6 +15,7 @@ import { bumpVersion } from '../../../sync/version.ts';
 import { BATCH, claimShippings } from './claim.ts';
 import { finishCampaignIfDone, OPEN_STATES } from './outcome.ts';
 import { materializeShipping } from './recipients.ts';
+import { expireConfirmations } from './replies.ts';
 
 /** Campaign messages of one connection waiting in the outbox above which no more are claimed. */
 const OUTBOX_BACKLOG = 2 * BATCH;
@@ -61,6 +62,7 @@ export async function startDueCampaigns(deps: AppDeps, now: Date): Promise<numbe
 export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions = {}): Promise<CampaignPassResult> {
   const clock = opts.now ?? (() => new Date());
   const result: CampaignPassResult = { started: await startDueCampaigns(deps, clock()), sent: 0, skipped: 0, finished: 0, wakeInMs: null };
+  await expireConfirmations(deps, clock());
   const wakeAt = (ms: number) => void (result.wakeInMs = result.wakeInMs === null ? ms : Math.min(result.wakeInMs, ms));
   const connections = await deps.db
     .selectFrom('campaigns')

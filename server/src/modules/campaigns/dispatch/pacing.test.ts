@@ -22,6 +22,26 @@ function simulate(settings: CampaignSettings, ms: number, random: () => number =
 }
 
 describe('campaign pacing', () => {
+  it('counts sends towards the longer pause only while one is set: turning it on counts from then', () => {
+    const off = { ...CAMPAIGN_SETTINGS_DEFAULTS, messageInterval: 1, messageJitter: 0, longerIntervalAfter: 0, hourlyLimit: 0, dailyLimit: 0 };
+    let state = fresh;
+    for (let i = 0; i < 50; i++) {
+      const d = decidePacing(off, state, new Date(T0 + i * 1000), { timeZone: 'UTC' });
+      if (d.kind !== 'send') throw new Error('expected a send');
+      state = d.next;
+    }
+    expect(state.runCount).toBe(0);
+    const on = { ...off, longerIntervalAfter: 3, greaterInterval: 10 };
+    const gaps: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const d = decidePacing(on, state, new Date(T0 + 60_000 + i * 20_000), { timeZone: 'UTC' });
+      if (d.kind !== 'send') throw new Error('expected a send');
+      gaps.push(d.gapSeconds);
+      state = d.next;
+    }
+    expect(gaps).toEqual([1, 1, 10, 1, 1, 10]);
+  });
+
   it('uses the defaults of spec/03 §9 in seconds: 20 s apart, 60 s after every 20th send', () => {
     const s = { ...CAMPAIGN_SETTINGS_DEFAULTS, messageJitter: 0 };
     const at = simulate(s, 30 * 60_000);
