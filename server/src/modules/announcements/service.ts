@@ -6,14 +6,13 @@
 // route's transaction (`tx`, db/write.ts) and poke every company once committed (the rows are
 // platform-wide), and a picture file leaves the disk only after the commit that dropped it.
 import { AppError, PAGE_SIZE, type Announcement, type AnnouncementCreateInput, type AnnouncementsPage, type AnnouncementUpdateInput } from '@zapdesk/sync';
-import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
 import type { UploadedFile } from '../media/uploads.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import { toAnnouncementDto } from './dto.ts';
 
 /** The announcements the actor may read: all for the super-admin, the active ones for everyone else (the sync view too). */
@@ -25,11 +24,10 @@ export function selectAnnouncements(db: Database, actor: Actor) {
 export async function findAnnouncementsPage(db: Database, actor: Actor, search: string, pageNumber: number): Promise<AnnouncementsPage> {
   let query = selectAnnouncements(db, actor);
   if (search) {
-    const pattern = toLikePattern(search);
     query = query.where((eb) =>
       eb.or([
-        sql<boolean>`lower(${eb.ref('announcements.title')}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref('announcements.text')}) like ${pattern} escape '\\'`,
+        likeFolded(eb.ref('announcements.title'), search),
+        likeFolded(eb.ref('announcements.text'), search),
       ]),
     );
   }

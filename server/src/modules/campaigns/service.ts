@@ -22,10 +22,9 @@ import {
   type CampaignPage,
   type CampaignUpdateInput,
 } from '@zapdesk/sync';
-import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
@@ -45,7 +44,7 @@ export async function getCampaignRow(db: Database, companyId: number, id: number
 /** GET /campaigns: searched by name, newest first. */
 export async function findCampaignsPage(db: Database, companyId: number, q: { searchParam: string; pageNumber: number }): Promise<CampaignPage> {
   let query = tenant(db, companyId).selectFrom('campaigns');
-  if (q.searchParam) query = query.where(sql<boolean>`lower(campaigns.name) like ${toLikePattern(q.searchParam)} escape '\\'`);
+  if (q.searchParam) query = query.where((eb) => likeFolded(eb.ref('campaigns.name'), q.searchParam!));
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await query.selectAll('campaigns').orderBy('campaigns.id', 'desc').limit(PAGE_SIZE + 1).offset((q.pageNumber - 1) * PAGE_SIZE).execute();
   return { records: await toCampaignDtos(db, companyId, rows.slice(0, PAGE_SIZE)), count: Number(count), hasMore: rows.length > PAGE_SIZE };

@@ -1,12 +1,12 @@
 // Reads of internal chats: a chat is visible to its members only; anyone else gets 404, as they
 // would for another company's chat. What a chat and a message look like on the wire is dto.ts.
 import { AppError, PAGE_SIZE, type Chat, type ChatMessage } from '@zapdesk/sync';
-import { sql, type Selectable } from 'kysely';
+import { type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Chats } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import { selectChatMessages, toChatDtos, toChatMessageDto } from './dto.ts';
 
 export type ChatRef = { id: number } | { uuid: string };
@@ -35,7 +35,7 @@ export async function findChatsPage(db: Database, actor: Actor, search: string, 
     .selectFrom('chats')
     .innerJoin('chatUsers', (j) => j.onRef('chatUsers.chatId', '=', 'chats.id').on('chatUsers.userId', '=', actor.userId))
     .selectAll('chats')
-    .$if(search !== '', (q) => q.where((eb) => sql<boolean>`lower(${eb.ref('chats.title')}) like ${toLikePattern(search)} escape '\\'`))
+    .$if(search !== '', (q) => q.where((eb) => likeFolded(eb.ref('chats.title'), search)))
     .orderBy('chats.updatedAt', 'desc')
     .orderBy('chats.id', 'desc')
     .limit(PAGE_SIZE + 1)

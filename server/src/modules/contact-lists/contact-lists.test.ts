@@ -31,6 +31,9 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
     expect(page.status).toBe(200);
     expect(page.body).toEqual({ hasMore: false, records: [expect.objectContaining({ id, name: 'Customers', contactsCount: 1 })] });
     expect((await t.request('GET', '/contact-lists/', { token })).body.records.map((r: { name: string }) => r.name)).toEqual(['Alpha', 'Customers']);
+    const accented = await t.request('POST', '/contact-lists/', { token, body: { name: 'Clientes São Paulo' } });
+    expect((await t.request('GET', '/contact-lists?searchParam=SAO%20paulo', { token })).body.records.map((r: { id: number }) => r.id)).toEqual([accented.body.id]);
+    await t.request('DELETE', `/contact-lists/${accented.body.id}`, { token });
     const all = await t.request('GET', '/contact-lists/list?companyId=999', { token });
     expect(all.body.map((r: { name: string }) => r.name)).toEqual(['Alpha', 'Customers']);
     expect((await t.request('GET', `/contact-lists/${id}`, { token })).body).toMatchObject({ id, contactsCount: 1 });

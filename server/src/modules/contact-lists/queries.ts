@@ -3,7 +3,7 @@
 import { PAGE_SIZE, type ContactList, type ContactListItem } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded, toLikePattern } from '../../db/like.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toContactListDto, toContactListItemDto } from './dto.ts';
 
@@ -26,7 +26,7 @@ function selectLists(db: Database, companyId: number) {
 
 export async function findContactListsPage(db: Database, companyId: number, search: string, pageNumber: number) {
   let query = selectLists(db, companyId);
-  if (search) query = query.where((eb) => sql<boolean>`lower(${eb.ref('contactLists.name')}) like ${like(search)} escape '\\'`);
+  if (search) query = query.where((eb) => likeFolded(eb.ref('contactLists.name'), search));
   const rows = await query
     .orderBy('contactLists.name')
     .orderBy('contactLists.id')
@@ -54,9 +54,9 @@ export async function findContactListItemsPage(db: Database, companyId: number, 
     const pattern = like(search);
     query = query.where((eb) =>
       eb.or([
-        sql<boolean>`lower(${eb.ref('contactListItems.name')}) like ${pattern} escape '\\'`,
+        likeFolded(eb.ref('contactListItems.name'), search),
         sql<boolean>`${eb.ref('contactListItems.number')} like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref('contactListItems.email')}) like ${pattern} escape '\\'`,
+        likeFolded(eb.ref('contactListItems.email'), search),
       ]),
     );
   }

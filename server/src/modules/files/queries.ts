@@ -1,9 +1,9 @@
 // Data functions of file lists: the database handle (often a transaction) first, the company
 // second; every query goes through the company filter (db/tenant.ts).
 import { PAGE_SIZE, type FileListRecord } from '@zapdesk/sync';
-import { sql, type Selectable } from 'kysely';
+import { type Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import type { Files, FilesOptions } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toFileListDto } from './dto.ts';
@@ -27,7 +27,7 @@ async function withOptions(db: Database, companyId: number, rows: Selectable<Fil
 /** A page of lists by name (searched over the name), or every list when `pageNumber` is not given. */
 export async function findFileListsPage(db: Database, companyId: number, search: string, pageNumber: number | undefined) {
   let query = tenant(db, companyId).selectFrom('files').selectAll('files');
-  if (search) query = query.where((eb) => sql<boolean>`lower(${eb.ref('files.name')}) like ${toLikePattern(search)} escape '\\'`);
+  if (search) query = query.where((eb) => likeFolded(eb.ref('files.name'), search));
   const size = pageNumber === undefined ? MAX_UNPAGED_FILE_LISTS : PAGE_SIZE;
   const rows = await query
     .orderBy('files.name')

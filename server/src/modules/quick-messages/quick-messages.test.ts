@@ -22,6 +22,12 @@ describe.each(DIALECTS)('quick messages on %s', (dialect) => {
     expect(search.body).toEqual({ hasMore: false, records: [expect.objectContaining({ id: created.body.id })] });
     const byCode = await t.request('GET', '/quick-messages?searchParam=by', { token });
     expect(byCode.body.records.map((r: { shortcode: string }) => r.shortcode)).toEqual(['bye']);
+    // Accents and case are ignored both ways.
+    const promo = await create(token, { shortcode: 'promoção', message: 'Atenção: PROMOÇÃO de Natal' });
+    const folded = await t.request('GET', `/quick-messages?searchParam=${encodeURIComponent('promocao')}`, { token });
+    expect(folded.body.records.map((r: { id: number }) => r.id)).toEqual([promo.body.id]);
+    expect((await t.request('GET', `/quick-messages?searchParam=${encodeURIComponent('ATENCÃO')}`, { token })).body.records.map((r: { id: number }) => r.id)).toEqual([promo.body.id]);
+    await t.request('DELETE', `/quick-messages/${promo.body.id}`, { token });
     // The "/" quick answers list the active ones only.
     const usable = await t.request('GET', `/quick-messages/list?companyId=1&userId=${user.id}`, { token });
     expect(usable.body.map((r: { shortcode: string }) => r.shortcode)).toEqual(['hello']);

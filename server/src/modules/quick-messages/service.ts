@@ -5,7 +5,7 @@
 // Writes run in the route's transaction (`Tx`, DESIGN §12): they poke the company, and a file they
 // drop is removed only once the write commits (a file they store, only if it rolls back).
 import { AppError, isCompanyAdmin, PAGE_SIZE, type QuickMessage, type QuickMessageCreateInput, type QuickMessageUpdateInput } from '@zapdesk/sync';
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import type { DB, QuickMessages } from '../../db/schema.ts';
@@ -13,7 +13,7 @@ import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
 import type { UploadedFile } from '../media/uploads.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import { toQuickMessageDto } from './dto.ts';
 
 const readableBy = (actor: Actor) => (eb: ExpressionBuilder<DB, 'quickMessages'>) =>
@@ -46,11 +46,10 @@ export async function getChangeableQuickMessage(db: Database, actor: Actor, id: 
 export async function findQuickMessagesPage(db: Database, actor: Actor, search: string, pageNumber: number) {
   let query = tenant(db, actor.companyId).selectFrom('quickMessages').where(readableBy(actor));
   if (search) {
-    const pattern = toLikePattern(search);
     query = query.where((eb) =>
       eb.or([
-        sql<boolean>`lower(${eb.ref('quickMessages.shortcode')}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref('quickMessages.message')}) like ${pattern} escape '\\'`,
+        likeFolded(eb.ref('quickMessages.shortcode'), search),
+        likeFolded(eb.ref('quickMessages.message'), search),
       ]),
     );
   }

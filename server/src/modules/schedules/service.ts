@@ -11,7 +11,7 @@ import { AppError, isCompanyAdmin, PAGE_SIZE, SCHEDULE_PAST_TOLERANCE_MS, type S
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
@@ -35,9 +35,8 @@ export async function findSchedulesPage(db: Database, actor: Actor, q: { searchP
   let query = t.selectFrom('schedules').where(visibleTo(actor));
   if (q.contactId) query = query.where('schedules.contactId', '=', q.contactId);
   if (q.searchParam) {
-    const pattern = toLikePattern(q.searchParam);
-    const matchingContacts = t.selectFrom('contacts').select('contacts.id').where(sql<boolean>`lower(contacts.name) like ${pattern} escape '\\'`);
-    query = query.where((eb) => eb.or([sql<boolean>`lower(${eb.ref('schedules.body')}) like ${pattern} escape '\\'`, eb('schedules.contactId', 'in', matchingContacts)]));
+    const matchingContacts = t.selectFrom('contacts').select('contacts.id').where((eb) => likeFolded(eb.ref('contacts.name'), q.searchParam!));
+    query = query.where((eb) => eb.or([likeFolded(eb.ref('schedules.body'), q.searchParam!), eb('schedules.contactId', 'in', matchingContacts)]));
   }
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await query

@@ -1,15 +1,14 @@
 // Data functions of tags: the database handle (often a transaction) first, the company second.
 import { PAGE_SIZE, type Tag, type TagWithCount, type TicketTagRef } from '@zapdesk/sync';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { toLikePattern } from '../../db/like.ts';
+import { likeFolded } from '../../db/like.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toTagDto } from './dto.ts';
 
 /** One page of tags with how many tickets carry each, searched over the name. */
 export async function findTagsPage(db: Database, companyId: number, search: string, pageNumber: number) {
   let query = tenant(db, companyId).selectFrom('tags');
-  if (search) query = query.where((eb) => sql<boolean>`lower(${eb.ref('tags.name')}) like ${toLikePattern(search)} escape '\\'`);
+  if (search) query = query.where((eb) => likeFolded(eb.ref('tags.name'), search));
   const rows = await query
     .selectAll('tags')
     .select((eb) =>

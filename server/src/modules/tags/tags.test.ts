@@ -26,6 +26,9 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
     const list = await t.request('GET', '/tags?searchParam=urg', { token });
     expect(list.status).toBe(200);
     expect(list.body).toEqual({ hasMore: false, tags: [expect.objectContaining({ id: created.body.id, name: 'Urgent', ticketsCount: 1 })] });
+    const accented = await createTag(token, { name: 'Atenção' });
+    expect((await t.request('GET', '/tags?searchParam=ATENCAO', { token })).body.tags.map((x: { id: number }) => x.id)).toEqual([accented.body.id]);
+    await t.request('DELETE', `/tags/${accented.body.id}`, { token });
     const all = await t.request('GET', '/tags/', { token });
     expect(all.body.tags.map((x: { name: string }) => x.name)).toEqual(['Billing', 'Urgent']);
     expect(all.body.tags[0].ticketsCount).toBe(0);
