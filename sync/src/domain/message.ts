@@ -94,6 +94,7 @@ export const messageSchema = z.object({
   body: z.string().describe('A location is pipe-separated: image, link, optional description.'),
   mediaType: mediaTypeSchema,
   mediaUrl: mediaUrlSchema,
+  fileName: z.string().nullable().optional().describe('The attachment\'s own name ("report.pdf"), as sent or received; the stored file has a generated one.'),
   fromMe: z.boolean(),
   isDeleted: z.boolean(),
   isEdited: z.boolean(),

@@ -39,6 +39,7 @@ export async function toMessageDtos(db: Database, companyId: number, rows: Messa
     body: r.body,
     mediaType: r.mediaType,
     mediaUrl: mediaUrlOf(r.mediaUrl),
+    fileName: r.mediaUrl ? fileNameOf(r.data) : null,
     fromMe: r.fromMe === 1,
     isDeleted: r.isDeleted === 1,
     isEdited: r.isEdited === 1,
@@ -52,6 +53,17 @@ export async function toMessageDtos(db: Database, companyId: number, rows: Messa
     updatedAt: r.updatedAt,
     version: r.version,
   }));
+}
+
+/** The attachment's own name, kept in the row's data (JSON) when it was sent or received. */
+function fileNameOf(data: string | null): string | null {
+  if (!data) return null;
+  try {
+    const name = (JSON.parse(data) as { fileName?: unknown }).fileName;
+    return typeof name === 'string' && name !== '' ? name : null;
+  } catch {
+    return null;
+  }
 }
 
 const toSendStatus = (s: string | null): MessageSendStatus | null => (MESSAGE_SEND_STATUSES as readonly string[]).includes(s ?? '') ? (s as MessageSendStatus) : null;

@@ -94,8 +94,10 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
 
     const ok = await upload(token, ticket.id, [{ name: 'photo.png', type: 'image/png', bytes: 1024 }, { name: 'report.pdf', type: 'application/pdf', bytes: 2048 }], { body: 'See attached' });
     expect(ok.status).toBe(201);
-    const { messages } = (await ok.json()) as { messages: { mediaType: string; mediaUrl: string; body: string }[] };
-    expect(messages.map((m) => [m.mediaType, m.body])).toEqual([['image', 'See attached'], ['application', '']]);
+    const { messages } = (await ok.json()) as { messages: { mediaType: string; mediaUrl: string; body: string; fileName: string }[] };
+    expect(messages.map((m) => [m.mediaType, m.body, m.fileName])).toEqual([['image', 'See attached', 'photo.png'], ['application', '', 'report.pdf']]);
+    // The stored file has a generated name; the chat shows the one it was sent with.
+    expect(messages[1]!.mediaUrl).not.toContain('report.pdf');
     const out = (await desk.outbox(from)).slice(-2);
     expect(out.map((m) => [m.mediaType, m.fileName])).toEqual([['image', 'photo.png'], ['document', 'report.pdf']]);
     const served = await t.app.request(messages[0]!.mediaUrl, { headers: { authorization: `Bearer ${token}` } });

@@ -62,7 +62,7 @@ export function MessageMedia({ message }: { message: Message }) {
   }
   if (type === 'video') return <video controls src={src} className="mb-1 max-h-72 max-w-full rounded-md" aria-label={t('tickets.chat.file')} />;
   if (type === 'audio') return <audio controls src={src} className="mb-1 w-60 max-w-full" aria-label={t('tickets.chat.audio')} />;
-  const name = fileName(message.mediaUrl);
+  const name = message.fileName || fileName(message.mediaUrl);
   return (
     <a
       href={src}
