@@ -83,6 +83,12 @@ try {
   for (const id of ['a1', 'a2', 'a3', 'invalid', 'timeout']) assert.equal(await menu.locator(`.react-flow__handle[data-handleid="${id}"]`).count(), 1, id);
   await page.waitForTimeout(300);
   await shot('editor');
+  // Closer: the start, the menu and its outputs at a readable zoom.
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await page.waitForTimeout(300);
+  await shot('editor-zoom');
+  await page.getByRole('button', { name: 'Fit View' }).click();
 
   // A click highlights a node (the others dim); a double click opens its dialog.
   await menu.click();
@@ -93,7 +99,9 @@ try {
   await page.getByRole('button', { name: 'Cancel' }).click();
 
   // The palette's interval dialog refuses 130 s (spec/03 §5).
-  await page.getByRole('button', { name: 'Interval' }).click();
+  await page.getByRole('button', { name: 'Add a step' }).click();
+  await shot('palette');
+  await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Interval' }).click();
   await page.getByRole('dialog').getByLabel('Seconds').fill('130');
   await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
   await page.getByText('Maximum time reached: 120 seconds').waitFor();

@@ -1,5 +1,5 @@
 // The edge the editor draws (spec/03 §3 type 'buttonedge', §9 stroke 6 px): a bezier with a delete
-// button at its middle.
+// button at its middle while it is selected (a click selects it; Backspace or Delete removes it too).
 import { useTranslation } from 'react-i18next';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, useReactFlow, type EdgeProps } from '@xyflow/react';
 import { FLOW_EDGE_STROKE_PX, FLOW_EDGE_TYPE } from '@zapdesk/sync';
@@ -12,6 +12,7 @@ export function ButtonEdge({ id, sourceX, sourceY, targetX, targetY, sourcePosit
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} style={{ strokeWidth: FLOW_EDGE_STROKE_PX, stroke: selected ? '#3b82f6' : '#94a3b8' }} />
+      {selected && (
       <EdgeLabelRenderer>
         <button
           type="button"
@@ -24,6 +25,7 @@ export function ButtonEdge({ id, sourceX, sourceY, targetX, targetY, sourcePosit
           <Icon name="x" className="size-3.5" />
         </button>
       </EdgeLabelRenderer>
+      )}
     </>
   );
 }

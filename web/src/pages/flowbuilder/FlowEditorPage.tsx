@@ -71,7 +71,7 @@ function FlowEditor() {
           setName(loaded.name);
           writeStoredJson('variables', answerKeysOf(g.nodes));
           setLoading(false);
-          requestAnimationFrame(() => void fitView({ padding: 0.15 }));
+          requestAnimationFrame(() => void fitView({ padding: 0.15, maxZoom: 1 }));
         },
         (err: unknown) => {
           if (!live) return;
@@ -244,22 +244,7 @@ function FlowEditor() {
               <Controls showInteractive={false} />
               <MiniMap pannable zoomable className="!hidden md:!block" />
               <Panel position="top-left">
-                <nav aria-label={t('flowbuilder.palette')} className="flex max-h-[calc(100vh-12rem)] w-44 flex-col gap-0.5 overflow-y-auto rounded-lg border border-line bg-surface p-1.5 shadow-lg">
-                  <p className="px-2 pt-1 pb-1.5 text-[11px] font-semibold tracking-wide text-muted uppercase">{t('flowbuilder.palette')}</p>
-                  {PALETTE.map((type) => (
-                    <button
-                      key={type}
-                      type="button"
-                      onClick={() => setDialog({ mode: 'create', type, nodeId: null, data: emptyData(type) })}
-                      className="flex items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-raised"
-                    >
-                      <span className={`flex size-6 items-center justify-center rounded text-white ${NODE_STYLE[type].color}`}>
-                        <Icon name={NODE_STYLE[type].icon} className="size-3.5" />
-                      </span>
-                      {t(`flowbuilder.nodes.${type}`)}
-                    </button>
-                  ))}
-                </nav>
+                <Palette onPick={(type) => setDialog({ mode: 'create', type, nodeId: null, data: emptyData(type) })} />
               </Panel>
             </ReactFlow>
           </EditorViewContext.Provider>
@@ -277,6 +262,39 @@ function FlowEditor() {
           onClose={() => setDialog(null)}
           onSave={saveNode}
         />
+      )}
+    </div>
+  );
+}
+
+/** The floating menu of spec/03 §2: a button that opens the list of node types, each opening its create dialog. */
+function Palette({ onPick }: { onPick: (type: FlowNodeType) => void }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="flex flex-col items-start gap-1.5">
+      <Button icon={open ? 'x' : 'plus'} aria-expanded={open} aria-controls="flow-palette" onClick={() => setOpen((o) => !o)} className="shadow-lg">
+        {t('flowbuilder.palette')}
+      </Button>
+      {open && (
+        <nav id="flow-palette" aria-label={t('flowbuilder.palette')} className="grid max-h-[calc(100vh-14rem)] w-80 grid-cols-2 gap-0.5 overflow-y-auto rounded-lg border border-line bg-surface p-1.5 shadow-lg">
+          {PALETTE.map((type) => (
+            <button
+              key={type}
+              type="button"
+              onClick={() => {
+                setOpen(false);
+                onPick(type);
+              }}
+              className="flex items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-raised"
+            >
+              <span className={`flex size-6 shrink-0 items-center justify-center rounded text-white ${NODE_STYLE[type].color}`}>
+                <Icon name={NODE_STYLE[type].icon} className="size-3.5" />
+              </span>
+              {t(`flowbuilder.nodes.${type}`)}
+            </button>
+          ))}
+        </nav>
       )}
     </div>
   );

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import {
   audioDataSchema, conditionDataSchema, imgDataSchema, intervalDataSchema, menuDataSchema, messageDataSchema, openaiDataSchema,
   questionDataSchema, randomizerDataSchema, singleBlockDataSchema, ticketDataSchema, typebotDataSchema, videoDataSchema,
-  type ContentElementType, type FlowNodeType,
+  contentElementType, type ContentElementType, type FlowNodeType,
 } from '@zapdesk/sync';
 
 export type Data = Record<string, unknown>;
@@ -134,7 +134,11 @@ export type ContentElement = { number: string; type: ContentElementType; value: 
 export function elementsInOrder(data: Data): ContentElement[] {
   const els = (data.elements as ContentElement[] | undefined) ?? [];
   const seq = (data.seq as string[] | undefined) ?? [];
-  return seq.map((id) => els.find((e) => e.number === id)).filter((e): e is ContentElement => e !== undefined);
+  // Older blocks name an element's kind only by its id's prefix (message1, img3): read it as its type.
+  return seq
+    .map((id) => els.find((e) => e.number === id))
+    .filter((e): e is ContentElement => e !== undefined)
+    .map((e) => ({ ...e, value: String(e.value ?? ''), type: contentElementType(e) ?? e.type }));
 }
 
 /** A new element's id: its type and a number no element of the block has used. */
