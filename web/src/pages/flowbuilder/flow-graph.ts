@@ -7,7 +7,7 @@ import {
   createFlowGraph, createFlowNodeId, edgeHandle, FLOW_DUPLICATE_OFFSET, FLOW_EDGE_TYPE, FLOW_HANDLES, FLOW_NODE_SPACING,
   FLOW_NODE_TYPES, FLOW_START_NODE_ID, flowSaveSchema, lintFlow, nodeHandles, type FlowGraph, type FlowNode, type FlowNodeType,
 } from '@zapdesk/sync';
-import type { SavedGraph } from '../flowbuilders/flow-api.ts';
+import type { SavedGraph } from '../flowbuilders/flow-wire.ts';
 
 export type EditorNode = Node<Record<string, unknown>, FlowNodeType>;
 export type EditorEdge = Edge;

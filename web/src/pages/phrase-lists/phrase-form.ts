@@ -2,7 +2,7 @@
 // PUT /flowcampaign, checked with sync's schemas (spec/03 §5: name, flow and phrase required; a
 // connection should be chosen, none meaning every connection of the company).
 import { phraseCampaignCreateSchema, type FlowPhraseMatchMode, type PhraseCampaignCreateInput } from '@zapdesk/sync';
-import { flowNameProblem, type PhraseCampaign } from '../flowbuilders/flow-api.ts';
+import { flowNameProblem, type PhraseCampaign } from '../flowbuilders/flow-wire.ts';
 
 export type PhraseForm = { name: string; flowId: string; whatsappId: string; phrase: string; matchMode: FlowPhraseMatchMode; status: boolean };
 /** Field → a `phrase-lists.*` key (the name's come from the flow list's rules, `flowbuilders.*`). */
