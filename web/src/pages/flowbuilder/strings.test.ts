@@ -9,7 +9,7 @@ type Tree = { [k: string]: string | Tree };
 const has = (tree: Tree, key: string) => typeof key.split('.').reduce<Tree | string | undefined>((t, k) => (t && typeof t === 'object' ? t[k] : undefined), tree) === 'string';
 
 describe('flow editor strings', () => {
-  const handles = Object.values(FLOW_HANDLES).filter((h): h is string => typeof h === 'string');
+  const handles = Object.values(FLOW_HANDLES as Record<string, unknown>).filter((h): h is string => typeof h === 'string');
   const rules = ['intervalRequired', 'intervalMax', 'emptyMessage', 'emptyCards', 'contentInterval', 'queueRequired', 'required', 'answerKeyFormat', 'answerKeyUsed', 'emptyOption', 'menuNeedsOption', 'duplicateOption', 'conditionKey', 'invalid', 'tooBig', 'badType'];
   const keys = [
     ...FLOW_NODE_TYPES.map((t) => `nodes.${t}`),
