@@ -22,6 +22,22 @@ const saved = {
   nodes: fixture.nodes.map((n) => ({ ...n, position: { x: Math.round(n.position.x * 1.2), y: Math.round(n.position.y * 1.7) } })),
   connections: fixture.connections,
 };
+/** A 300-node flow (issue 15's editor figure): a chain of messages, menus and intervals in a grid. */
+const BIG_ID = 99;
+const big = (() => {
+  const nodes: unknown[] = [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } }];
+  const connections: unknown[] = [];
+  for (let i = 1; i < 300; i++) {
+    const id = `n${String(i).padStart(29, '0')}`;
+    const kind = i % 3;
+    const data = kind === 0 ? { message: `Menu ${i}`, arrayOption: [{ number: 1, value: 'Sim' }, { number: 2, value: 'Não' }] } : kind === 1 ? { label: `Mensagem ${i}` } : { sec: 5 };
+    nodes.push({ id, type: kind === 0 ? 'menu' : kind === 1 ? 'message' : 'interval', position: { x: (i % 20) * 300, y: Math.floor(i / 20) * 260 }, data });
+    const prev = nodes[i - 1] as { id: string; type: string };
+    connections.push({ id: `e${i}`, source: prev.id, target: id, sourceHandle: prev.type === 'menu' ? 'a1' : 'a', type: 'buttonedge' });
+  }
+  return { nodes, connections };
+})();
+
 const flows = [
   { id: FLOW_ID, name: 'Atendimento Loja', active: true },
   { id: 8, name: 'Pós-venda', active: true },
@@ -45,6 +61,7 @@ function fixtures(apiUrl: string, webUrl: string) {
     if (req.method() !== 'GET') posted.push({ path: `${req.method()} ${p}`, body: req.postDataJSON?.() ?? null });
     if (p === '/flowbuilder' && req.method() === 'GET') return json({ flows });
     if (p === `/flowbuilder/flow/${FLOW_ID}`) return json({ flow: { id: FLOW_ID, name: 'Atendimento Loja', flow: saved } });
+    if (p === `/flowbuilder/flow/${BIG_ID}`) return json({ flow: { id: BIG_ID, name: 'Grande', flow: big } });
     if (p === '/flowbuilder/flow') return json({ message: 'ok' });
     if (p === '/flowcampaign' && req.method() === 'GET') return json(phrases);
     return json({});
@@ -144,8 +161,61 @@ try {
   await page.getByRole('dialog').waitFor();
   await shot('phrase-dialog');
 
+  // Portuguese and dark: the spec's wording, a content dialog, the node the test conversation is at.
+  const pt = await newPage(e2e, { width: 1440, height: 900, dark: true, language: 'pt' });
+  await api.install(pt.page);
+  await login(pt.page, DEMO.admin, e2e.demoPassword);
+  await pt.page.goto(`/flowbuilder/${FLOW_ID}`);
+  await pt.page.locator('.react-flow__node').nth(16).waitFor();
+  await pt.page.getByText('Desenhe seu fluxo').waitFor();
+  await pt.page.getByText('Não se esqueça de salvar seu fluxo!', { exact: false }).waitFor();
+  await pt.page.locator('.react-flow__node-singleBlock').dblclick();
+  await pt.page.getByRole('dialog').getByText('Editar Conteúdo').waitFor();
+  await pt.page.screenshot({ path: path.join(SHOTS_DIR, 'flow-pt-dark-content-dialog.png') });
+  await pt.page.getByRole('button', { name: 'Cancelar' }).click();
+  await pt.page.getByRole('button', { name: 'Testar', exact: true }).click();
+  await pt.page.getByRole('button', { name: 'Iniciar' }).click();
+  await pt.page.getByPlaceholder('Digite como o contato').fill('1');
+  await pt.page.getByPlaceholder('Digite como o contato').press('Enter');
+  await pt.page.getByRole('complementary', { name: 'Testar o fluxo' }).getByText('Qual é o seu nome?').waitFor();
+  await pt.page.screenshot({ path: path.join(SHOTS_DIR, 'flow-pt-dark-test.png') });
+  await pt.context.close();
+  // One session per user: the second login ended the first page's.
+  await login(page, DEMO.admin, e2e.demoPassword);
+
+  // 300 nodes: time to draw after the load (the editor waits 500 ms by spec), then a drag's frame times.
+  const t0 = Date.now();
+  await page.goto(`/flowbuilder/${BIG_ID}`);
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 300, undefined, { timeout: 30_000 }).catch(async (err: unknown) => {
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'flow-300-nodes-failed.png') });
+    console.log('nodes drawn:', await page.locator('.react-flow__node').count());
+    throw err;
+  });
+  const openMs = Date.now() - t0 - 500;
+  await page.waitForTimeout(500);
+  // A string, not a function: tsx's helpers (__name) do not exist in the page.
+  await page.evaluate(`(() => {
+    window.frames_ = [];
+    window.stop_ = false;
+    let last = performance.now();
+    const tick = (now) => { window.frames_.push(now - last); last = now; if (!window.stop_) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })()`);
+  // Idle frames first: the baseline of this (software-rendered, headless) Chromium.
+  await page.waitForTimeout(1000);
+  const idle = (await page.evaluate('(() => window.frames_.splice(0).slice(1))()')) as number[];
+  const p95Of = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
+  const box = (await page.locator('.react-flow__node').nth(25).boundingBox())!;
+  await page.mouse.move(box.x + 40, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 340, box.y + 210, { steps: 60 });
+  await page.mouse.up();
+  const frames = (await page.evaluate('(() => { window.stop_ = true; return window.frames_.slice(1); })()')) as number[];
+  const p95 = p95Of(frames);
+  await page.screenshot({ path: path.join(SHOTS_DIR, 'flow-300-nodes.png') });
+
   assert.deepEqual(errors, []);
-  console.log(JSON.stringify({ ok: true, shots: SHOTS_DIR, posted: api.posted.map((p) => p.path) }));
+  console.log(JSON.stringify({ ok: true, shots: SHOTS_DIR, posted: api.posted.map((p) => p.path), bigFlow: { nodes: 300, openMs, dragFrames: frames.length, dragP95FrameMs: Math.round(p95 * 10) / 10, idleP95FrameMs: Math.round(p95Of(idle) * 10) / 10 } }));
 } finally {
   await e2e.close();
 }

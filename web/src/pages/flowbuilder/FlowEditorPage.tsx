@@ -13,6 +13,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { FLOW_LOAD_DELAY_MS, FLOW_NODE_TYPES, type FlowNodeType } from '@zapdesk/sync';
 import { writeStoredJson } from '../../session/storage.ts';
+import { useTheme } from '../../theme/theme.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { toast } from '../../ui/toast/store.ts';
@@ -26,6 +27,12 @@ import { emptyData, type Data } from './node-forms.ts';
 import { TestPanel } from './TestPanel.tsx';
 import { useHistory, useStableStructure } from './use-editor-history.ts';
 import './strings.ts';
+
+/** The minimap draws each node in its header's colour (NODE_STYLE's Tailwind shades). */
+const MINIMAP_COLORS: Partial<Record<FlowNodeType, string>> = {
+  start: '#059669', message: '#0284c7', interval: '#d97706', condition: '#7c3aed', menu: '#4f46e5', img: '#db2777', audio: '#db2777', video: '#db2777',
+  singleBlock: '#0e7490', randomizer: '#c026d3', ticket: '#334155', question: '#0f766e', typebot: '#ea580c', openai: '#27272a',
+};
 
 /** The palette: every type but the start (one start per flow, always there). */
 const PALETTE = FLOW_NODE_TYPES.filter((t) => t !== 'start');
@@ -57,6 +64,7 @@ function FlowEditor() {
   const [running, setRunning] = useState<string | null>(null);
   const [showChecks, setShowChecks] = useState(false);
   const history = useHistory(nodes, edges, setNodes, setEdges);
+  const [theme] = useTheme();
 
   useEffect(() => {
     if (!Number.isInteger(idFlow) || idFlow <= 0) return;
@@ -196,7 +204,16 @@ function FlowEditor() {
           <Button variant="ghost" icon="reply" className="[&>svg]:-scale-x-100" onClick={history.redo} disabled={!history.canRedo}>
             {t('flowbuilder.redo')}
           </Button>
-          <Button variant="secondary" icon="play" onClick={() => setTesting((v) => !v)} aria-pressed={testing}>
+          <Button
+            variant="secondary"
+            icon="play"
+            onClick={() => {
+              // The conversation's node stands out better with nothing dimmed.
+              setHighlight(null);
+              setTesting((v) => !v);
+            }}
+            aria-pressed={testing}
+          >
             {t('flowbuilder.test.open')}
           </Button>
           <Button onClick={() => void save()} busy={saving} disabled={loading}>
@@ -234,6 +251,8 @@ function FlowEditor() {
                 history.push();
                 return true;
               }}
+              colorMode={theme === 'dark' ? 'dark' : 'light'}
+              style={{ backgroundColor: 'var(--zd-canvas)' }}
               zoomOnDoubleClick={false}
               deleteKeyCode={['Backspace', 'Delete']}
               minZoom={0.1}
@@ -242,7 +261,7 @@ function FlowEditor() {
             >
               <Background variant={BackgroundVariant.Dots} gap={18} size={1.5} />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable className="!hidden md:!block" />
+              <MiniMap pannable zoomable nodeColor={(n) => MINIMAP_COLORS[n.type as FlowNodeType] ?? '#94a3b8'} className="!hidden md:!block" />
               <Panel position="top-left">
                 <Palette onPick={(type) => setDialog({ mode: 'create', type, nodeId: null, data: emptyData(type) })} />
               </Panel>

@@ -59,15 +59,18 @@ export function NodeDialog({ mode, type, nodeId, data: initial, check, onClose, 
       footer={footer}
     >
       <div className="flex flex-col gap-4">
-        <NodeFields type={type} data={data} errors={errors} onChange={setData} />
+        <NodeFields type={type} data={data} errors={errors} onChange={setData} variables={check.answerKeys.map((a) => a.key).filter(Boolean)} />
       </div>
     </Dialog>
   );
 }
 
-type FieldsProps = { type: FlowNodeType; data: Data; errors: FormErrors; onChange: (data: Data) => void };
+type FieldsProps = { type: FlowNodeType; data: Data; errors: FormErrors; onChange: (data: Data) => void; variables?: string[] };
 
-function NodeFields({ type, data, errors, onChange }: FieldsProps) {
+/** What a condition can compare besides the answers: the contact and template fields. */
+const CONTACT_FIELDS = ['name', 'firstName', 'number', 'email', 'queue', 'connection'];
+
+function NodeFields({ type, data, errors, onChange, variables = [] }: FieldsProps) {
   const { t } = useTranslation();
   const e = (path: string) => (errors[path] ? t(`flowbuilder.rules.${errors[path]}`) : undefined);
   const set = (patch: Data) => onChange({ ...data, ...patch });
@@ -86,7 +89,12 @@ function NodeFields({ type, data, errors, onChange }: FieldsProps) {
     case 'condition':
       return (
         <>
-          <TextField label={t('flowbuilder.fields.key')} value={str(data.key)} error={e('key')} onChange={(ev) => set({ key: ev.target.value })} hint={t('flowbuilder.fields.keyHint')} />
+          <TextField label={t('flowbuilder.fields.key')} list="flow-condition-keys" value={str(data.key)} error={e('key')} onChange={(ev) => set({ key: ev.target.value })} hint={t('flowbuilder.fields.keyHint')} />
+          <datalist id="flow-condition-keys">
+            {[...new Set([...variables, ...CONTACT_FIELDS])].map((k) => (
+              <option key={k} value={k} />
+            ))}
+          </datalist>
           <SelectField label={t('flowbuilder.fields.operator')} value={str(data.condition) || 'equals'} error={e('condition')} options={FLOW_CONDITION_OPERATORS.map((o) => ({ value: o, label: t(`flowbuilder.operators.${o}`) }))} onChange={(ev) => set({ condition: ev.target.value })} />
           {data.condition !== 'exists' && data.condition !== 'notExists' && <TextField label={t('flowbuilder.fields.value')} value={str(data.value)} error={e('value')} onChange={(ev) => set({ value: ev.target.value })} />}
         </>
