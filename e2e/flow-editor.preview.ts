@@ -83,6 +83,14 @@ try {
   await page.goto('/flowbuilders');
   await page.getByRole('cell', { name: 'Atendimento Loja', exact: true }).waitFor();
   await shot('list');
+  await page.getByRole('button', { name: 'Add flow' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill('a');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+  await page.getByRole('dialog').getByText('Too short!').waitFor();
+  await page.getByRole('dialog').getByLabel('Name').fill('Boas-vindas');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+  await page.getByText('Flow created successfully').waitFor();
+  assert.deepEqual(api.posted.at(-1), { path: 'POST /flowbuilder', body: { name: 'Boas-vindas' } });
   await page.getByRole('button', { name: 'Actions for Atendimento Loja' }).click();
   await page.getByRole('menuitem', { name: 'Duplicate' }).click();
   await page.getByText('Flow duplicated successfully').waitFor();
@@ -114,6 +122,20 @@ try {
   await page.getByRole('dialog').waitFor();
   await shot('dialog-menu');
   await page.getByRole('button', { name: 'Cancel' }).click();
+
+  // Delete removes the selected edge; undo brings it back; a node's delete takes its edges (spec/03 §2).
+  await page.locator('.react-flow__pane').click({ position: { x: 900, y: 760 } });
+  await page.locator('.react-flow__edge').first().click({ force: true });
+  await page.keyboard.press('Delete');
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 18);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 19);
+  await page.locator('.react-flow__node-menu').getByRole('button', { name: 'Delete' }).click();
+  assert.equal(await page.locator('.react-flow__node').count(), 16);
+  // The menu had 5 outputs drawn and one input: 6 edges went with it.
+  assert.equal(await page.locator('.react-flow__edge').count(), 13);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 19);
 
   // The palette's interval dialog refuses 130 s (spec/03 §5).
   await page.getByRole('button', { name: 'Add a step' }).click();
