@@ -136,6 +136,7 @@ try {
   assert.equal(await page.locator('.react-flow__edge').count(), 13);
   await page.getByRole('button', { name: 'Undo' }).click();
   await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 19);
+  await page.getByText('Unsaved changes').waitFor();
 
   // The palette's interval dialog refuses 130 s (spec/03 §5).
   await page.getByRole('button', { name: 'Add a step' }).click();
@@ -169,6 +170,7 @@ try {
   // Save: the body is what flowSaveSchema accepts, and the toast says so.
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Flow saved successfully').waitFor();
+  assert.equal(await page.getByText('Unsaved changes').count(), 0);
   const save = api.posted.find((p) => p.path === 'POST /flowbuilder/flow');
   assert.ok(save, 'the editor posted the flow');
   const parsed = flowSaveSchema.safeParse(save.body);

@@ -103,7 +103,19 @@ function FlowEditor() {
   // The node callbacks read the latest graph from a ref, so the nodes' context stays the same while dragging.
   const live = useRef({ nodes, edges });
   live.current = { nodes, edges };
-  const { push } = history;
+  // Every change is an undo step and leaves the flow unsaved until the next save.
+  const [dirty, setDirty] = useState(false);
+  const historyPush = history.push;
+  const push = useCallback(() => {
+    historyPush();
+    setDirty(true);
+  }, [historyPush]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   const openEdit = useCallback((nodeId: string) => {
     const node = live.current.nodes.find((n) => n.id === nodeId);
@@ -136,7 +148,7 @@ function FlowEditor() {
 
   const saveNode = (data: Data) => {
     if (!dialog) return;
-    history.push();
+    push();
     if (dialog.type === 'question') {
       const oldKey = dialog.mode === 'edit' ? String((dialog.data.typebotIntegration as Data | undefined)?.answerKey ?? '') : null;
       const stored = answerKeysOf(nodes);
@@ -174,6 +186,7 @@ function FlowEditor() {
     try {
       await flowApi.save({ idFlow, ...fromEditor(nodes, edges) });
       toast.success(t('flowbuilder.saved'));
+      setDirty(false);
       if (warningCount > 0) toast.warning(t('flowbuilder.savedWithWarnings', { count: warningCount }));
     } catch (err) {
       toastError(err);
@@ -192,16 +205,23 @@ function FlowEditor() {
           <h1 className="text-lg font-semibold tracking-tight">{t('flowbuilder.title')}</h1>
           <p className="truncate text-xs text-muted">
             {name ? `${name} · ` : ''}
+            {dirty ? <span className="font-medium text-amber-700 dark:text-amber-300">{t('flowbuilder.unsaved')} · </span> : null}
             {t('flowbuilder.reminder')}
           </p>
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-2">
           {errorCount > 0 && showChecks && <span className="rounded-full bg-danger-soft px-2.5 py-1 text-xs font-medium text-danger">{t('flowbuilder.errorCount', { count: errorCount })}</span>}
           {warningCount > 0 && <span className="rounded-full bg-amber-50 px-2.5 py-1 text-xs font-medium text-amber-800 dark:bg-amber-950/40 dark:text-amber-200">{t('flowbuilder.warningCount', { count: warningCount })}</span>}
-          <Button variant="ghost" icon="undo" onClick={history.undo} disabled={!history.canUndo}>
+          <Button variant="ghost" icon="undo" onClick={() => {
+              history.undo();
+              setDirty(true);
+            }} disabled={!history.canUndo}>
             {t('flowbuilder.undo')}
           </Button>
-          <Button variant="ghost" icon="reply" className="[&>svg]:-scale-x-100" onClick={history.redo} disabled={!history.canRedo}>
+          <Button variant="ghost" icon="reply" className="[&>svg]:-scale-x-100" onClick={() => {
+              history.redo();
+              setDirty(true);
+            }} disabled={!history.canRedo}>
             {t('flowbuilder.redo')}
           </Button>
           <Button
@@ -223,7 +243,7 @@ function FlowEditor() {
       </header>
       {showChecks && check.general.length > 0 && (
         <p role="alert" className="border-b border-danger/30 bg-danger-soft px-4 py-2 text-sm text-danger">
-          {check.general.join(' · ')}
+          {check.general.map((n) => (n.key ? t(`flowbuilder.${n.key}`, n.params) : n.message)).join(' · ')}
         </p>
       )}
       <div className="relative flex min-h-0 flex-1">
@@ -246,9 +266,9 @@ function FlowEditor() {
               onNodeDoubleClick={onNodeDoubleClick}
               onEdgeClick={() => setHighlight(null)}
               onPaneClick={() => setHighlight(null)}
-              onNodeDragStart={history.push}
+              onNodeDragStart={push}
               onBeforeDelete={async () => {
-                history.push();
+                push();
                 return true;
               }}
               colorMode={theme === 'dark' ? 'dark' : 'light'}

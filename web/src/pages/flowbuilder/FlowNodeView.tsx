@@ -7,12 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { FLOW_HANDLES, type FlowNodeType } from '@zapdesk/sync';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
-import { outputsOf, type EditorNode } from './flow-graph.ts';
+import { outputsOf, type EditorNode, type FlowNote } from './flow-graph.ts';
 import { elementsInOrder, randomizerSplit } from './node-forms.ts';
 
 export type EditorView = {
-  errors: Map<string, string[]>;
-  warnings: Map<string, string[]>;
+  errors: Map<string, FlowNote[]>;
+  warnings: Map<string, FlowNote[]>;
   highlight: string | null;
   /** The node the test panel's conversation is at. */
   running: string | null;
@@ -85,6 +85,7 @@ function FlowNodeViewBase({ id, type, data }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
   const view = useContext(EditorViewContext);
   const kind = type as FlowNodeType;
+  const noteText = (n: FlowNote) => (n.key ? t(`flowbuilder.${n.key}`, n.params) : n.message);
   const outputs = outputsOf(kind, data);
   const summary = useSummary(kind, data);
   const label = useOutputLabel(kind, data);
@@ -133,14 +134,14 @@ function FlowNodeViewBase({ id, type, data }: NodeProps<EditorNode>) {
       {single && <Handle type="source" id={FLOW_HANDLES.next} position={Position.Right} className="!size-3.5 !border-2 !border-surface !bg-brand" />}
       {(errors.length > 0 || warnings.length > 0) && (
         <ul className="space-y-0.5 border-t border-line px-2.5 py-1.5 text-[11px]">
-          {errors.map((m) => (
-            <li key={`e${m}`} className="text-danger">
-              {m}
+          {errors.map((n) => (
+            <li key={`e${n.message}`} className="text-danger" title={n.message}>
+              {noteText(n)}
             </li>
           ))}
-          {warnings.map((m) => (
-            <li key={`w${m}`} className="text-amber-700 dark:text-amber-300">
-              {m}
+          {warnings.map((n) => (
+            <li key={`w${n.message}`} className="text-amber-700 dark:text-amber-300" title={n.message}>
+              {noteText(n)}
             </li>
           ))}
         </ul>

@@ -108,8 +108,8 @@ describe('the check before a save', () => {
     const edges = [edgeOf('1', 'i', 'a'), edgeOf('t', 'm', 'a')];
     const check = checkFlow(7, nodes, edges);
     expect(check.graph).toBeNull();
-    expect(check.errors.get('i')).toEqual(['Máximo de tempo atingido 120 segundos']);
-    expect(check.errors.get('t')?.[0]).toMatch(/nothing may leave a ticket node/);
+    expect(check.errors.get('i')).toEqual([{ message: 'Máximo de tempo atingido 120 segundos', key: 'rules.intervalMax', params: {} }]);
+    expect(check.errors.get('t')?.[0]).toMatchObject({ message: expect.stringMatching(/nothing may leave a ticket node/), key: 'graph.nothingLeaves' });
   });
 
   it('passes a drawable graph with the lint warnings on their nodes', () => {
@@ -117,12 +117,20 @@ describe('the check before a save', () => {
     const check = checkFlow(7, nodes, [edgeOf('1', 'm', 'a'), edgeOf('m', '1', 'a1')]);
     expect(check.graph).not.toBeNull();
     expect(check.errors.size).toBe(0);
-    expect(check.warnings.get('lost')?.[0]).toMatch(/No path from the start/);
-    expect(check.warnings.get('m')?.[0]).toMatch(/Output a2 is not connected/);
+    expect(check.warnings.get('lost')?.[0]).toMatchObject({ key: 'warnings.unreachable', message: expect.stringMatching(/No path from the start/) });
+    expect(check.warnings.get('m')?.[0]).toMatchObject({ key: 'warnings.unconnected_output', params: { handle: 'a2' } });
   });
 
   it('says so when there is no start node at all', () => {
-    expect(checkFlow(7, [node('m', 'message', { label: 'x' })], []).general).toContain('The flow has no start node');
+    expect(checkFlow(7, [node('m', 'message', { label: 'x' })], []).general).toEqual([{ message: 'The flow has no start node', key: 'graph.noStart', params: { handle: '' } }]);
+  });
+
+  it('words two edges from one output and an answer name used twice', () => {
+    const q = (id: string) => node(id, 'question', { typebotIntegration: { message: '?', answerKey: 'nome' } });
+    const two = checkFlow(7, [node('1', 'start'), q('a'), q('b')], [edgeOf('1', 'a', 'a'), { ...edgeOf('1', 'b', 'a'), id: 'other' }, edgeOf('a', 'b', 'a')]);
+    expect(two.errors.get('1')?.[0]).toMatchObject({ key: 'graph.twoEdges', params: { handle: 'a' } });
+    const dup = checkFlow(7, [node('1', 'start'), q('a'), q('b')], [edgeOf('1', 'a', 'a'), edgeOf('a', 'b', 'a')]);
+    expect(dup.warnings.get('b')?.[0]).toMatchObject({ key: 'warnings.duplicate_answer_key', params: { key: 'nome' } });
   });
 });
 

@@ -5,8 +5,9 @@
 import type { Edge, Node } from '@xyflow/react';
 import {
   createFlowGraph, createFlowNodeId, edgeHandle, FLOW_DUPLICATE_OFFSET, FLOW_EDGE_TYPE, FLOW_HANDLES, FLOW_NODE_SPACING,
-  FLOW_NODE_TYPES, FLOW_START_NODE_ID, flowSaveSchema, lintFlow, nodeHandles, type FlowGraph, type FlowNode, type FlowNodeType,
+  FLOW_NODE_TYPES, FLOW_START_NODE_ID, flowSaveSchema, lintFlow, nodeHandles, type FlowGraph, type FlowNode, type FlowNodeType, type FlowWarning,
 } from '@zapdesk/sync';
+import { ruleKey } from './node-forms.ts';
 import type { SavedGraph } from '../flowbuilders/flow-wire.ts';
 
 export type EditorNode = Node<Record<string, unknown>, FlowNodeType>;
@@ -101,34 +102,60 @@ export function removeNode(nodes: EditorNode[], edges: EditorEdge[], id: string)
   return { nodes: nodes.filter((n) => n.id !== id), edges: edges.filter((e) => e.source !== id && e.target !== id) };
 }
 
+/** A refusal or warning on a node: sync's message, and the `flowbuilder.*` key that words it when there is one. */
+export type FlowNote = { message: string; key: string | null; params: Record<string, string> };
+
 export type Check = {
   /** The parsed graph when the schema accepts it (the test panel runs it). */
   graph: FlowGraph | null;
-  errors: Map<string, string[]>;
-  warnings: Map<string, string[]>;
+  errors: Map<string, FlowNote[]>;
+  warnings: Map<string, FlowNote[]>;
   /** Refusals that name no node (no start node at all…). */
-  general: string[];
+  general: FlowNote[];
 };
 
-const add = (m: Map<string, string[]>, id: string, msg: string) => m.set(id, [...(m.get(id) ?? []), msg]);
+const add = (m: Map<string, FlowNote[]>, id: string, note: FlowNote) => m.set(id, [...(m.get(id) ?? []), note]);
+
+/** sync's schema messages, worded: the dialogs' rules, then the graph's own (edges, start node). */
+export function errorNote(message: string): FlowNote {
+  const rule = ruleKey(message);
+  if (rule !== 'invalid') return { message, key: `rules.${rule}`, params: {} };
+  const patterns: [RegExp, string][] = [
+    [/nothing may leave a \w+ node/, 'graph.nothingLeaves'],
+    [/Two edges leave output "([^"]+)"/, 'graph.twoEdges'],
+    [/leaves output "([^"]+)" of node/, 'graph.noSuchOutput'],
+    [/goes to a missing node|leaves a missing node/, 'graph.missingNode'],
+    [/The flow has no start node/, 'graph.noStart'],
+  ];
+  for (const [re, key] of patterns) {
+    const m = re.exec(message);
+    if (m) return { message, key, params: { handle: m[1] ?? '' } };
+  }
+  return { message, key: null, params: {} };
+}
+
+function warningNote(w: FlowWarning): FlowNote {
+  const key = /"([^"]+)"/.exec(w.message)?.[1] ?? '';
+  return { message: w.message, key: `warnings.${w.code}`, params: { handle: w.handle ?? '', key } };
+}
 
 /** flowSaveSchema's refusals and lintFlow's warnings, each at the node it is about (an edge's at its source). */
 export function checkFlow(idFlow: number, nodes: EditorNode[], edges: EditorEdge[]): Check {
   const body = { idFlow, ...fromEditor(nodes, edges) };
   const parsed = flowSaveSchema.safeParse(body);
-  const errors = new Map<string, string[]>();
-  const warnings = new Map<string, string[]>();
-  const general: string[] = [];
+  const errors = new Map<string, FlowNote[]>();
+  const warnings = new Map<string, FlowNote[]>();
+  const general: FlowNote[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const [list, index] = issue.path;
       const at = typeof index === 'number' ? (list === 'nodes' ? nodes[index]?.id : list === 'connections' ? edges[index]?.source : undefined) : undefined;
-      if (at) add(errors, at, issue.message);
-      else general.push(issue.message);
+      if (at) add(errors, at, errorNote(issue.message));
+      else general.push(errorNote(issue.message));
     }
     return { graph: null, errors, warnings, general };
   }
-  for (const w of lintFlow(parsed.data.graph)) add(warnings, w.nodeId, w.message);
+  for (const w of lintFlow(parsed.data.graph)) add(warnings, w.nodeId, warningNote(w));
   return { graph: parsed.data.graph, errors, warnings, general };
 }
 

@@ -17,6 +17,8 @@ describe('flow editor strings', () => {
     ...handles.filter((h) => !/^a\d/.test(h)).map((h) => `handles.${h}`),
     ...CONTENT_ELEMENT_TYPES.map((c) => `content.${c}`),
     ...rules.map((r) => `rules.${r}`),
+    ...['nothingLeaves', 'twoEdges', 'noSuchOutput', 'missingNode', 'noStart'].map((k) => `graph.${k}`),
+    ...['unreachable', 'unconnected_output', 'duplicate_answer_key', 'loop_without_wait'].map((k) => `warnings.${k}`),
     ...['wait', 'queue', 'handover', 'ask', 'error', 'end', 'ignored', 'notRunning'].map((n) => `test.notes.${n}`),
   ];
   for (const lang of ['en', 'pt', 'es'] as const) {
