@@ -11,7 +11,7 @@ import {
   type Connection, type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { FLOW_LOAD_DELAY_MS, FLOW_NODE_TYPES, type FlowNodeType } from '@zapdesk/sync';
+import { FLOW_EDGE_TYPE, FLOW_LOAD_DELAY_MS, FLOW_NODE_TYPES, type FlowNodeType } from '@zapdesk/sync';
 import { writeStoredJson } from '../../session/storage.ts';
 import { useTheme } from '../../theme/theme.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -33,6 +33,13 @@ const MINIMAP_COLORS: Partial<Record<FlowNodeType, string>> = {
   start: '#059669', message: '#0284c7', interval: '#d97706', condition: '#7c3aed', menu: '#4f46e5', img: '#db2777', audio: '#db2777', video: '#db2777',
   singleBlock: '#0e7490', randomizer: '#c026d3', ticket: '#334155', question: '#0f766e', typebot: '#ea580c', openai: '#27272a',
 };
+
+const minimapColor = (n: { type?: string }) => MINIMAP_COLORS[n.type as FlowNodeType] ?? '#94a3b8';
+/** spec/03 §9: Backspace and Delete remove the selection. */
+const DELETE_KEYS = ['Backspace', 'Delete'];
+const EDGE_OPTIONS = { type: FLOW_EDGE_TYPE };
+const PRO_OPTIONS = { hideAttribution: true };
+const CANVAS_STYLE = { backgroundColor: 'var(--zd-canvas)' };
 
 /** The palette: every type but the start (one start per flow, always there). */
 const PALETTE = FLOW_NODE_TYPES.filter((t) => t !== 'start');
@@ -173,8 +180,15 @@ function FlowEditor() {
     [push],
   );
 
-  const onNodeClick: NodeMouseHandler<EditorNode> = (_, node) => setHighlight(node.id);
-  const onNodeDoubleClick: NodeMouseHandler<EditorNode> = (_, node) => openEdit(node.id);
+  // Stable props: React Flow copies its props into its store on every render, and the editor renders
+  // on every drag frame.
+  const onNodeClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => setHighlight(node.id), []);
+  const onNodeDoubleClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => openEdit(node.id), [openEdit]);
+  const clearHighlight = useCallback(() => setHighlight(null), []);
+  const onBeforeDelete = useCallback(async () => {
+    push();
+    return true;
+  }, [push]);
 
   const save = async () => {
     setShowChecks(true);
@@ -264,24 +278,21 @@ function FlowEditor() {
               onConnect={onConnect}
               onNodeClick={onNodeClick}
               onNodeDoubleClick={onNodeDoubleClick}
-              onEdgeClick={() => setHighlight(null)}
-              onPaneClick={() => setHighlight(null)}
+              onEdgeClick={clearHighlight}
+              onPaneClick={clearHighlight}
               onNodeDragStart={push}
-              onBeforeDelete={async () => {
-                push();
-                return true;
-              }}
+              onBeforeDelete={onBeforeDelete}
               colorMode={theme === 'dark' ? 'dark' : 'light'}
-              style={{ backgroundColor: 'var(--zd-canvas)' }}
+              style={CANVAS_STYLE}
               zoomOnDoubleClick={false}
-              deleteKeyCode={['Backspace', 'Delete']}
+              deleteKeyCode={DELETE_KEYS}
               minZoom={0.1}
-              defaultEdgeOptions={{ type: 'buttonedge' }}
-              proOptions={{ hideAttribution: true }}
+              defaultEdgeOptions={EDGE_OPTIONS}
+              proOptions={PRO_OPTIONS}
             >
               <Background variant={BackgroundVariant.Dots} gap={18} size={1.5} />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable nodeColor={(n) => MINIMAP_COLORS[n.type as FlowNodeType] ?? '#94a3b8'} className="!hidden md:!block" />
+              <MiniMap pannable zoomable nodeColor={minimapColor} className="!hidden md:!block" />
               <Panel position="top-left">
                 <Palette onPick={(type) => setDialog({ mode: 'create', type, nodeId: null, data: emptyData(type) })} />
               </Panel>
