@@ -148,6 +148,16 @@ try {
   await shot('dialog-interval');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
+  // The OpenAI and question dialogs of spec/03 §2.
+  for (const [type, file] of [['OpenAI', 'dialog-openai'], ['Question', 'dialog-question']] as const) {
+    await page.getByRole('button', { name: 'Add a step' }).click();
+    await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: type }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('dialog').getByText('Required').first().waitFor();
+    await shot(file);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  }
+
   // The test panel plays the flow with the shared engine.
   await page.getByRole('button', { name: 'Test', exact: true }).click();
   const panel = page.getByRole('complementary', { name: 'Test the flow' });
