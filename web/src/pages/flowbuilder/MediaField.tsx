@@ -7,6 +7,22 @@ import { toastError } from '../../ui/toast/toast-error.ts';
 import { flowApi } from '../flowbuilders/flow-api.ts';
 import { acceptOf, checkUpload, uploadPathOf, type MediaKind } from './node-forms.ts';
 
+/** spec/03 §5: images are compressed to quality 0.7 before they go up; a JPEG only (PNG has no quality), and only when smaller. */
+async function compressImage(file: File): Promise<File> {
+  if (file.type !== 'image/jpeg' || typeof createImageBitmap !== 'function') return file;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const canvas = document.createElement('canvas');
+    canvas.width = bitmap.width;
+    canvas.height = bitmap.height;
+    canvas.getContext('2d')?.drawImage(bitmap, 0, 0);
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.7));
+    return blob && blob.size < file.size ? new File([blob], file.name, { type: 'image/jpeg' }) : file;
+  } catch {
+    return file;
+  }
+}
+
 type Props = {
   kind: MediaKind;
   inContent?: boolean;
@@ -34,7 +50,7 @@ export function MediaField({ kind, inContent = false, value, original, error, la
     setProblem(null);
     setBusy(true);
     try {
-      const stored = await flowApi.upload(uploadPathOf(kind, inContent), file);
+      const stored = await flowApi.upload(uploadPathOf(kind, inContent), kind === 'img' ? await compressImage(file) : file);
       onUploaded(stored, file.name);
       if (kind === 'img') toast.success(t('flowbuilder.imageAdded'));
     } catch (err) {

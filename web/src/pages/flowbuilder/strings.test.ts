@@ -19,7 +19,7 @@ describe('flow editor strings', () => {
     ...rules.map((r) => `rules.${r}`),
     ...['nothingLeaves', 'twoEdges', 'noSuchOutput', 'missingNode', 'noStart'].map((k) => `graph.${k}`),
     ...['unreachable', 'unconnected_output', 'duplicate_answer_key', 'loop_without_wait'].map((k) => `warnings.${k}`),
-    ...['wait', 'queue', 'handover', 'ask', 'error', 'end', 'ignored', 'notRunning'].map((n) => `test.notes.${n}`),
+    ...['wait', 'answerWindow', 'queue', 'handover', 'ask', 'error', 'end', 'ignored', 'notRunning'].map((n) => `test.notes.${n}`),
   ];
   for (const lang of ['en', 'pt', 'es'] as const) {
     it(`${lang} words every key the editor builds`, () => {

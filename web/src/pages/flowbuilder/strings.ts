@@ -173,6 +173,7 @@ export const strings = defineStrings('flowbuilder', {
       send: 'Send',
       notes: {
         wait: 'waits {{sec}} s',
+        answerWindow: 'waits up to {{sec}} s for the answer',
         queue: 'moved to the queue {{queue}}',
         handover: 'handed over to the agents',
         ask: 'waiting for {{kind}}',
@@ -354,6 +355,7 @@ export const strings = defineStrings('flowbuilder', {
       send: 'Enviar',
       notes: {
         wait: 'aguarda {{sec}} s',
+        answerWindow: 'aguarda a resposta por até {{sec}} s',
         queue: 'movido para a fila {{queue}}',
         handover: 'entregue aos atendentes',
         ask: 'aguardando {{kind}}',
@@ -535,6 +537,7 @@ export const strings = defineStrings('flowbuilder', {
       send: 'Enviar',
       notes: {
         wait: 'espera {{sec}} s',
+        answerWindow: 'espera la respuesta hasta {{sec}} s',
         queue: 'movido a la cola {{queue}}',
         handover: 'entregado a los agentes',
         ask: 'esperando a {{kind}}',

@@ -12,13 +12,13 @@ const shown = (lines: ChatLine[]) => lines.map((l) => (l.from === 'note' ? `(${l
 describe('the test panel conversation (sync step, fake clock)', () => {
   it('walks the support flow as the contact: an invalid choice, a choice by text, a question, a wait, the queue', () => {
     let chat = play(support, [{ kind: 'start' }]);
-    expect(shown(chat.lines)).toEqual(['Boa tarde! Bem-vindo à Loja Exemplo.', 'Como podemos ajudar, Maria?\n\n1 - Comprar\n2 - Suporte técnico\n3 - Falar com um atendente', '(wait 300)']);
+    expect(shown(chat.lines)).toEqual(['Boa tarde! Bem-vindo à Loja Exemplo.', 'Como podemos ajudar, Maria?\n\n1 - Comprar\n2 - Suporte técnico\n3 - Falar com um atendente', '(answerWindow 300)']);
     chat = play(support, [{ kind: 'say', text: '9' }, { kind: 'say', text: 'comprar' }, { kind: 'say', text: 'Maria' }], opts, chat);
     expect(shown(chat.lines.slice(3))).toEqual([
       '> 9',
       'Opção inválida. Responda com o número de uma das opções abaixo.',
       'Como podemos ajudar, Maria?\n\n1 - Comprar\n2 - Suporte técnico\n3 - Falar com um atendente',
-      '(wait 300)',
+      '(answerWindow 300)',
       '> comprar',
       'Qual é o seu nome?',
       '> Maria',

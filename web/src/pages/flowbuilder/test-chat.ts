@@ -4,7 +4,7 @@
 // asks for becomes a line of the chat: sends as the flow's bubbles, the rest as notes.
 import { createFlowState, step, type FlowAction, type FlowEvent, type FlowGraph, type FlowState, type TemplateVars } from '@zapdesk/sync';
 
-export type NoteCode = 'wait' | 'queue' | 'handover' | 'ask' | 'error' | 'end' | 'ignored' | 'notRunning';
+export type NoteCode = 'wait' | 'answerWindow' | 'queue' | 'handover' | 'ask' | 'error' | 'end' | 'ignored' | 'notRunning';
 export type ChatLine =
   | { id: number; from: 'contact'; text: string }
   | { id: number; from: 'flow'; nodeId: string; text: string; media?: { type: 'image' | 'audio' | 'video'; url: string } }
@@ -79,7 +79,9 @@ export function chatReducer(chat: Chat, input: ChatInput, graph: FlowGraph, opts
   const before = next.lines.length;
   for (const action of result.actions) {
     const l = lineOf(action, next.now);
-    if (l) line(l);
+    // A menu's or question's timer is how long the answer may take, not a pause.
+    if (l?.from === 'note' && l.code === 'wait' && action.type === 'setTimer' && result.state.timer?.id === action.id && result.state.timer.purpose === 'timeout') line({ ...l, code: 'answerWindow' });
+    else if (l) line(l);
   }
   if (input.kind === 'say' && next.lines.length === before && result.state.awaiting === null) line({ from: 'note', code: 'ignored', params: {} });
   return { ...next, state: result.state };
