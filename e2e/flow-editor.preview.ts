@@ -58,7 +58,11 @@ function fixtures(apiUrl: string, webUrl: string) {
     const p = url.pathname;
     const json = (body: unknown) => route.fulfill({ status: 200, contentType: 'application/json', headers: cors, body: JSON.stringify(body) });
     if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    if (req.method() !== 'GET') posted.push({ path: `${req.method()} ${p}`, body: req.postDataJSON?.() ?? null });
+    if (req.method() !== 'GET') {
+      const type = req.headers()['content-type'] ?? '';
+      posted.push({ path: `${req.method()} ${p}`, body: type.startsWith('multipart/') ? { multipart: [...(req.postData() ?? '').matchAll(/form-data; name="([^"]+)"/g)].map((m) => m[1]) } : (req.postDataJSON() as unknown) });
+    }
+    if (p === '/flowbuilder/img') return json('1764300000000-foto.png');
     if (p === '/flowbuilder' && req.method() === 'GET') return json({ flows });
     if (p === `/flowbuilder/flow/${FLOW_ID}`) return json({ flow: { id: FLOW_ID, name: 'Atendimento Loja', flow: saved } });
     if (p === `/flowbuilder/flow/${BIG_ID}`) return json({ flow: { id: BIG_ID, name: 'Grande', flow: big } });
@@ -147,6 +151,22 @@ try {
   await page.getByText('Maximum time reached: 120 seconds').waitFor();
   await shot('dialog-interval');
   await page.getByRole('button', { name: 'Cancel' }).click();
+
+  // An image: refused above 2 MB, else uploaded at once (POST /flowbuilder/img) and kept on the node.
+  await page.getByRole('button', { name: 'Add a step' }).click();
+  await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Image' }).click();
+  const file = page.getByRole('dialog').getByLabel('File');
+  await file.setInputFiles({ name: 'grande.png', mimeType: 'image/png', buffer: Buffer.alloc(3 * 1024 * 1024) });
+  await page.getByRole('dialog').getByText('File is too big! 2MB maximum').waitFor();
+  await file.setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a', 'hex') });
+  await page.getByText('Image added successfully!').waitFor();
+  assert.deepEqual(api.posted.at(-1), { path: 'POST /flowbuilder/img', body: { multipart: ['medias', 'body', 'fromMe'] } });
+  await page.getByRole('dialog').getByText('File: foto.png').waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+  await page.locator('.react-flow__node').nth(17).waitFor();
+  await page.locator('.react-flow__node-img').last().getByText('foto.png').waitFor();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 17);
 
   // The OpenAI and question dialogs of spec/03 §2.
   for (const [type, file] of [['OpenAI', 'dialog-openai'], ['Question', 'dialog-question']] as const) {
