@@ -168,6 +168,15 @@ try {
   await page.getByRole('button', { name: 'Undo' }).click();
   await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 17);
 
+  // The ticket dialog offers the company's queues (synced), and refuses none (spec/03 §5 'Adicione uma fila').
+  await page.getByRole('button', { name: 'Add a step' }).click();
+  await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Ticket' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+  await page.getByRole('dialog').getByText('Add a queue').waitFor();
+  assert.ok((await page.getByRole('dialog').getByLabel('Queue').locator('option').count()) > 1, 'the queues are offered');
+  await shot('dialog-ticket');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
   // The OpenAI and question dialogs of spec/03 §2.
   for (const [type, file] of [['OpenAI', 'dialog-openai'], ['Question', 'dialog-question']] as const) {
     await page.getByRole('button', { name: 'Add a step' }).click();
@@ -234,7 +243,19 @@ try {
   await pt.page.getByRole('complementary', { name: 'Testar o fluxo' }).getByText('Qual é o seu nome?').waitFor();
   await pt.page.screenshot({ path: path.join(SHOTS_DIR, 'flow-pt-dark-test.png') });
   await pt.context.close();
-  // One session per user: the second login ended the first page's.
+  // A phone: the editor and its test panel at 390 px.
+  const phone = await newPage(e2e, { width: 390, height: 844 });
+  await api.install(phone.page);
+  await login(phone.page, DEMO.admin, e2e.demoPassword);
+  await phone.page.goto(`/flowbuilder/${FLOW_ID}`);
+  await phone.page.locator('.react-flow__node').nth(16).waitFor();
+  await phone.page.screenshot({ path: path.join(SHOTS_DIR, 'flow-phone-editor.png') });
+  await phone.page.getByRole('button', { name: 'Test', exact: true }).click();
+  await phone.page.getByRole('button', { name: 'Start' }).click();
+  await phone.page.screenshot({ path: path.join(SHOTS_DIR, 'flow-phone-test.png') });
+  await phone.context.close();
+
+  // One session per user: the other logins ended the first page's.
   await login(page, DEMO.admin, e2e.demoPassword);
 
   // 300 nodes: time to draw after the load (the editor waits 500 ms by spec), then a drag's frame times.

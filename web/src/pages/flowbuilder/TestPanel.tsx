@@ -53,7 +53,7 @@ export function TestPanel({ graph, onClose, onNode }: Props) {
           {chat.started ? t('flowbuilder.test.restart') : t('flowbuilder.test.start')}
         </Button>
         <Button variant="secondary" icon="clock" onClick={() => run({ kind: 'fireTimer' })} disabled={wait === null}>
-          {wait === null ? t('flowbuilder.test.noWait') : t('flowbuilder.test.fire', { sec: wait })}
+          {wait === null ? t('flowbuilder.test.noWait') : chat.state.timer?.purpose === 'timeout' ? t('flowbuilder.test.fireTimeout', { sec: wait }) : t('flowbuilder.test.fire', { sec: wait })}
         </Button>
         <span className="ml-auto font-mono text-xs text-muted" title={t('flowbuilder.test.clock')}>
           {clock}
