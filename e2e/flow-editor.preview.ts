@@ -223,6 +223,19 @@ try {
   await page.getByRole('button', { name: 'Add phrase' }).click();
   await page.getByRole('dialog').waitFor();
   await shot('phrase-dialog');
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText('Choose a flow', { exact: true }).last().waitFor();
+  await dialog.getByLabel('Name').fill('Cardápio');
+  await dialog.getByLabel('Flow').selectOption({ label: 'Atendimento Loja' });
+  await dialog.getByLabel('Phrase').fill(' cardápio ');
+  await dialog.getByLabel('Matches when').selectOption('contains');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Phrase created successfully!').waitFor();
+  assert.deepEqual(api.posted.at(-1), { path: 'POST /flowcampaign', body: { name: 'Cardápio', flowId: FLOW_ID, whatsappId: null, phrase: 'cardápio', matchMode: 'contains', status: true } });
+  await page.getByRole('switch', { name: 'Turn Promoção on or off' }).click();
+  await page.getByText('Phrase updated successfully!').waitFor();
+  assert.deepEqual(api.posted.at(-1), { path: 'PUT /flowcampaign', body: { id: 2, name: 'Promoção', flowId: 8, whatsappId: null, phrase: 'promoção', matchMode: 'contains', status: true } });
 
   // Portuguese and dark: the spec's wording, a content dialog, the node the test conversation is at.
   const pt = await newPage(e2e, { width: 1440, height: 900, dark: true, language: 'pt' });
