@@ -61,6 +61,9 @@ export const router = createBrowserRouter([
                   { path: '/campaigns', lazy: () => import('../pages/campaigns/CampaignsPage.tsx') },
                   { path: '/campaign/:campaignId/report', lazy: () => import('../pages/campaigns/CampaignReportPage.tsx') },
                   { path: '/campaigns-config', lazy: () => import('../pages/campaigns/CampaignSettingsPage.tsx') },
+                  { path: '/flowbuilders', lazy: () => import('../pages/flowbuilders/FlowBuildersPage.tsx') },
+                  { path: '/flowbuilder/:id?', lazy: () => import('../pages/flowbuilder/FlowEditorPage.tsx') },
+                  { path: '/phrase-lists', lazy: () => import('../pages/phrase-lists/PhraseListsPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },
                 ],
