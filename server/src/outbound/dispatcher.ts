@@ -121,6 +121,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   async function runPump(deps: AppDeps, lane: Lane) {
     do {
+      // A turn of the event loop first: a lane woken by a commit (its sends recorded, new rows) does
+      // not run ahead of the requests waiting for their answers.
+      await new Promise((resolve) => setImmediate(resolve));
       lane.again = false;
       const channel = connected(lane.connectionId);
       // Down: the rows wait; the lane is woken when the connection is CONNECTED again.

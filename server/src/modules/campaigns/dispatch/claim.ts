@@ -299,7 +299,7 @@ async function recordQueued(db: Tx['db'], p: { companyId: number; id: number; co
 export type ClaimOptions = { now: Date; random?: () => number; /** Sends at most (default BATCH). */ max?: number };
 
 /** Recipients looked at, and at most sent, in one claim: one write, a few reads, one number check. */
-export const BATCH = 25;
+export const BATCH = 50;
 
 /**
  * One claim on the connection: the recipients its pacing lets go now (with intervals at 0, a whole
