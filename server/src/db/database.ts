@@ -31,6 +31,7 @@ function openSqlite(file: string, readonly: boolean): SQLite.Database {
   if (!readonly) {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('foreign_keys = ON');
   }
   sqlite.pragma('busy_timeout = 5000');

@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError, buildTemplateVars, CAMPAIGN_OPT_OUT_WORDS, renderTemplate, type CampaignSettings } from '@zapdesk/sync';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { AppDeps } from '../../../context.ts';
 import type { CampaignShippings } from '../../../db/schema.ts';
 import { tenant } from '../../../db/tenant.ts';
@@ -263,7 +263,7 @@ async function queueSends(tx: Tx, companyId: number, connectionId: number, sends
   const extra = Object.fromEntries(settings.variables.map((v) => [v.key, v.value]));
   const timeZone = settings.timeZone ?? serverTimeZone();
   const items: Parameters<typeof queueMessages>[2] = [];
-  const kept: { send: Send; contact: ContactRow; item: number; variant: number; body: string }[] = [];
+  const kept: Kept[] = [];
   for (const send of sends) {
     const { row, campaign, files, asking } = send;
     const contact = contacts.get(row.number)!;
@@ -285,15 +285,37 @@ async function queueSends(tx: Tx, companyId: number, connectionId: number, sends
     for (const [i, f] of files.list.entries()) items.push({ ticket, out: { body: i === 0 ? renderTemplate(files.listMessage, vars) : '', media: await save(f) } });
   }
   const messages = await queueMessages(tx, companyId, items);
-  for (const { send, contact, item, variant, body } of kept) {
-    await recordQueued(tx.db, send.asking ? { companyId, id: send.row.id, contactId: contact.id, confirmationMessage: body } : { companyId, id: send.row.id, contactId: contact.id, messageId: messages[item]!.id, variant, message: body });
-  }
+  const asked = kept.filter((k) => k.send.asking);
+  const told = kept.filter((k) => !k.send.asking);
+  await recordQueued(tx.db, companyId, asked, { confirmationMessage: (k) => k.body, contactId: (k) => k.contact.id });
+  await recordQueued(tx.db, companyId, told, { messageId: (k) => messages[k.item]!.id, variant: (k) => k.variant, message: (k) => k.body, contactId: (k) => k.contact.id });
 }
 
-/** What a recipient got: its confirmation question, or its message (id, variant, text). */
-async function recordQueued(db: Tx['db'], p: { companyId: number; id: number; contactId: number } & ({ confirmationMessage: string } | { messageId: number; variant: number; message: string })) {
-  const set = 'confirmationMessage' in p ? { confirmationMessage: p.confirmationMessage, contactId: p.contactId } : { messageId: p.messageId, variant: p.variant, message: p.message, contactId: p.contactId };
-  await tenant(db, p.companyId).updateTable('campaignShippings').set(set).where('campaignShippings.id', '=', p.id).execute();
+type Kept = { send: Send; contact: ContactRow; item: number; variant: number; body: string };
+type QueuedColumn = 'confirmationMessage' | 'messageId' | 'variant' | 'message' | 'contactId';
+const SQL_TYPE: Record<QueuedColumn, string> = { confirmationMessage: 'text', message: 'text', messageId: 'integer', variant: 'integer', contactId: 'integer' };
+
+/**
+ * What each recipient got (its confirmation question, or its message: id, variant, text), in one
+ * statement for the batch: `set column = case id when … then … end`, typed casts so both dialects
+ * read the values alike.
+ */
+async function recordQueued(db: Tx['db'], companyId: number, kept: Kept[], columns: Partial<Record<QueuedColumn, (k: Kept) => string | number>>) {
+  if (kept.length === 0) return;
+  const set: Record<string, RawBuilder<unknown>> = {};
+  for (const [column, value] of Object.entries(columns) as [QueuedColumn, (k: Kept) => string | number][]) {
+    const cases = kept.map((k) => sql`when ${k.send.row.id} then cast(${value(k)} as ${sql.raw(SQL_TYPE[column])})`);
+    set[column] = sql`case ${sql.ref('campaignShippings.id')} ${sql.join(cases, sql` `)} end`;
+  }
+  await tenant(db, companyId)
+    .updateTable('campaignShippings')
+    .set(set)
+    .where(
+      'campaignShippings.id',
+      'in',
+      kept.map((k) => k.send.row.id),
+    )
+    .execute();
 }
 
 export type ClaimOptions = { now: Date; random?: () => number; /** Sends at most (default BATCH). */ max?: number };
