@@ -1,0 +1,204 @@
+// The flow runtime (DESIGN §13, issue 15): the pure engine of @zapdesk/sync (`step`) driven by the
+// database. A ticket's conversation in a flow is a flow_runs row (version, engine state, node,
+// deadline); each event — the start, a customer's message, a due timer, an agent's stop — is one
+// `step` inside the caller's write, and its actions are applied in that same write: texts and media
+// queued in the outbox (queueTicketMessage: sent after the commit), timers as flow_timers rows,
+// the ticket moved to a queue and handed over. A rolled-back write did nothing, not even a send.
+// Rules in README.md.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
+import { companyPlanAllows } from '../auth/plan-gate.ts';
+import { tenant } from '../db/tenant.ts';
+import type { Tx } from '../db/write.ts';
+import { serverTimeZone, textLanguage, ticketNames } from '../inbound/reply.ts';
+import { flowMediaPath } from '../modules/flows/media.ts';
+import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../modules/media/storage.ts';
+import { queueTicketMessage } from '../modules/messages/send.ts';
+import { trackTicket } from '../modules/ticket-tracking/service.ts';
+import type { TicketRow } from '../modules/tickets/dto.ts';
+import { bumpVersion } from '../sync/version.ts';
+import { loadVersionGraph, lockRun, lockRunningRun, readState, type RunRow } from './runs.ts';
+
+/** The engine's context for a ticket: the moment, the server's random draw, the contact's template variables. */
+async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowContext> {
+  const contact = await tenant(tx.db, ticket.companyId).selectFrom('contacts').select(['contacts.name', 'contacts.number', 'contacts.email']).where('contacts.id', '=', ticket.contactId).executeTakeFirst();
+  const names = await ticketNames(tx, ticket);
+  const vars = buildTemplateVars({ contact: contact ?? { name: '' }, ticketId: ticket.id, ...names, now, timeZone: serverTimeZone(), lang: await textLanguage(tx, ticket) });
+  // typebot and openai adapters are not wired yet: the engine takes their "not configured" path.
+  return { now, random: Math.random, vars, adapters: {} };
+}
+
+const origin = (run: Pick<RunRow, 'id'>) => `flow:${run.id}`;
+
+/** A node's media: a stored flow file is copied into the ticket's folder and queued; a link goes as text. */
+async function queueFlowMedia(tx: Tx, run: RunRow, ticket: TicketRow, a: Extract<FlowAction, { type: 'sendMedia' }>): Promise<void> {
+  const rel = flowMediaPath(ticket.companyId, a.url);
+  const abs = rel ? resolveMediaFile(tx.config.mediaDir, rel) : undefined;
+  const data = abs ? await readFile(abs).catch(() => undefined) : undefined;
+  if (!rel || !data) {
+    if (rel) tx.log.warn('flow media missing', { runId: run.id, nodeId: a.nodeId, url: a.url });
+    // Not a stored file (a URL): no download inside a write, the link goes as text.
+    const text = [a.caption, rel ? undefined : a.url].filter((s) => s && s.trim()).join('\n');
+    if (text) await queueTicketMessage(tx, ticket, { body: text, origin: origin(run) });
+    return;
+  }
+  const fileName = a.name ?? path.basename(rel).replace(/^\d+-[0-9a-f]{12}-/, '');
+  const media = await saveTicketMedia(tx.config.mediaDir, ticket.companyId, ticket.id, { data, fileName, mimeType: mimeOfPath(rel), mediaType: a.mediaType, kind: a.mediaType });
+  tx.effects.onRollback(() => removeMediaFile(tx.config.mediaDir, media.relPath));
+  await queueTicketMessage(tx, ticket, { body: a.caption ?? '', media, origin: origin(run) });
+}
+
+/**
+ * Performs the actions of one step and stores the run's new state, in the caller's write. The ticket
+ * shows the step (flowId, flowNodeId) while the run lasts; the end clears them.
+ */
+async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state: FlowState; actions: FlowAction[] }, opts: { lastMessageId?: number } = {}): Promise<void> {
+  const t = tenant(tx.db, ticket.companyId);
+  const now = new Date().toISOString();
+  const patch: Partial<Pick<TicketRow, 'queueId' | 'queueOptionId' | 'chatbot' | 'amountUsedBotQueues'>> = {};
+  let endReason: string | null = null;
+  for (const a of result.actions) {
+    switch (a.type) {
+      case 'sendText':
+        if (ticket.whatsappId !== null && a.text.trim()) await queueTicketMessage(tx, ticket, { body: a.text, origin: origin(run) });
+        break;
+      case 'sendMedia':
+        if (ticket.whatsappId !== null) await queueFlowMedia(tx, run, ticket, a);
+        break;
+      case 'setTimer':
+        await t.insertInto('flowTimers', { runId: run.id, timerId: a.id, dueAt: a.at }).execute();
+        break;
+      case 'cancelTimer':
+        await t.updateTable('flowTimers').set({ status: 'cancelled', updatedAt: now }).where('flowTimers.runId', '=', run.id).where('flowTimers.timerId', '=', a.id).where('flowTimers.status', '=', 'pending').execute();
+        break;
+      case 'moveToQueue': {
+        // The queue may have been deleted since the flow was drawn: then the ticket keeps its queue.
+        const queue = await t.selectFrom('queues').select('queues.id').where('queues.id', '=', a.queueId).executeTakeFirst();
+        if (queue) Object.assign(patch, { queueId: queue.id, queueOptionId: null });
+        else tx.log.warn('flow ticket node: queue not found', { runId: run.id, nodeId: a.nodeId, queueId: a.queueId });
+        break;
+      }
+      case 'handOver':
+        Object.assign(patch, { chatbot: 0, amountUsedBotQueues: 0 });
+        break;
+      case 'askExternal':
+        // Unreachable while no adapter is configured (contextFor); the adapters issue wires them.
+        break;
+      case 'error':
+        tx.log.warn('flow error', { runId: run.id, code: a.code, nodeId: a.nodeId, message: a.message });
+        break;
+      case 'end':
+        endReason = a.reason;
+        break;
+    }
+  }
+  const running = !result.state.finished;
+  await t
+    .updateTable('flowRuns')
+    .set({
+      state: JSON.stringify(result.state),
+      nodeId: result.state.nodeId,
+      deadline: result.state.timer?.at ?? null,
+      status: running ? 'running' : endReason === 'stopped' ? 'stopped' : 'finished',
+      ...(running ? {} : { endReason: endReason ?? 'completed', endedAt: now }),
+      ...(opts.lastMessageId !== undefined ? { lastMessageId: opts.lastMessageId } : {}),
+      updatedAt: now,
+    })
+    .where('flowRuns.id', '=', run.id)
+    .execute();
+  const flowColumns = running
+    ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
+    : { flowId: null, flowNodeId: null, flowData: null };
+  const moved = await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...bumpVersion() }).where('tickets.id', '=', ticket.id).returningAll().executeTakeFirst();
+  if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, ticket.companyId, moved, { queueId: patch.queueId, queuedAt: now });
+  tx.effects.poke(ticket.companyId);
+}
+
+/** Runs one event on a run (the run row locked by the caller). */
+async function advance(tx: Tx, run: RunRow, ticket: TicketRow, event: FlowEvent, now: Date, opts: { lastMessageId?: number; graph?: FlowGraph } = {}): Promise<void> {
+  const graph = opts.graph ?? (await loadVersionGraph(tx, ticket.companyId, run.flowVersionId));
+  const result = step(graph, readState(run), event, await contextFor(tx, ticket, now));
+  await applyStep(tx, run, ticket, result, opts);
+}
+
+/**
+ * Starts flow `flowId` (its latest version) for the ticket; a run already going is stopped first.
+ * Answers false when the flow cannot run: gone, inactive, or never saved.
+ */
+export async function startFlow(tx: Tx, ticket: TicketRow, input: { flowId: number; campaignId?: number | null; messageId?: number; now?: Date }): Promise<boolean> {
+  const t = tenant(tx.db, ticket.companyId);
+  const flow = await t.selectFrom('flows').select(['flows.id', 'flows.active', 'flows.versionNo']).where('flows.id', '=', input.flowId).executeTakeFirst();
+  if (!flow || flow.active !== 1 || flow.versionNo === 0) return false;
+  const version = await t.selectFrom('flowVersions').select('flowVersions.id').where('flowVersions.flowId', '=', flow.id).where('flowVersions.versionNo', '=', flow.versionNo).executeTakeFirst();
+  if (!version) return false;
+  const now = input.now ?? new Date();
+  await stopTicketFlow(tx, ticket, now);
+  const state = createFlowState();
+  const run = await t
+    .insertInto('flowRuns', { ticketId: ticket.id, flowId: flow.id, flowVersionId: version.id, campaignId: input.campaignId ?? null, state: JSON.stringify(state), lastMessageId: input.messageId ?? null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await advance(tx, run, ticket, { type: 'start' }, now);
+  return true;
+}
+
+export type FlowInbound = { ticket: TicketRow; connectionId: number; messageId: number; body: string; media?: FlowMedia; now: Date };
+
+/**
+ * The first link of the automation chain (DESIGN §5), for a pending, unassigned ticket: a running
+ * flow takes the message as its answer (true: the queue menu stays silent); otherwise an active phrase
+ * campaign of the connection whose phrase matches starts its flow (true). False: the chain goes on.
+ * A message is taken once: a run remembers the last message id it took, and a redelivery of it (or
+ * an older one) changes nothing.
+ */
+export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<boolean> {
+  const { ticket } = input;
+  const run = await lockRunningRun(tx, ticket.companyId, ticket.id);
+  if (run) {
+    if (run.lastMessageId !== null && run.lastMessageId >= input.messageId) return true;
+    await advance(tx, run, ticket, { type: 'inbound', text: input.body, ...(input.media ? { media: input.media } : {}) }, input.now, { lastMessageId: input.messageId });
+    return true;
+  }
+  if (!input.body.trim()) return false;
+  const campaigns = await tenant(tx.db, ticket.companyId)
+    .selectFrom('flowCampaigns')
+    .select(['flowCampaigns.id', 'flowCampaigns.flowId', 'flowCampaigns.whatsappId', 'flowCampaigns.phrase', 'flowCampaigns.matchMode'])
+    .where('flowCampaigns.status', '=', 1)
+    .execute();
+  if (campaigns.length === 0) return false;
+  const chosen = selectPhraseCampaign(
+    campaigns.map((c) => ({ ...c, status: true, matchMode: c.matchMode === 'contains' ? ('contains' as const) : ('exact' as const) })),
+    input.body,
+    input.connectionId,
+  );
+  if (!chosen) return false;
+  // Phrase campaigns are a campaigns feature (spec/03 §6): a plan without it starts no flow.
+  if (!(await companyPlanAllows(tx.db, ticket.companyId, 'campaigns'))) return false;
+  return startFlow(tx, ticket, { flowId: chosen.flowId, campaignId: chosen.id, messageId: input.messageId, now: input.now });
+}
+
+/** Ends the ticket's running flow (an agent's stop, the ticket taken or closed): its timer is cancelled, nothing is sent. */
+export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()): Promise<boolean> {
+  const run = await lockRunningRun(tx, ticket.companyId, ticket.id);
+  if (!run) return false;
+  await advance(tx, run, ticket, { type: 'stop' }, now);
+  return true;
+}
+
+/**
+ * A due timer of run `runId` (the timer row already claimed by the caller in this write). A ticket
+ * an agent took or closed meanwhile ends the flow instead (nothing more is sent to it).
+ */
+export async function fireRunTimer(tx: Tx, companyId: number, runId: number, timerId: string, now: Date): Promise<'fired' | 'stopped' | 'stale'> {
+  const run = await lockRun(tx, companyId, runId);
+  if (!run || run.status !== 'running') return 'stale';
+  const ticket = await tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', run.ticketId).executeTakeFirst();
+  if (!ticket) return 'stale';
+  if (ticket.status !== 'pending' || ticket.userId !== null) {
+    await advance(tx, run, ticket, { type: 'stop' }, now);
+    return 'stopped';
+  }
+  await advance(tx, run, ticket, { type: 'timer', timerId }, now);
+  return 'fired';
+}

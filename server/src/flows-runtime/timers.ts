@@ -1,0 +1,77 @@
+// The flow timer job: waits (interval nodes, content waits) and answer timeouts are flow_timers rows;
+// every second a pass fires those due. Exactly once: each timer is claimed by one conditional update
+// (`pending` → `fired`) in the same write as the step it causes, so a second pass or instance
+// running at the same moment updates nothing (on PostgreSQL it waits on the row lock, then finds it
+// fired) and a crash before the commit leaves it pending for the next pass. Rows survive restarts;
+// a timer due while the server was down fires on the first pass after it comes back.
+//
+// The look-up of due timers crosses companies on purpose (one job serves every tenant); each timer
+// is then handled through tenant(db, row.companyId).
+import type { AppDeps } from '../context.ts';
+import { tenant } from '../db/tenant.ts';
+import { write } from '../db/write.ts';
+import { fireRunTimer } from './runtime.ts';
+
+export type FlowTimerPassResult = { fired: number; lost: number };
+
+/** One pass: fires up to `limit` due timers, oldest first. */
+export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit?: number } = {}): Promise<FlowTimerPassResult> {
+  const now = opts.now ?? new Date();
+  const due = await deps.db
+    .selectFrom('flowTimers')
+    .select(['flowTimers.id', 'flowTimers.companyId', 'flowTimers.runId', 'flowTimers.timerId'])
+    .where('flowTimers.status', '=', 'pending')
+    .where('flowTimers.dueAt', '<=', now.toISOString())
+    .orderBy('flowTimers.dueAt')
+    .orderBy('flowTimers.id')
+    .limit(opts.limit ?? 200)
+    .execute();
+  const result: FlowTimerPassResult = { fired: 0, lost: 0 };
+  for (const timer of due) {
+    const fired = await write(deps, async (tx) => {
+      const at = now.toISOString();
+      const claimed = await tenant(tx.db, timer.companyId)
+        .updateTable('flowTimers')
+        .set({ status: 'fired', firedAt: at, updatedAt: at })
+        .where('flowTimers.id', '=', timer.id)
+        .where('flowTimers.status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return false;
+      await fireRunTimer(tx, timer.companyId, timer.runId, timer.timerId, now);
+      return true;
+    }).catch((err: unknown) => {
+      deps.log.error('flow timer failed', { timerId: timer.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      return false;
+    });
+    if (fired) result.fired++;
+    else result.lost++;
+  }
+  return result;
+}
+
+export type RunningFlowTimers = { stop(): Promise<void> };
+
+/** The loop `server.ts` starts: a pass every `tickMs` (1 s: the shortest wait a flow draws is 1 s). */
+export function startFlowTimerJob(deps: AppDeps, opts: { tickMs?: number; now?: () => Date } = {}): RunningFlowTimers {
+  const tickMs = opts.tickMs ?? 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    if (stopped) return;
+    running = fireDueFlowTimers(deps, { now: opts.now?.() })
+      .catch((err: unknown) => deps.log.error('flow timer pass failed', { error: String(err) }))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, tickMs);
+      });
+  };
+  timer = setTimeout(tick, tickMs);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
