@@ -18,6 +18,7 @@ const WAIT = id('wait');
 const TICKET = id('ticket');
 const BYE = id('bye');
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000);
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
 
 /** start → message → menu; 1 → interval 2 s → ticket (queue); 2 → farewell. */
 function supportFlow(queueId: number, farewell = 'Até logo!') {
@@ -237,5 +238,79 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     const next = newNumber();
     await desk.say(next, 'só na outra');
     expect((await bodies(desk, next))[0]).toContain('*1* - Sales');
+  });
+  it('sends an uploaded image, asks a question whose answer fills a later text, runs a content block with its wait', async () => {
+    const desk = await setupDesk(t, { queues: [{ name: 'Sales' }, { name: 'Support' }] });
+    const token = desk.adminSession.token;
+    const form = new FormData();
+    form.set('medias', new File([new Uint8Array(PNG)], 'cardapio.png', { type: 'image/png' }));
+    const uploaded = await t.app.request('/flowbuilder/img', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const url = (await uploaded.json()) as string;
+    const [IMG, ASK, BLOCK] = [id('img'), id('ask'), id('block')];
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'Cardápio' } })).body.id as number;
+    const edge = (source: string, target: string, sourceHandle: string | null = null) => ({ source, target, sourceHandle, type: 'buttonedge' });
+    const saved = await t.request('POST', '/flowbuilder/flow', {
+      token,
+      body: {
+        idFlow: flowId,
+        nodes: [
+          { id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} },
+          { id: IMG, type: 'img', position: { x: 1, y: 0 }, data: { url, caption: 'Nosso cardápio' } },
+          { id: ASK, type: 'question', position: { x: 2, y: 0 }, data: { typebotIntegration: { message: 'Qual prato?', answerKey: 'prato' } } },
+          {
+            id: BLOCK,
+            type: 'singleBlock',
+            position: { x: 3, y: 0 },
+            data: { seq: ['message1', 'interval2', 'message3'], elements: [{ number: 'message1', value: 'Anotado: {{prato}}' }, { number: 'interval2', value: '1' }, { number: 'message3', value: 'Pedido enviado!' }] },
+          },
+        ],
+        connections: [edge('1', IMG), edge(IMG, ASK), edge(ASK, BLOCK)],
+      },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await t.request('POST', '/flowcampaign', { token, body: { name: 'Menu', flowId, phrase: 'cardapio' } });
+    const from = newNumber();
+    await desk.say(from, 'Cardápio');
+    const first = await desk.outbox(from);
+    expect(first.map((m) => [m.body, m.mediaType ?? null])).toEqual([['Nosso cardápio', 'image'], ['Qual prato?', null]]);
+    expect(first[0]!.fileName).toBe('cardapio.png');
+    // The image is the ticket's own copy, served with the ticket's rules.
+    const ticket = (await desk.ticketOf(from))!;
+    const image = await tenant(t.db, desk.companyId).selectFrom('messages').select('messages.mediaUrl').where('messages.ticketId', '=', ticket.id).where('messages.mediaType', '=', 'image').executeTakeFirstOrThrow();
+    expect(image.mediaUrl).toMatch(new RegExp(`^${desk.companyId}/tickets/${ticket.id}/`));
+
+    await desk.say(from, '  Feijoada ');
+    expect((await desk.outbox(from)).map((m) => m.body).slice(2)).toEqual(['Anotado: Feijoada']);
+    expect(await desk.ticketOf(from)).toMatchObject({ flowNodeId: BLOCK });
+    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(2) })).fired).toBe(1);
+    expect((await desk.outbox(from)).map((m) => m.body).slice(3)).toEqual(['Pedido enviado!']);
+    const [run] = await runsOf(desk, ticket.id);
+    expect(run).toMatchObject({ status: 'finished', endReason: 'completed' });
+    expect(JSON.parse(run!.state).variables).toEqual({ prato: 'Feijoada' });
+  });
+
+  it('a typebot or openai node takes its not-configured path (the adapters are not wired yet)', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const [AI, FALLBACK] = [id('ai'), id('fallback')];
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'IA' } })).body.id as number;
+    const saved = await t.request('POST', '/flowbuilder/flow', {
+      token,
+      body: {
+        idFlow: flowId,
+        nodes: [
+          { id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} },
+          { id: AI, type: 'openai', position: { x: 1, y: 0 }, data: { typebotIntegration: { name: 'Bot', apiKey: 'sk-x', prompt: 'Você é um assistente' } } },
+          { id: FALLBACK, type: 'message', position: { x: 2, y: 0 }, data: { label: 'Um atendente vai responder.' } },
+        ],
+        connections: [{ source: '1', target: AI }, { source: AI, target: FALLBACK, sourceHandle: 'notConfigured' }],
+      },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await t.request('POST', '/flowcampaign', { token, body: { name: 'IA', flowId, phrase: 'robo' } });
+    const from = newNumber();
+    await desk.say(from, 'robô');
+    expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['Um atendente vai responder.']);
+    expect(t.log.lines.some((l) => l.msg === 'flow error' && l.data?.code === 'not_configured')).toBe(true);
   });
 });
