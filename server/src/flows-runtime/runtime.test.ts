@@ -188,7 +188,7 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     expect(out.at(-1)).toContain('*1* - Sales');
   });
 
-  it('a timer of a ticket an agent took ends the flow without sending', async () => {
+  it('an agent accepting the ticket ends its flow; its timer never sends', async () => {
     const { desk } = await setup();
     const from = newNumber();
     await desk.say(from, 'quero ajuda');
@@ -196,11 +196,19 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     const ticket = (await desk.ticketOf(from))!;
     const taken = await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.adminSession.token, body: { status: 'open', userId: desk.admin.id } });
     expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect(taken.body).toMatchObject({ status: 'open', flowId: null, flowNodeId: null });
+    expect((await runsOf(desk, ticket.id))[0]).toMatchObject({ status: 'stopped', endReason: 'stopped' });
     const sent = (await bodies(desk, from)).length;
-    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(5) })).fired).toBe(1);
+    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(5) })).fired).toBe(0);
     expect(await bodies(desk, from)).toHaveLength(sent);
-    expect((await runsOf(desk, ticket.id))[0]).toMatchObject({ status: 'stopped' });
     expect(await desk.ticketOf(from)).toMatchObject({ status: 'open', queueId: null, flowId: null });
+    // Given back to pending, the ticket does not resume the old flow: the queue menu answers.
+    const back = await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.adminSession.token, body: { status: 'pending', userId: null } });
+    expect(back.body, JSON.stringify(back.body)).toMatchObject({ status: 'pending', userId: null });
+    await desk.say(from, '2');
+    const out = await bodies(desk, from);
+    expect(out.slice(sent)).not.toContain('Até logo!');
+    expect(out.at(-1)).toContain('*1* - Sales');
   });
 
   it('a conversation keeps the version it started on; an inactive campaign starts nothing', async () => {
