@@ -211,7 +211,7 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     expect(out.at(-1)).toContain('*1* - Sales');
   });
 
-  it('a conversation keeps the version it started on; an inactive campaign starts nothing', async () => {
+  it('a conversation keeps the version it started on; an inactive flow or campaign starts nothing', async () => {
     const { desk, token, flowId, support, campaignId } = await setup();
     const from = newNumber();
     await desk.say(from, 'quero ajuda');
@@ -225,6 +225,13 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     await desk.say(next, 'quero ajuda');
     await desk.say(next, '2');
     expect((await bodies(desk, next)).at(-1)).toBe('Tchau da versão 2');
+
+    // An inactive flow starts nothing either.
+    expect((await t.request('PUT', '/flowbuilder', { token, body: { flowId, name: 'Atendimento', active: false } })).body).toMatchObject({ active: false });
+    const fourth = newNumber();
+    await desk.say(fourth, 'quero ajuda');
+    expect((await bodies(desk, fourth))[0]).toContain('*1* - Sales');
+    await t.request('PUT', '/flowbuilder', { token, body: { flowId, name: 'Atendimento', active: true } });
 
     await t.request('PUT', '/flowcampaign', { token, body: { id: campaignId, name: 'Ajuda', flowId, phrase: 'quero ajuda', status: false } });
     const third = newNumber();

@@ -46,7 +46,7 @@ export function flowsRoutes(deps: AppDeps) {
     })
     .put('/flowbuilder', ...admin, async (c) => {
       const actor = c.get('actor');
-      const input = await parseBody(c, flowRenameSchema);
+      const input = await parseBody(c, flowRenameSchema.extend({ active: z.boolean().optional() }));
       return c.json(await write(deps, (tx) => renameFlow(tx, actor, input)));
     })
     .post('/flowbuilder/duplicate', ...admin, async (c) => {

@@ -32,11 +32,12 @@ export async function createFlow(tx: Tx, actor: Actor, input: { name: string }):
   return toFlowDto(row);
 }
 
-export async function renameFlow(tx: Tx, actor: Actor, input: { flowId: number; name: string }): Promise<FlowDto> {
+/** PUT /flowbuilder: the name, and (ours) `active`: an inactive flow starts no new conversation. */
+export async function renameFlow(tx: Tx, actor: Actor, input: { flowId: number; name: string; active?: boolean }): Promise<FlowDto> {
   await getFlowRow(tx.db, actor.companyId, input.flowId);
   const row = await tenant(tx.db, actor.companyId)
     .updateTable('flows')
-    .set({ name: input.name, ...bumpVersion() })
+    .set({ name: input.name, ...(input.active === undefined ? {} : { active: input.active ? 1 : 0 }), ...bumpVersion() })
     .where('flows.id', '=', input.flowId)
     .returningAll()
     .executeTakeFirstOrThrow();
