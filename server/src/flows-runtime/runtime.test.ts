@@ -253,6 +253,53 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     const next = newNumber();
     await desk.say(next, 'só na outra');
     expect((await bodies(desk, next))[0]).toContain('*1* - Sales');
+    // Another company's customers never start this company's flows.
+    const otherCompany = await setupDesk(t, { queues: [{ name: 'Sales' }, { name: 'Support' }] });
+    const stranger = newNumber();
+    await otherCompany.say(stranger, 'um orçamento');
+    expect((await otherCompany.outbox(stranger)).map((m) => m.body)).toEqual([expect.stringContaining('*1* - Sales')]);
+    expect(await tenant(t.db, otherCompany.companyId).selectFrom('flowRuns').select('flowRuns.id').execute()).toEqual([]);
+  });
+
+  it('a menu with a timeout path: an answer cancels its timer; silence takes the timeout path once', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const [ASKMENU, LATE, OK] = [id('askmenu'), id('late'), id('ok')];
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'Tempo' } })).body.id as number;
+    const saved = await t.request('POST', '/flowbuilder/flow', {
+      token,
+      body: {
+        idFlow: flowId,
+        nodes: [
+          { id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} },
+          { id: ASKMENU, type: 'menu', position: { x: 1, y: 0 }, data: { message: 'Confirma?', arrayOption: [{ number: 1, value: 'Sim' }], timeoutSec: 60 } },
+          { id: OK, type: 'message', position: { x: 2, y: 0 }, data: { label: 'Confirmado' } },
+          { id: LATE, type: 'message', position: { x: 2, y: 1 }, data: { label: 'Tempo esgotado' } },
+        ],
+        connections: [{ source: '1', target: ASKMENU }, { source: ASKMENU, target: OK, sourceHandle: 'a1' }, { source: ASKMENU, target: LATE, sourceHandle: 'timeout' }],
+      },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await t.request('POST', '/flowcampaign', { token, body: { name: 'Tempo', flowId, phrase: 'confirmar' } });
+    const timersOf = async (from: string) => {
+      const ticket = (await desk.ticketOf(from))!;
+      return (await tenant(t.db, desk.companyId).selectFrom('flowTimers').innerJoin('flowRuns', 'flowRuns.id', 'flowTimers.runId').select('flowTimers.status').where('flowRuns.ticketId', '=', ticket.id).orderBy('flowTimers.id').execute()).map((x) => x.status);
+    };
+
+    const quick = newNumber();
+    await desk.say(quick, 'confirmar');
+    await desk.say(quick, 'sim');
+    expect((await desk.outbox(quick)).map((m) => m.body)).toEqual(['Confirma?\n\n1 - Sim', 'Confirmado']);
+    expect(await timersOf(quick)).toEqual(['cancelled']);
+
+    const slow = newNumber();
+    await desk.say(slow, 'confirmar');
+    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(30) })).fired).toBe(0);
+    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(61) })).fired).toBe(1);
+    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(120) })).fired).toBe(0);
+    expect((await desk.outbox(slow)).map((m) => m.body)).toEqual(['Confirma?\n\n1 - Sim', 'Tempo esgotado']);
+    expect(await timersOf(slow)).toEqual(['fired']);
+    expect(await timersOf(quick)).toEqual(['cancelled']);
   });
   it('sends an uploaded image, asks a question whose answer fills a later text, runs a content block with its wait', async () => {
     const desk = await setupDesk(t, { queues: [{ name: 'Sales' }, { name: 'Support' }] });
