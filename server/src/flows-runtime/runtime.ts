@@ -11,7 +11,7 @@ import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type Fl
 import { companyPlanAllows } from '../auth/plan-gate.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
-import { serverTimeZone, textLanguage, ticketNames } from '../inbound/reply.ts';
+import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
 import { flowMediaPath } from '../modules/flows/media.ts';
 import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../modules/media/storage.ts';
 import { queueTicketMessage } from '../modules/messages/send.ts';
@@ -20,11 +20,41 @@ import type { TicketRow } from '../modules/tickets/dto.ts';
 import { bumpVersion } from '../sync/version.ts';
 import { loadVersionGraph, lockRun, lockRunningRun, readState, type RunRow } from './runs.ts';
 
-/** The engine's context for a ticket: the moment, the server's random draw, the contact's template variables. */
+// The language of `{{ms}}` on an unassigned ticket is the company's first admin's (inbound/reply.ts):
+// read once per company every few seconds, not on every step.
+const languages = new Map<string, { lang: Awaited<ReturnType<typeof textLanguage>>; until: number }>();
+const LANGUAGE_TTL_MS = 5_000;
+
+async function languageFor(tx: Tx, ticket: TicketRow): Promise<Awaited<ReturnType<typeof textLanguage>>> {
+  if (ticket.userId !== null) return textLanguage(tx, ticket);
+  const key = `${tx.config.databaseUrl}#${ticket.companyId}`;
+  const hit = languages.get(key);
+  if (hit && hit.until > Date.now()) return hit.lang;
+  const lang = await textLanguage(tx, ticket);
+  if (languages.size > 10_000) languages.clear();
+  languages.set(key, { lang, until: Date.now() + LANGUAGE_TTL_MS });
+  return lang;
+}
+
+/** The engine's context for a ticket: the moment, the server's random draw, the template variables (one read). */
 async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowContext> {
-  const contact = await tenant(tx.db, ticket.companyId).selectFrom('contacts').select(['contacts.name', 'contacts.number', 'contacts.email']).where('contacts.id', '=', ticket.contactId).executeTakeFirst();
-  const names = await ticketNames(tx, ticket);
-  const vars = buildTemplateVars({ contact: contact ?? { name: '' }, ticketId: ticket.id, ...names, now, timeZone: serverTimeZone(), lang: await textLanguage(tx, ticket) });
+  const row = await tenant(tx.db, ticket.companyId)
+    .selectFrom('tickets')
+    .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
+    .leftJoin('queues', 'queues.id', 'tickets.queueId')
+    .leftJoin('whatsapps', 'whatsapps.id', 'tickets.whatsappId')
+    .select(['contacts.name', 'contacts.number', 'contacts.email', 'queues.name as queueName', 'whatsapps.name as connectionName'])
+    .where('tickets.id', '=', ticket.id)
+    .executeTakeFirst();
+  const vars = buildTemplateVars({
+    contact: row ?? { name: '' },
+    ticketId: ticket.id,
+    queue: row?.queueName ?? null,
+    connection: row?.connectionName ?? null,
+    now,
+    timeZone: serverTimeZone(),
+    lang: await languageFor(tx, ticket),
+  });
   // typebot and openai adapters are not wired yet: the engine takes their "not configured" path.
   return { now, random: Math.random, vars, adapters: {} };
 }
