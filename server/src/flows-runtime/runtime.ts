@@ -184,7 +184,9 @@ export type FlowInbound = { ticket: TicketRow; connectionId: number; messageId: 
  */
 export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<boolean> {
   const { ticket } = input;
-  const run = await lockRunningRun(tx, ticket.companyId, ticket.id);
+  // A running flow shows on its ticket (flowId): without one, no run to look up. Runs start only
+  // here, one message of a contact at a time, so the row the pipeline read is current enough.
+  const run = ticket.flowId === null ? undefined : await lockRunningRun(tx, ticket.companyId, ticket.id);
   if (run) {
     if (run.lastMessageId !== null && run.lastMessageId >= input.messageId) return true;
     await advance(tx, run, ticket, { type: 'inbound', text: input.body, ...(input.media ? { media: input.media } : {}) }, input.now, { lastMessageId: input.messageId });
