@@ -1,38 +1,16 @@
 // Flow and phrase-campaign rows → what the REST calls answer (spec/03 §3, §7). The graph is stored
-// as the editor saves it ({nodes, connections}), parsed by the sync schema on the way in.
+// as the editor saves it ({nodes, connections}), parsed by the sync schema on the way in. The wire
+// shapes are sync's (`sync/src/flow/wire.ts`).
+import type { Flow, PhraseCampaign, StoredFlowGraph } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { FlowCampaigns, Flows } from '../../db/schema.ts';
 
 export type FlowRow = Selectable<Flows>;
 export type PhraseCampaignRow = Selectable<FlowCampaigns>;
 
-export type FlowDto = {
-  id: number;
-  name: string;
-  active: boolean;
-  userId: number | null;
-  /** The number of the latest saved version (0: never saved). */
-  versionNo: number;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
-
-export type StoredGraph = { nodes: unknown[]; connections: unknown[] };
-
-export type PhraseCampaignDto = {
-  id: number;
-  name: string;
-  flowId: number;
-  whatsappId: number | null;
-  phrase: string;
-  /** Ours: `exact` (the whole message, the default) or `contains` (whole words inside it). */
-  matchMode: 'exact' | 'contains';
-  status: boolean;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-};
+export type FlowDto = Flow;
+export type StoredGraph = StoredFlowGraph;
+export type PhraseCampaignDto = PhraseCampaign;
 
 const iso = (v: string | Date) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
 

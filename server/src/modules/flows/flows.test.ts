@@ -1,6 +1,7 @@
 // Flows and phrase campaigns over REST (spec/03 §5, §7) on a fresh database of each dialect: every
 // call's contract, versions on save, validation issues, uploads, permissions, plan flag and tenant
 // isolation. The runtime (phrase → flow → messages, timers, stop) is tested in flows-runtime/.
+import { flowSchema, flowWithGraphSchema, phraseCampaignSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
@@ -58,6 +59,8 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     const created = await req('POST', '/flowbuilder', { name: 'Atendimento' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ name: 'Atendimento', active: true, versionNo: 0, version: 1 });
+    // The answers are sync's wire shapes, exactly.
+    expect(flowSchema.strict().parse(created.body)).toEqual(created.body);
     const id = created.body.id as number;
     await req('POST', '/flowbuilder', { name: 'Boas vindas' });
     expect((await req('GET', '/flowbuilder')).body.flows.map((f: { name: string }) => f.name)).toEqual(['Atendimento', 'Boas vindas']);
@@ -75,6 +78,7 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     expect(saved.body.flow).toMatchObject({ id, versionNo: 1 });
     expect(saved.body.warnings).toEqual([]);
     const read = await req('GET', `/flowbuilder/flow/${id}`);
+    expect(flowWithGraphSchema.strict().parse(read.body.flow)).toEqual(read.body.flow);
     expect(read.body.flow.flow.nodes.map((n: { id: string }) => n.id)).toEqual(graph(queue.id).nodes.map((n) => n.id));
     expect(read.body.flow.flow.connections).toHaveLength(4);
     // React Flow's own fields survive the save.
@@ -160,6 +164,7 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     const created = await req('POST', '/flowcampaign', { name: 'Promo', flowId, whatsappId: connection.id, phrase: 'quero promo' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ name: 'Promo', flowId, whatsappId: connection.id, phrase: 'quero promo', status: true, matchMode: 'exact', version: 1 });
+    expect(phraseCampaignSchema.strict().parse(created.body)).toEqual(created.body);
     const id = created.body.id as number;
     const any = await req('POST', '/flowcampaign', { name: 'Oi', flowId, whatsappId: '', phrase: 'oi', matchMode: 'contains', status: false });
     expect(any.body).toMatchObject({ whatsappId: null, matchMode: 'contains', status: false });
