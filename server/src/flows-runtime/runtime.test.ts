@@ -7,6 +7,7 @@ import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
+import { bumpVersion } from '../sync/version.ts';
 import { takeInboundForFlow } from './runtime.ts';
 import { fireDueFlowTimers } from './timers.ts';
 
@@ -374,5 +375,24 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     await desk.say(from, 'robô');
     expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['Um atendente vai responder.']);
     expect(t.log.lines.some((l) => l.msg === 'flow error' && l.data?.code === 'not_configured')).toBe(true);
+  });
+  it('deleting a flow ends its conversations; a plan without campaigns starts no flow', async () => {
+    const { desk, token, flowId } = await setup();
+    const from = newNumber();
+    await desk.say(from, 'quero ajuda');
+    await desk.say(from, '1');
+    const ticket = (await desk.ticketOf(from))!;
+    expect(ticket.flowId).toBe(flowId);
+    expect((await t.request('DELETE', `/flowbuilder/${flowId}`, { token })).status).toBe(200);
+    expect(await ticketApi(desk, from)).toMatchObject({ flowId: null, flowNodeId: null, status: 'pending' });
+    expect(await runsOf(desk, ticket.id)).toEqual([]);
+    expect((await fireDueFlowTimers(t.deps, { now: inSeconds(60) })).fired).toBe(0);
+
+    const again = await setup();
+    await t.db.updateTable('plans').set({ useCampaigns: 0, ...bumpVersion() }).where('id', '=', again.desk.plan.id).execute();
+    const next = newNumber();
+    await again.desk.say(next, 'quero ajuda');
+    const out = await bodies(again.desk, next);
+    expect(out).toEqual([expect.stringContaining('*1* - Sales')]);
   });
 });
