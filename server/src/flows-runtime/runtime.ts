@@ -14,7 +14,7 @@ import type { Tx } from '../db/write.ts';
 import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
 import { flowMediaPath } from '../modules/flows/media.ts';
 import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../modules/media/storage.ts';
-import { queueTicketMessage } from '../modules/messages/send.ts';
+import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { bumpVersion } from '../sync/version.ts';
@@ -36,6 +36,9 @@ async function languageFor(tx: Tx, ticket: TicketRow): Promise<Awaited<ReturnTyp
   return lang;
 }
 
+// The server's zone does not change while it runs; asking Intl for it costs more than a step.
+let zone: string | undefined;
+
 /** The engine's context for a ticket: the moment, the server's random draw, the template variables (one read). */
 async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowContext> {
   const row = await tenant(tx.db, ticket.companyId)
@@ -52,7 +55,7 @@ async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowCon
     queue: row?.queueName ?? null,
     connection: row?.connectionName ?? null,
     now,
-    timeZone: serverTimeZone(),
+    timeZone: (zone ??= serverTimeZone()),
     lang: await languageFor(tx, ticket),
   });
   // typebot and openai adapters are not wired yet: the engine takes their "not configured" path.
@@ -61,8 +64,11 @@ async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowCon
 
 const origin = (run: Pick<RunRow, 'id'>) => `flow:${run.id}`;
 
-/** A node's media: a stored flow file is copied into the ticket's folder and queued; a link goes as text. */
-async function queueFlowMedia(tx: Tx, run: RunRow, ticket: TicketRow, a: Extract<FlowAction, { type: 'sendMedia' }>): Promise<void> {
+/**
+ * What a node's media sends: a stored flow file copied into the ticket's folder, queued as that
+ * media type with the caption as its text; a link (or a missing file) as text. Undefined: nothing.
+ */
+async function flowMediaMessage(tx: Tx, run: RunRow, ticket: TicketRow, a: Extract<FlowAction, { type: 'sendMedia' }>): Promise<OutgoingMessage | undefined> {
   const rel = flowMediaPath(ticket.companyId, a.url);
   const abs = rel ? resolveMediaFile(tx.config.mediaDir, rel) : undefined;
   const data = abs ? await readFile(abs).catch(() => undefined) : undefined;
@@ -70,13 +76,12 @@ async function queueFlowMedia(tx: Tx, run: RunRow, ticket: TicketRow, a: Extract
     if (rel) tx.log.warn('flow media missing', { runId: run.id, nodeId: a.nodeId, url: a.url });
     // Not a stored file (a URL): no download inside a write, the link goes as text.
     const text = [a.caption, rel ? undefined : a.url].filter((s) => s && s.trim()).join('\n');
-    if (text) await queueTicketMessage(tx, ticket, { body: text, origin: origin(run) });
-    return;
+    return text ? { body: text, origin: origin(run) } : undefined;
   }
   const fileName = a.name ?? path.basename(rel).replace(/^\d+-[0-9a-f]{12}-/, '');
   const media = await saveTicketMedia(tx.config.mediaDir, ticket.companyId, ticket.id, { data, fileName, mimeType: mimeOfPath(rel), mediaType: a.mediaType, kind: a.mediaType });
   tx.effects.onRollback(() => removeMediaFile(tx.config.mediaDir, media.relPath));
-  await queueTicketMessage(tx, ticket, { body: a.caption ?? '', media, origin: origin(run) });
+  return { body: a.caption ?? '', media, origin: origin(run) };
 }
 
 /**
@@ -88,14 +93,18 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
   const now = new Date().toISOString();
   const patch: Partial<Pick<TicketRow, 'queueId' | 'queueOptionId' | 'chatbot' | 'amountUsedBotQueues'>> = {};
   let endReason: string | null = null;
+  // The step's messages, in order, queued together at the end (one insert for all of them).
+  const outgoing: OutgoingMessage[] = [];
   for (const a of result.actions) {
     switch (a.type) {
       case 'sendText':
-        if (ticket.whatsappId !== null && a.text.trim()) await queueTicketMessage(tx, ticket, { body: a.text, origin: origin(run) });
+        if (ticket.whatsappId !== null && a.text.trim()) outgoing.push({ body: a.text, origin: origin(run) });
         break;
-      case 'sendMedia':
-        if (ticket.whatsappId !== null) await queueFlowMedia(tx, run, ticket, a);
+      case 'sendMedia': {
+        const out = ticket.whatsappId !== null ? await flowMediaMessage(tx, run, ticket, a) : undefined;
+        if (out) outgoing.push(out);
         break;
+      }
       case 'setTimer':
         await t.insertInto('flowTimers', { runId: run.id, timerId: a.id, dueAt: a.at }).execute();
         break;
@@ -123,6 +132,7 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
         break;
     }
   }
+  if (outgoing.length > 0) await queueMessages(tx, ticket.companyId, outgoing.map((out) => ({ ticket, out })));
   const running = !result.state.finished;
   await t
     .updateTable('flowRuns')

@@ -33,7 +33,8 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
   // they run on the pool's connections (each locks only its own run).
   const fire = async (timer: (typeof due)[number]) => {
     const fired = await write(deps, async (tx) => {
-      const at = now.toISOString();
+      // fired_at: when it really fired (the pass's `now` may be a test's chosen moment).
+      const at = new Date().toISOString();
       const claimed = await tenant(tx.db, timer.companyId)
         .updateTable('flowTimers')
         .set({ status: 'fired', firedAt: at, updatedAt: at })
