@@ -8,6 +8,16 @@ import type { Reader, Tx } from '../db/write.ts';
 
 export type RunRow = Selectable<FlowRuns>;
 
+/**
+ * PostgreSQL: locks the ticket row for this write. Every write of the runtime takes it first, as the
+ * ticket transitions do (they update the ticket, then stop its flow), so a message, a timer and an
+ * agent's accept on one ticket queue behind each other in one lock order instead of deadlocking.
+ */
+export async function lockTicket(tx: Tx, companyId: number, ticketId: number): Promise<void> {
+  if (tx.dialect !== 'postgres') return;
+  await tenant(tx.db, companyId).selectFrom('tickets').select('tickets.id').where('tickets.id', '=', ticketId).forUpdate().execute();
+}
+
 /** The ticket's running run, locked for this write on PostgreSQL (an inbound message and a timer never step it at once). */
 export async function lockRunningRun(tx: Tx, companyId: number, ticketId: number): Promise<RunRow | undefined> {
   return tenant(tx.db, companyId)

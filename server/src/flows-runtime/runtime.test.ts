@@ -395,4 +395,25 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     const out = await bodies(again.desk, next);
     expect(out).toEqual([expect.stringContaining('*1* - Sales')]);
   });
+  it('an agent accepting while the timer fires: both settle, in one order or the other, no error', async () => {
+    const { desk, support } = await setup();
+    const froms = [newNumber(), newNumber(), newNumber()];
+    for (const from of froms) {
+      await desk.say(from, 'quero ajuda');
+      await desk.say(from, '1');
+    }
+    const tickets = await Promise.all(froms.map(async (from) => (await desk.ticketOf(from))!));
+    const accepts = tickets.map((ticket) => t.request('PUT', `/tickets/${ticket.id}`, { token: desk.adminSession.token, body: { status: 'open', userId: desk.admin.id } }));
+    const [pass, ...answers] = await Promise.all([fireDueFlowTimers(t.deps, { now: inSeconds(5) }), ...accepts]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(pass.fired + pass.lost).toBeLessThanOrEqual(3);
+    for (const ticket of tickets) {
+      const after = (await tenant(t.db, desk.companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow());
+      // Accepted by the agent either way; the flow ended (handed over to Support first, or stopped).
+      expect(after).toMatchObject({ status: 'open', userId: desk.admin.id, flowId: null });
+      expect([null, support]).toContain(after.queueId);
+      expect((await runsOf(desk, ticket.id))[0]!.status).not.toBe('running');
+    }
+    expect(t.log.lines.filter((l) => l.msg === 'flow timer failed')).toEqual([]);
+  });
 });

@@ -18,7 +18,7 @@ import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { bumpVersion } from '../sync/version.ts';
-import { loadVersionGraph, lockRun, lockRunningRun, readState, type RunRow } from './runs.ts';
+import { loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
 
 // The language of `{{ms}}` on an unassigned ticket is the company's first admin's (inbound/reply.ts):
 // read once per company every few seconds, not on every step.
@@ -173,6 +173,7 @@ export async function startFlow(tx: Tx, ticket: TicketRow, input: { flowId: numb
   const version = await t.selectFrom('flowVersions').select('flowVersions.id').where('flowVersions.flowId', '=', flow.id).where('flowVersions.versionNo', '=', flow.versionNo).executeTakeFirst();
   if (!version) return false;
   const now = input.now ?? new Date();
+  await lockTicket(tx, ticket.companyId, ticket.id);
   await stopTicketFlow(tx, ticket, now);
   const state = createFlowState();
   const run = await t
@@ -196,6 +197,7 @@ export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<bo
   const { ticket } = input;
   // A running flow shows on its ticket (flowId): without one, no run to look up. Runs start only
   // here, one message of a contact at a time, so the row the pipeline read is current enough.
+  if (ticket.flowId !== null) await lockTicket(tx, ticket.companyId, ticket.id);
   const run = ticket.flowId === null ? undefined : await lockRunningRun(tx, ticket.companyId, ticket.id);
   if (run) {
     if (run.lastMessageId !== null && run.lastMessageId >= input.messageId) return true;
@@ -222,6 +224,7 @@ export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<bo
 
 /** Ends the ticket's running flow (an agent's stop, the ticket taken or closed): its timer is cancelled, nothing is sent. */
 export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()): Promise<boolean> {
+  await lockTicket(tx, ticket.companyId, ticket.id);
   const run = await lockRunningRun(tx, ticket.companyId, ticket.id);
   if (!run) return false;
   await advance(tx, run, ticket, { type: 'stop' }, now);
@@ -229,7 +232,7 @@ export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()
 }
 
 /**
- * A due timer of run `runId` (the timer row already claimed by the caller in this write). A ticket
+ * A due timer of run `runId` (the caller locked the ticket, then claimed the timer row). A ticket
  * an agent took or closed meanwhile ends the flow instead (nothing more is sent to it).
  */
 export async function fireRunTimer(tx: Tx, companyId: number, runId: number, timerId: string, now: Date): Promise<'fired' | 'stopped' | 'stale'> {

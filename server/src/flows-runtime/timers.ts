@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
+import { lockTicket } from './runs.ts';
 import { fireRunTimer } from './runtime.ts';
 
 export type FlowTimerPassResult = { fired: number; lost: number };
@@ -20,7 +21,8 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
   const now = opts.now ?? new Date();
   const due = await deps.db
     .selectFrom('flowTimers')
-    .select(['flowTimers.id', 'flowTimers.companyId', 'flowTimers.runId', 'flowTimers.timerId'])
+    .innerJoin('flowRuns', 'flowRuns.id', 'flowTimers.runId')
+    .select(['flowTimers.id', 'flowTimers.companyId', 'flowTimers.runId', 'flowTimers.timerId', 'flowRuns.ticketId'])
     // A literal, so both planners use the partial index of pending timers.
     .where(sql<boolean>`flow_timers.status = 'pending'`)
     .where('flowTimers.dueAt', '<=', now.toISOString())
@@ -35,6 +37,8 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
     const fired = await write(deps, async (tx) => {
       // fired_at: when it really fired (the pass's `now` may be a test's chosen moment).
       const at = new Date().toISOString();
+      // The ticket first, as every runtime write and ticket transition does (runs.ts, lockTicket).
+      await lockTicket(tx, timer.companyId, timer.ticketId);
       const claimed = await tenant(tx.db, timer.companyId)
         .updateTable('flowTimers')
         .set({ status: 'fired', firedAt: at, updatedAt: at })
