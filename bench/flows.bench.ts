@@ -126,8 +126,11 @@ async function main() {
   const load0 = loadavg()[0]!;
   const cpu0 = process.cpuUsage();
   const started = performance.now();
+  // BENCH_DEBUG: progress on stderr (events so far, replies per customer).
+  const dbg = process.env.BENCH_DEBUG ? setInterval(() => console.error('progress', events, [...arrived.values()].map((l) => l.length).join(',')), 2000) : undefined;
   await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => customer(i)));
   const seconds = (performance.now() - started) / 1000;
+  if (dbg) clearInterval(dbg);
   const cpu = process.cpuUsage(cpu0);
   await timers.stop();
   polling = false;

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
 import { companyPlanAllows } from '../auth/plan-gate.ts';
+import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
@@ -95,6 +96,7 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
   let endReason: string | null = null;
   // The step's messages, in order, queued together at the end (one insert for all of them).
   const outgoing: OutgoingMessage[] = [];
+  const timers: Extract<FlowAction, { type: 'setTimer' | 'cancelTimer' }>[] = [];
   for (const a of result.actions) {
     switch (a.type) {
       case 'sendText':
@@ -106,10 +108,8 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
         break;
       }
       case 'setTimer':
-        await t.insertInto('flowTimers', { runId: run.id, timerId: a.id, dueAt: a.at }).execute();
-        break;
       case 'cancelTimer':
-        await t.updateTable('flowTimers').set({ status: 'cancelled', updatedAt: now }).where('flowTimers.runId', '=', run.id).where('flowTimers.timerId', '=', a.id).where('flowTimers.status', '=', 'pending').execute();
+        timers.push(a);
         break;
       case 'moveToQueue': {
         // The queue may have been deleted since the flow was drawn: then the ticket keeps its queue.
@@ -132,8 +132,18 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
         break;
     }
   }
-  if (outgoing.length > 0) await queueMessages(tx, ticket.companyId, outgoing.map((out) => ({ ticket, out })));
   const running = !result.state.finished;
+  // The ticket first, then the messages, as the bot's steps do (PostgreSQL locks the company's sync
+  // counter row of each synced table at its first write; the callers hold the ingest lock too).
+  const flowColumns = running
+    ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
+    : { flowId: null, flowNodeId: null, flowData: null };
+  const moved = await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...bumpVersion() }).where('tickets.id', '=', ticket.id).returningAll().executeTakeFirst();
+  if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, ticket.companyId, moved, { queueId: patch.queueId, queuedAt: now });
+  for (const a of timers) {
+    if (a.type === 'setTimer') await t.insertInto('flowTimers', { runId: run.id, timerId: a.id, dueAt: a.at }).execute();
+    else await t.updateTable('flowTimers').set({ status: 'cancelled', updatedAt: now }).where('flowTimers.runId', '=', run.id).where('flowTimers.timerId', '=', a.id).where('flowTimers.status', '=', 'pending').execute();
+  }
   await t
     .updateTable('flowRuns')
     .set({
@@ -147,11 +157,7 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
     })
     .where('flowRuns.id', '=', run.id)
     .execute();
-  const flowColumns = running
-    ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
-    : { flowId: null, flowNodeId: null, flowData: null };
-  const moved = await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...bumpVersion() }).where('tickets.id', '=', ticket.id).returningAll().executeTakeFirst();
-  if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, ticket.companyId, moved, { queueId: patch.queueId, queuedAt: now });
+  if (outgoing.length > 0) await queueMessages(tx, ticket.companyId, outgoing.map((out) => ({ ticket: moved ?? ticket, out })));
   tx.effects.poke(ticket.companyId);
 }
 
@@ -195,6 +201,10 @@ export type FlowInbound = { ticket: TicketRow; connectionId: number; messageId: 
  */
 export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<boolean> {
   const { ticket } = input;
+  // PostgreSQL: take turns with the company's deliveries (their ingest lock). They write messages and
+  // tickets in either order (a new contact: tickets first; a known one: messages first), so any write
+  // of both that runs beside them can deadlock on the sync counter rows; under the lock it cannot.
+  await lockCompanyIngest(tx, ticket.companyId);
   // A running flow shows on its ticket (flowId): without one, no run to look up. Runs start only
   // here, one message of a contact at a time, so the row the pipeline read is current enough.
   if (ticket.flowId !== null) await lockTicket(tx, ticket.companyId, ticket.id);

@@ -11,10 +11,14 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
+import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { lockTicket } from './runs.ts';
 import { fireRunTimer } from './runtime.ts';
 
 export type FlowTimerPassResult = { fired: number; lost: number };
+
+/** PostgreSQL: timer writes in flight at once (the pool has 10 connections). */
+const PG_TIMER_WRITERS = 3;
 
 /** One pass: fires up to `limit` due timers, oldest first. */
 export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit?: number } = {}): Promise<FlowTimerPassResult> {
@@ -31,13 +35,15 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
     .limit(opts.limit ?? 500)
     .execute();
   const result: FlowTimerPassResult = { fired: 0, lost: 0 };
-  // One write per timer, all started together: on SQLite they share group commits, on PostgreSQL
-  // they run on the pool's connections (each locks only its own run).
+  // One write per timer. SQLite: all started together, they share group commits. PostgreSQL: a few
+  // at a time, so deliveries and the outbox keep connections of the pool.
   const fire = async (timer: (typeof due)[number]) => {
     const fired = await write(deps, async (tx) => {
       // fired_at: when it really fired (the pass's `now` may be a test's chosen moment).
       const at = new Date().toISOString();
-      // The ticket first, as every runtime write and ticket transition does (runs.ts, lockTicket).
+      // PostgreSQL: the company's ingest lock, then the ticket, as every runtime write and ticket
+      // transition takes it first (runs.ts, lockTicket): no deadlock with deliveries or an accept.
+      await lockCompanyIngest(tx, timer.companyId);
       await lockTicket(tx, timer.companyId, timer.ticketId);
       const claimed = await tenant(tx.db, timer.companyId)
         .updateTable('flowTimers')
@@ -55,7 +61,14 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
     if (fired) result.fired++;
     else result.lost++;
   };
-  await Promise.all(due.map(fire));
+  if (deps.dialect === 'sqlite') await Promise.all(due.map(fire));
+  else {
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) await fire(due[next++]!);
+    };
+    await Promise.all(Array.from({ length: PG_TIMER_WRITERS }, worker));
+  }
   return result;
 }
 
