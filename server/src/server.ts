@@ -25,6 +25,7 @@ import { startSchedulesJob } from './jobs/schedules.ts';
 import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { startCampaignDispatch } from './modules/campaigns/dispatch/job.ts';
 import { startPresenceJob } from './jobs/presence.ts';
+import { startFlowTimerJob } from './flows-runtime/timers.ts';
 
 export type RunningServer = {
   deps: AppDeps;
@@ -72,6 +73,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const campaignDispatch = startCampaignDispatch(deps);
   const ticketJobs = startTicketJobs(deps);
   const presenceJob = startPresenceJob(deps);
+  const flowTimers = startFlowTimerJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -81,6 +83,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     async close() {
       await schedulesJob.stop();
       await campaignDispatch.stop();
+      await flowTimers.stop();
       await Promise.all([...ticketJobs, presenceJob].map((j) => j.stop()));
       await web?.close();
       await socket.close();

@@ -257,6 +257,7 @@ export interface FlowCampaigns {
   createdAt: Generated<string>;
   flowId: number;
   id: Generated<number>;
+  matchMode: Generated<string>;
   name: string;
   phrase: string;
   status: Generated<number>;
@@ -276,6 +277,48 @@ export interface Flows {
   updatedAt: Generated<string>;
   userId: number | null;
   version: Generated<number>;
+  versionNo: Generated<number>;
+}
+
+export interface FlowVersions {
+  companyId: number;
+  createdAt: Generated<string>;
+  flowId: number;
+  graph: string;
+  id: Generated<number>;
+  updatedAt: Generated<string>;
+  userId: number | null;
+  versionNo: number;
+}
+
+export interface FlowRuns {
+  campaignId: number | null;
+  companyId: number;
+  createdAt: Generated<string>;
+  deadline: string | null;
+  endReason: string | null;
+  endedAt: string | null;
+  flowId: number;
+  flowVersionId: number;
+  id: Generated<number>;
+  lastMessageId: number | null;
+  nodeId: string | null;
+  state: string;
+  status: Generated<string>;
+  ticketId: number;
+  updatedAt: Generated<string>;
+}
+
+export interface FlowTimers {
+  companyId: number;
+  createdAt: Generated<string>;
+  dueAt: string;
+  firedAt: string | null;
+  id: Generated<number>;
+  runId: number;
+  status: Generated<string>;
+  timerId: string;
+  updatedAt: Generated<string>;
 }
 
 export interface Helps {
@@ -758,7 +801,10 @@ export interface DB {
   files: Files;
   filesOptions: FilesOptions;
   flowCampaigns: FlowCampaigns;
+  flowRuns: FlowRuns;
   flows: Flows;
+  flowTimers: FlowTimers;
+  flowVersions: FlowVersions;
   helps: Helps;
   invoices: Invoices;
   messages: Messages;

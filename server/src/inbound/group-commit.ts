@@ -163,6 +163,15 @@ const RETRYABLE = new Set(['40P01', '40001']);
  */
 const INGEST_LOCK = 0x7a64; // "zd": the advisory-lock namespace of the inbound pipeline
 
+/**
+ * PostgreSQL: takes the company's ingest lock in this transaction, so another writer that touches
+ * the same synced tables under load (the flow timer job) takes turns with deliveries instead of
+ * deadlocking with them on the counter rows. No-op on SQLite (one writer).
+ */
+export async function lockCompanyIngest(tx: Tx, companyId: number): Promise<void> {
+  if (tx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${INGEST_LOCK}, ${companyId})`.execute(tx.db);
+}
+
 async function runLocked<T>(deps: AppDeps, companyId: number, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

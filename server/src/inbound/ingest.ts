@@ -6,6 +6,7 @@ import { peerKey } from '../modules/contacts/queries.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
 import { write } from '../db/write.ts';
 import { runAutomation, wantsAutomation } from './automation.ts';
+import { takeInboundForFlow } from '../flows-runtime/runtime.ts';
 import { takeConfirmationReply } from '../modules/campaigns/dispatch/replies.ts';
 import { loadConnectionContext } from './connection-context.ts';
 import { runGrouped, type Store } from './group-commit.ts';
@@ -64,7 +65,13 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
     }
     // Any other reply ends the wait for a rating; the message went the normal way.
     if (stored.ratingTicket) await dropRatingWait(tx, stored.ratingTicket);
-    await runAutomation(tx, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now: new Date() });
+    const now = new Date();
+    // Flows come first (DESIGN §5): a running flow, or a phrase campaign that starts one, takes the message.
+    if (wantsAutomation(stored)) {
+      const media = delivery.media ? { url: delivery.media.relPath, name: delivery.media.fileName, mimetype: delivery.media.mimeType } : undefined;
+      if (await takeInboundForFlow(tx, { ticket: stored.ticket, connectionId: connection.id, messageId: stored.messageId, body: msg.body, media, now })) return;
+    }
+    await runAutomation(tx, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now });
   });
   return result;
 }

@@ -31,7 +31,7 @@ export async function ticketNames(r: Reader, ticket: Pick<TicketRow, 'companyId'
  * The language of the greeting (`{{ms}}`) in a company's own texts: its author's, as far as we can
  * tell: the ticket's attendant, else the company's first admin; English (the default) otherwise.
  */
-async function textLanguage(r: Reader, ticket: Pick<TicketRow, 'companyId' | 'userId'>): Promise<GreetingLanguage> {
+export async function textLanguage(r: Reader, ticket: Pick<TicketRow, 'companyId' | 'userId'>): Promise<GreetingLanguage> {
   const users = tenant(r.db, ticket.companyId).selectFrom('users').select('users.language');
   const user =
     (ticket.userId !== null ? await users.where('users.id', '=', ticket.userId).executeTakeFirst() : undefined) ??

@@ -98,6 +98,8 @@ export const ticketSchema = z.object({
   unreadMessages: z.number().int().nonnegative(),
   awaitingRating: z.boolean().describe('The rating question was sent and its answer is awaited.'),
   useIntegration: z.boolean(),
+  flowId: refId.nullable().optional().describe('The flow the conversation is running (a flow builder flow), null when none.'),
+  flowNodeId: z.string().nullable().optional().describe('The node of that flow the conversation is at (waiting there, or the last one run).'),
   promptId: refId.nullable(),
   integrationId: refId.nullable(),
   code: z.string().nullable(),

@@ -8,3 +8,4 @@ export * from './condition.ts';
 export * from './engine.ts';
 export * from './phrase.ts';
 export * from './lint.ts';
+export * from './wire.ts';

@@ -78,6 +78,8 @@ export async function toTicketDtos(db: Database, companyId: number, rows: Ticket
       unreadMessages: r.unreadMessages,
       awaitingRating: r.awaitingRating === 1,
       useIntegration: r.useIntegration === 1,
+      flowId: r.flowId,
+      flowNodeId: r.flowNodeId,
       promptId: r.promptId,
       integrationId: r.integrationId,
       code: r.code,

@@ -13,6 +13,7 @@ import { requestRating } from '../../inbound/rating.ts';
 import { queueAutoReply } from '../../inbound/reply.ts';
 import { readSettings } from '../../inbound/settings.ts';
 import { texts } from '../../inbound/texts.ts';
+import { stopTicketFlow } from '../../flows-runtime/runtime.ts';
 import { startTracking, trackTicket } from '../ticket-tracking/service.ts';
 import { findTicketRow, toTicketDto, type TicketRow } from './dto.ts';
 import { getVisibleTicket } from './service.ts';
@@ -48,6 +49,8 @@ export async function updateTicket(tx: Tx, actor: Actor, ticketId: number, input
   if (step.newCycle) await startTracking(tx.db, actor.companyId, updated, step.track);
   else if (step.track) await trackTicket(tx.db, actor.companyId, updated, step.track);
   tx.effects.poke(actor.companyId);
+  // A human took the conversation (accepted, transferred to someone, closed): its flow ends, silently.
+  if (updated.status !== 'pending' || updated.userId !== null) await stopTicketFlow(tx, updated);
   await step.after?.(updated);
   const fresh = (await findTicketRow(tx.db, actor.companyId, updated.id)) ?? updated;
   return toTicketDto(tx.db, actor.companyId, fresh);

@@ -1,0 +1,259 @@
+// The flow runtime (DESIGN §13, issue 15): the pure engine of @zapdesk/sync (`step`) driven by the
+// database. A ticket's conversation in a flow is a flow_runs row (version, engine state, node,
+// deadline); each event — the start, a customer's message, a due timer, an agent's stop — is one
+// `step` inside the caller's write, and its actions are applied in that same write: texts and media
+// queued in the outbox (queueTicketMessage: sent after the commit), timers as flow_timers rows,
+// the ticket moved to a queue and handed over. A rolled-back write did nothing, not even a send.
+// Rules in README.md.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
+import { companyPlanAllows } from '../auth/plan-gate.ts';
+import { lockCompanyIngest } from '../inbound/group-commit.ts';
+import { tenant } from '../db/tenant.ts';
+import type { Tx } from '../db/write.ts';
+import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
+import { flowMediaPath } from '../modules/flows/media.ts';
+import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../modules/media/storage.ts';
+import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts';
+import { trackTicket } from '../modules/ticket-tracking/service.ts';
+import type { TicketRow } from '../modules/tickets/dto.ts';
+import { bumpVersion } from '../sync/version.ts';
+import { loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
+
+// The language of `{{ms}}` on an unassigned ticket is the company's first admin's (inbound/reply.ts):
+// read once per company every few seconds, not on every step.
+const languages = new Map<string, { lang: Awaited<ReturnType<typeof textLanguage>>; until: number }>();
+const LANGUAGE_TTL_MS = 5_000;
+
+async function languageFor(tx: Tx, ticket: TicketRow): Promise<Awaited<ReturnType<typeof textLanguage>>> {
+  if (ticket.userId !== null) return textLanguage(tx, ticket);
+  const key = `${tx.config.databaseUrl}#${ticket.companyId}`;
+  const hit = languages.get(key);
+  if (hit && hit.until > Date.now()) return hit.lang;
+  const lang = await textLanguage(tx, ticket);
+  if (languages.size > 10_000) languages.clear();
+  languages.set(key, { lang, until: Date.now() + LANGUAGE_TTL_MS });
+  return lang;
+}
+
+// The server's zone does not change while it runs; asking Intl for it costs more than a step.
+let zone: string | undefined;
+
+/** The engine's context for a ticket: the moment, the server's random draw, the template variables (one read). */
+async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowContext> {
+  const row = await tenant(tx.db, ticket.companyId)
+    .selectFrom('tickets')
+    .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
+    .leftJoin('queues', 'queues.id', 'tickets.queueId')
+    .leftJoin('whatsapps', 'whatsapps.id', 'tickets.whatsappId')
+    .select(['contacts.name', 'contacts.number', 'contacts.email', 'queues.name as queueName', 'whatsapps.name as connectionName'])
+    .where('tickets.id', '=', ticket.id)
+    .executeTakeFirst();
+  const vars = buildTemplateVars({
+    contact: row ?? { name: '' },
+    ticketId: ticket.id,
+    queue: row?.queueName ?? null,
+    connection: row?.connectionName ?? null,
+    now,
+    timeZone: (zone ??= serverTimeZone()),
+    lang: await languageFor(tx, ticket),
+  });
+  // typebot and openai adapters are not wired yet: the engine takes their "not configured" path.
+  return { now, random: Math.random, vars, adapters: {} };
+}
+
+const origin = (run: Pick<RunRow, 'id'>) => `flow:${run.id}`;
+
+/**
+ * What a node's media sends: a stored flow file copied into the ticket's folder, queued as that
+ * media type with the caption as its text; a link (or a missing file) as text. Undefined: nothing.
+ */
+async function flowMediaMessage(tx: Tx, run: RunRow, ticket: TicketRow, a: Extract<FlowAction, { type: 'sendMedia' }>): Promise<OutgoingMessage | undefined> {
+  const rel = flowMediaPath(ticket.companyId, a.url);
+  const abs = rel ? resolveMediaFile(tx.config.mediaDir, rel) : undefined;
+  const data = abs ? await readFile(abs).catch(() => undefined) : undefined;
+  if (!rel || !data) {
+    if (rel) tx.log.warn('flow media missing', { runId: run.id, nodeId: a.nodeId, url: a.url });
+    // Not a stored file (a URL): no download inside a write, the link goes as text.
+    const text = [a.caption, rel ? undefined : a.url].filter((s) => s && s.trim()).join('\n');
+    return text ? { body: text, origin: origin(run) } : undefined;
+  }
+  const fileName = a.name ?? path.basename(rel).replace(/^\d+-[0-9a-f]{12}-/, '');
+  const media = await saveTicketMedia(tx.config.mediaDir, ticket.companyId, ticket.id, { data, fileName, mimeType: mimeOfPath(rel), mediaType: a.mediaType, kind: a.mediaType });
+  tx.effects.onRollback(() => removeMediaFile(tx.config.mediaDir, media.relPath));
+  return { body: a.caption ?? '', media, origin: origin(run) };
+}
+
+/**
+ * Performs the actions of one step and stores the run's new state, in the caller's write. The ticket
+ * shows the step (flowId, flowNodeId) while the run lasts; the end clears them.
+ */
+async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state: FlowState; actions: FlowAction[] }, opts: { lastMessageId?: number } = {}): Promise<void> {
+  const t = tenant(tx.db, ticket.companyId);
+  const now = new Date().toISOString();
+  const patch: Partial<Pick<TicketRow, 'queueId' | 'queueOptionId' | 'chatbot' | 'amountUsedBotQueues'>> = {};
+  let endReason: string | null = null;
+  // The step's messages, in order, queued together at the end (one insert for all of them).
+  const outgoing: OutgoingMessage[] = [];
+  const timers: Extract<FlowAction, { type: 'setTimer' | 'cancelTimer' }>[] = [];
+  for (const a of result.actions) {
+    switch (a.type) {
+      case 'sendText':
+        if (ticket.whatsappId !== null && a.text.trim()) outgoing.push({ body: a.text, origin: origin(run) });
+        break;
+      case 'sendMedia': {
+        const out = ticket.whatsappId !== null ? await flowMediaMessage(tx, run, ticket, a) : undefined;
+        if (out) outgoing.push(out);
+        break;
+      }
+      case 'setTimer':
+      case 'cancelTimer':
+        timers.push(a);
+        break;
+      case 'moveToQueue': {
+        // The queue may have been deleted since the flow was drawn: then the ticket keeps its queue.
+        const queue = await t.selectFrom('queues').select('queues.id').where('queues.id', '=', a.queueId).executeTakeFirst();
+        if (queue) Object.assign(patch, { queueId: queue.id, queueOptionId: null });
+        else tx.log.warn('flow ticket node: queue not found', { runId: run.id, nodeId: a.nodeId, queueId: a.queueId });
+        break;
+      }
+      case 'handOver':
+        Object.assign(patch, { chatbot: 0, amountUsedBotQueues: 0 });
+        break;
+      case 'askExternal':
+        // Unreachable while no adapter is configured (contextFor); the adapters issue wires them.
+        break;
+      case 'error':
+        tx.log.warn('flow error', { runId: run.id, code: a.code, nodeId: a.nodeId, message: a.message });
+        break;
+      case 'end':
+        endReason = a.reason;
+        break;
+    }
+  }
+  const running = !result.state.finished;
+  // The ticket first, then the messages, as the bot's steps do (PostgreSQL locks the company's sync
+  // counter row of each synced table at its first write; the callers hold the ingest lock too).
+  const flowColumns = running
+    ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
+    : { flowId: null, flowNodeId: null, flowData: null };
+  const moved = await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...bumpVersion() }).where('tickets.id', '=', ticket.id).returningAll().executeTakeFirst();
+  if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, ticket.companyId, moved, { queueId: patch.queueId, queuedAt: now });
+  for (const a of timers) {
+    if (a.type === 'setTimer') await t.insertInto('flowTimers', { runId: run.id, timerId: a.id, dueAt: a.at }).execute();
+    else await t.updateTable('flowTimers').set({ status: 'cancelled', updatedAt: now }).where('flowTimers.runId', '=', run.id).where('flowTimers.timerId', '=', a.id).where('flowTimers.status', '=', 'pending').execute();
+  }
+  await t
+    .updateTable('flowRuns')
+    .set({
+      state: JSON.stringify(result.state),
+      nodeId: result.state.nodeId,
+      deadline: result.state.timer?.at ?? null,
+      status: running ? 'running' : endReason === 'stopped' ? 'stopped' : 'finished',
+      ...(running ? {} : { endReason: endReason ?? 'completed', endedAt: now }),
+      ...(opts.lastMessageId !== undefined ? { lastMessageId: opts.lastMessageId } : {}),
+      updatedAt: now,
+    })
+    .where('flowRuns.id', '=', run.id)
+    .execute();
+  if (outgoing.length > 0) await queueMessages(tx, ticket.companyId, outgoing.map((out) => ({ ticket: moved ?? ticket, out })));
+  tx.effects.poke(ticket.companyId);
+}
+
+/** Runs one event on a run (the run row locked by the caller). */
+async function advance(tx: Tx, run: RunRow, ticket: TicketRow, event: FlowEvent, now: Date, opts: { lastMessageId?: number; graph?: FlowGraph } = {}): Promise<void> {
+  const graph = opts.graph ?? (await loadVersionGraph(tx, ticket.companyId, run.flowVersionId));
+  const result = step(graph, readState(run), event, await contextFor(tx, ticket, now));
+  await applyStep(tx, run, ticket, result, opts);
+}
+
+/**
+ * Starts flow `flowId` (its latest version) for the ticket; a run already going is stopped first.
+ * Answers false when the flow cannot run: gone, inactive, or never saved.
+ */
+export async function startFlow(tx: Tx, ticket: TicketRow, input: { flowId: number; campaignId?: number | null; messageId?: number; now?: Date }): Promise<boolean> {
+  const t = tenant(tx.db, ticket.companyId);
+  const flow = await t.selectFrom('flows').select(['flows.id', 'flows.active', 'flows.versionNo']).where('flows.id', '=', input.flowId).executeTakeFirst();
+  if (!flow || flow.active !== 1 || flow.versionNo === 0) return false;
+  const version = await t.selectFrom('flowVersions').select('flowVersions.id').where('flowVersions.flowId', '=', flow.id).where('flowVersions.versionNo', '=', flow.versionNo).executeTakeFirst();
+  if (!version) return false;
+  const now = input.now ?? new Date();
+  await lockTicket(tx, ticket.companyId, ticket.id);
+  await stopTicketFlow(tx, ticket, now);
+  const state = createFlowState();
+  const run = await t
+    .insertInto('flowRuns', { ticketId: ticket.id, flowId: flow.id, flowVersionId: version.id, campaignId: input.campaignId ?? null, state: JSON.stringify(state), lastMessageId: input.messageId ?? null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await advance(tx, run, ticket, { type: 'start' }, now);
+  return true;
+}
+
+export type FlowInbound = { ticket: TicketRow; connectionId: number; messageId: number; body: string; media?: FlowMedia; now: Date };
+
+/**
+ * The first link of the automation chain (DESIGN §5), for a pending, unassigned ticket: a running
+ * flow takes the message as its answer (true: the queue menu stays silent); otherwise an active phrase
+ * campaign of the connection whose phrase matches starts its flow (true). False: the chain goes on.
+ * A message is taken once: a run remembers the last message id it took, and a redelivery of it (or
+ * an older one) changes nothing.
+ */
+export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<boolean> {
+  const { ticket } = input;
+  // PostgreSQL: take turns with the company's deliveries (their ingest lock). They write messages and
+  // tickets in either order (a new contact: tickets first; a known one: messages first), so any write
+  // of both that runs beside them can deadlock on the sync counter rows; under the lock it cannot.
+  await lockCompanyIngest(tx, ticket.companyId);
+  // A running flow shows on its ticket (flowId): without one, no run to look up. Runs start only
+  // here, one message of a contact at a time, so the row the pipeline read is current enough.
+  if (ticket.flowId !== null) await lockTicket(tx, ticket.companyId, ticket.id);
+  const run = ticket.flowId === null ? undefined : await lockRunningRun(tx, ticket.companyId, ticket.id);
+  if (run) {
+    if (run.lastMessageId !== null && run.lastMessageId >= input.messageId) return true;
+    await advance(tx, run, ticket, { type: 'inbound', text: input.body, ...(input.media ? { media: input.media } : {}) }, input.now, { lastMessageId: input.messageId });
+    return true;
+  }
+  if (!input.body.trim()) return false;
+  const campaigns = await tenant(tx.db, ticket.companyId)
+    .selectFrom('flowCampaigns')
+    .select(['flowCampaigns.id', 'flowCampaigns.flowId', 'flowCampaigns.whatsappId', 'flowCampaigns.phrase', 'flowCampaigns.matchMode'])
+    .where('flowCampaigns.status', '=', 1)
+    .execute();
+  if (campaigns.length === 0) return false;
+  const chosen = selectPhraseCampaign(
+    campaigns.map((c) => ({ ...c, status: true, matchMode: c.matchMode === 'contains' ? ('contains' as const) : ('exact' as const) })),
+    input.body,
+    input.connectionId,
+  );
+  if (!chosen) return false;
+  // Phrase campaigns are a campaigns feature (spec/03 §6): a plan without it starts no flow.
+  if (!(await companyPlanAllows(tx.db, ticket.companyId, 'campaigns'))) return false;
+  return startFlow(tx, ticket, { flowId: chosen.flowId, campaignId: chosen.id, messageId: input.messageId, now: input.now });
+}
+
+/** Ends the ticket's running flow (an agent's stop, the ticket taken or closed): its timer is cancelled, nothing is sent. */
+export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()): Promise<boolean> {
+  await lockTicket(tx, ticket.companyId, ticket.id);
+  const run = await lockRunningRun(tx, ticket.companyId, ticket.id);
+  if (!run) return false;
+  await advance(tx, run, ticket, { type: 'stop' }, now);
+  return true;
+}
+
+/**
+ * A due timer of run `runId` (the caller locked the ticket, then claimed the timer row). A ticket
+ * an agent took or closed meanwhile ends the flow instead (nothing more is sent to it).
+ */
+export async function fireRunTimer(tx: Tx, companyId: number, runId: number, timerId: string, now: Date): Promise<'fired' | 'stopped' | 'stale'> {
+  const run = await lockRun(tx, companyId, runId);
+  if (!run || run.status !== 'running') return 'stale';
+  const ticket = await tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', run.ticketId).executeTakeFirst();
+  if (!ticket) return 'stale';
+  if (ticket.status !== 'pending' || ticket.userId !== null) {
+    await advance(tx, run, ticket, { type: 'stop' }, now);
+    return 'stopped';
+  }
+  await advance(tx, run, ticket, { type: 'timer', timerId }, now);
+  return 'fired';
+}

@@ -1,0 +1,104 @@
+// Flows (spec/03 §2, §3, §7): list, create, rename, duplicate, delete, and the graph saved as a new
+// immutable version (flow_versions). A conversation keeps the version it started on
+// (../../flows-runtime/), so saving never changes a running conversation. Services take the write's
+// `tx`; the routes own the transaction (DESIGN §12).
+import { AppError, lintFlow, type FlowGraph, type FlowWarning } from '@zapdesk/sync';
+import { sql } from 'kysely';
+import type { Actor } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { toLikePattern } from '../../db/like.ts';
+import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
+import { bumpVersion } from '../../sync/version.ts';
+import { storedGraphOf, toFlowDto, type FlowDto, type FlowRow, type StoredGraph } from './dto.ts';
+
+export async function getFlowRow(db: Database, companyId: number, id: number): Promise<FlowRow> {
+  const row = await tenant(db, companyId).selectFrom('flows').selectAll('flows').where('flows.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NOT_FOUND', 'Flow not found.');
+  return row;
+}
+
+/** GET /flowbuilder: by name; `searchParam` filters (case-insensitive). */
+export async function findFlows(db: Database, companyId: number, searchParam = ''): Promise<{ flows: FlowDto[] }> {
+  let q = tenant(db, companyId).selectFrom('flows').selectAll('flows');
+  if (searchParam.trim()) q = q.where(sql<boolean>`lower(flows.name) like ${toLikePattern(searchParam.trim())} escape '\\'`);
+  const rows = await q.orderBy('flows.name').orderBy('flows.id').execute();
+  return { flows: rows.map(toFlowDto) };
+}
+
+export async function createFlow(tx: Tx, actor: Actor, input: { name: string }): Promise<FlowDto> {
+  const row = await tenant(tx.db, actor.companyId).insertInto('flows', { name: input.name, userId: actor.userId, active: 1 }).returningAll().executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
+  return toFlowDto(row);
+}
+
+/** PUT /flowbuilder: the name, and (ours) `active`: an inactive flow starts no new conversation. */
+export async function renameFlow(tx: Tx, actor: Actor, input: { flowId: number; name: string; active?: boolean }): Promise<FlowDto> {
+  await getFlowRow(tx.db, actor.companyId, input.flowId);
+  const row = await tenant(tx.db, actor.companyId)
+    .updateTable('flows')
+    .set({ name: input.name, ...(input.active === undefined ? {} : { active: input.active ? 1 : 0 }), ...bumpVersion() })
+    .where('flows.id', '=', input.flowId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  tx.effects.poke(actor.companyId);
+  return toFlowDto(row);
+}
+
+/**
+ * Deletes the flow with its versions, phrase campaigns, and the conversations running it (their
+ * timers go with them); those tickets stop showing a flow step and stay pending for the agents.
+ */
+export async function deleteFlow(tx: Tx, actor: Actor, id: number): Promise<void> {
+  await getFlowRow(tx.db, actor.companyId, id);
+  const t = tenant(tx.db, actor.companyId);
+  await t.updateTable('tickets').set({ flowId: null, flowNodeId: null, flowData: null, ...bumpVersion() }).where('tickets.flowId', '=', id).execute();
+  await t.deleteFrom('flows').where('flows.id', '=', id).execute();
+  tx.effects.poke(actor.companyId);
+}
+
+/** POST /flowbuilder/duplicate: a copy named "<name> - cópia" (cut to 50), holding the latest graph as its version 1. */
+export async function duplicateFlow(tx: Tx, actor: Actor, flowId: number): Promise<FlowDto> {
+  const source = await getFlowRow(tx.db, actor.companyId, flowId);
+  const name = `${source.name} - cópia`.slice(0, 50);
+  const t = tenant(tx.db, actor.companyId);
+  const row = await t
+    .insertInto('flows', { name, userId: actor.userId, active: source.active, flow: source.flow, versionNo: source.flow ? 1 : 0 })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (source.flow) await t.insertInto('flowVersions', { flowId: row.id, versionNo: 1, graph: source.flow, userId: actor.userId }).execute();
+  tx.effects.poke(actor.companyId);
+  return toFlowDto(row);
+}
+
+export type FlowWithGraph = FlowDto & { flow: StoredGraph | null };
+
+/** GET /flowbuilder/flow/{id}: `{ flow: { …flow, flow: { nodes, connections } | null } }`. */
+export async function getFlowWithGraph(db: Database, companyId: number, id: number): Promise<{ flow: FlowWithGraph }> {
+  const row = await getFlowRow(db, companyId, id);
+  return { flow: { ...toFlowDto(row), flow: storedGraphOf(row) } };
+}
+
+/** The graph as stored: what the editor sent, checked, with edges under spec/03's name `connections`. */
+export const toStoredGraph = (graph: FlowGraph): StoredGraph => ({ nodes: graph.nodes, connections: graph.edges });
+
+/**
+ * POST /flowbuilder/flow: the graph becomes the flow's next version. The number is taken by one
+ * update of the flow row (two saves at once get two numbers; on PostgreSQL the row lock orders them).
+ * Answers the flow with its graph and the editor's warnings (lintFlow: they do not block a save).
+ */
+export async function saveFlowGraph(tx: Tx, actor: Actor, input: { idFlow: number; graph: FlowGraph }): Promise<{ flow: FlowWithGraph; warnings: FlowWarning[] }> {
+  await getFlowRow(tx.db, actor.companyId, input.idFlow);
+  const stored = toStoredGraph(input.graph);
+  const json = JSON.stringify(stored);
+  const t = tenant(tx.db, actor.companyId);
+  const row = await t
+    .updateTable('flows')
+    .set((eb) => ({ flow: json, versionNo: eb('flows.versionNo', '+', 1), ...bumpVersion() }))
+    .where('flows.id', '=', input.idFlow)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await t.insertInto('flowVersions', { flowId: row.id, versionNo: row.versionNo, graph: json, userId: actor.userId }).execute();
+  tx.effects.poke(actor.companyId);
+  return { flow: { ...toFlowDto(row), flow: stored }, warnings: lintFlow(input.graph) };
+}
