@@ -1,0 +1,174 @@
+// The flow builder end to end (issue 15), with no faked REST: the admin creates a flow on
+// /flowbuilders, draws it in the editor with the real UI (the "Add a step" menu, the node dialogs,
+// edges dragged from an output handle to the next node): start → message with a variable → menu
+// (1 Vendas, 2 Suporte) whose option 1 leads to a ticket node for a queue; saves it, reloads it and
+// finds the same graph; makes an active phrase campaign "promo" on the demo connection on
+// /phrase-lists. Then a simulated customer writes "Promo!": the simulator's outbox gets the flow's
+// message with the contact's name filled and the menu, and answering 1 moves the ticket to the queue.
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+type Api = Awaited<ReturnType<typeof apiAs>>;
+let e2e: E2E;
+let simulator: Api;
+let admin: Api;
+let connection: { id: number; name: string };
+const OPS = { email: 'flows-ops@demo.zapdesk.local', password: 'Ops-e2e-1234' };
+const CUSTOMER = { from: '5511977771501', name: 'Marina Flores' };
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  simulator = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+  // The browser signs in as the demo admin (which ends that account's other sessions): the test's own
+  // calls go as a second admin of the company.
+  const demoAdmin = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+  await demoAdmin('POST', '/users', { name: 'Flow Ops', email: OPS.email, password: OPS.password, profile: 'admin' });
+  admin = await apiAs(e2e, OPS.email, OPS.password);
+  connection = (await admin<{ id: number; name: string }[]>('GET', '/whatsapp'))[0]!;
+}, 120_000);
+afterAll(async () => {
+  await e2e?.close();
+});
+
+/** Drags from an output handle to a node's input handle, as a user draws an edge. */
+async function connect(page: Page, from: Locator, to: Locator): Promise<void> {
+  const a = (await from.boundingBox())!;
+  const b = (await to.locator('.react-flow__handle.target').boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 15 });
+  await page.mouse.up();
+}
+
+async function addStep(page: Page, type: string, fill: (dialog: Locator) => Promise<void>): Promise<void> {
+  const before = await page.locator('.react-flow__node').count();
+  await page.getByRole('button', { name: 'Add a step' }).click();
+  await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: type, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await fill(dialog);
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator('.react-flow__node').nth(before).waitFor();
+  await page.getByRole('button', { name: 'Fit View' }).click();
+  await page.waitForTimeout(300);
+}
+
+type Graph = { nodes: { id: string; type: string; data: Record<string, unknown> }[]; connections: { source: string; target: string; sourceHandle?: string | null }[] };
+
+describe('flow builder', () => {
+  it('draws a flow, saves and reloads it, starts it from a phrase campaign, and the customer is served by it', async () => {
+    const { context, page } = await newPage(e2e, { width: 1440, height: 900 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+
+    // The list: a new flow.
+    await page.goto('/flowbuilders');
+    await page.getByRole('button', { name: 'Add flow' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Promo da loja');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+    await page.getByText('Flow created successfully').waitFor();
+    await page.getByRole('cell', { name: 'Promo da loja', exact: true }).click();
+    await page.waitForURL(/\/flowbuilder\/\d+$/);
+    const flowId = Number(new URL(page.url()).pathname.split('/').at(-1));
+
+    // The editor of a never-saved flow holds its start node.
+    const start = page.locator('.react-flow__node-start');
+    await start.waitFor();
+    expect(await page.locator('.react-flow__node').count()).toBe(1);
+
+    // A message with a variable, a menu, a ticket to a queue.
+    await addStep(page, 'Message', (d) => d.getByLabel('Message').fill('Olá {{nome}}! Escolha: 1 Vendas 2 Suporte'));
+    await addStep(page, 'Menu', async (d) => {
+      await d.getByLabel('Menu message').fill('Digite o número da opção');
+      await d.getByRole('textbox', { name: 'Option 1' }).fill('Vendas');
+      await d.getByRole('button', { name: 'Add option' }).click();
+      await d.getByRole('textbox', { name: 'Option 2' }).fill('Suporte');
+    });
+    let queue = { id: 0, name: '' };
+    await addStep(page, 'Ticket', async (d) => {
+      const option = d.getByLabel('Queue').locator('option').nth(1);
+      queue = { id: Number(await option.getAttribute('value')), name: (await option.textContent())!.trim() };
+      await d.getByLabel('Queue').selectOption(String(queue.id));
+    });
+    expect(queue.id).toBeGreaterThan(0);
+    const message = page.locator('.react-flow__node-message');
+    const menu = page.locator('.react-flow__node-menu');
+    const ticket = page.locator('.react-flow__node-ticket');
+    await message.getByText('Olá {{nome}}!', { exact: false }).waitFor();
+
+    // The edges, drawn by dragging each output to the next node.
+    await connect(page, start.locator('.react-flow__handle.source'), message);
+    await connect(page, message.locator('.react-flow__handle.source'), menu);
+    await connect(page, menu.locator('.react-flow__handle.source[data-handleid="a1"]'), ticket);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 3);
+    await shot(page, 'flows-drawn');
+
+    // Save: the translated toast, and nothing left unsaved.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Flow saved successfully').waitFor();
+    expect(await page.getByText('Unsaved changes').count()).toBe(0);
+
+    // The server keeps the graph as drawn.
+    const saved = (await admin<{ flow: { flow: Graph } }>('GET', `/flowbuilder/flow/${flowId}`)).flow.flow;
+    const idOf = (type: string) => saved.nodes.find((n) => n.type === type)!.id;
+    expect(saved.nodes.map((n) => n.type).sort()).toEqual(['menu', 'message', 'start', 'ticket']);
+    expect(saved.connections.map((c) => ({ source: c.source, target: c.target, sourceHandle: c.sourceHandle })).sort((x, y) => x.source.localeCompare(y.source))).toEqual(
+      [
+        { source: idOf('start'), target: idOf('message'), sourceHandle: 'a' },
+        { source: idOf('message'), target: idOf('menu'), sourceHandle: 'a' },
+        { source: idOf('menu'), target: idOf('ticket'), sourceHandle: 'a1' },
+      ].sort((x, y) => x.source.localeCompare(y.source)),
+    );
+
+    // A reload draws the same nodes and edges.
+    const drawn = async () => ({
+      nodes: (await page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))).sort(),
+      edges: (await page.locator('.react-flow__edge').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).sort(),
+    });
+    const before = await drawn();
+    await page.reload();
+    await page.locator('.react-flow__node').nth(3).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 3);
+    expect(await drawn()).toEqual(before);
+    expect(before.nodes.sort()).toEqual(saved.nodes.map((n) => n.id).sort());
+    await page.locator('.react-flow__node-message').getByText('Olá {{nome}}!', { exact: false }).waitFor();
+
+    // An active phrase campaign for the flow on the demo connection.
+    await page.goto('/phrase-lists');
+    await page.getByRole('button', { name: 'Add phrase' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Promoção');
+    await dialog.getByLabel('Flow').selectOption({ label: 'Promo da loja' });
+    await dialog.getByLabel('Connection').selectOption({ label: connection.name });
+    await dialog.getByLabel('Phrase').fill('promo');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Phrase created successfully!').waitFor();
+    await page.getByRole('cell', { name: 'Promoção', exact: true }).waitFor();
+    const campaigns = await admin<{ flow: { flowId: number; whatsappId: number | null; phrase: string; status: boolean }[] }>('GET', '/flowcampaign');
+    expect(campaigns.flow).toEqual([expect.objectContaining({ flowId, whatsappId: connection.id, phrase: 'promo', status: true })]);
+    await shot(page, 'flows-phrase');
+
+    // The customer writes the phrase: the flow answers with the name filled, then the menu.
+    await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'Promo!' });
+    const outbox = () => simulator<{ body: string }[]>('GET', `/simulator/outbox?connectionId=${connection.id}&to=${CUSTOMER.from}`).then((ms) => ms.map((m) => m.body));
+    await expect.poll(outbox, { timeout: 15_000 }).toEqual(expect.arrayContaining([expect.stringContaining('Olá Marina Flores! Escolha: 1 Vendas 2 Suporte'), expect.stringContaining('Digite o número da opção')]));
+    expect((await outbox()).join('\n')).not.toContain('{{nome}}');
+
+    // The ticket waits in the flow's menu, in no queue yet.
+    const ticketOf = async () => (await admin<{ tickets: { queueId: number | null; flowId?: number | null }[] }>('GET', `/tickets?searchParam=${encodeURIComponent(CUSTOMER.name)}&showAll=true`)).tickets[0];
+    expect(await ticketOf()).toMatchObject({ queueId: null, flowId });
+
+    // Answering 1 takes the menu's first output: the ticket node moves the ticket to the queue.
+    await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: '1' });
+    await expect.poll(async () => (await ticketOf())?.queueId, { timeout: 15_000 }).toBe(queue.id);
+    // The ticket node ends the flow: the ticket no longer shows a flow step.
+    expect(await ticketOf()).toMatchObject({ queueId: queue.id, flowId: null });
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
