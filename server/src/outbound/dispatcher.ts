@@ -190,7 +190,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (picked.length === 0) return;
     // Taken or removed meanwhile: it leaves the buffer either way.
     const claimed = await claimRows(deps.db, lane.companyId!, picked.map((r) => r.id), instance);
-    for (const row of picked) if (claimed.has(row.id) && !stopped) send(deps, lane, channel, row);
+    // Claimed rows go even if a stop began meanwhile: stop() waits for them; left `sending` they would
+    // fail as unconfirmed though never sent.
+    for (const row of picked) if (claimed.has(row.id)) send(deps, lane, channel, row);
   }
 
   function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow) {
