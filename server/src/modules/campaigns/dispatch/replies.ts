@@ -69,6 +69,15 @@ export async function expireConfirmations(deps: AppDeps, now: Date): Promise<num
     if (confirmationTimeoutHours === 0) continue;
     const before = new Date(now.getTime() - confirmationTimeoutHours * 3_600_000).toISOString();
     const at = now.toISOString();
+    // Read first: a pass with nothing expired writes nothing.
+    const due = await tenant(deps.db, companyId)
+      .selectFrom('campaignShippings')
+      .select('campaignShippings.id')
+      .where('campaignShippings.campaignId', 'in', campaignIds)
+      .where('campaignShippings.status', '=', 'confirmation')
+      .where('campaignShippings.confirmationRequestedAt', '<=', before)
+      .executeTakeFirst();
+    if (!due) continue;
     expired += await write(deps, async (tx) => {
       const rows = await tenant(tx.db, companyId)
         .updateTable('campaignShippings')
