@@ -1,10 +1,12 @@
 // The flow builder end to end (issue 15), with no faked REST: the admin creates a flow on
 // /flowbuilders, draws it in the editor with the real UI (the "Add a step" menu, the node dialogs,
 // edges dragged from an output handle to the next node): start → message with a variable → menu
-// (1 Vendas, 2 Suporte) whose option 1 leads to a ticket node for a queue; saves it, reloads it and
-// finds the same graph; makes an active phrase campaign "promo" on the demo connection on
-// /phrase-lists. Then a simulated customer writes "Promo!": the simulator's outbox gets the flow's
-// message with the contact's name filled and the menu, and answering 1 moves the ticket to the queue.
+// (1 Vendas, 2 Suporte) whose option 1 leads to a question (its answer saved as `email_cliente`) and
+// then to a ticket node for a queue; saves it, reloads it and finds the same graph; makes an active
+// phrase campaign "promo" on the demo connection on /phrase-lists. Then a simulated customer writes
+// "Promo!": the simulator's outbox gets the flow's message with the contact's name filled and the
+// menu; answering 1 brings the question, answering it moves the ticket to the queue, and the run
+// keeps the answer under its name.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
@@ -80,13 +82,17 @@ describe('flow builder', () => {
     await start.waitFor();
     expect(await page.locator('.react-flow__node').count()).toBe(1);
 
-    // A message with a variable, a menu, a ticket to a queue.
+    // A message with a variable, a menu, a question, a ticket to a queue.
     await addStep(page, 'Message', (d) => d.getByLabel('Message').fill('Olá {{nome}}! Escolha: 1 Vendas 2 Suporte'));
     await addStep(page, 'Menu', async (d) => {
       await d.getByLabel('Menu message').fill('Digite o número da opção');
       await d.getByRole('textbox', { name: 'Option 1' }).fill('Vendas');
       await d.getByRole('button', { name: 'Add option' }).click();
       await d.getByRole('textbox', { name: 'Option 2' }).fill('Suporte');
+    });
+    await addStep(page, 'Question', async (d) => {
+      await d.getByLabel('Message', { exact: true }).fill('Qual é o seu e-mail?');
+      await d.getByLabel('Save answer as').fill('email_cliente');
     });
     let queue = { id: 0, name: '' };
     await addStep(page, 'Ticket', async (d) => {
@@ -97,14 +103,17 @@ describe('flow builder', () => {
     expect(queue.id).toBeGreaterThan(0);
     const message = page.locator('.react-flow__node-message');
     const menu = page.locator('.react-flow__node-menu');
+    const question = page.locator('.react-flow__node-question');
     const ticket = page.locator('.react-flow__node-ticket');
     await message.getByText('Olá {{nome}}!', { exact: false }).waitFor();
+    await question.getByText('{{email_cliente}}', { exact: false }).waitFor();
 
     // The edges, drawn by dragging each output to the next node.
     await connect(page, start.locator('.react-flow__handle.source'), message);
     await connect(page, message.locator('.react-flow__handle.source'), menu);
-    await connect(page, menu.locator('.react-flow__handle.source[data-handleid="a1"]'), ticket);
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 3);
+    await connect(page, menu.locator('.react-flow__handle.source[data-handleid="a1"]'), question);
+    await connect(page, question.locator('.react-flow__handle.source[data-handleid="a"]'), ticket);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 4);
     await shot(page, 'flows-drawn');
 
     // Save: the translated toast, and nothing left unsaved.
@@ -115,12 +124,14 @@ describe('flow builder', () => {
     // The server keeps the graph as drawn.
     const saved = (await admin<{ flow: { flow: Graph } }>('GET', `/flowbuilder/flow/${flowId}`)).flow.flow;
     const idOf = (type: string) => saved.nodes.find((n) => n.type === type)!.id;
-    expect(saved.nodes.map((n) => n.type).sort()).toEqual(['menu', 'message', 'start', 'ticket']);
+    expect(saved.nodes.map((n) => n.type).sort()).toEqual(['menu', 'message', 'question', 'start', 'ticket']);
+    expect(saved.nodes.find((n) => n.type === 'question')!.data).toMatchObject({ typebotIntegration: { message: 'Qual é o seu e-mail?', answerKey: 'email_cliente' } });
     expect(saved.connections.map((c) => ({ source: c.source, target: c.target, sourceHandle: c.sourceHandle })).sort((x, y) => x.source.localeCompare(y.source))).toEqual(
       [
         { source: idOf('start'), target: idOf('message'), sourceHandle: 'a' },
         { source: idOf('message'), target: idOf('menu'), sourceHandle: 'a' },
-        { source: idOf('menu'), target: idOf('ticket'), sourceHandle: 'a1' },
+        { source: idOf('menu'), target: idOf('question'), sourceHandle: 'a1' },
+        { source: idOf('question'), target: idOf('ticket'), sourceHandle: 'a' },
       ].sort((x, y) => x.source.localeCompare(y.source)),
     );
 
@@ -131,8 +142,8 @@ describe('flow builder', () => {
     });
     const before = await drawn();
     await page.reload();
-    await page.locator('.react-flow__node').nth(3).waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 3);
+    await page.locator('.react-flow__node').nth(4).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 4);
     expect(await drawn()).toEqual(before);
     expect(before.nodes.sort()).toEqual(saved.nodes.map((n) => n.id).sort());
     await page.locator('.react-flow__node-message').getByText('Olá {{nome}}!', { exact: false }).waitFor();
@@ -159,14 +170,26 @@ describe('flow builder', () => {
     expect((await outbox()).join('\n')).not.toContain('{{nome}}');
 
     // The ticket waits in the flow's menu, in no queue yet.
-    const ticketOf = async () => (await admin<{ tickets: { queueId: number | null; flowId?: number | null }[] }>('GET', `/tickets?searchParam=${encodeURIComponent(CUSTOMER.name)}&showAll=true`)).tickets[0];
+    const ticketOf = async () => (await admin<{ tickets: { id: number; queueId: number | null; flowId?: number | null; flowNodeId?: string | null }[] }>('GET', `/tickets?searchParam=${encodeURIComponent(CUSTOMER.name)}&showAll=true`)).tickets[0];
     expect(await ticketOf()).toMatchObject({ queueId: null, flowId });
 
-    // Answering 1 takes the menu's first output: the ticket node moves the ticket to the queue.
+    // Answering 1 takes the menu's first output: the question is asked, and the ticket waits on it.
     await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: '1' });
+    await expect.poll(outbox, { timeout: 15_000 }).toEqual(expect.arrayContaining([expect.stringContaining('Qual é o seu e-mail?')]));
+    await expect.poll(async () => (await ticketOf())?.flowNodeId, { timeout: 15_000 }).toBe(idOf('question'));
+    expect(await ticketOf()).toMatchObject({ queueId: null, flowId });
+
+    // The answer goes on to the ticket node, which moves the ticket to the queue.
+    await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'marina@exemplo.com' });
     await expect.poll(async () => (await ticketOf())?.queueId, { timeout: 15_000 }).toBe(queue.id);
     // The ticket node ends the flow: the ticket no longer shows a flow step.
-    expect(await ticketOf()).toMatchObject({ queueId: queue.id, flowId: null });
+    const served = (await ticketOf())!;
+    expect(served).toMatchObject({ queueId: queue.id, flowId: null });
+
+    // The answer is kept under its name in the run's state (no REST shows a run's variables).
+    const run = await e2e.server.deps.db.selectFrom('flowRuns').select(['status', 'endReason', 'state']).where('flowId', '=', flowId).where('ticketId', '=', served.id).executeTakeFirstOrThrow();
+    expect(run).toMatchObject({ status: 'finished', endReason: 'handover' });
+    expect((JSON.parse(run.state) as { variables: Record<string, string> }).variables).toMatchObject({ email_cliente: 'marina@exemplo.com' });
 
     expect(errors).toEqual([]);
     await context.close();
