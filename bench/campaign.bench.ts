@@ -12,25 +12,17 @@
 // longerIntervalAfter-th send) within 5 %; with jitter every gap lies within messageInterval ±
 // messageJitter (5 % slack on the bounds).
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess } from '../server/test/process.ts';
+import { cpuSeconds, stats } from './lib.ts';
 
 const CONNECTIONS = 4;
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const dialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(2)) : null;
-};
-const stats = (xs: number[]) => ({ n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: percentile(xs, 100) });
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type OutboxEntry = { id: string; to: string; body: string; timestamp: string };

@@ -8,13 +8,14 @@
 // the p95 of GET /tickets and of an incremental pull made meanwhile by a probe in this process.
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../server/src/db/database.ts';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess } from '../server/test/process.ts';
+import { cpuSeconds, stats } from './lib.ts';
 
 const CONNECTIONS = 4;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
@@ -24,15 +25,6 @@ const REPLIES = Number(process.env.BENCH_REPLIES ?? 10_000);
 const OFFERED_PER_SECOND = Number(process.env.BENCH_OFFERED ?? 1_000);
 const dialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(2)) : null;
-};
-const stats = (xs: number[]) => ({ n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: percentile(xs, 100) });
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-outbox-'));
 const pg = dialect === 'postgres' ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL!) : undefined;

@@ -1,0 +1,17 @@
+// What several benchmarks measure alike: percentiles of a list of timings, and a process's CPU time.
+import { readFileSync } from 'node:fs';
+
+/** The p-th percentile (nearest rank) of `xs`, rounded to `digits`; null for an empty list. */
+export function percentile(xs: number[], p: number, digits = 2): number | null {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(digits)) : null;
+}
+
+/** Count, p50, p95, p99 and max of a list of timings. */
+export const stats = (xs: number[]) => ({ n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: percentile(xs, 100) });
+
+/** User plus system CPU seconds a process has used so far (Linux /proc). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
