@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase, DIALECTS } from '../../test/harness.ts';
-import { PROCESS_PASSWORD, startServerProcess, type ServerProcess } from '../../test/process.ts';
+import { demoAdmin } from '../../test/demo-admin.ts';
+import { startServerProcess, type ServerProcess } from '../../test/process.ts';
 import { waitFor } from '../channels/testing.ts';
 import { openDatabase } from '../db/database.ts';
 
@@ -21,13 +22,8 @@ describe.each(DIALECTS)('flow wait across a crash on %s', (dialect) => {
     let server: ServerProcess | undefined = await startServerProcess({ dataDir, databaseUrl });
     const { db } = openDatabase(databaseUrl ?? path.join(dataDir, 'zapdesk.db'));
     try {
-      const login = async (s: ServerProcess) => (await s.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: PROCESS_PASSWORD } })).body.token as string;
-      let token = await login(server);
-      const call = async (s: ServerProcess, method: string, route: string, body?: unknown) => {
-        const res = await s.request(method, route, { token, body });
-        expect(res.status, `${method} ${route}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-        return res.body;
-      };
+      const { login, call } = demoAdmin();
+      await login(server);
       const connectionId = ((await call(server, 'GET', '/whatsapp')) as { id: number }[])[0]!.id;
       const flow = await call(server, 'POST', '/flowbuilder', { name: 'Espera' });
       const edge = (source: string, target: string) => ({ source, target, sourceHandle: null, type: 'buttonedge' });
@@ -48,7 +44,7 @@ describe.each(DIALECTS)('flow wait across a crash on %s', (dialect) => {
       const afterSent = async (s: ServerProcess) => ((await call(s, 'GET', `/simulator/outbox?connectionId=${connectionId}&to=${from}`)) as { body: string }[]).filter((m) => m.body === 'Depois da espera').length;
 
       server = await startServerProcess({ dataDir, databaseUrl });
-      token = await login(server);
+      await login(server);
       const s = server;
       await waitFor(async () => afterSent(s), (n) => n >= 1, 30_000);
       // A few more passes of the job: still once.

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase, DIALECTS } from '../../../test/harness.ts';
-import { PROCESS_PASSWORD, startServerProcess, type ServerProcess } from '../../../test/process.ts';
+import { demoAdmin } from '../../../test/demo-admin.ts';
+import { startServerProcess, type ServerProcess } from '../../../test/process.ts';
 import { waitFor } from '../../channels/testing.ts';
 import { openDatabase } from '../../db/database.ts';
 
@@ -23,13 +24,8 @@ describe.each(DIALECTS)('campaign across a crash on %s', (dialect) => {
     let server: ServerProcess | undefined = await startServerProcess({ dataDir, databaseUrl });
     const { db } = openDatabase(databaseUrl ?? path.join(dataDir, 'zapdesk.db'));
     try {
-      const login = async (s: ServerProcess) => (await s.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: PROCESS_PASSWORD } })).body.token as string;
-      let token = await login(server);
-      const call = async (s: ServerProcess, method: string, route: string, body?: unknown) => {
-        const res = await s.request(method, route, { token, body });
-        expect(res.status, `${method} ${route}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-        return res.body;
-      };
+      const { login, call } = demoAdmin();
+      await login(server);
       const connectionId = ((await call(server, 'GET', '/whatsapp')) as { id: number }[])[0]!.id;
       const { companyId } = await db.selectFrom('whatsapps').select('companyId').where('id', '=', connectionId).executeTakeFirstOrThrow();
       // Slow sends, so the kill finds some on the wire and many still pending.
@@ -56,7 +52,7 @@ describe.each(DIALECTS)('campaign across a crash on %s', (dialect) => {
       expect(beforeRestart).toBeLessThan(RECIPIENTS);
 
       server = await startServerProcess({ dataDir, databaseUrl });
-      token = await login(server);
+      await login(server);
       const s = server;
       await waitFor(async () => (await call(s, 'GET', `/campaigns/${campaign.id}`)).status as string, (status) => status === 'FINALIZADA', 120_000);
 
