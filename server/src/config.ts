@@ -18,6 +18,8 @@ export type Config = {
   databaseUrl: string;
   jwtSecret: string;
   jwtRefreshSecret: string;
+  /** 32 bytes (base64url) that encrypt the secrets companies store: AI keys, integration credentials (`secret-box.ts`). */
+  dataKey: string;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
   resetCodeTtlSec: number;
@@ -46,17 +48,25 @@ const int = (v: string | undefined, fallback: number) => {
   return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
 };
 
-/** JWT secrets come from the environment or, on first start, are generated into DATA_DIR/secrets.json (0600). */
-function loadSecrets(dataDir: string, env: Env): { jwtSecret: string; jwtRefreshSecret: string } {
+type Secrets = { jwtSecret: string; jwtRefreshSecret: string; dataKey: string };
+
+/**
+ * JWT secrets and the data key come from the environment (JWT_SECRET, JWT_REFRESH_SECRET,
+ * DATA_KEY) or, on first start, are generated into DATA_DIR/secrets.json (0600). A data folder
+ * from before the data key gets one added; the JWT secrets it holds are kept.
+ */
+function loadSecrets(dataDir: string, env: Env): Secrets {
   const file = path.join(dataDir, 'secrets.json');
-  let stored: Partial<Record<'jwtSecret' | 'jwtRefreshSecret', string>> = {};
+  let stored: Partial<Secrets> = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  const fresh = () => randomBytes(32).toString('base64url');
   const secrets = {
-    jwtSecret: env.JWT_SECRET ?? stored.jwtSecret ?? randomBytes(32).toString('base64url'),
-    jwtRefreshSecret: env.JWT_REFRESH_SECRET ?? stored.jwtRefreshSecret ?? randomBytes(32).toString('base64url'),
+    jwtSecret: env.JWT_SECRET ?? stored.jwtSecret ?? fresh(),
+    jwtRefreshSecret: env.JWT_REFRESH_SECRET ?? stored.jwtRefreshSecret ?? fresh(),
+    dataKey: env.DATA_KEY ?? stored.dataKey ?? fresh(),
   };
-  if (!stored.jwtSecret || !stored.jwtRefreshSecret) {
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  if (!stored.jwtSecret || !stored.jwtRefreshSecret || !stored.dataKey) {
+    writeFileSync(file, JSON.stringify({ ...stored, ...secrets }, null, 2), { mode: 0o600 });
   }
   return secrets;
 }

@@ -8,6 +8,7 @@ import type { Realtime } from './realtime/hub.ts';
 import type { Outbox } from './outbound/dispatcher.ts';
 import type { KeyedLock } from './inbound/keyed-lock.ts';
 import type { SessionManager } from './channels/session-manager.ts';
+import type { SecretBox } from './auth/secret-box.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
@@ -21,6 +22,8 @@ export type AppDeps = {
   outbox: Outbox;
   /** Serialises inbound work per company and contact (see inbound/README.md). */
   contactLocks: KeyedLock;
+  /** Seals and opens the secrets companies store (AI keys, integration credentials): auth/secret-box.ts. */
+  secrets: SecretBox;
   /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */
   sessions: SessionManager;
   /** Pokes and session events over /sync/ws; writes reach it through their effects (db/write.ts). */

@@ -1,4 +1,5 @@
 // Starts the product: database, migrations, first-start seed, the API on PORT.
+import { createSecretBox } from './auth/secret-box.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -52,6 +53,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     limiter: createRateLimiter(config.rateLimits),
     outbox: createOutbox({ getChannel: (id) => sessions.getChannel(id), ...config.outbox }),
     contactLocks: createKeyedLock(),
+    secrets: createSecretBox(config.dataKey),
     sessions,
     // With PostgreSQL, several instances may serve one database: pokes cross them over LISTEN/NOTIFY.
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),

@@ -1,4 +1,5 @@
 // Test harness: the real app on a fresh database of each dialect (PostgreSQL when TEST_POSTGRES_URL is set).
+import { createSecretBox } from '../src/auth/secret-box.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     limiter: createRateLimiter(config.rateLimits),
     outbox: createOutbox({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), ...config.outbox, backoffMs: 5, sweepMs: 500 }),
     contactLocks: createKeyedLock(),
+    secrets: createSecretBox(config.dataKey),
     sessions,
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
   };
