@@ -322,4 +322,56 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     expect(new Set(detects.map((r) => r.path)).size).toBe(1);
     expect(await ticketRow(desk, from)).toMatchObject({ assistantState: 'off', status: 'pending' });
   });
+
+  it("a flow's openai node talks until the model hands over, then the flow goes on to its ticket node; a failing one takes its failed path", async () => {
+    const desk = await setupDesk(t, { queues: [{ name: 'Sales' }, { name: 'Support' }] });
+    const token = desk.adminSession.token;
+    const support = desk.queues[1]!.id;
+    const node = (nodeId: string, type: string, data: Record<string, unknown>) => ({ id: nodeId, type, position: { x: 0, y: 0 }, data });
+    const edge = (source: string, target: string, sourceHandle: string | null = null) => ({ source, target, sourceHandle, type: 'buttonedge' });
+    const id = (x: string) => x.padEnd(30, '0');
+    const graph = (apiKey: string) => ({
+      nodes: [
+        node('1', 'start', { label: 'Inicio do fluxo' }),
+        node(id('hi'), 'message', { label: 'Olá! Vou te passar para nossa IA.' }),
+        node(id('ai'), 'openai', { typebotIntegration: { name: 'Padaria IA', apiKey, prompt: PROMPT, maxTokens: 80, temperature: 0.5, maxMessages: 5 } }),
+        node(id('ticket'), 'ticket', { queue: { id: support, name: 'Support' } }),
+        node(id('sorry'), 'message', { label: 'Nossa IA está fora do ar; um atendente já responde.' }),
+      ],
+      connections: [edge('1', id('hi'), 'a'), edge(id('hi'), id('ai')), edge(id('ai'), id('ticket')), edge(id('ai'), id('sorry'), 'failed'), edge(id('sorry'), id('ticket'))],
+    });
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'IA' } })).body.id as number;
+    expect((await t.request('POST', '/flowbuilder/flow', { token, body: { idFlow: flowId, ...graph('sk-flow-key') } })).status).toBe(200);
+    expect((await t.request('POST', '/flowcampaign', { token, body: { name: 'IA', flowId, whatsappId: desk.connectionId, phrase: 'quero comprar' } })).status).toBe(201);
+    const asked: string[] = [];
+    fake.on(/^\/v1\/chat\/completions$/, (req) => {
+      const last = (req.json as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'user').at(-1)!.content;
+      asked.push(`${req.headers.authorization} ${last}`);
+      if (/humano/.test(last)) return { json: completion({ text: 'Vou chamar alguém.', toolCall: { name: 'transfer_to_human', args: { reason: 'quer um humano' } } }) };
+      return { json: completion({ text: `IA: ${last}` }) };
+    });
+    const from = newNumber();
+    await desk.say(from, 'Quero comprar');
+    await settle();
+    expect(await bodies(desk, from)).toEqual(['Olá! Vou te passar para nossa IA.', 'IA: Quero comprar']);
+    await desk.say(from, 'Tem pão?');
+    await settle();
+    expect((await bodies(desk, from)).at(-1)).toBe('IA: Tem pão?');
+    expect(asked.every((a) => a.startsWith('Bearer sk-flow-key'))).toBe(true);
+    await desk.say(from, 'quero um humano');
+    await settle();
+    expect((await bodies(desk, from)).at(-1)).toBe('Vou chamar alguém.');
+    // The flow went on from the openai node: its ticket node put the customer in Support.
+    expect(await ticketRow(desk, from)).toMatchObject({ status: 'pending', queueId: support, flowId: null, chatbot: 0 });
+
+    // A model that refuses (401): the step's failed path runs, and the agents read why.
+    fake.on(/^\/v1\/chat\/completions$/, () => ({ status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
+    const other = newNumber();
+    await desk.say(other, 'quero comprar');
+    await settle();
+    expect(await bodies(desk, other)).toEqual(['Olá! Vou te passar para nossa IA.', 'Nossa IA está fora do ar; um atendente já responde.']);
+    const failed = await ticketRow(desk, other);
+    expect(failed).toMatchObject({ queueId: support, flowId: null });
+    expect((await notesOf(desk, failed.id)).map((x) => x.note).join()).toMatch(/Padaria IA.*could not answer/);
+  });
 });

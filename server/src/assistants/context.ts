@@ -9,9 +9,16 @@ import type { TicketRow } from '../modules/tickets/dto.ts';
 import type { TurnContext, TurnMessage } from './adapters/types.ts';
 import type { TurnRow } from './turns.ts';
 
+type Waiting = Pick<TicketRow, 'status' | 'userId' | 'assistantState' | 'isGroup'>;
+
 /** Whether the ticket still belongs to its assistant: pending, nobody's, bot on, not handed over. */
-export const waitsForAssistant = (t: Pick<TicketRow, 'status' | 'userId' | 'assistantState' | 'isGroup'>) =>
-  t.status === 'pending' && t.userId === null && t.assistantState !== 'off' && t.isGroup !== 1;
+export const waitsForAssistant = (t: Waiting) => t.status === 'pending' && t.userId === null && t.assistantState !== 'off' && t.isGroup !== 1;
+
+/** A flow's step: the ticket must still be pending and nobody's (the flow itself says when it is done). */
+const waitsForFlow = (t: Waiting) => t.status === 'pending' && t.userId === null && t.isGroup !== 1;
+
+/** Whether the ticket still waits for this turn's assistant. */
+export const waitsForTurn = (turn: Pick<TurnRow, 'kind'>, t: Waiting) => (turn.kind === 'flow' ? waitsForFlow(t) : waitsForAssistant(t));
 
 const MEDIA_LINK_TTL_S = 24 * 3600;
 
@@ -30,7 +37,7 @@ export type LoadedTurn = { ticket: TicketRow; ctx: Omit<TurnContext, 'signal'> }
 export async function loadTurn(deps: AppDeps, turn: TurnRow): Promise<LoadedTurn | undefined> {
   const t = tenant(deps.db, turn.companyId);
   const ticket = await t.selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', turn.ticketId).executeTakeFirst();
-  if (!ticket || !waitsForAssistant(ticket) || ticket.whatsappId === null) return undefined;
+  if (!ticket || !waitsForTurn(turn, ticket) || ticket.whatsappId === null) return undefined;
   const [contact, connection, company, message] = await Promise.all([
     t.selectFrom('contacts').select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email']).where('contacts.id', '=', ticket.contactId).executeTakeFirst(),
     t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.number']).where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst(),

@@ -8,6 +8,7 @@
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
+import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { textLanguage } from '../inbound/reply.ts';
 import { texts } from '../inbound/texts.ts';
 import { removeMediaFile, type StoredMedia } from '../modules/media/storage.ts';
@@ -19,9 +20,10 @@ import { answerWithPrompt, isTimeout } from './adapters/openai.ts';
 import { answerWithTypebot, type TypebotSession } from './adapters/typebot.ts';
 import { RetryableError, type TurnContext, type TurnOutcome } from './adapters/types.ts';
 import { answerWithWebhook } from './adapters/webhook.ts';
-import { loadTurn, readMessages, waitsForAssistant } from './context.ts';
+import { loadTurn, readMessages, waitsForTurn } from './context.ts';
+import { resumeExternal } from '../flows-runtime/runtime.ts';
 import { downloadReplyMedia } from './media.ts';
-import { loadTarget, type Target } from './targets.ts';
+import { loadTarget, type FlowNodeRef, type Target } from './targets.ts';
 import { endTurn, retryTurn, type TurnRow } from './turns.ts';
 import { recordUsage } from './usage.ts';
 
@@ -31,7 +33,7 @@ export async function runTurn(deps: AppDeps, turn: TurnRow, stop: AbortSignal): 
   const loaded = await loadTurn(deps, turn);
   if (!loaded) return write(deps, (tx) => endTurn(tx, turn, 'done', 'the ticket no longer waits for an assistant'));
   const target = await loadTarget(deps, turn);
-  if ('missing' in target) return failTurn(deps, turn, 'The assistant', target.missing);
+  if ('missing' in target) return failTurn(deps, turn, { label: 'The assistant', flow: target.flow }, target.missing);
   const { timeoutMs } = deps.config.assistants;
   const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
   const ctx: TurnContext = { ...loaded.ctx, signal };
@@ -48,7 +50,7 @@ export async function runTurn(deps: AppDeps, turn: TurnRow, stop: AbortSignal): 
       return;
     }
     deps.log.warn('assistant call failed', { turnId: turn.id, ticketId: turn.ticketId, target: target.label, error: why });
-    return failTurn(deps, turn, target.label, why);
+    return failTurn(deps, turn, target, why);
   }
   const files = await downloadReplyMedia(deps, loaded.ticket, outcome.replies, signal);
   try {
@@ -91,7 +93,13 @@ async function readSession<T>(deps: AppDeps, turn: TurnRow, integrationId: numbe
   return { id: row.sessionId, choices: row.data ? (JSON.parse(row.data) as unknown) : [] } as unknown as T & { id: string };
 }
 
+/**
+ * The ticket, read again in the write (PostgreSQL: locked). The company's ingest lock comes first:
+ * deliveries write messages and tickets in either order, so a write of both beside them takes
+ * turns with them (flows-runtime/README.md, the same order as the flow runtime's writes).
+ */
 async function lockTicket(tx: Tx, turn: TurnRow): Promise<TicketRow | undefined> {
+  await lockCompanyIngest(tx, turn.companyId);
   return tenant(tx.db, turn.companyId)
     .selectFrom('tickets')
     .selectAll('tickets')
@@ -114,13 +122,14 @@ async function updateTicket(tx: Tx, ticket: TicketRow, patch: Partial<Pick<Ticke
 
 async function applyOutcome(tx: Tx, turn: TurnRow, target: Target, outcome: TurnOutcome & { heard?: Heard }, files: Map<number, StoredMedia>): Promise<void> {
   let ticket = await lockTicket(tx, turn);
-  if (!ticket || !waitsForAssistant(ticket)) {
+  if (!ticket || !waitsForTurn(turn, ticket)) {
     for (const f of files.values()) tx.effects.afterCommit((app) => removeMediaFile(app.config.mediaDir, f.relPath));
     return endTurn(tx, turn, 'done', 'the ticket no longer waits for an assistant');
   }
   const t = tenant(tx.db, turn.companyId);
+  // A flow's step speaks for the flow: the ticket shows the flow, not an assistant of its own.
   const owner = target.kind === 'prompt' ? { promptId: turn.targetId, integrationId: null } : { integrationId: turn.targetId, promptId: null };
-  if (ticket.assistantState !== 'active' || ticket.useIntegration !== 1 || ticket.promptId !== owner.promptId || ticket.integrationId !== owner.integrationId) {
+  if (!target.flow && (ticket.assistantState !== 'active' || ticket.useIntegration !== 1 || ticket.promptId !== owner.promptId || ticket.integrationId !== owner.integrationId)) {
     ticket = await updateTicket(tx, ticket, { assistantState: 'active', useIntegration: 1, ...owner });
   }
   const gap = outcome.gapMs ?? 0;
@@ -137,8 +146,10 @@ async function applyOutcome(tx: Tx, turn: TurnRow, target: Target, outcome: Turn
     await t.insertInto('messageTranscripts', { messageId, text }).onConflict((oc) => oc.column('messageId').doNothing()).execute();
   }
   if (outcome.usage) await recordUsage(tx, turn.companyId, outcome.usage);
-  if (outcome.handOver) await handOver(tx, ticket, target.label, outcome.handOver);
   await endTurn(tx, turn, 'done');
+  // Done talking: a flow goes on from its node (after this step's replies); otherwise people take it.
+  if (outcome.handOver && target.flow) await resumeExternal(tx, turn.companyId, target.flow.runId, target.flow.nodeId, 'done');
+  else if (outcome.handOver) await handOver(tx, ticket, target.label, outcome.handOver);
 }
 
 async function keepSession(tx: Tx, turn: TurnRow, integrationId: number, session: TurnOutcome['session']): Promise<void> {
@@ -156,14 +167,23 @@ async function handOver(tx: Tx, ticket: TicketRow, label: string, to: NonNullabl
   await addNote(tx, moved, texts(await textLanguage(tx, moved)).assistantHandedOver(label, to.reason));
 }
 
-/** The assistant stops for the ticket, which waits for people; the agents read why in a note. */
-async function failTurn(deps: AppDeps, turn: TurnRow, label: string, why: string): Promise<void> {
+/**
+ * The assistant stops for the ticket, which waits for people; the agents read why in a note. A
+ * flow's step fails into the flow instead (its failed path, or the flow ends).
+ */
+async function failTurn(deps: AppDeps, turn: TurnRow, target: { label: string; flow?: FlowNodeRef }, why: string): Promise<void> {
   await write(deps, async (tx) => {
     await endTurn(tx, turn, 'failed', why);
     const ticket = await lockTicket(tx, turn);
-    if (!ticket || !waitsForAssistant(ticket)) return;
+    if (!ticket || !waitsForTurn(turn, ticket)) return;
+    const note = texts(await textLanguage(tx, ticket)).assistantFailed(target.label, why);
+    if (target.flow) {
+      await addNote(tx, ticket, note);
+      await resumeExternal(tx, turn.companyId, target.flow.runId, target.flow.nodeId, 'failed');
+      return;
+    }
     const stopped = await updateTicket(tx, ticket, { assistantState: 'off', chatbot: 0, useIntegration: 0 });
-    await addNote(tx, stopped, texts(await textLanguage(tx, stopped)).assistantFailed(label, why));
+    await addNote(tx, stopped, note);
   });
 }
 

@@ -8,16 +8,17 @@ import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 
 export type TurnRow = Selectable<AssistantTurns>;
-export type TurnKind = 'prompt' | 'integration';
+/** prompt: a prompt's id; integration: a queue integration's id; flow: a flow run's id (its typebot or openai node). */
+export type TurnKind = 'prompt' | 'integration' | 'flow';
 
 /**
  * Queues a turn for the ticket. A prompt reads the whole recent conversation, so messages that
  * arrive while its turn still waits join that turn (one answer to "hi" + "I need help"); an
  * integration gets every message as its own turn, in order.
  */
-export async function queueTurn(tx: Tx, input: { companyId: number; ticketId: number; messageId: number; kind: TurnKind; targetId: number }): Promise<void> {
+export async function queueTurn(tx: Tx, input: { companyId: number; ticketId: number; messageId: number | null; kind: TurnKind; targetId: number }): Promise<void> {
   const t = tenant(tx.db, input.companyId);
-  if (input.kind === 'prompt') {
+  if (input.kind === 'prompt' && input.messageId !== null) {
     const joined = await t
       .updateTable('assistantTurns')
       .set({ messageId: input.messageId, targetId: input.targetId, updatedAt: new Date().toISOString() })
