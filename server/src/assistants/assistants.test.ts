@@ -342,6 +342,15 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     });
     const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'IA' } })).body.id as number;
     expect((await t.request('POST', '/flowbuilder/flow', { token, body: { idFlow: flowId, ...graph('sk-flow-key') } })).status).toBe(200);
+    // The node's key is sealed: no answer and no stored row shows it; saving the graph back as the
+    // editor got it (key masked) keeps the key.
+    const got = await t.request('GET', `/flowbuilder/flow/${flowId}`, { token });
+    expect(JSON.stringify(got.body)).not.toContain('sk-flow-key');
+    expect(JSON.stringify(got.body)).toContain('••••-key');
+    const raw = await tenant(t.db, desk.companyId).selectFrom('flowVersions').select('flowVersions.graph').where('flowVersions.flowId', '=', flowId).execute();
+    expect(raw.map((r) => r.graph).join()).not.toContain('sk-flow-key');
+    const { nodes, connections } = got.body.flow.flow;
+    expect((await t.request('POST', '/flowbuilder/flow', { token, body: { idFlow: flowId, nodes, connections } })).status).toBe(200);
     expect((await t.request('POST', '/flowcampaign', { token, body: { name: 'IA', flowId, whatsappId: desk.connectionId, phrase: 'quero comprar' } })).status).toBe(201);
     const asked: string[] = [];
     fake.on(/^\/v1\/chat\/completions$/, (req) => {

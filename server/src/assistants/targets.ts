@@ -10,6 +10,7 @@ import { parseServiceAccount, type DialogflowConfig } from './adapters/dialogflo
 import type { TypebotConfig } from './adapters/typebot.ts';
 import type { WebhookConfig } from './adapters/webhook.ts';
 import { loadVersionGraph, readState } from '../flows-runtime/runs.ts';
+import { openFlowKey } from '../modules/flows/secrets.ts';
 import type { TurnRow } from './turns.ts';
 
 /** A flow's typebot or openai node that a turn answers for (the run goes on when it is done). */
@@ -114,7 +115,7 @@ async function loadFlowNodeTarget(deps: AppDeps, turn: TurnRow): Promise<Target 
       return 'missing' in target ? { ...target, flow } : { ...target, flow };
     }
     if (!(await companyPlanAllows(deps.db, turn.companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts', flow };
-    const apiKey = String(data.apiKey ?? '');
+    const apiKey = openFlowKey(data, deps.secrets) ?? '';
     if (!apiKey || !data.prompt) return { missing: 'the OpenAI step has no API key or prompt', flow };
     const num = (v: unknown, fallback: number) => (Number.isFinite(Number(v)) && v !== '' && v !== null && v !== undefined ? Number(v) : fallback);
     return {
