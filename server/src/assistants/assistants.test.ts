@@ -321,6 +321,23 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     expect(detects[0]!.json).toEqual({ queryInput: { text: { text: 'Que horas abre?', languageCode: 'pt-BR' } } });
     expect(new Set(detects.map((r) => r.path)).size).toBe(1);
     expect(await ticketRow(desk, from)).toMatchObject({ assistantState: 'off', status: 'pending' });
+
+    // The dialog's test button: pasted credentials, or the stored ones of the integration.
+    const token = desk.adminSession.token;
+    const tried = await t.request('POST', '/queueIntegration/testSession', { token, body: { projectName: 'padaria', jsonContent: JSON.stringify(account), language: 'pt-BR' } });
+    expect(tried.status).toBe(200);
+    expect(tried.body).toEqual({ ok: true, reply: 'Abrimos às 7h.', handsOver: false });
+    expect((detects.at(-1)!.json as { queryInput: { text: { text: string } } }).queryInput.text.text).toBe('Olá');
+    const stored = await t.request('POST', '/queueIntegration/testSession', { token, body: { jsonContent: '••••', language: 'en', integrationId } });
+    expect(stored.body).toMatchObject({ ok: true });
+    const bad = await t.request('POST', '/queueIntegration/testSession', { token, body: { jsonContent: '{"nope":1}' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ERR_VALIDATION');
+    expect((await t.request('POST', '/queueIntegration/testSession', { token, body: '{oops' })).body.error).toBe('ERR_INVALID_JSON');
+    expect((await t.request('POST', '/queueIntegration/testSession', { token: desk.userSession.token, body: { jsonContent: JSON.stringify(account) } })).status).toBe(403);
+    const stranger = await setupDesk(t);
+    const foreign = await t.request('POST', '/queueIntegration/testSession', { token: stranger.adminSession.token, body: { integrationId } });
+    expect(foreign.status).toBe(404);
   });
 
   it("a flow's openai node talks until the model hands over, then the flow goes on to its ticket node; a failing one takes its failed path", async () => {
