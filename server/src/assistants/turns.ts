@@ -32,31 +32,35 @@ export async function queueTurn(tx: Tx, input: { companyId: number; ticketId: nu
   tx.effects.afterCommit((app) => app.assistants.wake());
 }
 
-/** Queued turns that are due, oldest first, of tickets not under way here. */
-export async function findDueTurns(db: Database, busyTickets: Set<number>, limit: number): Promise<TurnRow[]> {
-  const now = new Date().toISOString();
+/**
+ * Queued turns, oldest first, of tickets not under way here. A ticket's turns run in order: the
+ * caller takes each ticket's oldest one, and only when it is due (a turn waiting for its retry
+ * holds the ticket's later ones back).
+ */
+export async function findQueuedTurns(db: Database, busyTickets: Set<number>, limit: number): Promise<TurnRow[]> {
   return db
     .selectFrom('assistantTurns')
     .selectAll()
     .where(sql<boolean>`state in ('queued', 'running')`)
     .where('assistantTurns.state', '=', 'queued')
-    .where((eb) => eb.or([eb('assistantTurns.notBefore', 'is', null), eb('assistantTurns.notBefore', '<=', now)]))
     .$if(busyTickets.size > 0, (q) => q.where('assistantTurns.ticketId', 'not in', [...busyTickets]))
     .orderBy('assistantTurns.id')
     .limit(limit)
     .execute();
 }
 
-/** Takes the turn for this process; false when another took it meanwhile. */
-export async function claimTurn(db: Database, turn: TurnRow, instance: string): Promise<boolean> {
+/** Takes the turns for this process, in one statement; answers the ids it got (others took the rest). */
+export async function claimTurns(db: Database, ids: number[], instance: string): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
   const now = new Date().toISOString();
-  const res = await db
+  const rows = await db
     .updateTable('assistantTurns')
     .set((eb) => ({ state: 'running', claimedBy: instance, claimedAt: now, attempts: eb('assistantTurns.attempts', '+', 1), updatedAt: now }))
-    .where('assistantTurns.id', '=', turn.id)
+    .where('assistantTurns.id', 'in', ids)
     .where('assistantTurns.state', '=', 'queued')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+    .returning('assistantTurns.id')
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

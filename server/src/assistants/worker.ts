@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context.ts';
 import { runTurn } from './turn.ts';
-import { claimTurn, findDueTurns, hasLiveTurns, requeueAbandoned } from './turns.ts';
+import { claimTurns, findQueuedTurns, hasLiveTurns, requeueAbandoned } from './turns.ts';
 
 export type Assistants = {
   /** A write queued turns: look now (after the commit). */
@@ -50,12 +50,16 @@ export function createAssistants(opts: { concurrency: number; pollMs?: number })
         again = false;
         const room = opts.concurrency - busy.size;
         if (room <= 0) break;
-        const due = await findDueTurns(deps.db, busy, room * 2);
-        for (const turn of due) {
-          if (busy.size >= opts.concurrency || busy.has(turn.ticketId)) continue;
-          if (!(await claimTurn(deps.db, turn, instance))) continue;
-          start(deps, { ...turn, attempts: turn.attempts + 1, state: 'running' });
-        }
+        const queued = await findQueuedTurns(deps.db, busy, room * 4);
+        // Each ticket's oldest turn if it is due, as many as there is room for, claimed together.
+        const now = new Date().toISOString();
+        const first = new Map<number, (typeof queued)[number]>();
+        for (const turn of queued) if (!first.has(turn.ticketId)) first.set(turn.ticketId, turn);
+        const picked = [...first.values()].filter((turn) => turn.notBefore === null || turn.notBefore <= now).slice(0, room);
+        const claimed = await claimTurns(deps.db, picked.map((x) => x.id), instance);
+        for (const turn of picked) if (claimed.has(turn.id)) start(deps, { ...turn, attempts: turn.attempts + 1, state: 'running' });
+        // A full page may hide more due turns.
+        if (queued.length === room * 4 && claimed.size > 0) again = true;
       } while (again);
     } catch (err) {
       deps.log.error('assistant worker failed to claim', { error: err instanceof Error ? err.message : String(err) });
