@@ -1,0 +1,100 @@
+// Prompts and queue integrations in a real Chromium against the real server (spec/03 §2; issue 16):
+// a prompt made from the prompts screen (the 'set sector' refusal first, the key hidden behind its
+// toggle and never shown again), a webhook integration made from the integrations screen (its
+// generated signing secret shown once), then both picked in a queue's modal; the queue keeps them.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+
+vi.setConfig({ testTimeout: 90_000 });
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+}, 120_000);
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const KEY = 'sk-e2e-secret-key-abcdefghijklmnop';
+
+describe('prompts and queue integrations screens', () => {
+  it('creates a prompt and a webhook integration and picks both in a queue', async () => {
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+
+    await page.goto('/prompts');
+    await page.getByRole('heading', { name: 'Prompts' }).waitFor();
+    await page.getByRole('button', { name: 'Add prompt' }).click();
+    const modal = page.getByRole('dialog', { name: 'New prompt' });
+    await modal.getByLabel('Name').fill('Sales assistant');
+    await modal.getByLabel('Prompt', { exact: true }).fill('You answer customers of the demo shop about prices and delivery, briefly and politely.');
+    await modal.getByLabel('API key').fill(KEY);
+    expect(await modal.getByLabel('API key').getAttribute('type')).toBe('password');
+    await modal.getByRole('button', { name: 'Show password' }).click();
+    expect(await modal.getByLabel('API key').getAttribute('type')).toBe('text');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    // No queue: the 'set sector' rule.
+    await modal.getByText('Set a queue (sector) for the prompt.').first().waitFor();
+    await modal.getByLabel('Queue').selectOption({ label: 'Sales' });
+    await modal.getByLabel('Temperature').fill('0.4');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.waitFor({ state: 'detached' });
+    const row = page.getByRole('row', { name: /Sales assistant/ });
+    await row.getByRole('cell', { name: 'Sales', exact: true }).waitFor();
+    await row.getByRole('cell', { name: '100', exact: true }).waitFor();
+    await shot(page, 'prompts');
+
+    // Editing shows the mask, never the key; leaving the field empty keeps it.
+    await row.getByRole('button', { name: 'Edit Sales assistant' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit prompt' });
+    await edit.getByText('A key is stored (••••mnop). Leave empty to keep it.').waitFor();
+    expect(await edit.getByLabel('API key').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(KEY);
+    await shot(page, 'prompt-modal');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto('/queue-integration');
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor();
+    await page.getByRole('button', { name: 'Add integration' }).click();
+    const add = page.getByRole('dialog', { name: 'New integration' });
+    await add.getByRole('radio', { name: /Webhook/ }).click();
+    await add.getByLabel('Name').fill('Orders hook');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await add.getByLabel('URL').and(page.locator('[aria-invalid=true]')).waitFor();
+    await add.getByLabel('URL').fill('https://hooks.example.com/zapdesk');
+    await shot(page, 'integration-modal');
+    await add.getByRole('button', { name: 'Save' }).click();
+    const secret = page.getByRole('dialog', { name: 'Signing secret' });
+    const shown = await secret.getByTestId('signing-secret').textContent();
+    expect(shown).toMatch(/^whsec_/);
+    await secret.getByRole('button', { name: 'Done' }).click();
+    const hookRow = page.getByRole('row', { name: /Orders hook/ });
+    await hookRow.getByRole('img', { name: 'Webhook' }).waitFor();
+    await shot(page, 'queue-integrations');
+
+    // The queue modal's pickers.
+    await page.goto('/queues');
+    await page.getByRole('button', { name: 'Edit Sales' }).click();
+    const queueModal = page.getByRole('dialog', { name: 'Edit queue' });
+    await queueModal.getByLabel('Integration').selectOption({ label: 'Orders hook (webhook)' });
+    await queueModal.getByLabel('Prompt').selectOption({ label: 'Sales assistant' });
+    await shot(page, 'queue-modal-pickers');
+    await queueModal.getByRole('button', { name: 'Save' }).click();
+    await queueModal.waitFor({ state: 'detached' });
+
+    const db = e2e.server.deps.db;
+    const queue = await db.selectFrom('queues').select(['promptId', 'integrationId']).where('name', '=', 'Sales').executeTakeFirstOrThrow();
+    const prompt = await db.selectFrom('prompts').select(['id', 'apiKeyEnc']).where('name', '=', 'Sales assistant').executeTakeFirstOrThrow();
+    const hook = await db.selectFrom('queueIntegrations').select(['id', 'signingSecretEnc']).where('name', '=', 'Orders hook').executeTakeFirstOrThrow();
+    expect(queue).toEqual({ promptId: prompt.id, integrationId: hook.id });
+    expect(e2e.server.deps.secrets.open(prompt.apiKeyEnc)).toBe(KEY);
+    expect(e2e.server.deps.secrets.open(hook.signingSecretEnc!)).toBe(shown);
+
+    // Opened again, the modal shows what was picked.
+    await page.getByRole('button', { name: 'Edit Sales' }).click();
+    const again = page.getByRole('dialog', { name: 'Edit queue' });
+    expect(await again.getByLabel('Prompt').inputValue()).toBe(String(prompt.id));
+    expect(await again.getByLabel('Integration').inputValue()).toBe(String(hook.id));
+    await context.close();
+  });
+});
