@@ -3,6 +3,7 @@
 // toggle and never shown again), a webhook integration made from the integrations screen (its
 // generated signing secret shown once), then both picked in a queue's modal; the queue keeps them.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bumpVersion } from '../server/src/sync/version.ts';
 import { DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -95,6 +96,37 @@ describe('prompts and queue integrations screens', () => {
     const again = page.getByRole('dialog', { name: 'Edit queue' });
     expect(await again.getByLabel('Prompt').inputValue()).toBe(String(prompt.id));
     expect(await again.getByLabel('Integration').inputValue()).toBe(String(hook.id));
+    await again.getByRole('button', { name: 'Cancel' }).click();
+
+    // The connection modal's Integrations tab has the same pickers.
+    await page.goto('/connections');
+    await page.getByRole('button', { name: 'Edit Demo WhatsApp (simulator)' }).click();
+    const connModal = page.getByRole('dialog', { name: 'Edit connection' });
+    await connModal.getByRole('tab', { name: 'Integrations' }).click();
+    await connModal.getByLabel('Prompt').selectOption({ label: 'Sales assistant' });
+    await shot(page, 'connection-modal-pickers');
+    await connModal.getByRole('button', { name: 'Save' }).click();
+    await connModal.waitFor({ state: 'detached' });
+    const connection = await db.selectFrom('whatsapps').select(['promptId', 'integrationId']).where('name', '=', 'Demo WhatsApp (simulator)').executeTakeFirstOrThrow();
+    expect(connection).toEqual({ promptId: prompt.id, integrationId: null });
     await context.close();
+  });
+
+  it('sends a company whose plan lacks AI away from /prompts with the refusal toast after 1 s', async () => {
+    const db = e2e.server.deps.db;
+    const company = await db.selectFrom('companies').select('planId').where('name', '=', 'Demo Company').executeTakeFirstOrThrow();
+    await db.updateTable('plans').set({ useOpenAi: 0, ...bumpVersion() }).where('id', '=', company.planId!).execute();
+    try {
+      const { context, page } = await newPage(e2e);
+      await login(page, DEMO.admin, e2e.demoPassword);
+      await page.goto('/prompts');
+      await page.getByText('This company is not allowed to open this page. Redirecting you.').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/prompts');
+      await expect(page.getByRole('heading', { name: 'Prompts' }).count()).resolves.toBe(0);
+      await page.waitForURL((url) => url.pathname === '/');
+      await context.close();
+    } finally {
+      await db.updateTable('plans').set({ useOpenAi: 1, ...bumpVersion() }).where('id', '=', company.planId!).execute();
+    }
   });
 });
