@@ -128,6 +128,15 @@ describe.each(DIALECTS)('prompts on %s', (dialect) => {
     expect((await t.request('PUT', `/prompt/${made.id}`, { token, body: { temperature: 2 } })).body.error).toBe('ERR_VALIDATION');
     expect((await t.request('PUT', `/prompt/${made.id}`, { token, body: '{"name":' })).body.error).toBe('ERR_INVALID_JSON');
     expect((await t.request('GET', `/prompt/${made.id}`, { token })).body).toMatchObject({ temperature: 0.7, queueId: queue.id });
+
+    // Deleting its queue leaves the prompt without one (version bumped); saving it asks for a queue again.
+    const { version } = await t.db.selectFrom('prompts').select('version').where('id', '=', made.id).executeTakeFirstOrThrow();
+    expect((await t.request('DELETE', `/queue/${queue.id}`, { token })).status).toBe(200);
+    const orphan = await t.request('GET', `/prompt/${made.id}`, { token });
+    expect(orphan.body).toMatchObject({ queueId: null, queue: null });
+    expect((await t.db.selectFrom('prompts').select('version').where('id', '=', made.id).executeTakeFirstOrThrow()).version).toBeGreaterThan(version);
+    const other2 = await seedQueue(t, company.id);
+    expect((await t.request('PUT', `/prompt/${made.id}`, { token, body: { queueId: other2.id } })).body).toMatchObject({ queueId: other2.id });
   });
 
   it('is an admin screen of plans with AI: attendants and plans without openAi are refused', async () => {
