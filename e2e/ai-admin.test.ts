@@ -3,6 +3,9 @@
 // toggle and never shown again), a webhook integration made from the integrations screen (its
 // generated signing secret shown once), then both picked in a queue's modal; the queue keeps them.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { promptCreateSchema } from '@zapdesk/sync';
+import { write } from '../server/src/db/write.ts';
+import { createPrompt } from '../server/src/modules/prompts/service.ts';
 import { bumpVersion } from '../server/src/sync/version.ts';
 import { DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
@@ -44,6 +47,16 @@ describe('prompts and queue integrations screens', () => {
     await row.getByRole('cell', { name: 'Sales', exact: true }).waitFor();
     await row.getByRole('cell', { name: '100', exact: true }).waitFor();
     await shot(page, 'prompts');
+
+    // Live: a prompt written elsewhere (the server's own write path, as another admin's request would
+    // run it; signing in as this admin again would end the browser's session) shows without a reload.
+    const deps = e2e.server.deps;
+    const support = await deps.db.selectFrom('queues').select(['id', 'companyId']).where('name', '=', 'Support').executeTakeFirstOrThrow();
+    const admin = await deps.db.selectFrom('users').select('id').where('email', '=', DEMO.admin).executeTakeFirstOrThrow();
+    const actor = { userId: admin.id, companyId: support.companyId, profile: 'admin' as const, super: false, sessionId: 'e2e' };
+    const input = promptCreateSchema.parse({ name: 'Support assistant', prompt: 'You help customers of the demo shop with orders that went wrong, kindly.', apiKey: 'sk-live-0000000000001111', queueId: support.id, maxTokens: 300 });
+    await write(deps, (tx) => createPrompt(tx, deps.secrets, actor, input));
+    await page.getByRole('row', { name: /Support assistant/ }).getByRole('cell', { name: '300', exact: true }).waitFor();
 
     // Editing shows the mask, never the key; leaving the field empty keeps it.
     await row.getByRole('button', { name: 'Edit Sales assistant' }).click();
