@@ -71,8 +71,19 @@ describe('prompts and queue integrations screens', () => {
     await page.getByRole('heading', { name: 'Integrations' }).waitFor();
     await page.getByRole('button', { name: 'Add integration' }).click();
     const add = page.getByRole('dialog', { name: 'New integration' });
+    // Each type shows its own fields; a pasted JSON that is not a service account is refused.
+    await add.getByRole('radio', { name: /Typebot/ }).click();
+    await add.getByLabel('Typebot slug').waitFor();
+    expect(await add.getByLabel('Delay between messages (ms)').inputValue()).toBe('1000');
+    await shot(page, 'integration-modal-typebot');
+    await add.getByRole('radio', { name: /Dialogflow/ }).click();
+    await add.getByLabel('Name', { exact: true }).fill('Agent');
+    await add.getByLabel('Service account JSON').fill('{"project_id": "x"');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await add.getByText('Paste a valid service account JSON.').waitFor();
+    await shot(page, 'integration-modal-dialogflow');
     await add.getByRole('radio', { name: /Webhook/ }).click();
-    await add.getByLabel('Name').fill('Orders hook');
+    await add.getByLabel('Name', { exact: true }).fill('Orders hook');
     await add.getByRole('button', { name: 'Save' }).click();
     await add.getByLabel('URL').and(page.locator('[aria-invalid=true]')).waitFor();
     await add.getByLabel('URL').fill('https://hooks.example.com/zapdesk');
@@ -104,11 +115,13 @@ describe('prompts and queue integrations screens', () => {
     expect(e2e.server.deps.secrets.open(prompt.apiKeyEnc)).toBe(KEY);
     expect(e2e.server.deps.secrets.open(hook.signingSecretEnc!)).toBe(shown);
 
-    // Opened again, the modal shows what was picked.
+    // Opened again (after a reload, so the synced queue is the saved one), the modal shows what was
+    // picked once the pickers' lists have come.
+    await page.reload();
     await page.getByRole('button', { name: 'Edit Sales' }).click();
     const again = page.getByRole('dialog', { name: 'Edit queue' });
-    expect(await again.getByLabel('Prompt').inputValue()).toBe(String(prompt.id));
-    expect(await again.getByLabel('Integration').inputValue()).toBe(String(hook.id));
+    await expect.poll(() => again.getByLabel('Prompt').inputValue()).toBe(String(prompt.id));
+    await expect.poll(() => again.getByLabel('Integration').inputValue()).toBe(String(hook.id));
     await again.getByRole('button', { name: 'Cancel' }).click();
 
     // The connection modal's Integrations tab has the same pickers.

@@ -21,7 +21,8 @@ export function toQueueIntegrationDto(row: Selectable<QueueIntegrations>, secret
     type: asType(row.type),
     name: row.name,
     projectName: row.projectName,
-    jsonContent: masked(secrets, row.jsonContent),
+    // The JSON's tail is not worth showing (a brace); that it is stored is all an answer says.
+    jsonContent: row.jsonContent ? '••••' : '',
     hasJsonContent: Boolean(row.jsonContent),
     language: row.language,
     urlN8N: row.urlN8n,

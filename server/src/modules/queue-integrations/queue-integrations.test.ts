@@ -55,7 +55,7 @@ describe.each(DIALECTS)('queue integrations on %s', (dialect) => {
 
     const dialogflow = await t.request('POST', '/queueIntegration', { token, body: { type: 'dialogflow', name: 'Agent', language: 'es', jsonContent: SERVICE_ACCOUNT } });
     expect(dialogflow.body).toMatchObject({ type: 'dialogflow', projectName: 'bakery-agent-123', language: 'es', hasJsonContent: true, urlN8N: null });
-    expect(dialogflow.body.jsonContent).toMatch(/^••••/);
+    expect(dialogflow.body.jsonContent).toBe('••••');
 
     const flow = (await t.request('POST', '/flowbuilder', { token, body: { name: 'Welcome flow' } })).body;
     const flowbuilder = await t.request('POST', '/queueIntegration', { token, body: { type: 'flowbuilder', name: 'Welcome', flowId: flow.id } });
