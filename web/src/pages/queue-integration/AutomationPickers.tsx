@@ -2,6 +2,8 @@
 // integrationId). Each shows only when the plan has its feature (the server refuses a link
 // otherwise); "None" unlinks. Lists come from REST and follow pokes.
 import { useTranslation } from 'react-i18next';
+import { planAllows } from '@zapdesk/sync';
+import { useSession } from '../../session/SessionProvider.tsx';
 import { SelectField } from '../../ui/Field.tsx';
 import { usePrompts } from '../prompts/use-prompts.ts';
 import { useAllIntegrations } from './use-integrations.ts';
@@ -18,8 +20,9 @@ export const automationValues = (row: { promptId: number | null; integrationId: 
 
 /** What a save sends: only the links the plan allows, so a hidden link is never cleared by accident. */
 export function useAutomationBody(values: AutomationLinks): Partial<AutomationLinks> {
-  const { allowed: prompts } = usePrompts();
-  const { allowed: integrations } = useAllIntegrations();
+  const { flags } = useSession();
+  const prompts = planAllows(flags ?? null, 'openAi');
+  const integrations = planAllows(flags ?? null, 'integrations');
   return { ...(prompts ? { promptId: values.promptId } : {}), ...(integrations ? { integrationId: values.integrationId } : {}) };
 }
 

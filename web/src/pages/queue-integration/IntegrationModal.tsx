@@ -12,8 +12,6 @@ import {
   queueIntegrationCreateSchema,
   queueIntegrationUpdateSchema,
   SIGNED_INTEGRATION_TYPES,
-  TYPEBOT_DEFAULTS,
-  type IntegrationType,
   type QueueIntegration,
 } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
@@ -23,52 +21,11 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PasswordField, SelectField, TextAreaField, TextField } from '../../ui/Field.tsx';
 import { toast } from '../../ui/toast/store.ts';
+import { integrationBody, initialValues, type Field } from './integration-form.ts';
 import { IntegrationLogo, integrationLabel } from './IntegrationLogo.tsx';
 import './strings.ts';
 
 type Props = { integration: QueueIntegration | null; onClose: () => void; onSaved: (saved: QueueIntegration) => void };
-
-type FieldList = ['name', 'projectName', 'jsonContent', 'language', 'urlN8N', 'typebotSlug', 'typebotExpires', 'typebotDelayMessage', 'typebotKeywordFinish', 'typebotKeywordRestart', 'typebotUnknownMessage', 'typebotRestartMessage', 'flowId', 'signingSecret'];
-type Field = FieldList[number];
-type Values = { type: IntegrationType } & Record<Field, string>;
-
-function initialValues(i: QueueIntegration | null): Values {
-  const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
-  return {
-    type: i?.type ?? 'typebot',
-    name: text(i?.name),
-    projectName: text(i?.projectName),
-    // Secrets are never put back in the form: an empty field keeps what is stored.
-    jsonContent: '',
-    signingSecret: '',
-    language: text(i?.language) || 'pt-BR',
-    urlN8N: text(i?.urlN8N),
-    typebotSlug: text(i?.typebotSlug),
-    typebotExpires: text(i?.typebotExpires ?? TYPEBOT_DEFAULTS.typebotExpires),
-    typebotDelayMessage: text(i?.typebotDelayMessage ?? TYPEBOT_DEFAULTS.typebotDelayMessage),
-    typebotKeywordFinish: text(i?.typebotKeywordFinish),
-    typebotKeywordRestart: text(i?.typebotKeywordRestart),
-    typebotUnknownMessage: text(i?.typebotUnknownMessage),
-    typebotRestartMessage: text(i?.typebotRestartMessage),
-    flowId: text(i?.flowId),
-  };
-}
-
-/** The body of a save: only the type's own fields (the server clears the others); empty secrets left out. */
-function toBody(v: Values, editing: boolean) {
-  const pick = (fields: Field[]) => Object.fromEntries(fields.map((f) => [f, v[f]]));
-  const byType: Record<IntegrationType, Field[]> = {
-    dialogflow: ['projectName', 'language', 'jsonContent'],
-    n8n: ['urlN8N', 'signingSecret'],
-    webhook: ['urlN8N', 'signingSecret'],
-    typebot: ['urlN8N', 'typebotSlug', 'typebotExpires', 'typebotDelayMessage', 'typebotKeywordFinish', 'typebotKeywordRestart', 'typebotUnknownMessage', 'typebotRestartMessage'],
-    flowbuilder: ['flowId'],
-  };
-  const body: Record<string, unknown> = { type: v.type, name: v.name, ...pick(byType[v.type]) };
-  for (const secret of ['jsonContent', 'signingSecret'] as const) if (body[secret] === '') delete body[secret];
-  if (editing && v.type === 'dialogflow' && v.projectName === '') delete body.projectName;
-  return body;
-}
 
 export function IntegrationModal({ integration, onClose, onSaved }: Props) {
   const { t } = useTranslation();
@@ -82,7 +39,7 @@ export function IntegrationModal({ integration, onClose, onSaved }: Props) {
   const stored = integration?.type === type ? integration : null;
 
   const save = async () => {
-    const body = toBody(values, integration !== null);
+    const body = integrationBody(values, integration !== null);
     await submit(integration ? queueIntegrationUpdateSchema : queueIntegrationCreateSchema, body, () =>
       integration ? api.put<QueueIntegration>(`/queueIntegration/${integration.id}`, body) : api.post<QueueIntegration>('/queueIntegration', body),
     );
