@@ -8,6 +8,8 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { companiesRoutes } from './modules/companies/routes.ts';
 import { contactListsRoutes } from './modules/contact-lists/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
+import { promptsRoutes } from './modules/prompts/routes.ts';
+import { queueIntegrationsRoutes } from './modules/queue-integrations/routes.ts';
 import { helpsRoutes } from './modules/helps/routes.ts';
 import { plansRoutes } from './modules/plans/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -62,6 +64,8 @@ export function createApp(deps: AppDeps) {
     .route('/', contactsRoutes(deps))
     .route('/', contactListsRoutes(deps))
     .route('/', filesRoutes(deps))
+    .route('/', promptsRoutes(deps))
+    .route('/', queueIntegrationsRoutes(deps))
     .route('/', ticketsRoutes(deps))
     .route('/', messagesRoutes(deps))
     .route('/', mediaRoutes(deps))

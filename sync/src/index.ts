@@ -26,4 +26,6 @@ export * from './domain/schedule.ts';
 export * from './domain/template.ts';
 export * from './domain/dashboard.ts';
 export * from './domain/campaign.ts';
+export * from './domain/prompt.ts';
+export * from './domain/queue-integration.ts';
 export * from './flow/index.ts';

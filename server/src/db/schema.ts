@@ -493,11 +493,13 @@ export interface Prompts {
 export interface QueueIntegrations {
   companyId: number;
   createdAt: Generated<string>;
+  flowId: number | null;
   id: Generated<number>;
   jsonContent: string | null;
   language: string | null;
   name: string;
   projectName: string | null;
+  signingSecretEnc: string | null;
   type: string;
   typebotDelayMessage: Generated<number>;
   typebotExpires: Generated<number>;

@@ -1,6 +1,6 @@
 // Route guards of spec/01 §2: public pages send a signed-in user to /, private pages send an
 // anonymous one to /login, and gated pages (role, super flag, plan flag, cshow) go home with a toast.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { gateOf, homePath, routeAccess } from '../navigation/menu.ts';
@@ -23,10 +23,16 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Wraps the private pages: a page the user may not open redirects to their home with a toast. */
+/** spec/03 §2, §9: a page the plan lacks shows its refusal toast and leaves after 1 s. */
+export const PLAN_DENIAL_REDIRECT_MS = 1000;
+
+/**
+ * Wraps the private pages: a page the user may not open redirects to their home with a toast (a
+ * page the plan lacks after PLAN_DENIAL_REDIRECT_MS, the page itself never shown meanwhile).
+ */
 export function RequireAccess() {
   const { user, flags, cshow } = useSession();
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   const { t } = useTranslation();
   const gate = gateOf(pathname);
   // Plan-gated pages wait for the plan flags, so a slow plan request never bounces a permitted user.
@@ -34,6 +40,14 @@ export function RequireAccess() {
   const access = user && !waiting ? routeAccess(pathname, user, flags ?? null, cshow) : 'allowed';
   const denied = access === 'forbidden-role' || access === 'forbidden-plan';
   const warned = useRef<string | null>(null);
+  const [leaving, setLeaving] = useState<string | null>(null);
+  const planDenied = access === 'forbidden-plan';
+
+  useEffect(() => {
+    if (!planDenied) return;
+    const timer = setTimeout(() => setLeaving(key), PLAN_DENIAL_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [planDenied, key]);
 
   useEffect(() => {
     if (denied && warned.current !== pathname) {
@@ -44,7 +58,7 @@ export function RequireAccess() {
     }
   }, [denied, pathname, t]);
 
-  if (waiting) return <Splash inline />;
+  if (waiting || (planDenied && leaving !== key)) return <Splash inline />;
   if (denied && user) return <Navigate to={homePath(user, flags ?? null, cshow)} replace />;
   return <Outlet />;
 }

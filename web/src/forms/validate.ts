@@ -24,6 +24,10 @@ const KNOWN: Record<string, string> = {
   'Invalid amount': 'validation.amount',
   'Give a YouTube video id or link': 'validation.video',
   'Give an http(s) link': 'validation.link',
+  // Prompts and integrations (spec/03 §5), worded by their pages' strings.
+  'Set a sector': 'prompts.setSector',
+  'Use steps of 0.1': 'prompts.temperatureStep',
+  'Paste the service account JSON': 'queue-integration.jsonInvalid',
   // Web-only rule: the confirmation of a new password.
   'Passwords differ': 'validation.passwordsDiffer',
 };

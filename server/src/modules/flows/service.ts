@@ -55,6 +55,9 @@ export async function deleteFlow(tx: Tx, actor: Actor, id: number): Promise<void
   await getFlowRow(tx.db, actor.companyId, id);
   const t = tenant(tx.db, actor.companyId);
   await t.updateTable('tickets').set({ flowId: null, flowNodeId: null, flowData: null, ...bumpVersion() }).where('tickets.flowId', '=', id).execute();
+  // A flowbuilder integration that started this flow keeps its row without a flow (the foreign key's
+  // own set null would be unseen by sync).
+  await t.updateTable('queueIntegrations').set({ flowId: null, ...bumpVersion() }).where('queueIntegrations.flowId', '=', id).execute();
   await t.deleteFrom('flows').where('flows.id', '=', id).execute();
   tx.effects.poke(actor.companyId);
 }

@@ -103,8 +103,8 @@ export async function updateQueue(tx: Tx, companyId: number, id: number, input: 
 
 /**
  * Deletes a queue; its options, user and connection links go with it, tickets keep no queue. The
- * synced rows that show the queue (tickets, with their option of it, and connections' transfer
- * queue) are detached here first, versions bumped: the foreign key's own `set null` would change
+ * synced rows that show the queue (tickets, with their option of it, connections' transfer queue
+ * and prompts) are detached here first, versions bumped: the foreign key's own `set null` would change
  * them unseen by sync.
  */
 export async function deleteQueue(tx: Tx, companyId: number, id: number): Promise<void> {
@@ -114,6 +114,8 @@ export async function deleteQueue(tx: Tx, companyId: number, id: number): Promis
   const options = t.selectFrom('queueOptions').select('queueOptions.id').where('queueOptions.queueId', '=', id);
   await t.updateTable('tickets').set({ queueOptionId: null, ...bumpVersion() }).where('tickets.queueOptionId', 'in', options).execute();
   await t.updateTable('whatsapps').set({ transferQueueId: null, ...bumpVersion() }).where('whatsapps.transferQueueId', '=', id).execute();
+  // A prompt of the queue is left without one (prompts/README.md): its edit asks for a queue again.
+  await t.updateTable('prompts').set({ queueId: null, ...bumpVersion() }).where('prompts.queueId', '=', id).execute();
   await t.deleteFrom('queues').where('id', '=', id).execute();
   tx.effects.poke(companyId);
 }

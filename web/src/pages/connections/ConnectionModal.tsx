@@ -12,6 +12,7 @@ import { Tabs } from '../../ui/Tabs.tsx';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { QueuePicker } from '../users/QueuePicker.tsx';
 import { fullWeek, HoursEditor } from '../../forms/HoursEditor.tsx';
+import { AutomationPickers, automationValues, useAutomationBody } from '../queue-integration/AutomationPickers.tsx';
 import './strings.ts';
 
 type Tab = 'general' | 'messages' | 'assessments' | 'integrations' | 'hours';
@@ -29,6 +30,8 @@ const TAB_OF: Record<string, Tab> = {
   maxUseBotQueues: 'integrations',
   transferQueueId: 'integrations',
   timeToTransfer: 'integrations',
+  promptId: 'integrations',
+  integrationId: 'integrations',
   schedules: 'hours',
 };
 
@@ -80,12 +83,14 @@ export function ConnectionModal({ connection, onClose, onSaved }: Props) {
   const queues = useSyncedList('queue') ?? [];
   const [values, setValues] = useState(() => initialValues(connection));
   const [tab, setTab] = useState<Tab>('general');
+  const [links, setLinks] = useState(() => automationValues(connection));
+  const linkBody = useAutomationBody(links);
   const { errors, busy, submit } = useSaveForm<Connection>(onSaved);
 
   const set = (field: keyof Values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const save = async () => {
-    const body = { ...values, token: values.token.trim() };
+    const body = { ...values, token: values.token.trim(), ...linkBody };
     const schema = connection ? whatsappUpdateSchema : whatsappCreateSchema;
     const firstBad = schema.safeParse(body).error?.issues[0]?.path[0];
     if (firstBad !== undefined) setTab(TAB_OF[String(firstBad)] ?? 'general');
@@ -136,21 +141,24 @@ export function ConnectionModal({ connection, onClose, onSaved }: Props) {
         )}
         {tab === 'assessments' && message('ratingMessage', t('connections.ratingHint'))}
         {tab === 'integrations' && (
-          <div className="grid gap-4 sm:grid-cols-2">
-            {number('expiresTicket', t('connections.zeroOff'))}
-            {number('timeUseBotQueues', t('connections.zeroOff'))}
-            {number('maxUseBotQueues')}
-            <div />
-            <SelectField
-              label={t('connections.transferQueue')}
-              name="transferQueueId"
-              value={values.transferQueueId}
-              error={errors.transferQueueId}
-              onChange={set('transferQueueId')}
-              options={[{ value: '', label: t('connections.none') }, ...queues.map((q) => ({ value: String(q.id), label: q.name }))]}
-            />
-            {number('timeToTransfer', t('connections.zeroOff'))}
-          </div>
+          <>
+            <AutomationPickers values={links} errors={errors} onChange={setLinks} />
+            <div className="grid gap-4 sm:grid-cols-2">
+              {number('expiresTicket', t('connections.zeroOff'))}
+              {number('timeUseBotQueues', t('connections.zeroOff'))}
+              {number('maxUseBotQueues')}
+              <div />
+              <SelectField
+                label={t('connections.transferQueue')}
+                name="transferQueueId"
+                value={values.transferQueueId}
+                error={errors.transferQueueId}
+                onChange={set('transferQueueId')}
+                options={[{ value: '', label: t('connections.none') }, ...queues.map((q) => ({ value: String(q.id), label: q.name }))]}
+              />
+              {number('timeToTransfer', t('connections.zeroOff'))}
+            </div>
+          </>
         )}
         {tab === 'hours' && <HoursEditor days={values.schedules} errors={errors} intro={t('connections.hoursIntro')} onChange={(schedules) => setValues((v) => ({ ...v, schedules }))} />}
       </div>

@@ -11,6 +11,7 @@ import { Tabs } from '../../ui/Tabs.tsx';
 import { fullWeek, HoursEditor } from '../../forms/HoursEditor.tsx';
 import { OptionsTree } from './OptionsTree.tsx';
 import { QUEUE_PALETTE } from './palette.ts';
+import { AutomationPickers, automationValues, useAutomationBody } from '../queue-integration/AutomationPickers.tsx';
 import './strings.ts';
 
 type Tab = 'data' | 'hours';
@@ -27,12 +28,14 @@ export function QueueModal({ queue, byQueue, onClose, onSaved }: Props) {
     outOfHoursMessage: queue?.outOfHoursMessage ?? '',
     schedules: fullWeek(queue?.schedules),
   }));
+  const [links, setLinks] = useState(() => automationValues(queue));
+  const linkBody = useAutomationBody(links);
   const { errors, busy, submit } = useSaveForm<Queue>(onSaved);
   const set = (field: 'name' | 'color' | 'orderQueue' | 'greetingMessage' | 'outOfHoursMessage') => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const save = async () => {
     // Service hours are sent only where they are edited (scheduleType queue).
-    const body = byQueue ? values : { ...values, schedules: undefined };
+    const body = { ...(byQueue ? values : { ...values, schedules: undefined }), ...linkBody };
     const schema = queue ? queueUpdateSchema : queueCreateSchema;
     const bad = schema.safeParse(body).error?.issues[0]?.path[0];
     if (bad !== undefined) setTab(bad === 'schedules' ? 'hours' : 'data');
@@ -81,6 +84,7 @@ export function QueueModal({ queue, byQueue, onClose, onSaved }: Props) {
               </div>
             </fieldset>
             <TextAreaField label={t('queues.greetingMessage')} name="greetingMessage" value={values.greetingMessage} error={errors.greetingMessage} onChange={set('greetingMessage')} />
+            <AutomationPickers values={links} errors={errors} onChange={setLinks} />
             {byQueue && (
               <TextAreaField label={t('queues.outOfHoursMessage')} name="outOfHoursMessage" value={values.outOfHoursMessage} error={errors.outOfHoursMessage} onChange={set('outOfHoursMessage')} />
             )}

@@ -1,0 +1,38 @@
+// Queue integrations over REST (spec/03 §7 "Queue integrations"; README.md). An admin's screen of a
+// plan with the integrations feature: the server refuses otherwise. POST /queueIntegration/testSession
+// belongs to the runtime (the adapters), not to this module. Each write is one transaction opened
+// here (db/write.ts).
+import { queueIntegrationCreateSchema, queueIntegrationQuerySchema, queueIntegrationUpdateSchema } from '@zapdesk/sync';
+import { Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../../context.ts';
+import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { requirePlan } from '../../auth/plan-gate.ts';
+import { write } from '../../db/write.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from './service.ts';
+
+export function queueIntegrationsRoutes(deps: AppDeps) {
+  const auth = requireAuth(deps);
+  const admin = requirePermission('drawer-admin-items:view');
+  const plan = requirePlan(deps, 'integrations');
+  return new Hono<AppEnv>()
+    .on('GET', ['/queueIntegration', '/queueIntegration/'], auth, admin, plan, async (c) => {
+      const query = parseQuery(c, queueIntegrationQuerySchema);
+      return c.json(await listIntegrations(deps.db, deps.secrets, c.get('actor'), query.searchParam, query.pageNumber));
+    })
+    .on('POST', ['/queueIntegration', '/queueIntegration/'], auth, admin, plan, async (c) => {
+      const input = await parseBody(c, queueIntegrationCreateSchema);
+      return c.json(await write(deps, (tx) => createIntegration(tx, deps.secrets, c.get('actor'), input)), 201);
+    })
+    .get('/queueIntegration/:id', auth, admin, plan, async (c) => c.json(await getIntegration(deps.db, deps.secrets, c.get('actor'), parseId(c, 'id'))))
+    .put('/queueIntegration/:id', auth, admin, plan, async (c) => {
+      const id = parseId(c, 'id');
+      const input = await parseBody(c, queueIntegrationUpdateSchema);
+      return c.json(await write(deps, (tx) => updateIntegration(tx, deps.secrets, c.get('actor'), id, input)));
+    })
+    .delete('/queueIntegration/:id', auth, admin, plan, async (c) => {
+      const id = parseId(c, 'id');
+      await write(deps, (tx) => deleteIntegration(tx, c.get('actor'), id));
+      return c.json({ message: 'Integration deleted' });
+    });
+}
