@@ -23,11 +23,11 @@ export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: Assista
   if (!waitsForAssistant(ticket)) return false;
   const companyId = ticket.companyId;
   if (links.integrationId !== null && (await companyPlanAllows(tx.db, companyId, 'integrations'))) {
-    const integration = (await tenant(tx.db, companyId)
+    const integration = await tenant(tx.db, companyId)
       .selectFrom('queueIntegrations')
-      .selectAll('queueIntegrations')
+      .select(['queueIntegrations.id', 'queueIntegrations.type', 'queueIntegrations.flowId'])
       .where('queueIntegrations.id', '=', links.integrationId)
-      .executeTakeFirst()) as { id: number; type: string; flowId?: number | null } | undefined;
+      .executeTakeFirst();
     if (integration?.type === 'flowbuilder') return startIntegrationFlow(tx, ticket, integration, messageId);
     if (integration) {
       await queueTurn(tx, { companyId, ticketId: ticket.id, messageId, kind: 'integration', targetId: integration.id });
@@ -45,7 +45,7 @@ export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: Assista
 }
 
 /** A flowbuilder integration runs its flow once per ticket (`assistantState` = `flow` afterwards). */
-async function startIntegrationFlow(tx: Tx, ticket: TicketRow, integration: { id: number; flowId?: number | null }, messageId: number): Promise<boolean> {
+async function startIntegrationFlow(tx: Tx, ticket: TicketRow, integration: { id: number; flowId: number | null }, messageId: number): Promise<boolean> {
   if (ticket.assistantState === 'flow' || !integration.flowId) return false;
   const started = await startFlow(tx, ticket, { flowId: integration.flowId, messageId });
   await tenant(tx.db, ticket.companyId)

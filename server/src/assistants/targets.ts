@@ -23,8 +23,7 @@ export type Target = (
   | { kind: 'dialogflow'; label: string; integrationId: number; dialogflow: Omit<DialogflowConfig, 'baseUrl'> }
 ) & { flow?: FlowNodeRef };
 
-/** The integration row with the columns the administration adds (sealed signing secret, flow). */
-export type IntegrationRow = Selectable<QueueIntegrations> & { signingSecretEnc?: string | null; flowId?: number | null };
+export type IntegrationRow = Selectable<QueueIntegrations>;
 
 /** The target, or why there is none (an answer the turn fails with). */
 export async function loadTarget(deps: AppDeps, turn: TurnRow): Promise<Target | { missing: string; flow?: FlowNodeRef }> {
@@ -58,7 +57,7 @@ async function loadPrompt(deps: AppDeps, companyId: number, promptId: number): P
 async function loadIntegration(deps: AppDeps, companyId: number, integrationId: number): Promise<Target | { missing: string }> {
   const t = tenant(deps.db, companyId);
   if (!(await companyPlanAllows(deps.db, companyId, 'integrations'))) return { missing: 'the plan does not include integrations' };
-  const row = (await t.selectFrom('queueIntegrations').selectAll('queueIntegrations').where('queueIntegrations.id', '=', integrationId).executeTakeFirst()) as IntegrationRow | undefined;
+  const row: IntegrationRow | undefined = await t.selectFrom('queueIntegrations').selectAll('queueIntegrations').where('queueIntegrations.id', '=', integrationId).executeTakeFirst();
   if (!row) return { missing: 'the integration was deleted' };
   const label = `Integration "${row.name}"`;
   switch (row.type) {
