@@ -106,6 +106,7 @@ export function IntegrationModal({ integration, onClose, onSaved }: Props) {
               hint={stored?.hasJsonContent ? t('queue-integration.secretKept', { mask: stored.jsonContent }) : t('queue-integration.jsonHint')}
               onChange={set('jsonContent')}
             />
+            <TestSession integrationId={stored?.id} projectName={values.projectName} jsonContent={values.jsonContent} language={values.language} />
           </>
         )}
         {(type === 'n8n' || type === 'webhook' || type === 'typebot') && text('urlN8N', t(type === 'typebot' ? 'queue-integration.typebotUrlHint' : 'queue-integration.urlHint'), { type: 'url', placeholder: 'https://' })}
@@ -147,5 +148,39 @@ export function IntegrationModal({ integration, onClose, onSaved }: Props) {
         )}
       </div>
     </Dialog>
+  );
+}
+
+type TestResult = { ok: boolean; reply?: string; error?: string };
+
+/** The Dialogflow test (POST /queueIntegration/testSession): one greeting with these credentials, the answer shown. */
+function TestSession(props: { integrationId: number | undefined; projectName: string; jsonContent: string; language: string }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<TestResult | null>(null);
+  const run = async () => {
+    setBusy(true);
+    setResult(null);
+    try {
+      const body = { projectName: props.projectName || undefined, jsonContent: props.jsonContent || undefined, language: props.language || 'pt-BR', integrationId: props.integrationId };
+      setResult(await api.post<TestResult>('/queueIntegration/testSession', body));
+    } catch (err) {
+      setResult({ ok: false, error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const text = !result ? null : !result.ok ? t('queue-integration.testFailed', { error: result.error }) : result.reply ? t('queue-integration.testOk', { reply: result.reply }) : t('queue-integration.testEmpty');
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <Button variant="secondary" type="button" disabled={busy || (!props.jsonContent && !props.integrationId)} onClick={() => void run()}>
+        {busy ? t('queue-integration.testing') : t('queue-integration.testSession')}
+      </Button>
+      {text && (
+        <p role="status" data-testid="test-session-result" className={`text-sm ${result?.ok ? 'text-emerald-600' : 'text-red-600'}`}>
+          {text}
+        </p>
+      )}
+    </div>
   );
 }
