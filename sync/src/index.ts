@@ -27,3 +27,5 @@ export * from './domain/template.ts';
 export * from './domain/dashboard.ts';
 export * from './domain/campaign.ts';
 export * from './flow/index.ts';
+export * from './domain/invoice.ts';
+export * from './pix.ts';
