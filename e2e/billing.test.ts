@@ -1,7 +1,8 @@
 // Billing in a real Chromium against the real server (spec/03 §2, §4; issue 17): the demo admin opens
 // /financeiro, pays the open invoice through the checkout wizard (data, customise, review), gets a
 // Pix code that is a valid BR Code for the invoice's amount, and when the simulator's bank confirms
-// the payment the page says so with the new due date without a reload, then returns home after 4 s.
+// the payment the page says so with the new due date (top bar too, banner gone) without a reload,
+// then returns home after 4 s.
 import { parsePixCode } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateInvoices } from '../server/src/jobs/invoices.ts';
@@ -21,17 +22,20 @@ describe('billing', () => {
   it('pays an invoice by Pix through the simulator and sees the due date move live', async () => {
     const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
     await superApi('PUT', '/billing/settings', { pixKey: 'financeiro@zapdesk.test', merchantName: 'Zapdesk Tecnologia', merchantCity: 'Florianópolis' });
-    // The demo company is due in a week: the invoice job issues its invoice.
+    // The demo company is due in 3 days: the invoice job issues its invoice.
     const db = e2e.server.deps.db;
     const company = await db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.companyId').select(['companies.id']).where('users.email', '=', DEMO.admin).executeTakeFirstOrThrow();
-    const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const dueDate = new Date(Date.now() + 3 * 86_400_000).toISOString();
     await db.updateTable('companies').set((eb) => ({ dueDate, version: eb('version', '+', 1) })).where('id', '=', company.id).execute();
     await generateInvoices(e2e.server.deps);
     const invoice = await db.selectFrom('invoices').selectAll().where('companyId', '=', company.id).executeTakeFirstOrThrow();
 
     const { context, page } = await newPage(e2e);
     await login(page, DEMO.admin, e2e.demoPassword);
-    await page.goto('/financeiro');
+    // The due-date banner leads to the invoices.
+    const banner = page.getByTestId('subscription-banner');
+    await banner.getByText('Your subscription is due in 3 days').waitFor();
+    await banner.getByRole('link', { name: 'Pay the invoice' }).click();
     await page.getByRole('heading', { name: 'Invoices' }).waitFor();
     const row = page.getByRole('row', { name: new RegExp(`^${invoice.id} `) });
     await row.getByText('Open').waitFor();
@@ -65,6 +69,9 @@ describe('billing', () => {
     const shown = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date(paid.dueDate));
     await page.getByRole('status').filter({ hasText: 'Payment confirmed!' }).getByText(shown, { exact: false }).waitFor();
     expect(Date.parse(paid.dueDate)).toBeGreaterThan(Date.parse(dueDate));
+    // The top bar's date moved and the banner left, without a reload.
+    await page.getByTestId('active-until').getByText(`Active until ${shown}`).waitFor();
+    await banner.waitFor({ state: 'detached' });
     await page.waitForURL((url) => url.pathname === '/', { timeout: 8_000 });
     await page.goto('/financeiro');
     await page.getByRole('row', { name: new RegExp(`^${invoice.id} `) }).getByText('Paid').waitFor();
