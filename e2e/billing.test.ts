@@ -75,6 +75,11 @@ describe('billing', () => {
     await page.waitForURL((url) => url.pathname === '/', { timeout: 8_000 });
     await page.goto('/financeiro');
     await page.getByRole('row', { name: new RegExp(`^${invoice.id} `) }).getByText('Paid').waitFor();
+    // The subscription page: paid until the new date, and nothing left to pay.
+    await page.getByRole('link', { name: 'Subscription' }).click();
+    await page.getByTestId('paid-until').filter({ hasText: shown }).waitFor();
+    await page.getByRole('button', { name: 'Sign now' }).click();
+    await page.getByRole('status').filter({ hasText: 'No open invoice: you are up to date.' }).waitFor();
     await context.close();
   });
 });

@@ -4,6 +4,7 @@
 // event) toasts the renewal and reads the list again.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Invoice } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { formatCents, formatDate } from '../../forms/format.ts';
@@ -52,7 +53,19 @@ export function Component() {
   }
 
   return (
-    <Page title={t('billing.invoicesTitle')} actions={<SearchInput label={t('billing.search')} value={search} onChange={setSearch} />}>
+    <Page
+      title={t('billing.invoicesTitle')}
+      actions={
+        <>
+          <SearchInput label={t('billing.search')} value={search} onChange={setSearch} />
+          {!user.super && (
+            <Link to="/subscription" className="text-sm font-medium text-brand underline">
+              {t('billing.subscriptionTitle')}
+            </Link>
+          )}
+        </>
+      }
+    >
       {user.super && <BillingSettingsCard />}
       <Card className="overflow-hidden">
         <div className="max-h-[calc(100vh-13rem)] overflow-y-auto" onScroll={list.onScroll}>
