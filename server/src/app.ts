@@ -25,6 +25,7 @@ import { whatsappSessionsRoutes } from './modules/whatsapp-sessions/routes.ts';
 import { whatsappsRoutes } from './modules/whatsapps/routes.ts';
 import { schedulesRoutes } from './modules/schedules/routes.ts';
 import { campaignsRoutes } from './modules/campaigns/routes.ts';
+import { assistantsRoutes } from './assistants/test-session.ts';
 import { flowsRoutes } from './modules/flows/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { announcementsRoutes } from './modules/announcements/routes.ts';
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps) {
     .route('/', schedulesRoutes(deps))
     .route('/', campaignsRoutes(deps))
     .route('/', flowsRoutes(deps))
+    .route('/', assistantsRoutes(deps))
     .route('/', dashboardRoutes(deps))
     .route('/', tagsRoutes(deps))
     .route('/', ticketNotesRoutes(deps))

@@ -39,6 +39,13 @@ export type Config = {
   maxJsonBytes: number;
   /** The outbox dispatcher: sends in flight per connection, attempts of a transiently failing send, first backoff. */
   outbox: { concurrency: number; attempts: number; backoffMs: number };
+  /**
+   * AI assistants and queue integrations (assistants/README.md): turns in flight at once, how long
+   * a call may take, attempts of a webhook that fails, first backoff; the OpenAI-compatible endpoint
+   * (OPENAI_BASE_URL; unset: OpenAI's), its transcription model, Dialogflow's endpoint, and the
+   * address receivers use to download a message's media (PUBLIC_URL).
+   */
+  assistants: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; openaiBaseUrl: string | undefined; transcriptionModel: string; dialogflowBaseUrl: string; publicUrl: string };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
 };
@@ -108,6 +115,16 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int(env.OUTBOX_CONCURRENCY, 4),
       attempts: int(env.OUTBOX_ATTEMPTS, 3),
       backoffMs: int(env.OUTBOX_BACKOFF_MS, 500),
+    },
+    assistants: {
+      concurrency: int(env.ASSISTANT_CONCURRENCY, 256),
+      timeoutMs: int(env.ASSISTANT_TIMEOUT_MS, 20_000),
+      attempts: int(env.ASSISTANT_ATTEMPTS, 5),
+      backoffMs: int(env.ASSISTANT_BACKOFF_MS, 2_000),
+      openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+      transcriptionModel: env.OPENAI_TRANSCRIPTION_MODEL ?? 'whisper-1',
+      dialogflowBaseUrl: env.DIALOGFLOW_BASE_URL ?? 'https://dialogflow.googleapis.com',
+      publicUrl: (env.PUBLIC_URL ?? `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
     },
     simulatorTiming: {
       qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),

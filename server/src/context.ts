@@ -9,6 +9,7 @@ import type { Outbox } from './outbound/dispatcher.ts';
 import type { KeyedLock } from './inbound/keyed-lock.ts';
 import type { SessionManager } from './channels/session-manager.ts';
 import type { SecretBox } from './auth/secret-box.ts';
+import type { Assistants } from './assistants/worker.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
@@ -22,6 +23,8 @@ export type AppDeps = {
   outbox: Outbox;
   /** Serialises inbound work per company and contact (see inbound/README.md). */
   contactLocks: KeyedLock;
+  /** AI prompts and queue integrations answering customers: the worker of their turns (assistants/README.md). */
+  assistants: Assistants;
   /** Seals and opens the secrets companies store (AI keys, integration credentials): auth/secret-box.ts. */
   secrets: SecretBox;
   /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */

@@ -1,4 +1,5 @@
 // Starts the product: database, migrations, first-start seed, the API on PORT.
+import { createAssistants } from './assistants/worker.ts';
 import { createSecretBox } from './auth/secret-box.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +56,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     outbox: createOutbox({ getChannel: (id) => sessions.getChannel(id), ...config.outbox }),
     contactLocks: createKeyedLock(),
     secrets: createSecretBox(config.dataKey),
+    assistants: createAssistants({ concurrency: config.assistants.concurrency }),
     sessions,
     // With PostgreSQL, several instances may serve one database: pokes cross them over LISTEN/NOTIFY.
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
@@ -69,6 +71,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
   deps.outbox.start(deps);
+  await deps.assistants.start(deps);
   if (firstStart.demo) {
     await playDemoConversations(deps, firstStart.demo).catch((err) => log.error('demo conversations failed', { error: String(err) }));
   }
@@ -88,6 +91,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await schedulesJob.stop();
       await campaignDispatch.stop();
       await flowTimers.stop();
+      await deps.assistants.stop();
       await Promise.all([...ticketJobs, presenceJob, invoicesJob].map((j) => j.stop()));
       await web?.close();
       await socket.close();

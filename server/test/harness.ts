@@ -1,4 +1,5 @@
 // Test harness: the real app on a fresh database of each dialect (PostgreSQL when TEST_POSTGRES_URL is set).
+import { createAssistants } from '../src/assistants/worker.ts';
 import { createSecretBox } from '../src/auth/secret-box.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -64,11 +65,13 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     outbox: createOutbox({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), ...config.outbox, backoffMs: 5, sweepMs: 500 }),
     contactLocks: createKeyedLock(),
     secrets: createSecretBox(config.dataKey),
+    assistants: createAssistants({ concurrency: config.assistants.concurrency, pollMs: 100 }),
     sessions,
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
   };
   attachPipeline(deps);
   deps.outbox.start(deps);
+  await deps.assistants.start(deps);
   const app = createApp(deps);
 
   /** One request through the real app; the body is sent as JSON unless it is a string. */
@@ -101,6 +104,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     channels,
     request,
     async close() {
+      await deps.assistants.stop();
       await deps.outbox.stop();
       await sessions.stopAll();
       await deps.realtime.close();

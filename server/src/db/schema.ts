@@ -291,6 +291,55 @@ export interface FlowVersions {
   versionNo: number;
 }
 
+export interface AssistantSessions {
+  companyId: number;
+  createdAt: Generated<string>;
+  data: string | null;
+  expiresAt: string | null;
+  id: Generated<number>;
+  integrationId: number;
+  sessionId: string;
+  ticketId: number;
+  updatedAt: Generated<string>;
+}
+
+export interface AssistantTurns {
+  attempts: Generated<number>;
+  claimedAt: string | null;
+  claimedBy: string | null;
+  companyId: number;
+  createdAt: Generated<string>;
+  error: string | null;
+  id: Generated<number>;
+  kind: string;
+  messageId: number | null;
+  notBefore: string | null;
+  state: Generated<string>;
+  targetId: number;
+  ticketId: number;
+  updatedAt: Generated<string>;
+}
+
+export interface AssistantUsage {
+  companyId: number;
+  completionTokens: Generated<number>;
+  createdAt: Generated<string>;
+  day: string;
+  id: Generated<number>;
+  model: string;
+  promptTokens: Generated<number>;
+  requests: Generated<number>;
+  updatedAt: Generated<string>;
+}
+
+export interface MessageTranscripts {
+  companyId: number;
+  createdAt: Generated<string>;
+  messageId: number;
+  text: string;
+  updatedAt: Generated<string>;
+}
+
 export interface FlowRuns {
   campaignId: number | null;
   companyId: number;
@@ -650,6 +699,7 @@ export interface TicketNotes {
 
 export interface Tickets {
   amountUsedBotQueues: Generated<number>;
+  assistantState: string | null;
   awaitingRating: Generated<number>;
   chatbot: Generated<number>;
   closedAt: string | null;
@@ -810,6 +860,10 @@ export interface DB {
   filesOptions: FilesOptions;
   flowCampaigns: FlowCampaigns;
   flowRuns: FlowRuns;
+  assistantSessions: AssistantSessions;
+  assistantTurns: AssistantTurns;
+  assistantUsage: AssistantUsage;
+  messageTranscripts: MessageTranscripts;
   flows: Flows;
   flowTimers: FlowTimers;
   flowVersions: FlowVersions;

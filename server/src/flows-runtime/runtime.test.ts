@@ -352,9 +352,11 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     expect(JSON.parse(run!.state).variables).toEqual({ prato: 'Feijoada' });
   });
 
-  it('a typebot or openai node takes its not-configured path (the adapters are not wired yet)', async () => {
+  it('a typebot or openai node takes its not-configured path when the plan lacks the feature', async () => {
     const desk = await setupDesk(t);
     const token = desk.adminSession.token;
+    // A plan without AI prompts (the assistants' own tests run these nodes: assistants/assistants.test.ts).
+    await t.db.updateTable('plans').set({ useOpenAi: 0, ...bumpVersion() }).where('plans.id', '=', desk.plan.id).execute();
     const [AI, FALLBACK] = [id('ai'), id('fallback')];
     const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'IA' } })).body.id as number;
     const saved = await t.request('POST', '/flowbuilder/flow', {

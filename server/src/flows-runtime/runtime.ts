@@ -19,6 +19,7 @@ import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { bumpVersion } from '../sync/version.ts';
+import { queueTurn } from '../assistants/turns.ts';
 import { loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
 
 // The language of `{{ms}}` on an unassigned ticket is the company's first admin's (inbound/reply.ts):
@@ -35,6 +36,19 @@ async function languageFor(tx: Tx, ticket: TicketRow): Promise<Awaited<ReturnTyp
   if (languages.size > 10_000) languages.clear();
   languages.set(key, { lang, until: Date.now() + LANGUAGE_TTL_MS });
   return lang;
+}
+
+// Which assistants a company's plan includes, read once per company every few seconds.
+const adapterCache = new Map<string, { adapters: NonNullable<FlowContext['adapters']>; until: number }>();
+
+async function adaptersFor(tx: Tx, companyId: number): Promise<NonNullable<FlowContext['adapters']>> {
+  const key = `${tx.config.databaseUrl}#${companyId}`;
+  const hit = adapterCache.get(key);
+  if (hit && hit.until > Date.now()) return hit.adapters;
+  const [openai, typebot] = await Promise.all([companyPlanAllows(tx.db, companyId, 'openAi'), companyPlanAllows(tx.db, companyId, 'integrations')]);
+  if (adapterCache.size > 10_000) adapterCache.clear();
+  adapterCache.set(key, { adapters: { openai, typebot }, until: Date.now() + LANGUAGE_TTL_MS });
+  return { openai, typebot };
 }
 
 // The server's zone does not change while it runs; asking Intl for it costs more than a step.
@@ -59,8 +73,9 @@ async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowCon
     timeZone: (zone ??= serverTimeZone()),
     lang: await languageFor(tx, ticket),
   });
-  // typebot and openai adapters are not wired yet: the engine takes their "not configured" path.
-  return { now, random: Math.random, vars, adapters: {} };
+  // typebot and openai nodes run through the assistants (assistants/README.md, "Flows") when the
+  // plan includes them; otherwise the engine takes their "not configured" path.
+  return { now, random: Math.random, vars, adapters: await adaptersFor(tx, ticket.companyId) };
 }
 
 const origin = (run: Pick<RunRow, 'id'>) => `flow:${run.id}`;
@@ -122,7 +137,8 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
         Object.assign(patch, { chatbot: 0, amountUsedBotQueues: 0 });
         break;
       case 'askExternal':
-        // Unreachable while no adapter is configured (contextFor); the adapters issue wires them.
+        // The node's assistant answers the message that led here (a turn run after the commit).
+        await queueTurn(tx, { companyId: ticket.companyId, ticketId: ticket.id, messageId: opts.lastMessageId ?? run.lastMessageId, kind: 'flow', targetId: run.id });
         break;
       case 'error':
         tx.log.warn('flow error', { runId: run.id, code: a.code, nodeId: a.nodeId, message: a.message });
@@ -211,6 +227,12 @@ export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<bo
   const run = ticket.flowId === null ? undefined : await lockRunningRun(tx, ticket.companyId, ticket.id);
   if (run) {
     if (run.lastMessageId !== null && run.lastMessageId >= input.messageId) return true;
+    // A typebot or openai node talks with the customer until it is done: its messages are its own.
+    if (readState(run).awaiting?.kind === 'external') {
+      await queueTurn(tx, { companyId: ticket.companyId, ticketId: ticket.id, messageId: input.messageId, kind: 'flow', targetId: run.id });
+      await tenant(tx.db, ticket.companyId).updateTable('flowRuns').set({ lastMessageId: input.messageId, updatedAt: input.now.toISOString() }).where('flowRuns.id', '=', run.id).execute();
+      return true;
+    }
     await advance(tx, run, ticket, { type: 'inbound', text: input.body, ...(input.media ? { media: input.media } : {}) }, input.now, { lastMessageId: input.messageId });
     return true;
   }
@@ -256,4 +278,24 @@ export async function fireRunTimer(tx: Tx, companyId: number, runId: number, tim
   }
   await advance(tx, run, ticket, { type: 'timer', timerId }, now);
   return 'fired';
+}
+
+/**
+ * The assistant of a typebot or openai node is done (it handed over, or its conversation ended) or
+ * failed: the run goes on along the node's edge (or its failed path), in the caller's write. Stale
+ * (the run ended, or waits elsewhere): nothing happens.
+ */
+export async function resumeExternal(tx: Tx, companyId: number, runId: number, nodeId: string, outcome: 'done' | 'failed', now = new Date()): Promise<boolean> {
+  await lockCompanyIngest(tx, companyId);
+  const peek = await tenant(tx.db, companyId).selectFrom('flowRuns').select('flowRuns.ticketId').where('flowRuns.id', '=', runId).executeTakeFirst();
+  if (!peek) return false;
+  await lockTicket(tx, companyId, peek.ticketId);
+  const run = await lockRun(tx, companyId, runId);
+  if (!run || run.status !== 'running') return false;
+  const awaiting = readState(run).awaiting;
+  if (awaiting?.kind !== 'external' || awaiting.nodeId !== nodeId) return false;
+  const ticket = await tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', run.ticketId).executeTakeFirst();
+  if (!ticket) return false;
+  await advance(tx, run, ticket, { type: 'external', nodeId, outcome }, now);
+  return true;
 }

@@ -14,6 +14,7 @@ import { isOpenAt, parseSchedules } from './business-hours.ts';
 import type { ConnectionRow } from './ingest.ts';
 import { findOption, findOptions, isBack, optionsMenuText, parseChoice, queueMenuText, type MenuQueue } from './menu.ts';
 import { queueAutoReply } from './reply.ts';
+import { takeForAssistant } from '../assistants/chain.ts';
 import type { CompanySettings } from './settings.ts';
 
 export type AutomationContext = {
@@ -46,6 +47,8 @@ export async function runAutomation(tx: Tx, ctx: AutomationContext): Promise<voi
   }
   const { queues } = ctx;
   if (ticket.queueId === null) {
+    // The connection's integration or prompt answers before any menu (assistants/README.md).
+    if (await takeForAssistant(tx, ticket, connection, ctx.messageId)) return;
     if (queues.length === 0) return;
     if (queues.length === 1) return enterQueue(tx, ctx, ticket, queues[0]!, queues, settings.sendGreetingMessageOneQueues === 'enabled');
     const choice = ticket.chatbot === 1 ? parseChoice(ctx.body) : undefined;
@@ -57,12 +60,13 @@ export async function runAutomation(tx: Tx, ctx: AutomationContext): Promise<voi
     queues.find((q) => q.id === ticket.queueId) ??
     (await tenant(tx.db, connection.companyId)
       .selectFrom('queues')
-      .select(['queues.id', 'queues.name', 'queues.greetingMessage', 'queues.outOfHoursMessage', 'queues.schedules'])
+      .select(['queues.id', 'queues.name', 'queues.greetingMessage', 'queues.outOfHoursMessage', 'queues.schedules', 'queues.integrationId', 'queues.promptId'])
       .where('queues.id', '=', ticket.queueId)
       .executeTakeFirst());
   if (!queue) return;
   if (settings.scheduleType === 'queue' && !isOpenAt(parseSchedules(queue.schedules), ctx.now)) return replyOutOfHours(tx, ctx, queue.outOfHoursMessage);
   if (ticket.chatbot !== 1) return;
+  if (hasAssistant(queue) && (await takeForAssistant(tx, ticket, queue, ctx.messageId))) return;
   return navigateOptions(tx, ctx, ticket, queue, queues);
 }
 
@@ -73,6 +77,13 @@ async function enterQueue(tx: Tx, ctx: AutomationContext, ticket: TicketRow, que
     const moved = await claimBot(tx, ticket, { queueId: queue.id, queueOptionId: null, chatbot: 0, amountUsedBotQueues: 0 }, { queueId: queue.id, queuedAt: now });
     if (moved) await replyOutOfHours(tx, { ...ctx, ticket: moved }, queue.outOfHoursMessage);
     return;
+  }
+  if (hasAssistant(queue)) {
+    // The queue's assistant talks from here (the bot stays on for it): greeted, then answered.
+    const moved = await claimBot(tx, ticket, { queueId: queue.id, queueOptionId: null, chatbot: 1, amountUsedBotQueues: 0 }, { queueId: queue.id, queuedAt: now });
+    if (!moved) return;
+    if (greet && queue.greetingMessage) await queueAutoReply(tx, moved, queue.greetingMessage);
+    if (await takeForAssistant(tx, moved, queue, ctx.messageId)) return;
   }
   const options = await findOptions(tx.db, ticket.companyId, queue.id, null);
   const moved = await claimBot(
@@ -155,6 +166,8 @@ async function replyOutOfHours(tx: Tx, ctx: AutomationContext, text: string | nu
   if (previous?.fromMe === 1 && previous.body === text) return;
   await queueAutoReply(tx, ctx.ticket, text);
 }
+
+const hasAssistant = (queue: MenuQueue) => queue.integrationId !== null || queue.promptId !== null;
 
 /** Moves the bot state only while the ticket is still pending and unassigned. */
 async function claimBot(tx: Tx, ticket: TicketRow, patch: BotPatch, track?: Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId'>): Promise<TicketRow | undefined> {

@@ -4,14 +4,14 @@ import type { Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { texts } from './texts.ts';
 
-export type MenuQueue = { id: number; name: string; greetingMessage: string | null; outOfHoursMessage: string | null; schedules: string };
+export type MenuQueue = { id: number; name: string; greetingMessage: string | null; outOfHoursMessage: string | null; schedules: string; integrationId: number | null; promptId: number | null };
 export type MenuOption = { id: number; title: string; message: string | null; option: number; parentId: number | null };
 
 export async function findConnectionQueues(db: Database, companyId: number, connectionId: number): Promise<MenuQueue[]> {
   return tenant(db, companyId)
     .selectFrom('whatsappQueues')
     .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
-    .select(['queues.id', 'queues.name', 'queues.greetingMessage', 'queues.outOfHoursMessage', 'queues.schedules'])
+    .select(['queues.id', 'queues.name', 'queues.greetingMessage', 'queues.outOfHoursMessage', 'queues.schedules', 'queues.integrationId', 'queues.promptId'])
     .where('whatsappQueues.whatsappId', '=', connectionId)
     .orderBy('queues.orderQueue')
     .orderBy('queues.id')

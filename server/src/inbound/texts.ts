@@ -12,6 +12,8 @@ const TEXTS = {
     ratingThanks: 'Thank you for your rating!',
     back: '*#* - Back to the main menu',
     invalidOption: 'Invalid option, please choose one of the options below.',
+    assistantFailed: (who: string, why: string) => `${who} could not answer (${why}). The conversation waits for an attendant.`,
+    assistantHandedOver: (who: string, why: string) => `${who} handed the conversation over: ${why}.`,
   },
   pt: {
     greetingAccepted: (user: string) => `*Mensagem automática:*\nOlá! Meu nome é *${user}* e vou prosseguir com o seu atendimento.`,
@@ -21,6 +23,8 @@ const TEXTS = {
     ratingThanks: 'Obrigado pela sua avaliação!',
     back: '*#* - Voltar ao menu principal',
     invalidOption: 'Opção inválida, escolha uma das opções abaixo.',
+    assistantFailed: (who: string, why: string) => `${who} não conseguiu responder (${why}). A conversa aguarda um atendente.`,
+    assistantHandedOver: (who: string, why: string) => `${who} transferiu a conversa: ${why}.`,
   },
   es: {
     greetingAccepted: (user: string) => `*Mensaje automático:*\n¡Hola! Mi nombre es *${user}* y seguiré con su atención.`,
@@ -30,6 +34,8 @@ const TEXTS = {
     ratingThanks: '¡Gracias por su calificación!',
     back: '*#* - Volver al menú principal',
     invalidOption: 'Opción inválida, elija una de las opciones abajo.',
+    assistantFailed: (who: string, why: string) => `${who} no pudo responder (${why}). La conversación espera a un agente.`,
+    assistantHandedOver: (who: string, why: string) => `${who} transfirió la conversación: ${why}.`,
   },
 } as const;
 

@@ -58,7 +58,7 @@ export function flowsRoutes(deps: AppDeps) {
     .post('/flowbuilder/flow', ...admin, async (c) => {
       const actor = c.get('actor');
       const input = await parseBody(c, flowSaveSchema);
-      return c.json(await write(deps, (tx) => saveFlowGraph(tx, actor, input)));
+      return c.json(await write(deps, (tx) => saveFlowGraph(tx, actor, input, deps.secrets)));
     })
     .route('/', upload('img'))
     .route('/', upload('audio'))

@@ -10,6 +10,8 @@ import { toLikePattern } from '../../db/like.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
+import type { SecretBox } from '../../auth/secret-box.ts';
+import { sealFlowKeys, withoutSealedKeys } from './secrets.ts';
 import { storedGraphOf, toFlowDto, type FlowDto, type FlowRow, type StoredGraph } from './dto.ts';
 
 export async function getFlowRow(db: Database, companyId: number, id: number): Promise<FlowRow> {
@@ -76,7 +78,7 @@ export type FlowWithGraph = FlowDto & { flow: StoredGraph | null };
 /** GET /flowbuilder/flow/{id}: `{ flow: { …flow, flow: { nodes, connections } | null } }`. */
 export async function getFlowWithGraph(db: Database, companyId: number, id: number): Promise<{ flow: FlowWithGraph }> {
   const row = await getFlowRow(db, companyId, id);
-  return { flow: { ...toFlowDto(row), flow: storedGraphOf(row) } };
+  return { flow: { ...toFlowDto(row), flow: withoutSealedKeys(storedGraphOf(row)) } };
 }
 
 /** The graph as stored: what the editor sent, checked, with edges under spec/03's name `connections`. */
@@ -87,9 +89,9 @@ export const toStoredGraph = (graph: FlowGraph): StoredGraph => ({ nodes: graph.
  * update of the flow row (two saves at once get two numbers; on PostgreSQL the row lock orders them).
  * Answers the flow with its graph and the editor's warnings (lintFlow: they do not block a save).
  */
-export async function saveFlowGraph(tx: Tx, actor: Actor, input: { idFlow: number; graph: FlowGraph }): Promise<{ flow: FlowWithGraph; warnings: FlowWarning[] }> {
-  await getFlowRow(tx.db, actor.companyId, input.idFlow);
-  const stored = toStoredGraph(input.graph);
+export async function saveFlowGraph(tx: Tx, actor: Actor, input: { idFlow: number; graph: FlowGraph }, secrets: SecretBox): Promise<{ flow: FlowWithGraph; warnings: FlowWarning[] }> {
+  const current = await getFlowRow(tx.db, actor.companyId, input.idFlow);
+  const stored = toStoredGraph(sealFlowKeys(input.graph, storedGraphOf(current), secrets));
   const json = JSON.stringify(stored);
   const t = tenant(tx.db, actor.companyId);
   const row = await t
@@ -100,5 +102,5 @@ export async function saveFlowGraph(tx: Tx, actor: Actor, input: { idFlow: numbe
     .executeTakeFirstOrThrow();
   await t.insertInto('flowVersions', { flowId: row.id, versionNo: row.versionNo, graph: json, userId: actor.userId }).execute();
   tx.effects.poke(actor.companyId);
-  return { flow: { ...toFlowDto(row), flow: stored }, warnings: lintFlow(input.graph) };
+  return { flow: { ...toFlowDto(row), flow: withoutSealedKeys(stored) }, warnings: lintFlow(input.graph) };
 }

@@ -45,8 +45,8 @@ export const insertQueuedMessage = prepare(
 );
 
 /** Its place in the connection's queue. */
-export const insertOutboxRow = prepare((db, p: { companyId: number; whatsappId: number; ticketId: number; messageId: number; origin: string | null }) =>
-  db.insertInto('outbox').values({ companyId: p.companyId, whatsappId: p.whatsappId, ticketId: p.ticketId, messageId: p.messageId, origin: p.origin }),
+export const insertOutboxRow = prepare((db, p: { companyId: number; whatsappId: number; ticketId: number; messageId: number; origin: string | null; notBefore: string | null }) =>
+  db.insertInto('outbox').values({ companyId: p.companyId, whatsappId: p.whatsappId, ticketId: p.ticketId, messageId: p.messageId, origin: p.origin, notBefore: p.notBefore }),
 );
 
 /** The ticket's preview and clocks follow its newest message; a new version. */

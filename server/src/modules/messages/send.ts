@@ -21,6 +21,8 @@ export type OutgoingMessage = {
   quotedMsgId?: number | null;
   /** Who hears the outcome (outbound/outcomes.ts), e.g. `schedule:12`. */
   origin?: string;
+  /** Not sent before this moment (a bot's pause between its messages); the ticket's later messages wait behind it. */
+  notBefore?: string;
 };
 
 /** Queues a message in the ticket's conversation; it leaves through the ticket's connection after the commit. */
@@ -52,7 +54,7 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
     })
   ).rows[0];
   if (!row) throw new AppError('ERR_CREATING_MESSAGE');
-  await insertOutboxRow(tx.db, { companyId, whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null });
+  await insertOutboxRow(tx.db, { companyId, whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null, notBefore: out.notBefore ?? null });
   await touchTicketOnSend(tx.db, { companyId, ticketId: ticket.id, lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName), now });
   tx.effects.poke(ticket.companyId);
   tx.effects.dispatch(connectionId);

@@ -1,0 +1,38 @@
+// Files an assistant answers with (a Typebot image bubble, a webhook's mediaUrl) are fetched after
+// its call and before the write, checked like an agent's upload (type and size: spec/02's rules),
+// and stored in the ticket's folder. A file that cannot be fetched or is not allowed is left out:
+// its reply leaves as the link.
+import path from 'node:path';
+import type { AppDeps } from '../context.ts';
+import { classifyUpload, mediaTypeOfKind, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
+import type { TicketRow } from '../modules/tickets/dto.ts';
+import type { Reply } from './adapters/types.ts';
+
+const MAX_BYTES = 20 * 1024 * 1024;
+
+/** The stored files by the index of their reply. */
+export async function downloadReplyMedia(deps: AppDeps, ticket: TicketRow, replies: Reply[], signal: AbortSignal): Promise<Map<number, StoredMedia>> {
+  const files = new Map<number, StoredMedia>();
+  for (const [i, reply] of replies.entries()) {
+    if (!reply.media) continue;
+    try {
+      const stored = await fetchOne(deps, ticket, reply.media.url, signal);
+      if (stored) files.set(i, stored);
+    } catch (err) {
+      deps.log.warn('assistant media not fetched', { ticketId: ticket.id, url: reply.media.url, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return files;
+}
+
+async function fetchOne(deps: AppDeps, ticket: TicketRow, url: string, signal: AbortSignal): Promise<StoredMedia | undefined> {
+  const res = await fetch(url, { signal });
+  if (!res.ok) throw new Error(`answered ${res.status}`);
+  const declared = Number(res.headers.get('content-length'));
+  if (declared > MAX_BYTES) throw new Error('too big');
+  const data = Buffer.from(await res.arrayBuffer());
+  const fileName = decodeURIComponent(path.basename(new URL(url).pathname)) || 'file';
+  const mimeType = res.headers.get('content-type') ?? '';
+  const { kind } = classifyUpload({ fileName, mimeType, size: data.length });
+  return saveTicketMedia(deps.config.mediaDir, ticket.companyId, ticket.id, { data, fileName, mimeType: mimeType.split(';')[0]!.trim() || 'application/octet-stream', mediaType: mediaTypeOfKind(kind), kind });
+}

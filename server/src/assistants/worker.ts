@@ -1,0 +1,104 @@
+// The assistants' worker: claims due turns (one at a time per ticket, in order; up to
+// `concurrency` tickets at once), runs each (turn.ts) and looks again when a write queues a turn
+// (the `wake` effect), when a turn ends, and every second for retries that came due. A slow
+// service holds a slot of its own ticket only: other tickets, and the inbound pipeline, go on.
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../context.ts';
+import { runTurn } from './turn.ts';
+import { claimTurn, findDueTurns, hasLiveTurns, requeueAbandoned } from './turns.ts';
+
+export type Assistants = {
+  /** A write queued turns: look now (after the commit). */
+  wake(): void;
+  /** Starts the worker: turns a dead process left running go back to the queue. */
+  start(deps: AppDeps): Promise<void>;
+  /** Stops claiming, aborts the calls under way (their turns are taken again at the next start). */
+  stop(): Promise<void>;
+  /** Resolves once no turn is queued, due or running (tests and benchmarks). */
+  idle(): Promise<void>;
+};
+
+export function createAssistants(opts: { concurrency: number; pollMs?: number }): Assistants {
+  const instance = randomUUID();
+  const busy = new Set<number>();
+  const running = new Set<Promise<void>>();
+  const abort = new AbortController();
+  let deps: AppDeps | undefined;
+  let scheduled = false;
+  let pumping = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  function wake() {
+    if (!deps || abort.signal.aborted || scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void pump();
+    });
+  }
+
+  async function pump() {
+    if (!deps || abort.signal.aborted) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        const room = opts.concurrency - busy.size;
+        if (room <= 0) break;
+        const due = await findDueTurns(deps.db, busy, room * 2);
+        for (const turn of due) {
+          if (busy.size >= opts.concurrency || busy.has(turn.ticketId)) continue;
+          if (!(await claimTurn(deps.db, turn, instance))) continue;
+          start(deps, { ...turn, attempts: turn.attempts + 1, state: 'running' });
+        }
+      } while (again);
+    } catch (err) {
+      deps.log.error('assistant worker failed to claim', { error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function start(app: AppDeps, turn: Parameters<typeof runTurn>[1]) {
+    busy.add(turn.ticketId);
+    const p = runTurn(app, turn, abort.signal)
+      .catch((err: unknown) => {
+        if (!abort.signal.aborted) app.log.error('assistant turn failed', { turnId: turn.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      })
+      .finally(() => {
+        busy.delete(turn.ticketId);
+        running.delete(p);
+        wake();
+      });
+    running.add(p);
+  }
+
+  return {
+    wake,
+    async start(app) {
+      deps = app;
+      const recovered = await requeueAbandoned(app.db, app.dialect === 'postgres' ? { olderThan: new Date(Date.now() - 2 * app.config.assistants.timeoutMs).toISOString() } : {});
+      if (recovered > 0) app.log.info('assistant turns taken again after a restart', { recovered });
+      timer = setInterval(wake, opts.pollMs ?? 1_000);
+      timer.unref();
+      wake();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      abort.abort();
+      await Promise.allSettled([...running]);
+    },
+    async idle() {
+      for (;;) {
+        if (running.size === 0 && !pumping && !(deps && (await hasLiveTurns(deps.db)))) return;
+        if (running.size > 0) await Promise.allSettled([...running]);
+        else await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
