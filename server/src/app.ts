@@ -5,6 +5,7 @@ import { AppError } from '@zapdesk/sync';
 import type { AppDeps, AppEnv } from './context.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { billingRoutes } from './modules/billing/routes.ts';
 import { companiesRoutes } from './modules/companies/routes.ts';
 import { contactListsRoutes } from './modules/contact-lists/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .route('/', quickMessagesRoutes(deps))
     .route('/', announcementsRoutes(deps))
     .route('/', chatsRoutes(deps))
+    .route('/', billingRoutes(deps))
     .route('/', syncRoutes(deps));
   app.onError(errorHandler(deps.log));
   app.notFound(notFoundHandler);

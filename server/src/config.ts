@@ -30,6 +30,8 @@ export type Config = {
   simulator: boolean;
   /** Public company sign-up (POST /companies/cadastro); off, it answers ERR_USER_CREATION_DISABLED. */
   signup: boolean;
+  /** HMAC-SHA256 secret of payment webhooks (POST /payments/webhook); unset, every webhook is refused. */
+  paymentWebhookSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   rateLimits: RateLimits;
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     // The demo runs on the simulator, so its controls are on unless SIMULATOR=0 or there is no demo.
     simulator: env.SIMULATOR ? env.SIMULATOR === '1' : env.SEED_DEMO !== '0',
     signup: env.SIGNUP !== '0',
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'zapdesk <no-reply@zapdesk.local>',
     rateLimits: {

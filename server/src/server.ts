@@ -27,6 +27,7 @@ import { startSchedulesJob } from './jobs/schedules.ts';
 import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { startCampaignDispatch } from './modules/campaigns/dispatch/job.ts';
 import { startPresenceJob } from './jobs/presence.ts';
+import { startInvoicesJob } from './jobs/invoices.ts';
 import { startFlowTimerJob } from './flows-runtime/timers.ts';
 
 export type RunningServer = {
@@ -78,6 +79,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const campaignDispatch = startCampaignDispatch(deps);
   const ticketJobs = startTicketJobs(deps);
   const presenceJob = startPresenceJob(deps);
+  const invoicesJob = startInvoicesJob(deps);
   const flowTimers = startFlowTimerJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
@@ -90,7 +92,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await campaignDispatch.stop();
       await flowTimers.stop();
       await deps.assistants.stop();
-      await Promise.all([...ticketJobs, presenceJob].map((j) => j.stop()));
+      await Promise.all([...ticketJobs, presenceJob, invoicesJob].map((j) => j.stop()));
       await web?.close();
       await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -77,6 +77,14 @@ export const ERROR_STATUS = {
   ERR_SEND_UNCONFIRMED: 409,
   /** A contact row could not be written (the catalogue's ERR_CREATING_* family, for contacts). */
   ERR_CREATING_CONTACT: 500,
+  /** An invoice that does not exist or belongs to another company (billing). */
+  ERR_NO_INVOICE_FOUND: 404,
+  /** Checkout of an invoice that is already paid. */
+  ERR_INVOICE_ALREADY_PAID: 409,
+  /** Checkout while the super-admin has not set the platform's Pix key, name and city. */
+  ERR_PIX_NOT_CONFIGURED: 409,
+  /** A payment webhook whose signature is missing or wrong (or webhooks are not configured). */
+  ERR_INVALID_SIGNATURE: 401,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

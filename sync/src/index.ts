@@ -29,3 +29,5 @@ export * from './domain/campaign.ts';
 export * from './domain/prompt.ts';
 export * from './domain/queue-integration.ts';
 export * from './flow/index.ts';
+export * from './domain/invoice.ts';
+export * from './pix.ts';

@@ -87,3 +87,20 @@ describe('reopening', () => {
     expect(sockets).toHaveLength(2);
   });
 });
+
+describe('company events', () => {
+  it('hands `event` messages (payment CONCLUIDA) to onEvent, not to onPoke; a nameless one is dropped', () => {
+    const { sockets, createSocket } = scriptedSocket();
+    const api = createApiClient({ baseUrl: 'http://127.0.0.1:9', token: 'a-token' });
+    const pokes: unknown[] = [];
+    const events: [string, unknown][] = [];
+    const sub = subscribePokes({ api, createSocket, onPoke: (b) => void pokes.push(b), onEvent: (channel, data) => void events.push([channel, data]), minDelayMs: 60_000 });
+    const socket = sockets[0]!;
+    socket.receive({ type: 'ready' });
+    socket.receive({ type: 'event', channel: 'payment', data: { action: 'CONCLUIDA', invoiceId: 7, dueDate: '2027-01-05T00:00:00.000Z' } });
+    socket.receive({ type: 'event', data: { action: 'CONCLUIDA' } });
+    expect(events).toEqual([['payment', { action: 'CONCLUIDA', invoiceId: 7, dueDate: '2027-01-05T00:00:00.000Z' }]]);
+    expect(pokes).toEqual([undefined]);
+    sub.close();
+  });
+});

@@ -36,6 +36,8 @@ export type PokeSubscriptionOptions = {
    */
   onOpen?: () => void;
   onAuth?: (reason: string) => void;
+  /** A non-data event of the user's company (`payment` with action CONCLUIDA, spec/03 §4). */
+  onEvent?: (channel: string, data: unknown) => void;
   /** First reconnect delay; doubles up to maxDelayMs, with jitter. */
   minDelayMs?: number;
   maxDelayMs?: number;
@@ -83,7 +85,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     let ended = false;
     ws.onopen = () => {};
     ws.onmessage = (ev) => {
-      let m: { type?: string; reason?: string; id?: number; ok?: boolean; body?: { error?: unknown; message?: string }; pull?: unknown };
+      let m: { type?: string; reason?: string; channel?: unknown; data?: unknown; id?: number; ok?: boolean; body?: { error?: unknown; message?: string }; pull?: unknown };
       try {
         m = JSON.parse(String(ev.data)) as typeof m;
       } catch {
@@ -104,6 +106,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
         if (m.ok) p?.resolve(m.body);
         else p?.reject(isErrorCode(m.body?.error) ? new AppError(m.body.error, m.body.message) : new Error('the sync socket refused the pull'));
       }
+      else if (m.type === 'event' && typeof m.channel === 'string') opts.onEvent?.(m.channel, m.data);
       else if (m.type === 'auth' && m.reason !== 'expired') {
         ended = true;
         opts.onAuth?.(m.reason ?? 'revoked');

@@ -47,6 +47,8 @@ export type SyncClient = {
    * sees changed. For what stays on paginated REST (DESIGN §4: refresh on poke). Returns the removal.
    */
   onPoke(listener: () => void): () => void;
+  /** Calls `listener` on every non-data event of the company (`payment`). Returns the removal. */
+  onEvent(listener: (channel: string, data: unknown) => void): () => void;
   close(): Promise<void>;
 };
 
@@ -161,7 +163,11 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
     catchUp();
     notify();
   };
-  const pokes = createSocket ? subscribePokes({ api, createSocket, onPoke, onOpen, onAuth: opts.onAuth }) : undefined;
+  const eventListeners = new Set<(channel: string, data: unknown) => void>();
+  const onEvent = (channel: string, data: unknown) => {
+    for (const listener of eventListeners) listener(channel, data);
+  };
+  const pokes = createSocket ? subscribePokes({ api, createSocket, onPoke, onOpen, onAuth: opts.onAuth, onEvent }) : undefined;
   const stopOnline = listenOnline(opts.onlineEvents === undefined ? defaultOnlineEvents() : opts.onlineEvents, () => {
     pokes?.wake();
     catchUp();
@@ -174,9 +180,14 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => void eventListeners.delete(listener);
+    },
     async close() {
       stopOnline();
       listeners.clear();
+      eventListeners.clear();
       pokes?.close();
       await rep.close();
     },

@@ -14,6 +14,7 @@ export const commandTree: Record<string, LazyEntry> = {
   logout: { description: 'End the session on the server and forget it and the synced data here (the server address is kept)', load: async () => (await import('./logout.ts')).default },
   whoami: { description: 'Show who is logged in, in which company, on which server', load: async () => (await import('./whoami.ts')).default },
   companies: { description: 'Companies (tenants): create with a plan and a first admin, renew, suspend (super-admin)', load: async () => (await import('./companies/index.ts')).companies },
+  invoices: { description: 'Invoices of the subscription: list them, pay one through the simulator', load: async () => (await import('./invoices/index.ts')).invoices },
   plans: { description: 'Plans: limits, price and features of what a company subscribes to (super-admin)', load: async () => (await import('./plans/index.ts')).plans },
   users: { description: 'Users of a company: attendants, supervisors and admins', load: async () => (await import('./users/index.ts')).users },
   helps: { description: 'Help videos shown to every company (super-admin)', load: async () => (await import('./helps/index.ts')).helps },

@@ -40,4 +40,6 @@ export function deleteCommand(noun: string, path: (id: number) => string, extra:
   });
 }
 
-export const reais = (value: number | null | undefined) => (value === null || value === undefined ? '-' : `R$ ${value.toFixed(2)}`);
+/** Reais with 2 decimals and thousands grouped, as the web's English: R$ 1,234.56. */
+export const reais = (value: number | null | undefined) =>
+  value === null || value === undefined ? '-' : `R$ ${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

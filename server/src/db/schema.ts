@@ -388,6 +388,7 @@ export interface Invoices {
   dueDate: string;
   id: Generated<number>;
   paidAt: string | null;
+  paymentRef: string | null;
   pixCode: string | null;
   status: Generated<string>;
   txid: string | null;
@@ -449,6 +450,13 @@ export interface PasswordResets {
   updatedAt: Generated<string>;
   usedAt: string | null;
   userId: number;
+}
+
+export interface PlatformSettings {
+  createdAt: Generated<string>;
+  key: string;
+  updatedAt: Generated<string>;
+  value: string;
 }
 
 export interface Plans {
@@ -863,6 +871,7 @@ export interface DB {
   flowVersions: FlowVersions;
   helps: Helps;
   invoices: Invoices;
+  platformSettings: PlatformSettings;
   messages: Messages;
   outbox: Outbox;
   passwordResets: PasswordResets;

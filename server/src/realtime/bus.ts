@@ -11,7 +11,8 @@ export type BusMessage =
   | { origin: string; kind: 'pokeAll' }
   | { origin: string; kind: 'outbox'; connectionId: number }
   | { origin: string; kind: 'auth'; sessionIds: string[]; reason: string }
-  | { origin: string; kind: 'presence'; companyId: number; userId: number; since: string };
+  | { origin: string; kind: 'presence'; companyId: number; userId: number; since: string }
+  | { origin: string; kind: 'event'; companyId: number; channel: string; data: unknown };
 
 export type Bus = {
   publish(m: BusMessage): Promise<void>;

@@ -40,6 +40,8 @@ export type Realtime = {
   outboxQueued(connectionId: number): void;
   /** Hears `outboxQueued` from the other instances; returns the unsubscription. */
   onOutboxQueued(handler: (connectionId: number) => void): () => void;
+  /** Every socket of the company gets `{type:'event', channel, data}` (the `payment` event); after a commit. */
+  companyEvent(companyId: number, channel: string, data: unknown): void;
   /** The sessions were revoked (e.g. `replaced` by a login elsewhere): their sockets get an `auth` event and close. */
   sessionRevoked(sessionIds: string | string[], reason?: string): void;
   /** The user's last socket on this instance closed at `since`: the other instances hear it (presence.ts). */
@@ -101,11 +103,16 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
     }
   }
 
+  function sendEvent(companyId: number, channel: string, data: unknown) {
+    for (const sockets of byCompany.get(companyId)?.values() ?? []) for (const s of sockets) s.send({ type: 'event', channel, data });
+  }
+
   function deliver(m: BusMessage) {
     if (m.kind === 'poke') schedule(m.companyId, m.userIds);
     else if (m.kind === 'pokeAll') for (const companyId of byCompany.keys()) schedule(companyId);
     else if (m.kind === 'auth') endSessions(m.sessionIds, m.reason);
     else if (m.kind === 'outbox') for (const h of outboxHandlers) h(m.connectionId);
+    else if (m.kind === 'event') sendEvent(m.companyId, m.channel, m.data);
     else for (const h of leftHandlers) h(m.companyId, m.userId, m.since);
   }
   const unsubscribe = bus.subscribe((m) => {
@@ -130,6 +137,7 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
       outboxHandlers.add(handler);
       return () => outboxHandlers.delete(handler);
     },
+    companyEvent: (companyId, channel, data) => publish({ origin: instance, kind: 'event', companyId, channel, data }),
     sessionRevoked: (ids, reason = 'replaced') => {
       const sessionIds = Array.isArray(ids) ? ids : [ids];
       if (sessionIds.length) publish({ origin: instance, kind: 'auth', sessionIds, reason });

@@ -57,6 +57,10 @@ const en: Messages = {
   ERR_LAST_ADMIN: 'The company must keep at least one admin.',
   ERR_SEND_UNCONFIRMED: 'The server stopped while this message was being sent: it may or may not have reached the contact.',
   ERR_CREATING_CONTACT: 'Error while creating the contact in the database.',
+  ERR_NO_INVOICE_FOUND: 'Invoice not found.',
+  ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
+  ERR_PIX_NOT_CONFIGURED: 'Pix payments are not configured yet. Please contact the platform administrator.',
+  ERR_INVALID_SIGNATURE: 'Invalid signature.',
 };
 
 const pt: Messages = {
@@ -108,6 +112,10 @@ const pt: Messages = {
   ERR_LAST_ADMIN: 'A empresa precisa manter pelo menos um administrador.',
   ERR_SEND_UNCONFIRMED: 'O servidor parou enquanto esta mensagem era enviada: ela pode ou não ter chegado ao contato.',
   ERR_CREATING_CONTACT: 'Erro ao criar o contato no banco de dados.',
+  ERR_NO_INVOICE_FOUND: 'Fatura não encontrada.',
+  ERR_INVOICE_ALREADY_PAID: 'Esta fatura já está paga.',
+  ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix ainda não foi configurado. Fale com o administrador da plataforma.',
+  ERR_INVALID_SIGNATURE: 'Assinatura inválida.',
 };
 
 const es: Messages = {
@@ -159,6 +167,10 @@ const es: Messages = {
   ERR_LAST_ADMIN: 'La empresa debe conservar al menos un administrador.',
   ERR_SEND_UNCONFIRMED: 'El servidor se detuvo mientras se enviaba este mensaje: puede que haya llegado al contacto o no.',
   ERR_CREATING_CONTACT: 'Error al crear el contacto en la base de datos.',
+  ERR_NO_INVOICE_FOUND: 'Factura no encontrada.',
+  ERR_INVOICE_ALREADY_PAID: 'Esta factura ya está pagada.',
+  ERR_PIX_NOT_CONFIGURED: 'El pago por Pix aún no está configurado. Contacte al administrador de la plataforma.',
+  ERR_INVALID_SIGNATURE: 'Firma inválida.',
 };
 
 export const ERROR_TRANSLATIONS: Record<Language, Messages> = { en, pt, es };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysToDue, dueDateTone, formatDate, formatMoney, maskPhone } from './format.ts';
+import { daysToDue, dueDateTone, formatCents, formatDate, formatMoney, maskPhone } from './format.ts';
 
 describe('maskPhone', () => {
   it('formats as typed and stops at 11 digits', () => {
@@ -43,5 +43,18 @@ describe('company row colours', () => {
     expect(dueDateTone(-4)).toBe('red');
     expect(dueDateTone(-5)).toBeNull();
     expect(dueDateTone(null)).toBeNull();
+  });
+});
+
+describe('formatCents', () => {
+  it('groups thousands and keeps two decimals in each language', () => {
+    expect(formatCents(123456, 'pt')).toBe('R$ 1.234,56');
+    expect(formatCents(123456, 'en')).toBe('R$ 1,234.56');
+    expect(formatCents(123456, 'es')).toBe('R$ 1.234,56');
+    expect(formatCents(4900, 'pt')).toBe('R$ 49,00');
+    expect(formatCents(5, 'en')).toBe('R$ 0.05');
+    expect(formatCents(123456789, 'pt')).toBe('R$ 1.234.567,89');
+    expect(formatCents(-1050, 'en')).toBe('-R$ 10.50');
+    expect(formatMoney(1234.56, 'pt')).toBe('R$ 1.234,56');
   });
 });

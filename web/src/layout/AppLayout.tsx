@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { SyncProvider } from '../sync/SyncProvider.tsx';
 import { Drawer } from './Drawer.tsx';
+import { SubscriptionBanner } from './SubscriptionBanner.tsx';
 import { TopBar } from './TopBar.tsx';
 import { PHONE_QUERY, useMedia, WIDE_QUERY } from './use-media.ts';
 
@@ -24,6 +25,7 @@ export function Component() {
         <Drawer open={open} overlay={phone} onClose={close} onToggle={toggle} />
         <div className="flex min-w-0 flex-1 flex-col">
           <TopBar onMenu={toggle} showMenuButton={phone} />
+          <SubscriptionBanner />
           <main id="content" tabIndex={-1} className="flex-1 overflow-y-auto focus:outline-none">
             <Outlet />
           </main>

@@ -7,6 +7,7 @@ import { isCompanyAdmin, planAllows, type Language } from '@zapdesk/sync';
 import { api } from '../api/client.ts';
 import { formatDate } from '../forms/format.ts';
 import { useSession, useUser } from '../session/SessionProvider.tsx';
+import { useSyncedList } from '../sync/use-synced.ts';
 import { useTheme } from '../theme/theme.ts';
 import { IconButton } from '../ui/Button.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -28,6 +29,8 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
   const { logout, updateUser, flags } = useSession();
   const [theme, toggleTheme] = useTheme();
   const [profileOpen, setProfileOpen] = useState(false);
+  // The synced company row moves when a payment lands; the session's copy until it is read.
+  const dueDate = useSyncedList('company')?.[0]?.dueDate ?? user.company.dueDate;
 
   const saveLanguage = (lang: Language) => {
     api.post(`/users/set-language/${lang}`).then(() => updateUser({ language: lang }), toastError);
@@ -41,9 +44,9 @@ export function TopBar({ onMenu, showMenuButton }: Props) {
           <span className="font-semibold">{t('layout.greeting', { name: user.name.split(' ')[0] })}</span>{' '}
           <span className="hidden text-muted md:inline">{t('layout.welcome', { company: user.company.name })}</span>
         </p>
-        {isCompanyAdmin(user) && user.company.dueDate && (
+        {isCompanyAdmin(user) && dueDate && (
           <p className="truncate text-xs text-muted" data-testid="active-until">
-            {t('layout.activeUntil', { date: formatDate(user.company.dueDate, i18n.language) })}
+            {t('layout.activeUntil', { date: formatDate(dueDate, i18n.language) })}
           </p>
         )}
       </div>

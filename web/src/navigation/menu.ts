@@ -38,6 +38,7 @@ const GATES: Record<string, Gate> = {
   '/users': { admin: true },
   '/messages-api': { admin: true, feature: 'externalApi' },
   '/financeiro': { admin: true },
+  '/subscription': { admin: true },
   '/settings': { admin: true },
 };
 
@@ -45,7 +46,7 @@ const GATES: Record<string, Gate> = {
  * Pages that exist in this build. The issue asks the menu to show only what exists; the rest of the
  * spec's menu is declared below and appears as its page lands (add the path here).
  */
-export const BUILT_PAGES: ReadonlySet<string> = new Set(['/helps', '/tickets', '/users', '/settings', '/contacts', '/quick-messages', '/schedules', '/tags', '/kanban', '/chats', '/todolist', '/connections', '/queues', '/', '/announcements', '/contact-lists', '/files', '/prompts', '/queue-integration', '/campaigns', '/campaigns-config', '/flowbuilders', '/flowbuilder', '/phrase-lists']);
+export const BUILT_PAGES: ReadonlySet<string> = new Set(['/helps', '/tickets', '/users', '/settings', '/contacts', '/quick-messages', '/schedules', '/tags', '/kanban', '/chats', '/todolist', '/connections', '/queues', '/', '/announcements', '/contact-lists', '/files', '/prompts', '/queue-integration', '/campaigns', '/campaigns-config', '/flowbuilders', '/flowbuilder', '/phrase-lists', '/financeiro']);
 
 export type Access = 'allowed' | 'login' | 'forbidden-role' | 'forbidden-plan';
 

@@ -14,6 +14,8 @@ import { watchMutationErrors } from './mutation-errors.ts';
 const SyncContext = createContext<ZapReplicache | null>(null);
 type PokeSubscribe = (listener: () => void) => () => void;
 const PokeContext = createContext<PokeSubscribe | null>(null);
+type EventSubscribe = (listener: (channel: string, data: unknown) => void) => () => void;
+const EventContext = createContext<EventSubscribe | null>(null);
 
 /** The Replicache of the signed-in user, or null while it opens. */
 export function useReplicache(): ZapReplicache | null {
@@ -25,11 +27,17 @@ export function usePokeSubscription(): PokeSubscribe | null {
   return use(PokeContext);
 }
 
+/** Subscribes to the company's non-data events (`payment`), or null while the client opens. */
+export function useEventSubscription(): EventSubscribe | null {
+  return use(EventContext);
+}
+
 export function SyncProvider({ children }: { children: ReactNode }) {
   const user = useUser();
   const { endElsewhere } = useSession();
   const [rep, setRep] = useState<ZapReplicache | null>(null);
   const [subscribePokes, setSubscribePokes] = useState<PokeSubscribe | null>(null);
+  const [subscribeEvents, setSubscribeEvents] = useState<EventSubscribe | null>(null);
 
   // Reopened when the company or the user changes (spec/01 §4), never without a token.
   useEffect(() => {
@@ -48,17 +56,21 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     const stopErrors = watchMutationErrors(client.rep, (error) => toast.error(translateError(error.code, currentLanguage())));
     setRep(client.rep);
     setSubscribePokes(() => client.onPoke);
+    setSubscribeEvents(() => client.onEvent);
     return () => {
       stopErrors();
       setRep(null);
       setSubscribePokes(null);
+      setSubscribeEvents(null);
       void client.close();
     };
   }, [user.id, user.companyId, endElsewhere]);
 
   return (
     <SyncContext value={rep}>
-      <PokeContext value={subscribePokes}>{children}</PokeContext>
+      <PokeContext value={subscribePokes}>
+        <EventContext value={subscribeEvents}>{children}</EventContext>
+      </PokeContext>
     </SyncContext>
   );
 }

@@ -1,0 +1,85 @@
+// Billing in a real Chromium against the real server (spec/03 §2, §4; issue 17): the demo admin opens
+// /financeiro, pays the open invoice through the checkout wizard (data, customise, review), gets a
+// Pix code that is a valid BR Code for the invoice's amount, and when the simulator's bank confirms
+// the payment the page says so with the new due date (top bar too, banner gone) without a reload,
+// then returns home after 4 s.
+import { parsePixCode } from '@zapdesk/sync';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateInvoices } from '../server/src/jobs/invoices.ts';
+import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+}, 120_000);
+afterAll(async () => {
+  await e2e?.close();
+});
+
+describe('billing', () => {
+  it('pays an invoice by Pix through the simulator and sees the due date move live', async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    await superApi('PUT', '/billing/settings', { pixKey: 'financeiro@zapdesk.test', merchantName: 'Zapdesk Tecnologia', merchantCity: 'Florianópolis' });
+    // The demo company is due in 3 days: the invoice job issues its invoice.
+    const db = e2e.server.deps.db;
+    const company = await db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.companyId').select(['companies.id']).where('users.email', '=', DEMO.admin).executeTakeFirstOrThrow();
+    const dueDate = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    await db.updateTable('companies').set((eb) => ({ dueDate, version: eb('version', '+', 1) })).where('id', '=', company.id).execute();
+    await generateInvoices(e2e.server.deps);
+    const invoice = await db.selectFrom('invoices').selectAll().where('companyId', '=', company.id).executeTakeFirstOrThrow();
+
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    // The due-date banner leads to the invoices.
+    const banner = page.getByTestId('subscription-banner');
+    await banner.getByText('Your subscription is due in 3 days').waitFor();
+    await banner.getByRole('link', { name: 'Pay the invoice' }).click();
+    await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+    const row = page.getByRole('row', { name: new RegExp(`^${invoice.id} `) });
+    await row.getByText('Open').waitFor();
+    const price = `R$ ${(invoice.valueCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    await row.getByText(price).waitFor();
+    await row.getByRole('button', { name: 'Pay' }).click();
+
+    const wizard = page.getByRole('dialog', { name: 'Checkout' });
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('Required').first().waitFor();
+    await wizard.getByLabel('First name').fill('Ana');
+    await wizard.getByLabel('Address line 2 (number, complement)').fill('Rua das Flores, 100');
+    await wizard.getByLabel('City').fill('Recife');
+    await wizard.getByLabel('ZIP code').fill('50000-000');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.locator('[aria-current=step]').getByText('Customize').waitFor();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.locator('[aria-current=step]').getByText('Review').waitFor();
+    await wizard.getByRole('button', { name: `Pay ${price}` }).click();
+
+    const pix = page.getByRole('dialog', { name: 'Pay with Pix' });
+    await pix.getByRole('img', { name: 'Pay with Pix' }).waitFor();
+    expect(await pix.getByTestId('pix-amount').textContent()).toBe(price);
+    const code = await pix.getByLabel('Pix copy-and-paste code').inputValue();
+    expect(parsePixCode(code)).toMatchObject({ key: 'financeiro@zapdesk.test', city: 'Florianopolis', amountCents: invoice.valueCents });
+    await shot(page, 'billing-pix');
+
+    // The bank pays: the simulator confirms (driven by the super-admin: signing the demo admin in
+    // again would end the browser's session), the page hears payment CONCLUIDA on its socket.
+    const paid = await superApi<{ dueDate: string }>('POST', `/simulator/payments/${invoice.id}/confirm`);
+    const shown = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date(paid.dueDate));
+    await page.getByRole('status').filter({ hasText: 'Payment confirmed!' }).getByText(shown, { exact: false }).waitFor();
+    expect(Date.parse(paid.dueDate)).toBeGreaterThan(Date.parse(dueDate));
+    // The top bar's date moved and the banner left, without a reload.
+    await page.getByTestId('active-until').getByText(`Active until ${shown}`).waitFor();
+    await banner.waitFor({ state: 'detached' });
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 8_000 });
+    await page.goto('/financeiro');
+    await page.getByRole('row', { name: new RegExp(`^${invoice.id} `) }).getByText('Paid').waitFor();
+    // The subscription page: paid until the new date, and nothing left to pay.
+    await page.getByRole('link', { name: 'Subscription' }).click();
+    await page.getByTestId('paid-until').filter({ hasText: shown }).waitFor();
+    await page.getByRole('button', { name: 'Sign now' }).click();
+    await page.getByRole('status').filter({ hasText: 'No open invoice: you are up to date.' }).waitFor();
+    await context.close();
+  });
+});

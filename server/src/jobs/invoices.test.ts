@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Recurrence } from '@zapdesk/sync';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { seedCompany, seedPlan } from '../../test/seed.ts';
+import { write } from '../db/write.ts';
+import { bumpVersion } from '../sync/version.ts';
+import { confirmInvoicePayment } from '../modules/billing/service.ts';
+import { findInvoiceRow } from '../modules/billing/queries.ts';
+import { generateInvoices } from './invoices.ts';
+
+describe.each(DIALECTS)('invoice job on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  /** A company on a 49.00 plan due at `dueDate` with `recurrence`. */
+  async function company(dueDate: string, recurrence: Recurrence = 'MENSAL') {
+    const plan = await seedPlan(t, { name: `Pro ${Math.random().toString(36).slice(2)}` });
+    const c = await seedCompany(t, { planId: plan.id, dueDate });
+    await t.db.updateTable('companies').set({ recurrence, ...bumpVersion() }).where('id', '=', c.id).execute();
+    return { ...c, plan };
+  }
+  const invoicesOf = (companyId: number) =>
+    t.db.selectFrom('invoices').select(['id', 'valueCents', 'dueDate', 'status', 'detail']).where('companyId', '=', companyId).orderBy('dueDate').execute();
+  const dueOf = async (companyId: number) => (await t.db.selectFrom('companies').select('dueDate').where('id', '=', companyId).executeTakeFirstOrThrow()).dueDate;
+  const pay = (invoiceId: number, now: Date) =>
+    write(t.deps, async (tx) => confirmInvoicePayment(tx, (await findInvoiceRow(tx.db, 'all', invoiceId))!, 'test', now));
+
+  it('issues nothing before the lead window, then one invoice for the period, whatever the passes', async () => {
+    const c = await company('2030-03-20T12:00:00.000Z');
+    await generateInvoices(t.deps, new Date('2030-03-01T00:00:00Z'));
+    expect(await invoicesOf(c.id)).toEqual([]);
+    await generateInvoices(t.deps, new Date('2030-03-11T00:00:00Z'));
+    await generateInvoices(t.deps, new Date('2030-03-12T00:00:00Z'));
+    expect(await invoicesOf(c.id)).toEqual([
+      { id: expect.any(Number), valueCents: 4900, dueDate: '2030-03-20T12:00:00.000Z', status: 'open', detail: `${c.plan.name} · MENSAL · 2030-03-20 – 2030-04-20` },
+    ]);
+  });
+
+  it('never issues two invoices for one period under concurrent passes (a second instance)', async () => {
+    const c = await company('2030-05-05T00:00:00.000Z');
+    const now = new Date('2030-05-01T00:00:00Z');
+    await Promise.all([generateInvoices(t.deps, now), generateInvoices(t.deps, now), generateInvoices(t.deps, now)]);
+    expect(await invoicesOf(c.id)).toHaveLength(1);
+  });
+
+  it.each([
+    ['MENSAL', 4900, '2028-02-29'],
+    ['BIMESTRAL', 9800, '2028-03-31'],
+    ['TRIMESTRAL', 14700, '2028-04-30'],
+    ['SEMESTRAL', 29400, '2028-07-31'],
+    ['ANUAL', 58800, '2029-01-31'],
+  ] as const)('%s: value is the monthly price times the months; paying moves 31 January by the recurrence (leap year)', async (recurrence, cents, next) => {
+    const c = await company('2028-01-31T15:00:00.000Z', recurrence);
+    const now = new Date('2028-01-25T00:00:00Z');
+    const [id] = await generateInvoices(t.deps, now).then(() => invoicesOf(c.id)).then((rows) => rows.map((r) => r.id));
+    const [invoice] = await invoicesOf(c.id);
+    expect(invoice).toMatchObject({ valueCents: cents, dueDate: '2028-01-31T15:00:00.000Z', detail: expect.stringContaining(`2028-01-31 – ${next}`) });
+    const outcome = await pay(id!, now);
+    expect(outcome.changed).toBe(true);
+    expect(await dueOf(c.id)).toBe(`${next}T15:00:00.000Z`);
+    // The next period's invoice comes when the new due date draws near, once.
+    const later = new Date(Date.parse(`${next}T00:00:00Z`) - 5 * 86_400_000);
+    await generateInvoices(t.deps, later);
+    await generateInvoices(t.deps, later);
+    expect((await invoicesOf(c.id)).map((r) => r.dueDate)).toEqual(['2028-01-31T15:00:00.000Z', `${next}T15:00:00.000Z`]);
+  });
+
+  it('a non-leap February: 31 January 2029 + 1 month is 28 February', async () => {
+    const c = await company('2029-01-31T00:00:00.000Z');
+    await generateInvoices(t.deps, new Date('2029-01-30T00:00:00Z'));
+    const [invoice] = await invoicesOf(c.id);
+    await pay(invoice!.id, new Date('2029-01-30T00:00:00Z'));
+    expect(await dueOf(c.id)).toBe('2029-02-28T00:00:00.000Z');
+  });
+
+  it('a late payment extends from today, not from the past due date; a second confirmation changes nothing', async () => {
+    const c = await company('2030-06-10T00:00:00.000Z');
+    await generateInvoices(t.deps, new Date('2030-06-05T00:00:00Z'));
+    const [invoice] = await invoicesOf(c.id);
+    const paidOn = new Date('2030-06-20T09:30:00.000Z');
+    expect((await pay(invoice!.id, paidOn)).changed).toBe(true);
+    expect(await dueOf(c.id)).toBe('2030-07-20T09:30:00.000Z');
+    expect((await pay(invoice!.id, new Date('2030-06-21T00:00:00Z'))).changed).toBe(false);
+    expect(await dueOf(c.id)).toBe('2030-07-20T09:30:00.000Z');
+  });
+
+  it('skips inactive companies and free plans', async () => {
+    const free = await seedPlan(t, { name: `Free ${Math.random()}` });
+    await t.db.updateTable('plans').set({ valueCents: 0, ...bumpVersion() }).where('id', '=', free.id).execute();
+    const a = await seedCompany(t, { planId: free.id, dueDate: '2031-01-05T00:00:00.000Z' });
+    const b = await seedCompany(t, { status: 0, dueDate: '2031-01-05T00:00:00.000Z' });
+    await generateInvoices(t.deps, new Date('2031-01-01T00:00:00Z'));
+    expect(await invoicesOf(a.id)).toEqual([]);
+    expect(await invoicesOf(b.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,215 @@
+import { parsePixCode } from '@zapdesk/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
+import { loginAs, seedCompany, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
+import { generateInvoices } from '../../jobs/invoices.ts';
+import type { ServerEvent } from '../../realtime/hub.ts';
+import { signWebhookBody } from './providers.ts';
+
+const SECRET = 'whsec-test';
+const DAY = 86_400_000;
+const checkout = (invoiceId: number) => ({ invoiceId, firstName: 'Ana', address2: 'Rua A, 10', city: 'Recife', zipcode: '50000-000', country: 'BR' });
+
+describe.each(DIALECTS)('billing on %s', (dialect) => {
+  let t: TestApp;
+  let superToken: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { simulator: true, paymentWebhookSecret: SECRET });
+    superToken = (await seedSuper(t)).session.token;
+  });
+  afterAll(async () => t.close());
+
+  /** A tenant due in 3 days with its invoice issued. */
+  async function tenantWithInvoice() {
+    const tenant = await seedTenant(t);
+    const dueDate = new Date(Date.now() + 3 * DAY).toISOString();
+    await t.db.updateTable('companies').set((eb) => ({ dueDate, version: eb('version', '+', 1) })).where('id', '=', tenant.company.id).execute();
+    await generateInvoices(t.deps);
+    const invoice = await t.db.selectFrom('invoices').selectAll().where('companyId', '=', tenant.company.id).executeTakeFirstOrThrow();
+    return { ...tenant, invoice, dueDate, token: tenant.adminSession.token };
+  }
+  const configurePix = () => t.request('PUT', '/billing/settings', { token: superToken, body: { pixKey: 'cobranca@zapdesk.test', merchantName: 'Zapdesk Tecnologia Ltda', merchantCity: 'São Paulo' } });
+  const companyDue = async (id: number) => (await t.db.selectFrom('companies').select('dueDate').where('id', '=', id).executeTakeFirstOrThrow()).dueDate;
+  /** A socket of the company's admin, as realtime/ws.ts registers it; returns what it heard. */
+  function listen(companyId: number, userId: number) {
+    const heard: ServerEvent[] = [];
+    const off = t.deps.realtime.register({ companyId, userId, sessionId: `s-${companyId}-${userId}`, send: (m) => void heard.push(m), close: () => {} });
+    return { heard, off, payments: () => heard.filter((m) => m.type === 'event' && m.channel === 'payment') };
+  }
+
+  describe('GET /invoices/all', () => {
+    it('lists the company own invoices with status, value in reais and paging', async () => {
+      const a = await tenantWithInvoice();
+      await tenantWithInvoice();
+      const res = await t.request('GET', '/invoices/all?pageNumber=1', { token: a.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        list: [{ id: a.invoice.id, companyId: a.company.id, companyName: a.company.name, detail: expect.stringContaining('MENSAL'), value: 49, valueCents: 4900, dueDate: a.dueDate, status: 'open', paidAt: null, createdAt: expect.any(String) }],
+        hasMore: false,
+      });
+      expect((await t.request('GET', '/invoices/all?searchParam=nothing-like-it', { token: a.token })).body.list).toEqual([]);
+      expect((await t.request('GET', '/invoices/all?searchParam=mensal', { token: a.token })).body.list).toHaveLength(1);
+    });
+
+    it('shows an unpaid invoice past its due date as expired', async () => {
+      const a = await seedTenant(t);
+      await t.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() + 2 * DAY).toISOString(), version: eb('version', '+', 1) })).where('id', '=', a.company.id).execute();
+      await generateInvoices(t.deps);
+      const res = await t.request('GET', '/invoices/all', { token: a.adminSession.token });
+      expect(res.body.list[0].status).toBe('open');
+      await t.db.updateTable('invoices').set((eb) => ({ dueDate: new Date(Date.now() - 2 * DAY).toISOString(), version: eb('version', '+', 1) })).where('companyId', '=', a.company.id).execute();
+      const after = await t.request('GET', '/invoices/all?status=expired', { token: a.adminSession.token });
+      expect(after.body.list.map((i: { status: string }) => i.status)).toEqual(['expired']);
+    });
+
+    it('refuses attendants, hides other companies, and lets the super-admin see and narrow every company', async () => {
+      const a = await tenantWithInvoice();
+      const b = await tenantWithInvoice();
+      expect((await t.request('GET', '/invoices/all', { token: a.userSession.token })).body.error).toBe('ERR_NO_PERMISSION');
+      expect((await t.request('GET', '/invoices/all', { token: a.userSession.token })).status).toBe(403);
+      const other = await t.request('GET', `/invoices/${b.invoice.id}`, { token: a.token });
+      expect(other).toMatchObject({ status: 404, body: { error: 'ERR_NO_INVOICE_FOUND' } });
+      const all = await t.request('GET', `/invoices/all?companyId=${b.company.id}`, { token: superToken });
+      expect(all.body.list.map((i: { id: number }) => i.id)).toEqual([b.invoice.id]);
+      const search = await t.request('GET', `/invoices/all?searchParam=${encodeURIComponent(a.company.name)}`, { token: superToken });
+      expect(search.body.list.map((i: { id: number }) => i.id)).toEqual([a.invoice.id]);
+      expect((await t.request('GET', '/invoices/all?pageNumber=0', { token: superToken })).body.error).toBe('ERR_VALIDATION');
+      expect((await t.request('GET', '/invoices/abc', { token: superToken })).body.error).toBe('ERR_NO_INVOICE_FOUND');
+    });
+  });
+
+  describe('POST /subscription', () => {
+    it('answers ERR_PIX_NOT_CONFIGURED until the super-admin sets the receiving account', async () => {
+      const a = await tenantWithInvoice();
+      await t.db.deleteFrom('platformSettings').execute();
+      expect(await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) })).toMatchObject({ status: 409, body: { error: 'ERR_PIX_NOT_CONFIGURED' } });
+      expect((await t.request('PUT', '/billing/settings', { token: a.token, body: { pixKey: 'x', merchantName: 'y', merchantCity: 'z' } })).status).toBe(403);
+      expect((await t.request('PUT', '/billing/settings', { token: superToken, body: { pixKey: '', merchantName: 'y' } })).body.error).toBe('ERR_VALIDATION');
+      expect((await configurePix()).body).toEqual({ configured: true, pixKey: 'cobranca@zapdesk.test', merchantName: 'Zapdesk Tecnologia Ltda', merchantCity: 'São Paulo' });
+      expect((await t.request('GET', '/billing/settings', { token: superToken })).body.configured).toBe(true);
+    });
+
+    it('answers the Pix data of the invoice: a BR Code that parses back with the key, amount and txid', async () => {
+      await configurePix();
+      const a = await tenantWithInvoice();
+      const res = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
+      expect(res.status).toBe(200);
+      expect(res.body.valor).toEqual({ original: '49.00' });
+      const parsed = parsePixCode(res.body.qrcode.qrcode);
+      expect(parsed).toMatchObject({ key: 'cobranca@zapdesk.test', name: 'Zapdesk Tecnologia Ltda', city: 'Sao Paulo', amountCents: 4900, txid: res.body.txid });
+      // The same invoice keeps its txid, so every code shown for it is settled by one payment.
+      const again = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
+      expect(again.body.txid).toBe(res.body.txid);
+    });
+
+    it('refuses bad input, another company\'s invoice and a paid one with catalogue errors', async () => {
+      await configurePix();
+      const a = await tenantWithInvoice();
+      const b = await tenantWithInvoice();
+      const missing = await t.request('POST', '/subscription', { token: a.token, body: { invoiceId: a.invoice.id } });
+      expect(missing.status).toBe(400);
+      expect(missing.body.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['firstName', 'address2', 'city', 'zipcode', 'country']));
+      expect((await t.request('POST', '/subscription', { token: a.token, body: '{not json' })).body.error).toBe('ERR_INVALID_JSON');
+      expect((await t.request('POST', '/subscription', { token: a.token, body: checkout(b.invoice.id) })).body.error).toBe('ERR_NO_INVOICE_FOUND');
+      expect((await t.request('POST', '/subscription', { token: a.userSession.token, body: checkout(a.invoice.id) })).status).toBe(403);
+      await t.request('POST', `/simulator/payments/${a.invoice.id}/confirm`, { token: a.token });
+      expect(await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) })).toMatchObject({ status: 409, body: { error: 'ERR_INVOICE_ALREADY_PAID' } });
+    });
+  });
+
+  describe('payments', () => {
+    it('the simulator pays once: invoice paid, due date one recurrence on, payment CONCLUIDA to that company only', async () => {
+      const a = await tenantWithInvoice();
+      const b = await tenantWithInvoice();
+      const mine = listen(a.company.id, a.admin.id);
+      const theirs = listen(b.company.id, b.admin.id);
+      const res = await t.request('POST', `/simulator/payments/${a.invoice.id}/confirm`, { token: a.token });
+      expect(res.status).toBe(200);
+      const expected = new Date(a.dueDate);
+      expected.setUTCMonth(expected.getUTCMonth() + 1);
+      expect(res.body).toMatchObject({ changed: true, invoice: { id: a.invoice.id, status: 'paid', paidAt: expect.any(String) } });
+      const due = await companyDue(a.company.id);
+      expect(res.body.dueDate).toBe(due);
+      expect(Math.abs(Date.parse(due!) - expected.getTime())).toBeLessThan(3 * DAY);
+      expect(mine.payments()).toEqual([{ type: 'event', channel: 'payment', data: { action: 'CONCLUIDA', invoiceId: a.invoice.id, dueDate: due } }]);
+      expect(theirs.payments()).toEqual([]);
+      const again = await t.request('POST', `/simulator/payments/${a.invoice.id}/confirm`, { token: a.token });
+      expect(again.body).toMatchObject({ changed: false, dueDate: due });
+      expect(await companyDue(a.company.id)).toBe(due);
+      expect(mine.payments()).toHaveLength(1);
+      // Another company's invoice is unknown to this admin.
+      expect((await t.request('POST', `/simulator/payments/${b.invoice.id}/confirm`, { token: a.token })).body.error).toBe('ERR_NO_INVOICE_FOUND');
+      mine.off();
+      theirs.off();
+    });
+
+    it('the webhook: refused unsigned or wrongly signed; a signed one pays once however often it comes', async () => {
+      await configurePix();
+      const a = await tenantWithInvoice();
+      const charge = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
+      const body = JSON.stringify({ pix: [{ txid: charge.body.txid, valor: '49.00', endToEndId: 'E123' }, { txid: 'UNKNOWN1', valor: '1.00' }] });
+      expect(await t.request('POST', '/payments/webhook', { body })).toMatchObject({ status: 401, body: { error: 'ERR_INVALID_SIGNATURE' } });
+      expect((await t.request('POST', '/payments/webhook', { body, headers: { 'x-zapdesk-signature': signWebhookBody('wrong', body) } })).status).toBe(401);
+      expect((await t.request('POST', '/payments/webhook', { body: body.replace('49.00', '0.01'), headers: { 'x-zapdesk-signature': signWebhookBody(SECRET, body) } })).status).toBe(401);
+      expect(await t.request('GET', `/invoices/${a.invoice.id}`, { token: a.token })).toMatchObject({ body: { status: 'open' } });
+      const before = await companyDue(a.company.id);
+
+      const signed = { body, headers: { 'x-zapdesk-signature': signWebhookBody(SECRET, body) } };
+      const first = await t.request('POST', '/payments/webhook', signed);
+      expect(first).toMatchObject({ status: 200, body: { confirmed: [a.invoice.id], alreadyPaid: [], ignored: [{ txid: 'UNKNOWN1', reason: 'unknown txid' }] } });
+      const due = await companyDue(a.company.id);
+      expect(Date.parse(due!)).toBeGreaterThan(Date.parse(before!));
+      const second = await t.request('POST', '/payments/webhook', signed);
+      expect(second.body).toMatchObject({ confirmed: [], alreadyPaid: [a.invoice.id] });
+      expect(await companyDue(a.company.id)).toBe(due);
+      const row = await t.db.selectFrom('invoices').select(['status', 'paymentRef']).where('id', '=', a.invoice.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'paid', paymentRef: 'webhook:E123' });
+    });
+
+    it('the webhook ignores a payment of another amount, and answers catalogue errors to bad bodies', async () => {
+      await configurePix();
+      const a = await tenantWithInvoice();
+      const charge = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
+      const send = (raw: string) => t.request('POST', '/payments/webhook', { body: raw, headers: { 'x-zapdesk-signature': signWebhookBody(SECRET, raw) } });
+      expect((await send(JSON.stringify({ pix: [{ txid: charge.body.txid, valor: '48.99' }] }))).body).toEqual({ confirmed: [], alreadyPaid: [], ignored: [{ txid: charge.body.txid, reason: 'amount differs' }] });
+      expect((await send('{oops')).body.error).toBe('ERR_INVALID_JSON');
+      expect((await send(JSON.stringify({ pix: [] }))).body.error).toBe('ERR_VALIDATION');
+      expect(await t.request('GET', `/invoices/${a.invoice.id}`, { token: a.token })).toMatchObject({ body: { status: 'open' } });
+    });
+
+    it('the super-admin marks an invoice paid by hand, which lifts the login refusal of an overdue company', async () => {
+      const plan = await t.db.selectFrom('plans').select('id').executeTakeFirstOrThrow();
+      const company = await seedCompany(t, { planId: plan.id, dueDate: new Date(Date.now() - 2 * DAY).toISOString() });
+      const admin = await seedUser(t, company.id, { profile: 'admin' });
+      await generateInvoices(t.deps);
+      const invoice = await t.db.selectFrom('invoices').select('id').where('companyId', '=', company.id).executeTakeFirstOrThrow();
+      const refused = await t.request('POST', '/auth/login', { body: { email: admin.email, password: admin.password } });
+      expect(refused.body.error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+      const other = await tenantWithInvoice();
+      expect((await t.request('PUT', `/invoices/${invoice.id}`, { token: other.token, body: { status: 'paid' } })).status).toBe(403);
+      expect((await t.request('PUT', `/invoices/${invoice.id}`, { token: superToken, body: { status: 'open' } })).body.error).toBe('ERR_VALIDATION');
+      const paid = await t.request('PUT', `/invoices/${invoice.id}`, { token: superToken, body: { status: 'paid' } });
+      expect(paid.body).toMatchObject({ changed: true, invoice: { status: 'paid' } });
+      // Overdue: a month from today, not from the past due date.
+      expect(Date.parse(paid.body.dueDate)).toBeGreaterThan(Date.now() + 27 * DAY);
+      const session = await loginAs(t, admin);
+      expect(session.token).toEqual(expect.any(String));
+      expect((await t.request('PUT', '/invoices/999999', { token: superToken, body: { status: 'paid' } })).body.error).toBe('ERR_NO_INVOICE_FOUND');
+    });
+  });
+});
+
+describe('billing without the simulator or a webhook secret', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { simulator: false, paymentWebhookSecret: undefined });
+  });
+  afterAll(async () => t.close());
+
+  it('has no simulator payment control and refuses every webhook', async () => {
+    const { adminSession } = await seedTenant(t);
+    expect((await t.request('POST', '/simulator/payments/1/confirm', { token: adminSession.token })).status).toBe(404);
+    const body = JSON.stringify({ pix: [{ txid: 'X', valor: '1.00' }] });
+    expect((await t.request('POST', '/payments/webhook', { body, headers: { 'x-zapdesk-signature': signWebhookBody('', body) } })).body.error).toBe('ERR_INVALID_SIGNATURE');
+  });
+});
