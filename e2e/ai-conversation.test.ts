@@ -61,10 +61,13 @@ describe('an AI prompt in a conversation', () => {
     await page.getByRole('tab', { name: /^Waiting \(\d+\)$/ }).click();
 
     await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'Oi! Vocês entregam hoje?' });
-    await ticketRow(page, CUSTOMER.name).click();
-    await page.getByText('Oi! Vocês entregam hoje?').waitFor();
-    // The AI's answer arrives in the open chat without a reload.
-    await page.getByText('Entregamos sim, hoje até as 18h.').waitFor();
+    // The waiting ticket shows the AI's answer as its last message, without a reload.
+    const row = ticketRow(page, CUSTOMER.name);
+    await row.getByText('Entregamos sim, hoje até as 18h.').waitFor();
+    await row.getByRole('button', { name: 'Peek at the conversation' }).click();
+    const chat = page.getByRole('dialog', { name: `Conversation of ${CUSTOMER.name}` });
+    await chat.getByText('Oi! Vocês entregam hoje?').waitFor();
+    await chat.getByText('Entregamos sim, hoje até as 18h.').waitFor();
     const outbox = () => simulator<{ body: string }[]>('GET', `/simulator/outbox?connectionId=${connection.id}&to=${CUSTOMER.from}`).then((ms) => ms.map((m) => m.body));
     await expect.poll(outbox).toEqual(['Entregamos sim, hoje até as 18h.']);
     // The model read the whole conversation with the prompt's own key.
@@ -72,7 +75,8 @@ describe('an AI prompt in a conversation', () => {
     expect(call.headers.authorization).toBe('Bearer sk-e2e-conversation-key-123456');
 
     await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'Quero falar com um atendente' });
-    await page.getByText('Claro! Vou chamar uma pessoa do suporte.').waitFor();
+    // In the open conversation, live.
+    await chat.getByText('Claro! Vou chamar uma pessoa do suporte.').waitFor();
     await expect.poll(outbox).toEqual(['Entregamos sim, hoje até as 18h.', 'Claro! Vou chamar uma pessoa do suporte.']);
     const deps = e2e.server.deps;
     const ticket = await deps.db

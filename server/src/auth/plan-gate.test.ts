@@ -156,8 +156,8 @@ describe.each(DIALECTS)('plan flags enforced by the server on %s', (dialect) => 
     expect((await links()).queue).toEqual({ promptId: prompt.id, integrationId: integration.id });
   });
 
-  // Campaigns, AI prompts and integrations have no routes yet: their modules mount the same
-  // middleware. Here every flag goes through it on a route of the real app's auth.
+  // Every module mounts this middleware (the prompts, integrations and campaigns modules test their
+  // own routes' refusals): here each flag goes through it on a probe route of the real app's auth.
   it.each(FEATURES)('%s: the REST gate refuses a company whose plan lacks it and passes one that has it', async (feature) => {
     const probe = new Hono<AppEnv>().post('/probe', requireAuth(t.deps), requirePlan(t.deps, feature), (c) => c.json({ ok: true }));
     probe.onError(errorHandler(t.log));
