@@ -400,4 +400,31 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     expect(failed).toMatchObject({ queueId: support, flowId: null });
     expect((await notesOf(desk, failed.id)).map((x) => x.note).join()).toMatch(/Padaria IA.*could not answer/);
   });
+
+  it("a connection's flowbuilder integration starts its flow on the first message, once per ticket", async () => {
+    const desk = await setupDesk(t, { queues: [{ name: 'Sales' }, { name: 'Support' }] });
+    const token = desk.adminSession.token;
+    const node = (nodeId: string, type: string, data: Record<string, unknown>) => ({ id: nodeId, type, position: { x: 0, y: 0 }, data });
+    const hi = 'hi'.padEnd(30, '0');
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'Boas-vindas' } })).body.id as number;
+    const saved = await t.request('POST', '/flowbuilder/flow', {
+      token,
+      body: { idFlow: flowId, nodes: [node('1', 'start', {}), node(hi, 'message', { label: 'Bem-vindo à padaria!' })], connections: [{ source: '1', target: hi, sourceHandle: 'a' }] },
+    });
+    expect(saved.status).toBe(200);
+    const created = await t.request('POST', '/queueIntegration', { token, body: { type: 'flowbuilder', name: 'Boas-vindas', flowId } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await linkConnection(desk, { integrationId: created.body.id });
+    const from = newNumber();
+    await desk.say(from, 'Oi');
+    await settle();
+    expect(await bodies(desk, from)).toEqual(['Bem-vindo à padaria!']);
+    expect(await ticketRow(desk, from)).toMatchObject({ assistantState: 'flow', integrationId: created.body.id });
+    // The flow ended: the next message goes on to the queue menu, and the flow does not start again.
+    await desk.say(from, 'Oi de novo');
+    await settle();
+    const after = await bodies(desk, from);
+    expect(after).toHaveLength(2);
+    expect(after[1]).toContain('Welcome! Choose a department:');
+  });
 });
