@@ -1,4 +1,5 @@
-// AI assistants benchmark (issue 16): 200 customers talk to an AI prompt at once (3 rounds each)
+// AI assistants benchmark (issue 16): 200 customers talk to an AI prompt at once (3 rounds each,
+// each message after a think time drawn between 0 and 2 s, as people type; BENCH_AI_THINK_MS)
 // against a local fake of OpenAI's chat completions that takes 500 ms per answer, while other
 // customers of other tickets write to four other connections at a steady 2,000 messages/s
 // (BENCH_AI_BACKGROUND_RATE). Reports how many of those other messages were stored per second during
@@ -19,6 +20,7 @@ const ROUNDS = 3;
 const LATENCY_MS = Number(process.env.BENCH_AI_LATENCY_MS ?? 500);
 const BACKGROUND_CONNECTIONS = 4;
 const BACKGROUND_CONTACTS = 2_000;
+const THINK_MS = Number(process.env.BENCH_AI_THINK_MS ?? 2_000);
 const BACKGROUND_RATE = Number(process.env.BENCH_AI_BACKGROUND_RATE ?? 2_000);
 const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as Dialect;
 
@@ -105,6 +107,7 @@ async function main() {
   const customer = async (i: number) => {
     const from = `55216${String(i).padStart(8, '0')}`;
     for (let round = 1; round <= ROUNDS; round++) {
+      await new Promise((r) => setTimeout(r, Math.random() * THINK_MS));
       const question = `Pergunta ${i}-${round}`;
       const t0 = performance.now();
       await network.deliver(aiLine, { from, name: `Cliente ${i}`, body: question });
@@ -149,6 +152,7 @@ async function main() {
       customers: CUSTOMERS,
       rounds: ROUNDS,
       fakeLatencyMs: LATENCY_MS,
+      thinkMsUpTo: THINK_MS,
       seconds: Number(seconds.toFixed(3)),
       otherTickets: { offeredPerSecond: BACKGROUND_RATE, storedPerSecond: Math.round(stored / seconds), stored, latencyMs: stats(backgroundLatency) },
       aiAddedLatencyMs: stats(added),

@@ -5,7 +5,7 @@
 // prompt, else the queue menu; for a ticket in a queue the bot is talking in — the queue's
 // integration, else its prompt, else its options. A `flowbuilder` integration starts its flow
 // once per ticket instead of queueing a turn.
-import { companyPlanAllows } from '../auth/plan-gate.ts';
+import { companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import { startFlow } from '../flows-runtime/runtime.ts';
@@ -22,7 +22,7 @@ export type AssistantLinks = { integrationId: number | null; promptId: number | 
 export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: AssistantLinks, messageId: number): Promise<boolean> {
   if (!waitsForAssistant(ticket)) return false;
   const companyId = ticket.companyId;
-  if (links.integrationId !== null && (await companyPlanAllows(tx.db, companyId, 'integrations'))) {
+  if (links.integrationId !== null && (await companyPlanAllowsSoon(tx, companyId, 'integrations'))) {
     const integration = await tenant(tx.db, companyId)
       .selectFrom('queueIntegrations')
       .select(['queueIntegrations.id', 'queueIntegrations.type', 'queueIntegrations.flowId'])
@@ -34,7 +34,7 @@ export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: Assista
       return true;
     }
   }
-  if (links.promptId !== null && (await companyPlanAllows(tx.db, companyId, 'openAi'))) {
+  if (links.promptId !== null && (await companyPlanAllowsSoon(tx, companyId, 'openAi'))) {
     const prompt = await tenant(tx.db, companyId).selectFrom('prompts').select('prompts.id').where('prompts.id', '=', links.promptId).executeTakeFirst();
     if (prompt) {
       await queueTurn(tx, { companyId, ticketId: ticket.id, messageId, kind: 'prompt', targetId: prompt.id });

@@ -34,6 +34,7 @@ export function mediaSignature(dataKey: string, relPath: string, exp: number): s
 
 export type LoadedTurn = { ticket: TicketRow; ctx: Omit<TurnContext, 'signal'> };
 
+/** A prompt's turn reads its message with the history (turn.ts): the one read is skipped here. */
 export async function loadTurn(deps: AppDeps, turn: TurnRow): Promise<LoadedTurn | undefined> {
   const t = tenant(deps.db, turn.companyId);
   const ticket = await t.selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', turn.ticketId).executeTakeFirst();
@@ -42,7 +43,7 @@ export async function loadTurn(deps: AppDeps, turn: TurnRow): Promise<LoadedTurn
     t.selectFrom('contacts').select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email']).where('contacts.id', '=', ticket.contactId).executeTakeFirst(),
     t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.number']).where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst(),
     deps.db.selectFrom('companies').select(['companies.id', 'companies.name']).where('companies.id', '=', turn.companyId).executeTakeFirst(),
-    turn.messageId === null ? undefined : readMessages(deps, turn.companyId, ticket.id, { id: turn.messageId }).then((m) => m[0]),
+    turn.messageId === null || turn.kind === 'prompt' ? undefined : readMessages(deps, turn.companyId, ticket.id, { id: turn.messageId }).then((m) => m[0]),
   ]);
   if (!contact || !connection || !company) return undefined;
   return {

@@ -2,7 +2,7 @@
 // opened by the data key (auth/secret-box.ts). The plan must still include the feature.
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../context.ts';
-import { companyPlanAllows } from '../auth/plan-gate.ts';
+import { companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import type { QueueIntegrations } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { PromptConfig } from './adapters/openai.ts';
@@ -35,7 +35,7 @@ export async function loadTarget(deps: AppDeps, turn: TurnRow): Promise<Target |
 async function loadPrompt(deps: AppDeps, companyId: number, promptId: number): Promise<Target | { missing: string }> {
   const t = tenant(deps.db, companyId);
   {
-    if (!(await companyPlanAllows(deps.db, companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts' };
+    if (!(await companyPlanAllowsSoon(deps, companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts' };
     const row = await t
       .selectFrom('prompts')
       .leftJoin('queues', 'queues.id', 'prompts.queueId')
@@ -56,7 +56,7 @@ async function loadPrompt(deps: AppDeps, companyId: number, promptId: number): P
 
 async function loadIntegration(deps: AppDeps, companyId: number, integrationId: number): Promise<Target | { missing: string }> {
   const t = tenant(deps.db, companyId);
-  if (!(await companyPlanAllows(deps.db, companyId, 'integrations'))) return { missing: 'the plan does not include integrations' };
+  if (!(await companyPlanAllowsSoon(deps, companyId, 'integrations'))) return { missing: 'the plan does not include integrations' };
   const row: IntegrationRow | undefined = await t.selectFrom('queueIntegrations').selectAll('queueIntegrations').where('queueIntegrations.id', '=', integrationId).executeTakeFirst();
   if (!row) return { missing: 'the integration was deleted' };
   const label = `Integration "${row.name}"`;
@@ -113,7 +113,7 @@ async function loadFlowNodeTarget(deps: AppDeps, turn: TurnRow): Promise<Target 
       const target = await loadPrompt(deps, turn.companyId, promptId);
       return 'missing' in target ? { ...target, flow } : { ...target, flow };
     }
-    if (!(await companyPlanAllows(deps.db, turn.companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts', flow };
+    if (!(await companyPlanAllowsSoon(deps, turn.companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts', flow };
     const apiKey = openFlowKey(data, deps.secrets) ?? '';
     if (!apiKey || !data.prompt) return { missing: 'the OpenAI step has no API key or prompt', flow };
     const num = (v: unknown, fallback: number) => (Number.isFinite(Number(v)) && v !== '' && v !== null && v !== undefined ? Number(v) : fallback);

@@ -65,6 +65,7 @@ async function callTarget(deps: AppDeps, turn: TurnRow, target: Target, ctx: Tur
   switch (target.kind) {
     case 'prompt': {
       const history = await readMessages(deps, turn.companyId, turn.ticketId, { latest: Math.max(1, target.prompt.maxMessages) });
+      ctx.message = history.find((m) => m.id === turn.messageId) ?? ctx.message;
       const { openaiBaseUrl, timeoutMs, transcriptionModel } = deps.config.assistants;
       return answerWithPrompt(target.prompt, ctx, history, { baseURL: openaiBaseUrl, timeoutMs, transcriptionModel });
     }

@@ -32,6 +32,37 @@ export async function companyPlanAllows(db: Database, companyId: number, feature
   return planAllows(plan && toPlanFlags(plan), feature);
 }
 
+// Plans read by the hot paths (every customer message an assistant or a flow answers), per
+// database and company, kept PLAN_CACHE_MS: a plan's change applies within that time there.
+const PLAN_CACHE_MS = 2_000;
+const planCache = new Map<string, { at: number; plan: Promise<Parameters<typeof planAllows>[0]> }>();
+
+/**
+ * companyPlanAllows for hot paths: the plan read at most once per PLAN_CACHE_MS per company (`db`
+ * may be a write's transaction: a miss reads through it).
+ */
+export async function companyPlanAllowsSoon(r: { db: Database; config: { databaseUrl: string } }, companyId: number, feature: PlanFeature): Promise<boolean> {
+  const { db } = r;
+  const key = `${r.config.databaseUrl}#${companyId}`;
+  const cache = planCache;
+  if (cache.size > 10_000) cache.clear();
+  const now = Date.now();
+  let hit = cache.get(key);
+  if (!hit || now - hit.at >= PLAN_CACHE_MS) {
+    const plan = db
+      .selectFrom('companies')
+      .innerJoin('plans', 'plans.id', 'companies.planId')
+      .selectAll('plans')
+      .where('companies.id', '=', companyId)
+      .executeTakeFirst()
+      .then((row) => row && toPlanFlags(row));
+    hit = { at: now, plan };
+    cache.set(key, hit);
+    plan.catch(() => cache.delete(key));
+  }
+  return planAllows(await hit.plan, feature);
+}
+
 /** The refusal every transport answers for a feature the plan lacks. */
 export function planRefusal(feature: PlanFeature): AppError {
   return new AppError('ERR_NO_PERMISSION', `The company's plan does not include ${FEATURE_NAMES[feature]}.`, { details: { feature } });

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
-import { companyPlanAllows } from '../auth/plan-gate.ts';
+import { companyPlanAllows, companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
@@ -38,16 +38,9 @@ async function languageFor(tx: Tx, ticket: TicketRow): Promise<Awaited<ReturnTyp
   return lang;
 }
 
-// Which assistants a company's plan includes, read once per company every few seconds.
-const adapterCache = new Map<string, { adapters: NonNullable<FlowContext['adapters']>; until: number }>();
-
+/** Which assistants the company's plan includes (the plan read at most every 2 s). */
 async function adaptersFor(tx: Tx, companyId: number): Promise<NonNullable<FlowContext['adapters']>> {
-  const key = `${tx.config.databaseUrl}#${companyId}`;
-  const hit = adapterCache.get(key);
-  if (hit && hit.until > Date.now()) return hit.adapters;
-  const [openai, typebot] = await Promise.all([companyPlanAllows(tx.db, companyId, 'openAi'), companyPlanAllows(tx.db, companyId, 'integrations')]);
-  if (adapterCache.size > 10_000) adapterCache.clear();
-  adapterCache.set(key, { adapters: { openai, typebot }, until: Date.now() + LANGUAGE_TTL_MS });
+  const [openai, typebot] = await Promise.all([companyPlanAllowsSoon(tx, companyId, 'openAi'), companyPlanAllowsSoon(tx, companyId, 'integrations')]);
   return { openai, typebot };
 }
 
