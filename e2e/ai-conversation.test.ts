@@ -89,6 +89,9 @@ describe('an AI prompt in a conversation', () => {
     const notes = await deps.db.selectFrom('ticketNotes').select('note').where('ticketId', '=', ticket.id).execute();
     expect(notes.map((n) => n.note).join()).toContain('pediu um atendente');
     await shot(page, 'ai-conversation');
+    // What the AI spent shows on the prompts page (two answers of the fake's 50 + 10 tokens).
+    await page.goto('/prompts');
+    await expect.poll(() => page.getByTestId('ai-usage').textContent()).toBe('AI usage, last 30 days: 2 answers, 100 tokens read, 20 written');
     await context.close();
   });
 });

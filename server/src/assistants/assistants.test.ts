@@ -117,6 +117,17 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     // Tokens counted for the company.
     const usage = await tenant(t.db, desk.companyId).selectFrom('assistantUsage').selectAll('assistantUsage').execute();
     expect(usage).toEqual([expect.objectContaining({ model: 'gpt-4o-mini', requests: 4, promptTokens: 3 * 40 + 50, completionTokens: 3 * 7 + 10 })]);
+    const report = await t.request('GET', '/prompt/usage?days=7', { token: desk.adminSession.token });
+    expect(report.status).toBe(200);
+    expect(report.body).toEqual({
+      usage: [{ day: new Date().toISOString().slice(0, 10), model: 'gpt-4o-mini', requests: 4, promptTokens: 170, completionTokens: 31 }],
+      totals: { requests: 4, promptTokens: 170, completionTokens: 31 },
+    });
+    expect((await t.request('GET', '/prompt/usage', { token: desk.userSession.token })).status).toBe(403);
+    expect((await t.request('GET', '/prompt/usage?days=0', { token: desk.adminSession.token })).body.error).toBe('ERR_VALIDATION');
+    // Another company spent nothing.
+    const other = await setupDesk(t);
+    expect((await t.request('GET', '/prompt/usage', { token: other.adminSession.token })).body).toEqual({ usage: [], totals: { requests: 0, promptTokens: 0, completionTokens: 0 } });
   });
 
   it('two queues with prompts of different keys on one connection each use their own; reasoning models get no temperature', async () => {

@@ -87,3 +87,18 @@ export const promptSchema = z.object({
   updatedAt: timestampSchema,
 });
 export type Prompt = z.infer<typeof promptSchema>;
+
+/** GET /prompt/usage: the AI's requests and tokens per day and model, the latest `days` days. */
+export const promptUsageQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) });
+export const promptUsageRowSchema = z.object({
+  day: z.string().describe('YYYY-MM-DD (UTC)'),
+  model: z.string(),
+  requests: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+});
+export const promptUsageSchema = z.object({
+  usage: z.array(promptUsageRowSchema),
+  totals: promptUsageRowSchema.omit({ day: true, model: true }),
+});
+export type PromptUsage = z.infer<typeof promptUsageSchema>;

@@ -1,13 +1,14 @@
 // Prompts over REST (spec/03 §7 "Prompts"; README.md). An admin's screen of a plan with the openAi
 // feature: the server refuses otherwise, whatever the web shows. Each write is one transaction
 // opened here (db/write.ts).
-import { promptCreateSchema, promptUpdateSchema } from '@zapdesk/sync';
+import { promptCreateSchema, promptUpdateSchema, promptUsageQuerySchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
 import { write } from '../../db/write.ts';
-import { parseBody, parseId } from '../../http/validate.ts';
+import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { findPromptUsage } from '../../assistants/usage-report.ts';
 import { createPrompt, deletePrompt, getPrompt, listPrompts, updatePrompt } from './service.ts';
 
 export function promptsRoutes(deps: AppDeps) {
@@ -17,6 +18,8 @@ export function promptsRoutes(deps: AppDeps) {
   const notFound = 'ERR_NOT_FOUND';
   return new Hono<AppEnv>()
     .on('GET', ['/prompt', '/prompt/'], auth, admin, plan, async (c) => c.json({ prompts: await listPrompts(deps.db, deps.secrets, c.get('actor')) }))
+    // Before /prompt/:id. The tokens the company's AI spent (assistants/usage-report.ts).
+    .get('/prompt/usage', auth, admin, plan, async (c) => c.json(await findPromptUsage(deps.db, c.get('actor').companyId, parseQuery(c, promptUsageQuerySchema).days)))
     .get('/prompt/:id', auth, admin, plan, async (c) => c.json(await getPrompt(deps.db, deps.secrets, c.get('actor'), parseId(c, 'id', notFound))))
     .on('POST', ['/prompt', '/prompt/'], auth, admin, plan, async (c) => {
       const input = await parseBody(c, promptCreateSchema);

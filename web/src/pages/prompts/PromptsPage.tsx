@@ -4,7 +4,7 @@
 // home with the spec's toast.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Prompt } from '@zapdesk/sync';
+import type { Prompt, PromptUsage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -13,6 +13,8 @@ import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Table, Td, Th } from '../../ui/Table.tsx';
 import { PromptModal } from './PromptModal.tsx';
 import { usePrompts } from './use-prompts.ts';
+import { useResource } from '../../hooks/use-resource.ts';
+import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import './strings.ts';
 
 export function Component() {
@@ -57,6 +59,7 @@ export function Component() {
         {!loading && prompts.length === 0 && <EmptyState>{t('prompts.empty')}</EmptyState>}
         {loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
       </Card>
+      <UsageLine />
       {editing && (
         <PromptModal
           prompt={editing === 'new' ? null : editing}
@@ -69,5 +72,19 @@ export function Component() {
       )}
       <ConfirmDialog {...deleting.dialog} title={t('prompts.deleteTitle')} message={t('prompts.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
+  );
+}
+
+/** What the company's AI spent lately (GET /prompt/usage), read again after pokes. */
+function UsageLine() {
+  const { t, i18n } = useTranslation();
+  const usage = useResource(async () => (await api.get<PromptUsage>('/prompt/usage?days=30')).totals, []);
+  useRefreshOnPoke(usage.refresh);
+  if (!usage.data) return null;
+  const n = (v: number) => v.toLocaleString(i18n.language);
+  return (
+    <p data-testid="ai-usage" className="mt-3 text-sm text-muted">
+      {t('prompts.usage', { requests: n(usage.data.requests), promptTokens: n(usage.data.promptTokens), completionTokens: n(usage.data.completionTokens) })}
+    </p>
   );
 }

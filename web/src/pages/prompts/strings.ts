@@ -26,6 +26,7 @@ export const strings = defineStrings('prompts', {
     deleteConfirm: 'Delete the prompt {{name}}? Queues and connections using it will stop using it.',
     picker: 'Prompt',
     none: 'None',
+    usage: 'AI usage, last 30 days: {{requests}} answers, {{promptTokens}} tokens read, {{completionTokens}} written',
   },
   pt: {
     title: 'Prompts',
@@ -51,6 +52,7 @@ export const strings = defineStrings('prompts', {
     deleteConfirm: 'Excluir o prompt {{name}}? Filas e conexões que o usam deixarão de usá-lo.',
     picker: 'Prompt',
     none: 'Nenhum',
+    usage: 'Uso da IA, últimos 30 dias: {{requests}} respostas, {{promptTokens}} tokens lidos, {{completionTokens}} escritos',
   },
   es: {
     title: 'Prompts',
@@ -76,5 +78,6 @@ export const strings = defineStrings('prompts', {
     deleteConfirm: '¿Eliminar el prompt {{name}}? Las colas y conexiones que lo usan dejarán de usarlo.',
     picker: 'Prompt',
     none: 'Ninguno',
+    usage: 'Uso de la IA, últimos 30 días: {{requests}} respuestas, {{promptTokens}} tokens leídos, {{completionTokens}} escritos',
   },
 });
