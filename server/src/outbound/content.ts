@@ -1,12 +1,13 @@
-// What the network is asked to send for one outbox row: read when it is claimed, from the message row
+// What the network is asked to send for one outbox row: read at dispatch time from the message row
 // (its text, its stored file, the network id of the message it quotes) and the contact.
 import { readFile } from 'node:fs/promises';
 import { AppError } from '@zapdesk/sync';
 import type { OutboundContent, SendRequest } from '../channels/types.ts';
+import type { Database } from '../db/database.ts';
 import { contactPeer } from '../modules/contacts/queries.ts';
 import { resolveMediaFile } from '../modules/media/storage.ts';
 import { PENDING_WID_PREFIX } from '../modules/messages/send.ts';
-import type { SendableRow } from './queries.ts';
+import { selectSendable } from './queries.ts';
 
 const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = {
   image: 'image',
@@ -15,11 +16,9 @@ const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = 
   application: 'document',
 };
 
-/**
- * The request for a message, read by selectSendables right after its claim with the other rows the
- * lane starts together; an AppError fails it for good (message, contact or file gone).
- */
-export async function sendRequestOf(mediaDir: string, message: SendableRow | undefined): Promise<SendRequest> {
+/** The request for a message, or an AppError that fails it for good (file or contact gone). */
+export async function buildSendRequest(db: Database, mediaDir: string, companyId: number, messageId: number): Promise<SendRequest> {
+  const message = (await selectSendable(db, { companyId, messageId })).rows[0];
   if (!message) throw new AppError('ERR_SENDING_WAPP_MSG', 'The message or its contact is gone.');
   const request: SendRequest = { to: contactPeer(message), content: await contentOf(mediaDir, message) };
   // A quoted message that never reached the network has no id there: sent without the quote.

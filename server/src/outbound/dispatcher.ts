@@ -12,8 +12,8 @@ import type { AppDeps } from '../context.ts';
 import type { Outbox as OutboxRow } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
-import { sendRequestOf } from './content.ts';
-import { claimRows, selectSendables, type SendableRow } from './queries.ts';
+import { buildSendRequest } from './content.ts';
+import { claimRows } from './queries.ts';
 import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
 
 export type QueuedRow = Selectable<OutboxRow>;
@@ -190,16 +190,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (picked.length === 0) return;
     // Taken or removed meanwhile: it leaves the buffer either way.
     const claimed = await claimRows(deps.db, lane.companyId!, picked.map((r) => r.id), instance);
-    const going = picked.filter((row) => claimed.has(row.id));
-    if (going.length === 0) return;
-    // What they send, read at once for all of them (a failed read fails each send as before).
-    const messages = await selectSendables(deps.db, lane.companyId!, going.map((row) => row.messageId)).catch((error: unknown) => ({ error }));
     // Claimed rows go even if a stop began meanwhile: stop() waits for them; left `sending` they would
     // fail as unconfirmed though never sent.
-    for (const row of going) send(deps, lane, channel, row, messages instanceof Map ? messages.get(row.messageId) : messages);
+    for (const row of picked) if (claimed.has(row.id)) send(deps, lane, channel, row);
   }
 
-  function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow, message: SendableRow | { error: unknown } | undefined) {
+  function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow) {
     lane.running++;
     lane.busy.add(row.ticketId);
     const companyId = lane.companyId!;
@@ -216,8 +212,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     void (async () => {
       let request;
       try {
-        if (message && 'error' in message) throw message.error;
-        request = await sendRequestOf(deps.config.mediaDir, message);
+        request = await buildSendRequest(deps.db, deps.config.mediaDir, companyId, row.messageId);
       } catch (err) {
         await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)), { first: true });
         return;

@@ -1,9 +1,7 @@
 // The dispatcher's statements, the per-send ones compiled once (../db/prepared.ts): a lane claims
-// what it starts together and reads what they send in one read, then records each message. Each
-// filters by company.
-import { sql, type Kysely } from 'kysely';
+// what it starts together, then runs two reads and a record for every message. Each filters by company.
+import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
 import { prepare } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
 
@@ -19,14 +17,14 @@ export async function claimRows(db: Database, companyId: number, ids: number[], 
   return new Set(rows.map((r) => r.id));
 }
 
-const sendable = (db: Kysely<DB>) =>
+/** What a send needs of its message: text, file, the contact (through the ticket) and the quoted message's network id. */
+export const selectSendable = prepare((db, p: { companyId: number; messageId: number }) =>
   db
     .selectFrom('messages')
     .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
     .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
     .leftJoin('messages as quoted', 'quoted.id', 'messages.quotedMsgId')
     .select([
-      'messages.id',
       'messages.body',
       'messages.mediaType',
       'messages.mediaUrl',
@@ -37,33 +35,10 @@ const sendable = (db: Kysely<DB>) =>
       'contacts.number',
       'contacts.isGroup',
       'contacts.name',
-    ]);
-
-/** What a send needs of its message: text, file, the contact (through the ticket) and the quoted message's network id. */
-export const selectSendable = prepare((db, p: { companyId: number; messageId: number }) => sendable(db).where('messages.companyId', '=', p.companyId).where('messages.id', '=', p.messageId));
-
-export type SendableRow = Awaited<ReturnType<typeof selectSendable>>['rows'][number];
-
-// The same for the rows a lane starts together (one read instead of one each), by how many: the
-// statements for 2 to MAX_SENDABLES messages compiled once each.
-const MAX_SENDABLES = 16;
-const sendables = Array.from({ length: MAX_SENDABLES + 1 }, (_, n) =>
-  n < 2 ? undefined : prepare((db, p: { companyId: number } & Record<`m${number}`, number>) => sendable(db).where('messages.companyId', '=', p.companyId).where('messages.id', 'in', Array.from({ length: n }, (_, i) => p[`m${i}`]!))),
+    ])
+    .where('messages.companyId', '=', p.companyId)
+    .where('messages.id', '=', p.messageId),
 );
-
-/** The sendable rows of these messages (each of the company), by message id; those gone are missing. */
-export async function selectSendables(db: Database, companyId: number, messageIds: number[]): Promise<Map<number, SendableRow>> {
-  const found = new Map<number, SendableRow>();
-  for (let i = 0; i < messageIds.length; i += MAX_SENDABLES) {
-    const ids = messageIds.slice(i, i + MAX_SENDABLES);
-    const params: { companyId: number } & Record<`m${number}`, number> = { companyId };
-    ids.forEach((id, j) => (params[`m${j}`] = id));
-    const query = ids.length === 1 ? undefined : sendables[ids.length]!;
-    const { rows } = query ? await query(db, params) : await selectSendable(db, { companyId, messageId: ids[0]! });
-    for (const row of rows) found.set(row.id, row);
-  }
-  return found;
-}
 
 /**
  * A network that reports our own send back as a message from the phone may have had it stored
