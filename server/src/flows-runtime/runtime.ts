@@ -106,6 +106,7 @@ const updateRunStep = prepare(
       .where('flowRuns.companyId', '=', p.companyId)
       .where('flowRuns.id', '=', p.runId),
 );
+const selectTicket = prepare((db, p: { companyId: number; ticketId: number }) => db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.ticketId));
 const insertTimer = prepare((db, p: { companyId: number; runId: number; timerId: string; dueAt: string }) =>
   db.insertInto('flowTimers').values({ companyId: p.companyId, runId: p.runId, timerId: p.timerId, dueAt: p.dueAt }),
 );
@@ -316,7 +317,7 @@ export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()
 export async function fireRunTimer(tx: Tx, companyId: number, runId: number, timerId: string, now: Date): Promise<'fired' | 'stopped' | 'stale'> {
   const run = await lockRun(tx, companyId, runId);
   if (!run || run.status !== 'running') return 'stale';
-  const ticket = await tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', run.ticketId).executeTakeFirst();
+  const ticket = (await selectTicket(tx.db, { companyId, ticketId: run.ticketId })).rows[0];
   if (!ticket) return 'stale';
   if (ticket.status !== 'pending' || ticket.userId !== null) {
     await advance(tx, run, ticket, { type: 'stop' }, now);
