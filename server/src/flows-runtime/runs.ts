@@ -1,7 +1,8 @@
 // The rows behind a running conversation (migration 20261128T110000): the run of a ticket, the flow
 // version it runs (parsed once per version: versions never change) and its timer rows.
 import { AppError, flowGraphSchema, flowStateSchema, type FlowGraph, type FlowState } from '@zapdesk/sync';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { prepare } from '../db/prepared.ts';
 import type { FlowRuns } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Reader, Tx } from '../db/write.ts';
@@ -18,24 +19,30 @@ export async function lockTicket(tx: Tx, companyId: number, ticketId: number): P
   await tenant(tx.db, companyId).selectFrom('tickets').select('tickets.id').where('tickets.id', '=', ticketId).forUpdate().execute();
 }
 
+// Every event reads its run: compiled once (../db/prepared.ts). `status = 'running'` is a literal so
+// both planners can use the partial unique index of running runs.
+const selectRunningRun = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db.selectFrom('flowRuns').selectAll('flowRuns').where('flowRuns.companyId', '=', p.companyId).where('flowRuns.ticketId', '=', p.ticketId).where(sql<boolean>`flow_runs.status = 'running'`),
+);
+const selectRunningRunForUpdate = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db.selectFrom('flowRuns').selectAll('flowRuns').where('flowRuns.companyId', '=', p.companyId).where('flowRuns.ticketId', '=', p.ticketId).where(sql<boolean>`flow_runs.status = 'running'`).forUpdate(),
+);
+const selectRun = prepare((db, p: { companyId: number; runId: number }) =>
+  db.selectFrom('flowRuns').selectAll('flowRuns').where('flowRuns.companyId', '=', p.companyId).where('flowRuns.id', '=', p.runId),
+);
+const selectRunForUpdate = prepare((db, p: { companyId: number; runId: number }) =>
+  db.selectFrom('flowRuns').selectAll('flowRuns').where('flowRuns.companyId', '=', p.companyId).where('flowRuns.id', '=', p.runId).forUpdate(),
+);
+
 /** The ticket's running run, locked for this write on PostgreSQL (an inbound message and a timer never step it at once). */
 export async function lockRunningRun(tx: Tx, companyId: number, ticketId: number): Promise<RunRow | undefined> {
-  return tenant(tx.db, companyId)
-    .selectFrom('flowRuns')
-    .selectAll('flowRuns')
-    .where('flowRuns.ticketId', '=', ticketId)
-    .where('flowRuns.status', '=', 'running')
-    .$if(tx.dialect === 'postgres', (q) => q.forUpdate())
-    .executeTakeFirst();
+  const query = tx.dialect === 'postgres' ? selectRunningRunForUpdate : selectRunningRun;
+  return (await query(tx.db, { companyId, ticketId })).rows[0];
 }
 
 export async function lockRun(tx: Tx, companyId: number, runId: number): Promise<RunRow | undefined> {
-  return tenant(tx.db, companyId)
-    .selectFrom('flowRuns')
-    .selectAll('flowRuns')
-    .where('flowRuns.id', '=', runId)
-    .$if(tx.dialect === 'postgres', (q) => q.forUpdate())
-    .executeTakeFirst();
+  const query = tx.dialect === 'postgres' ? selectRunForUpdate : selectRun;
+  return (await query(tx.db, { companyId, runId })).rows[0];
 }
 
 // Parsed graphs by database and version id; a version is immutable, so an entry never goes stale.

@@ -7,18 +7,20 @@
 // Rules in README.md.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
 import { companyPlanAllows, companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { tenant } from '../db/tenant.ts';
+import { prepare } from '../db/prepared.ts';
 import type { Tx } from '../db/write.ts';
 import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
 import { flowMediaPath } from '../modules/flows/media.ts';
 import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../modules/media/storage.ts';
+import { previewOf } from '../modules/messages/dto.ts';
 import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
-import { bumpVersion } from '../sync/version.ts';
 import { queueTurn } from '../assistants/turns.ts';
 import { loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
 
@@ -47,16 +49,21 @@ async function adaptersFor(tx: Tx, companyId: number): Promise<NonNullable<FlowC
 // The server's zone does not change while it runs; asking Intl for it costs more than a step.
 let zone: string | undefined;
 
-/** The engine's context for a ticket: the moment, the server's random draw, the template variables (one read). */
-async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowContext> {
-  const row = await tenant(tx.db, ticket.companyId)
+// What every step reads besides its run: compiled once (../db/prepared.ts).
+const selectContextRow = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db
     .selectFrom('tickets')
     .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
     .leftJoin('queues', 'queues.id', 'tickets.queueId')
     .leftJoin('whatsapps', 'whatsapps.id', 'tickets.whatsappId')
     .select(['contacts.name', 'contacts.number', 'contacts.email', 'queues.name as queueName', 'whatsapps.name as connectionName'])
-    .where('tickets.id', '=', ticket.id)
-    .executeTakeFirst();
+    .where('tickets.companyId', '=', p.companyId)
+    .where('tickets.id', '=', p.ticketId),
+);
+
+/** The engine's context for a ticket: the moment, the server's random draw, the template variables (one read). */
+async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowContext> {
+  const row = (await selectContextRow(tx.db, { companyId: ticket.companyId, ticketId: ticket.id })).rows[0];
   const vars = buildTemplateVars({
     contact: row ?? { name: '' },
     ticketId: ticket.id,
@@ -70,6 +77,56 @@ async function contextFor(tx: Tx, ticket: TicketRow, now: Date): Promise<FlowCon
   // plan includes them; otherwise the engine takes their "not configured" path.
   return { now, random: Math.random, vars, adapters: await adaptersFor(tx, ticket.companyId) };
 }
+
+// A step's own rows, compiled once. The common step (no queue move, no hand-over) updates the ticket
+// with one shape: the flow columns, and the preview and clock of its last message when it sends
+// (null: unchanged), so the messages it queues do not update the ticket a second time.
+const updateTicketStep = prepare(
+  (db, p: { companyId: number; ticketId: number; flowId: number | null; flowNodeId: string | null; flowData: string | null; lastMessage: string | null; now: string }) =>
+    db
+      .updateTable('tickets')
+      .set({
+        flowId: p.flowId,
+        flowNodeId: p.flowNodeId,
+        flowData: p.flowData,
+        lastMessage: sql<string>`coalesce(${p.lastMessage}, last_message)`,
+        lastInteractionAt: sql<string>`case when cast(${p.lastMessage} as text) is null then last_interaction_at else ${p.now} end`,
+        updatedAt: p.now,
+        version: sql<number>`version + 1`,
+      })
+      .where('tickets.companyId', '=', p.companyId)
+      .where('tickets.id', '=', p.ticketId),
+);
+const updateRunStep = prepare(
+  (db, p: { companyId: number; runId: number; state: string; nodeId: string | null; deadline: string | null; status: string; endReason: string | null; endedAt: string | null; lastMessageId: number | null; now: string }) =>
+    db
+      .updateTable('flowRuns')
+      .set({
+        state: p.state,
+        nodeId: p.nodeId,
+        deadline: p.deadline,
+        status: p.status,
+        endReason: sql<string | null>`coalesce(${p.endReason}, end_reason)`,
+        endedAt: sql<string | null>`coalesce(${p.endedAt}, ended_at)`,
+        lastMessageId: sql<number | null>`coalesce(${p.lastMessageId}, last_message_id)`,
+        updatedAt: p.now,
+      })
+      .where('flowRuns.companyId', '=', p.companyId)
+      .where('flowRuns.id', '=', p.runId),
+);
+const selectTicket = prepare((db, p: { companyId: number; ticketId: number }) => db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.ticketId));
+const insertTimer = prepare((db, p: { companyId: number; runId: number; timerId: string; dueAt: string }) =>
+  db.insertInto('flowTimers').values({ companyId: p.companyId, runId: p.runId, timerId: p.timerId, dueAt: p.dueAt }),
+);
+const cancelTimer = prepare((db, p: { companyId: number; runId: number; timerId: string; now: string }) =>
+  db
+    .updateTable('flowTimers')
+    .set({ status: 'cancelled', updatedAt: p.now })
+    .where('flowTimers.companyId', '=', p.companyId)
+    .where('flowTimers.runId', '=', p.runId)
+    .where('flowTimers.timerId', '=', p.timerId)
+    .where(sql<boolean>`flow_timers.status = 'pending'`),
+);
 
 const origin = (run: Pick<RunRow, 'id'>) => `flow:${run.id}`;
 
@@ -142,32 +199,44 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
     }
   }
   const running = !result.state.finished;
+  const companyId = ticket.companyId;
   // The ticket first, then the messages, as the bot's steps do (PostgreSQL locks the company's sync
-  // counter row of each synced table at its first write; the callers hold the ingest lock too).
+  // counter row of each synced table at its first write; the callers hold the ingest lock too). The
+  // ticket's preview follows the step's last message in this same update (queueMessages is told so).
   const flowColumns = running
     ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
     : { flowId: null, flowNodeId: null, flowData: null };
-  const moved = await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...bumpVersion() }).where('tickets.id', '=', ticket.id).returningAll().executeTakeFirst();
-  if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, ticket.companyId, moved, { queueId: patch.queueId, queuedAt: now });
-  for (const a of timers) {
-    if (a.type === 'setTimer') await t.insertInto('flowTimers', { runId: run.id, timerId: a.id, dueAt: a.at }).execute();
-    else await t.updateTable('flowTimers').set({ status: 'cancelled', updatedAt: now }).where('flowTimers.runId', '=', run.id).where('flowTimers.timerId', '=', a.id).where('flowTimers.status', '=', 'pending').execute();
+  const last = outgoing.at(-1);
+  const lastMessage = last ? previewOf(last.body, last.media?.mediaType ?? null, last.media?.fileName) : null;
+  let updated: bigint | undefined;
+  if (Object.keys(patch).length === 0) {
+    updated = (await updateTicketStep(tx.db, { companyId, ticketId: ticket.id, ...flowColumns, lastMessage, now })).numAffectedRows;
+  } else {
+    const touch = lastMessage === null ? {} : { lastMessage, lastInteractionAt: now };
+    updated = (await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...touch, updatedAt: now, version: sql<number>`version + 1` }).where('tickets.id', '=', ticket.id).executeTakeFirst()).numUpdatedRows;
   }
-  await t
-    .updateTable('flowRuns')
-    .set({
-      state: JSON.stringify(result.state),
-      nodeId: result.state.nodeId,
-      deadline: result.state.timer?.at ?? null,
-      status: running ? 'running' : endReason === 'stopped' ? 'stopped' : 'finished',
-      ...(running ? {} : { endReason: endReason ?? 'completed', endedAt: now }),
-      ...(opts.lastMessageId !== undefined ? { lastMessageId: opts.lastMessageId } : {}),
-      updatedAt: now,
-    })
-    .where('flowRuns.id', '=', run.id)
-    .execute();
-  if (outgoing.length > 0) await queueMessages(tx, ticket.companyId, outgoing.map((out) => ({ ticket: moved ?? ticket, out })));
-  tx.effects.poke(ticket.companyId);
+  // No RETURNING (it costs SQLite as much as the update): what follows needs the ticket's ids and its queue.
+  const moved: TicketRow | undefined = updated === 0n ? undefined : { ...ticket, ...patch, ...flowColumns };
+  if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, companyId, moved, { queueId: patch.queueId, queuedAt: now });
+  for (const a of timers) {
+    if (a.type === 'setTimer') await insertTimer(tx.db, { companyId, runId: run.id, timerId: a.id, dueAt: a.at });
+    else await cancelTimer(tx.db, { companyId, runId: run.id, timerId: a.id, now });
+  }
+  await updateRunStep(tx.db, {
+    companyId,
+    runId: run.id,
+    state: JSON.stringify(result.state),
+    nodeId: result.state.nodeId,
+    deadline: result.state.timer?.at ?? null,
+    status: running ? 'running' : endReason === 'stopped' ? 'stopped' : 'finished',
+    endReason: running ? null : (endReason ?? 'completed'),
+    endedAt: running ? null : now,
+    lastMessageId: opts.lastMessageId ?? null,
+    now,
+  });
+  // The ticket's preview was set above (when it was still there; otherwise the insert fails as before).
+  if (outgoing.length > 0) await queueMessages(tx, companyId, outgoing.map((out) => ({ ticket: moved ?? ticket, out })), { ticketTouched: moved !== undefined });
+  tx.effects.poke(companyId);
 }
 
 /** Runs one event on a run (the run row locked by the caller). */
@@ -263,7 +332,7 @@ export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()
 export async function fireRunTimer(tx: Tx, companyId: number, runId: number, timerId: string, now: Date): Promise<'fired' | 'stopped' | 'stale'> {
   const run = await lockRun(tx, companyId, runId);
   if (!run || run.status !== 'running') return 'stale';
-  const ticket = await tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', run.ticketId).executeTakeFirst();
+  const ticket = (await selectTicket(tx.db, { companyId, ticketId: run.ticketId })).rows[0];
   if (!ticket) return 'stale';
   if (ticket.status !== 'pending' || ticket.userId !== null) {
     await advance(tx, run, ticket, { type: 'stop' }, now);

@@ -6,10 +6,11 @@
 // a timer due while the server was down fires on the first pass after it comes back.
 //
 // The look-up of due timers crosses companies on purpose (one job serves every tenant); each timer
-// is then handled through tenant(db, row.companyId).
+// is then handled within its row's company (statements compiled once take the company id, as
+// tenant() does).
 import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
-import { tenant } from '../db/tenant.ts';
+import { prepare } from '../db/prepared.ts';
 import { write } from '../db/write.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { lockTicket } from './runs.ts';
@@ -19,6 +20,16 @@ export type FlowTimerPassResult = { fired: number; lost: number };
 
 /** PostgreSQL: timer writes in flight at once (the pool has 10 connections). */
 const PG_TIMER_WRITERS = 3;
+
+/** pending → fired, the claim of one timer (compiled once: a pass runs it for every due timer). */
+const claimTimer = prepare((db, p: { companyId: number; id: number; at: string }) =>
+  db
+    .updateTable('flowTimers')
+    .set({ status: 'fired', firedAt: p.at, updatedAt: p.at })
+    .where('flowTimers.companyId', '=', p.companyId)
+    .where('flowTimers.id', '=', p.id)
+    .where(sql<boolean>`flow_timers.status = 'pending'`),
+);
 
 /** One pass: fires up to `limit` due timers, oldest first. */
 export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit?: number } = {}): Promise<FlowTimerPassResult> {
@@ -45,13 +56,8 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
       // transition takes it first (runs.ts, lockTicket): no deadlock with deliveries or an accept.
       await lockCompanyIngest(tx, timer.companyId);
       await lockTicket(tx, timer.companyId, timer.ticketId);
-      const claimed = await tenant(tx.db, timer.companyId)
-        .updateTable('flowTimers')
-        .set({ status: 'fired', firedAt: at, updatedAt: at })
-        .where('flowTimers.id', '=', timer.id)
-        .where('flowTimers.status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) return false;
+      const claimed = await claimTimer(tx.db, { companyId: timer.companyId, id: timer.id, at });
+      if (Number(claimed.numAffectedRows ?? 0n) === 0) return false;
       await fireRunTimer(tx, timer.companyId, timer.runId, timer.timerId, now);
       return true;
     }).catch((err: unknown) => {

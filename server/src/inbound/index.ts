@@ -16,8 +16,9 @@ export function attachPipeline(deps: AppDeps): () => void {
   const offInbound = deps.sessions.onInbound(async (e) => {
     try {
       const result = await ingest(deps, { id: e.connectionId, companyId: e.companyId }, e.message);
-      // After the commit and in the background (a channel's inbound order must not wait on it).
-      if (result.status === 'stored') void refreshProfilePicture(deps, { companyId: e.companyId, contactId: result.contactId, connectionId: e.connectionId });
+      // After the commit and in the background (a channel's inbound order must not wait on it); not
+      // even a read when the contact row the message was stored with shows a recent check.
+      if (result.status === 'stored' && result.pictureDue) void refreshProfilePicture(deps, { companyId: e.companyId, contactId: result.contactId, connectionId: e.connectionId });
     } catch (err) {
       deps.log.error('inbound message failed', { connectionId: e.connectionId, messageId: e.message.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
     }

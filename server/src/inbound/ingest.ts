@@ -2,6 +2,7 @@
 // automation chain. Rules chosen where the spec is silent are in README.md beside this file.
 import type { InboundMessage } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
+import { profilePictureDue } from '../modules/contacts/profile-picture.ts';
 import { peerKey } from '../modules/contacts/queries.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
 import { write } from '../db/write.ts';
@@ -17,7 +18,15 @@ export type { ConnectionRow } from './store.ts';
 export { mediaTypeOf } from './store.ts';
 
 export type IngestResult =
-  | { status: 'stored'; messageId: number; ticketId: number; contactId: number; ticketCreated: boolean }
+  | {
+      status: 'stored';
+      messageId: number;
+      ticketId: number;
+      contactId: number;
+      ticketCreated: boolean;
+      /** The contact's picture is due for a refresh, by the contact row the message was stored with. */
+      pictureDue: boolean;
+    }
   | { status: 'duplicate' | 'ignored'; reason?: string };
 
 export async function ingest(deps: AppDeps, connection: { id: number; companyId: number }, msg: InboundMessage): Promise<IngestResult> {
@@ -52,7 +61,14 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
     throw err;
   }
   if (stored === 'duplicate') return { status: 'duplicate' };
-  const result: IngestResult = { status: 'stored', messageId: stored.messageId, ticketId: stored.ticket.id, contactId: stored.contact.id, ticketCreated: stored.created };
+  const result: IngestResult = {
+    status: 'stored',
+    messageId: stored.messageId,
+    ticketId: stored.ticket.id,
+    contactId: stored.contact.id,
+    ticketCreated: stored.created,
+    pictureDue: profilePictureDue(stored.contact.profilePicCheckedAt),
+  };
   if (msg.fromMe) return result;
   // A yes or a no to a confirmation campaign is the campaign's answer, not the bot's.
   if (await takeConfirmationReply(deps, connection.id, stored.contact, stored.ticket, msg.body ?? '')) return result;

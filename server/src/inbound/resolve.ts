@@ -10,7 +10,7 @@ import type { Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { findOrCreateContact, newContactValues, peerNumber, refreshContact, type ContactRow } from '../modules/contacts/queries.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
-import { startTracking } from '../modules/ticket-tracking/service.ts';
+import { startTracking, startTrackings } from '../modules/ticket-tracking/service.ts';
 import type { BatchLookups } from './lookups.ts';
 import { insertPendingTicket, selectContactTickets } from './queries.ts';
 import type { ConnectionRow, Delivery } from './store.ts';
@@ -94,7 +94,8 @@ export async function resolveTickets(db: Database, drafts: Draft[], lookups: Bat
     }
     const rows = await tenant(db, companyId).insertInto('tickets', [...values.values()]).onConflict((oc) => oc.doNothing()).returningAll().execute();
     const byKey = new Map(rows.map((r) => [`${r.contactId}:${r.whatsappId}`, r]));
-    for (const r of rows) await startTracking(db, companyId, r);
+    // Their tracking rows in one insert too.
+    await startTrackings(db, companyId, rows);
     const handedOut = new Set<number>();
     for (const draft of group) {
       const { connection } = draft.delivery;

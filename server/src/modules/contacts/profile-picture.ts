@@ -7,6 +7,7 @@
 // next trigger.
 import type { AppDeps } from '../../context.ts';
 import type { Peer } from '../../channels/types.ts';
+import { prepare } from '../../db/prepared.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 
@@ -48,13 +49,17 @@ export async function settleProfilePictures(deps: AppDeps): Promise<void> {
   await Promise.all([...runningOf(deps).values()]);
 }
 
-async function refresh(deps: AppDeps, ref: Ref): Promise<void> {
-  const t = tenant(deps.db, ref.companyId);
-  const contact = await t
+// Read after every inbound message: compiled once (../../db/prepared.ts).
+const selectPictureState = prepare((db, p: { companyId: number; contactId: number }) =>
+  db
     .selectFrom('contacts')
     .select(['contacts.id', 'contacts.number', 'contacts.jid', 'contacts.lid', 'contacts.whatsappId', 'contacts.profilePicUrl', 'contacts.profilePicCheckedAt'])
-    .where('contacts.id', '=', ref.contactId)
-    .executeTakeFirst();
+    .where('contacts.companyId', '=', p.companyId)
+    .where('contacts.id', '=', p.contactId),
+);
+
+async function refresh(deps: AppDeps, ref: Ref): Promise<void> {
+  const contact = (await selectPictureState(deps.db, { companyId: ref.companyId, contactId: ref.contactId })).rows[0];
   if (!contact || !profilePictureDue(contact.profilePicCheckedAt)) return;
   const connectionId = ref.connectionId ?? contact.whatsappId ?? (await defaultConnectionId(deps, ref.companyId));
   const channel = connectionId ? deps.sessions.getChannel(connectionId) : undefined;

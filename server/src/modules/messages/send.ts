@@ -10,7 +10,7 @@ import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../media/sto
 import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
-import { insertOutboxRow, insertQueuedMessage, touchTicketOnSend } from './queries.ts';
+import { insertOutboxRow, insertQueuedMessage, insertQueuedMessageId, touchTicketOnSend } from './queries.ts';
 
 /** The WhatsApp id of a message the network has not accepted yet (unique per connection until it does). */
 export const PENDING_WID_PREFIX = 'pending:';
@@ -61,15 +61,26 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
   return row;
 }
 
+/** What queueMessages answers of each row it wrote. */
+export type QueuedMessage = Pick<MessageRow, 'id' | 'wid' | 'ticketId' | 'whatsappId' | 'mediaType'>;
+
 /**
- * Queues many messages at once (a campaign's batch): the same rows as queueTicketMessage, written
- * with one insert for the messages and one for their outbox entries (on SQLite one statement per
- * row would also write a full-text segment per row), and each ticket's preview touched once, after
- * its last message. Answers the rows in the order given. No quoted replies here.
+ * Queues many messages at once (a campaign's batch, a flow's step): the same rows as
+ * queueTicketMessage, written with one insert for the messages and one for their outbox entries (on
+ * SQLite one statement per row would also write a full-text segment per row), and each ticket's
+ * preview touched once, after its last message. Answers the rows' ids in the order given (not the
+ * whole rows: RETURNING * costs SQLite as much as the insert). No quoted replies here.
+ * `ticketTouched`: the caller already set each ticket's preview and clock (previewOf its last
+ * message) and bumped its version in its own update of the ticket, so it is not updated again.
  */
-export async function queueMessages(tx: Tx, companyId: number, items: { ticket: TicketRow; out: Omit<OutgoingMessage, 'quotedMsgId'> }[]): Promise<MessageRow[]> {
+export async function queueMessages(
+  tx: Tx,
+  companyId: number,
+  items: { ticket: TicketRow; out: Omit<OutgoingMessage, 'quotedMsgId'> }[],
+  opts: { ticketTouched?: boolean } = {},
+): Promise<QueuedMessage[]> {
   if (items.length === 0) return [];
-  if (items.length === 1) return [await queueTicketMessage(tx, items[0]!.ticket, items[0]!.out)];
+  if (items.length === 1 && !opts.ticketTouched) return [await queueTicketMessage(tx, items[0]!.ticket, items[0]!.out)];
   const now = new Date().toISOString();
   const t = tenant(tx.db, companyId);
   const values = items.map(({ ticket, out }) => {
@@ -93,21 +104,35 @@ export async function queueMessages(tx: Tx, companyId: number, items: { ticket: 
       updatedAt: now,
     };
   });
-  const inserted = await t.insertInto('messages', values).returningAll().execute();
-  // RETURNING's order is not promised: matched back by the unique pending wid.
-  const byWid = new Map(inserted.map((r) => [r.wid, r]));
-  const rows = values.map((v) => byWid.get(v.wid));
-  if (rows.some((r) => r === undefined)) throw new AppError('ERR_CREATING_MESSAGE');
-  const messages = rows as MessageRow[];
-  await t
-    .insertInto(
-      'outbox',
-      messages.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[i]!.out.origin ?? null })),
-    )
-    .execute();
-  const last = new Map<number, { lastMessage: string }>();
-  items.forEach(({ ticket, out }, i) => last.set(ticket.id, { lastMessage: previewOf(out.body, messages[i]!.mediaType, out.media?.fileName) }));
-  for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
+  let messages: QueuedMessage[];
+  if (values.length === 1) {
+    // One message (most of a flow's steps): the statements compiled once.
+    const v = values[0]!;
+    const row = (await insertQueuedMessageId(tx.db, { companyId, ...v, now })).rows[0];
+    if (!row) throw new AppError('ERR_CREATING_MESSAGE');
+    messages = [{ id: row.id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType }];
+    await insertOutboxRow(tx.db, { companyId, whatsappId: v.whatsappId, ticketId: v.ticketId, messageId: row.id, origin: items[0]!.out.origin ?? null, notBefore: items[0]!.out.notBefore ?? null });
+  } else {
+    const inserted = await t.insertInto('messages', values).returning(['messages.id', 'messages.wid']).execute();
+    // RETURNING's order is not promised: matched back by the unique pending wid.
+    const ids = new Map(inserted.map((r) => [r.wid, r.id]));
+    messages = values.map((v) => {
+      const id = ids.get(v.wid);
+      if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
+      return { id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType };
+    });
+    await t
+      .insertInto(
+        'outbox',
+        messages.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[i]!.out.origin ?? null, notBefore: items[i]!.out.notBefore ?? null })),
+      )
+      .execute();
+  }
+  if (!opts.ticketTouched) {
+    const last = new Map<number, { lastMessage: string }>();
+    items.forEach(({ ticket, out }, i) => last.set(ticket.id, { lastMessage: previewOf(out.body, messages[i]!.mediaType, out.media?.fileName) }));
+    for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
+  }
   tx.effects.poke(companyId);
   for (const connectionId of new Set(messages.map((m) => m.whatsappId!))) tx.effects.dispatch(connectionId);
   return messages;

@@ -8,7 +8,9 @@
 // confirmationUnclearReply (through the outbox) and is consumed too; a later one goes the normal
 // way (the bot, the agents), so an auto-responder never starts a loop with us.
 import { parseConfirmationReply } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import type { AppDeps } from '../../../context.ts';
+import { prepare } from '../../../db/prepared.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { write } from '../../../db/write.ts';
 import { queueTicketMessage } from '../../messages/send.ts';
@@ -16,19 +18,25 @@ import type { TicketRow } from '../../tickets/dto.ts';
 import { readCampaignSettings } from '../settings.ts';
 import { finishCampaignIfDone } from './outcome.ts';
 
-/** Answers true when the message was a yes or a no to a confirmation question (the caller skips the bot). */
-export async function takeConfirmationReply(deps: AppDeps, connectionId: number, contact: { companyId: number; number: string }, ticket: TicketRow, body: string): Promise<boolean> {
-  const t = tenant(deps.db, contact.companyId);
-  const waiting = await t
+// Asked for every inbound message: compiled once (../../../db/prepared.ts). Literals for the statuses.
+const selectAwaitingConfirmation = prepare((db, p: { companyId: number; number: string; connectionId: number }) =>
+  db
     .selectFrom('campaignShippings')
     .innerJoin('campaigns', 'campaigns.id', 'campaignShippings.campaignId')
     .select(['campaignShippings.id', 'campaignShippings.campaignId', 'campaignShippings.reason'])
-    .where('campaignShippings.number', '=', contact.number)
-    .where('campaignShippings.status', '=', 'confirmation')
-    .where('campaigns.whatsappId', '=', connectionId)
-    .where('campaigns.status', '=', 'EM_ANDAMENTO')
+    .where('campaignShippings.companyId', '=', p.companyId)
+    .where('campaignShippings.number', '=', p.number)
+    .where(sql<boolean>`campaign_shippings.status = 'confirmation'`)
+    .where('campaigns.companyId', '=', p.companyId)
+    .where('campaigns.whatsappId', '=', p.connectionId)
+    .where(sql<boolean>`campaigns.status = 'EM_ANDAMENTO'`)
     .orderBy('campaignShippings.id', 'desc')
-    .executeTakeFirst();
+    .limit(1),
+);
+
+/** Answers true when the message was a yes or a no to a confirmation question (the caller skips the bot). */
+export async function takeConfirmationReply(deps: AppDeps, connectionId: number, contact: { companyId: number; number: string }, ticket: TicketRow, body: string): Promise<boolean> {
+  const waiting = (await selectAwaitingConfirmation(deps.db, { companyId: contact.companyId, number: contact.number, connectionId })).rows[0];
   if (!waiting) return false;
   const answer = parseConfirmationReply(body ?? '');
   const at = new Date().toISOString();
