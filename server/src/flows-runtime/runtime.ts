@@ -13,6 +13,7 @@ import { companyPlanAllows, companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { tenant } from '../db/tenant.ts';
 import { prepare } from '../db/prepared.ts';
+import type { Database } from '../db/database.ts';
 import type { Tx } from '../db/write.ts';
 import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
 import { flowMediaPath } from '../modules/flows/media.ts';
@@ -314,6 +315,18 @@ export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<bo
   // Phrase campaigns are a campaigns feature (spec/03 §6): a plan without it starts no flow.
   if (!(await companyPlanAllows(tx.db, ticket.companyId, 'campaigns'))) return false;
   return startFlow(tx, ticket, { flowId: chosen.flowId, campaignId: chosen.id, messageId: input.messageId, now: input.now });
+}
+
+const selectActivePhraseCampaign = prepare((db, p: { companyId: number }) =>
+  db.selectFrom('flowCampaigns').select('flowCampaigns.id').where('flowCampaigns.companyId', '=', p.companyId).where('flowCampaigns.status', '=', 1).limit(1),
+);
+
+/**
+ * Whether a phrase campaign could start a flow for a message of this company (one keyed read
+ * outside any write): the inbound pipeline opens no write for a message nothing would answer.
+ */
+export async function mayStartPhraseFlow(r: { db: Database }, companyId: number): Promise<boolean> {
+  return (await selectActivePhraseCampaign(r.db, { companyId })).rows.length > 0;
 }
 
 /** Ends the ticket's running flow (an agent's stop, the ticket taken or closed): its timer is cancelled, nothing is sent. */

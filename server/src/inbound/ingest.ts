@@ -7,9 +7,9 @@ import { peerKey } from '../modules/contacts/queries.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
 import { write } from '../db/write.ts';
 import { runAutomation, wantsAutomation } from './automation.ts';
-import { takeInboundForFlow } from '../flows-runtime/runtime.ts';
+import { mayStartPhraseFlow, takeInboundForFlow } from '../flows-runtime/runtime.ts';
 import { takeConfirmationReply } from '../modules/campaigns/dispatch/replies.ts';
-import { loadConnectionContext } from './connection-context.ts';
+import { loadConnectionContext, type ConnectionContext } from './connection-context.ts';
 import { runGrouped, type Store } from './group-commit.ts';
 import { captureRating, dropRatingWait, parseRating } from './rating.ts';
 import { InsertConflict, storeDeliveries, type Delivery, type Stored } from './store.ts';
@@ -72,8 +72,9 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   if (msg.fromMe) return result;
   // A yes or a no to a confirmation campaign is the campaign's answer, not the bot's.
   if (await takeConfirmationReply(deps, connection.id, stored.contact, stored.ticket, msg.body ?? '')) return result;
-  // The rating reply, or the automation chain: one write of their own after the message's commit.
-  if (!stored.ratingTicket && !wantsAutomation(stored)) return result;
+  // The rating reply, or the automation chain: one write of their own after the message's commit
+  // (none when nothing in the chain could answer: a connection without bots stores and is done).
+  if (!stored.ratingTicket && !(wantsAutomation(stored) && (await chainMayAct(deps, context, stored, msg.body ?? '')))) return result;
   await write(deps, async (tx) => {
     if (stored.ratingTicket && stored.ratingTicket.id === stored.ticket.id && rated !== undefined) {
       await captureRating(tx, stored.ticket, rated);
@@ -90,4 +91,18 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
     await runAutomation(tx, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now });
   });
   return result;
+}
+
+/**
+ * Whether any link of the chain could act on this message (automation.ts, flows-runtime,
+ * assistants): a running flow, a queue (its options, assistant or hours), the company's business
+ * hours, the connection's queue menu or assistant, or an active phrase campaign. Exact: when this
+ * answers false, the chain's write would have changed nothing.
+ */
+async function chainMayAct(deps: AppDeps, context: ConnectionContext, stored: Stored, body: string): Promise<boolean> {
+  const { ticket } = stored;
+  const { connection } = context;
+  if (ticket.flowId !== null || ticket.queueId !== null || context.settings.scheduleType === 'company') return true;
+  if (context.queues.length > 0 || connection.integrationId !== null || connection.promptId !== null) return true;
+  return body.trim() !== '' && mayStartPhraseFlow(deps, ticket.companyId);
 }
