@@ -54,8 +54,10 @@ export async function startFakeServices(): Promise<FakeServices> {
     res.end(body);
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  // Keep-alive sockets of the SDK's pool must not hold close() up.
-  server.keepAliveTimeout = 1000;
+  // Idle sockets stay open longer than clients keep them (undici: 4 s), as real services do; a
+  // server that closed them first would race the client's reuse (a reset, then the SDK's retry).
+  // close() ends them all.
+  server.keepAliveTimeout = 65_000;
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const close = fake.close;
   fake.close = async () => {
