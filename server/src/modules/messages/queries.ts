@@ -3,87 +3,45 @@
 // run it. Each filters by company.
 import { prepare } from '../../db/prepared.ts';
 
+type QueuedMessageParams = {
+  companyId: number;
+  wid: string;
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  body: string;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  quotedMsgId: number | null;
+  data: string | null;
+  now: string;
+};
+
 /** An outgoing message row as queued: ack 0, `queued`, ours and read. */
-export const insertQueuedMessage = prepare(
-  (
-    db,
-    p: {
-      companyId: number;
-      wid: string;
-      ticketId: number;
-      contactId: number;
-      whatsappId: number;
-      body: string;
-      mediaType: string | null;
-      mediaUrl: string | null;
-      quotedMsgId: number | null;
-      data: string | null;
-      now: string;
-    },
-  ) =>
-    db
-      .insertInto('messages')
-      .values({
-        companyId: p.companyId,
-        wid: p.wid,
-        ticketId: p.ticketId,
-        contactId: p.contactId,
-        whatsappId: p.whatsappId,
-        body: p.body,
-        fromMe: 1,
-        read: 1,
-        ack: 0,
-        sendStatus: 'queued',
-        mediaType: p.mediaType,
-        mediaUrl: p.mediaUrl,
-        quotedMsgId: p.quotedMsgId,
-        data: p.data,
-        createdAt: p.now,
-        updatedAt: p.now,
-      })
-      .returningAll(),
-);
+const queuedMessageInsert = (db: Parameters<Parameters<typeof prepare>[0]>[0], p: QueuedMessageParams) =>
+  db.insertInto('messages').values({
+    companyId: p.companyId,
+    wid: p.wid,
+    ticketId: p.ticketId,
+    contactId: p.contactId,
+    whatsappId: p.whatsappId,
+    body: p.body,
+    fromMe: 1,
+    read: 1,
+    ack: 0,
+    sendStatus: 'queued',
+    mediaType: p.mediaType,
+    mediaUrl: p.mediaUrl,
+    quotedMsgId: p.quotedMsgId,
+    data: p.data,
+    createdAt: p.now,
+    updatedAt: p.now,
+  });
+
+export const insertQueuedMessage = prepare((db, p: QueuedMessageParams) => queuedMessageInsert(db, p).returningAll());
 
 /** The same row, answering only its id (RETURNING * costs SQLite as much as the insert). */
-export const insertQueuedMessageId = prepare(
-  (
-    db,
-    p: {
-      companyId: number;
-      wid: string;
-      ticketId: number;
-      contactId: number;
-      whatsappId: number;
-      body: string;
-      mediaType: string | null;
-      mediaUrl: string | null;
-      quotedMsgId: number | null;
-      data: string | null;
-      now: string;
-    },
-  ) =>
-    db
-      .insertInto('messages')
-      .values({
-        companyId: p.companyId,
-        wid: p.wid,
-        ticketId: p.ticketId,
-        contactId: p.contactId,
-        whatsappId: p.whatsappId,
-        body: p.body,
-        fromMe: 1,
-        read: 1,
-        ack: 0,
-        sendStatus: 'queued',
-        mediaType: p.mediaType,
-        mediaUrl: p.mediaUrl,
-        quotedMsgId: p.quotedMsgId,
-        data: p.data,
-        createdAt: p.now,
-        updatedAt: p.now,
-      })
-      .returning('messages.id'),
-);
+export const insertQueuedMessageId = prepare((db, p: QueuedMessageParams) => queuedMessageInsert(db, p).returning('messages.id'));
 
 /** Its place in the connection's queue. */
 export const insertOutboxRow = prepare((db, p: { companyId: number; whatsappId: number; ticketId: number; messageId: number; origin: string | null; notBefore: string | null }) =>
