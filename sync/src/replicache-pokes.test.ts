@@ -86,6 +86,23 @@ describe('reopening', () => {
     sub.wake();
     expect(sockets).toHaveLength(2);
   });
+
+  it('woken while a try is under way, tries again at once if that try fails, and only then', async () => {
+    const { sockets, createSocket } = scriptedSocket();
+    const api = createApiClient({ baseUrl: 'http://127.0.0.1:9', token: 'a-token' });
+    const sub = subscribePokes({ api, createSocket, onPoke: () => {}, minDelayMs: 60_000 });
+    const ticks = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    sub.wake(); // the first try is under way (no `ready` yet): it started before the network came back
+    expect(sockets).toHaveLength(1);
+    sockets[0]!.onclose?.({ code: 1006, reason: '' });
+    await ticks(5);
+    expect(sockets).toHaveLength(2); // at once, not after the minute's backoff
+    // Not woken this time: a second failure waits out the backoff.
+    sockets[1]!.onclose?.({ code: 1006, reason: '' });
+    await ticks(20);
+    expect(sockets).toHaveLength(2);
+    sub.close();
+  });
 });
 
 describe('company events', () => {

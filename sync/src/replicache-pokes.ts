@@ -64,6 +64,8 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let open = false;
+  // Woken while a try was under way: if that try fails, the next one starts at once.
+  let wokenDuringTry = false;
   const openWaiters = new Set<() => void>();
   // Pulls sent on the socket, by id, until their answer (or the socket's end) settles them.
   const pulls = new Map<number, { resolve: (body: unknown) => void; reject: (err: unknown) => void }>();
@@ -118,13 +120,15 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
       socket = undefined;
       open = false;
       failPulls();
+      const woken = wokenDuringTry;
+      wokenDuringTry = false;
       if (stopped || ended || ev.code === CLOSE_SESSION_ENDED) return;
       if (ev.code === CLOSE_TOKEN_EXPIRED) {
         // A fresh token first; a failed refresh signs out (the API client calls onLogout).
         opts.api.refresh().then(() => schedule(0), () => {});
         return;
       }
-      schedule();
+      schedule(woken ? 0 : undefined);
     };
   }
 
@@ -154,12 +158,18 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     },
     /** Resolves once the server has registered the socket (tests and the benchmark wait for it). */
     whenOpen: () => (open ? Promise.resolve() : new Promise<void>((resolve) => openWaiters.add(resolve))),
-    /** Connects now if the socket is waiting out its reconnect delay (the network is back); else nothing. */
+    /**
+     * The network is back: connects now if the socket is waiting out its reconnect delay; if a try
+     * is under way (it may have started before the network came back), the next one, should it
+     * fail, starts at once instead of after the backoff. Open or closed for good: nothing.
+     */
     wake() {
-      if (stopped || !timer) return;
-      clearTimeout(timer);
+      if (stopped || open) return;
       attempt = 0;
-      connect();
+      if (timer) {
+        clearTimeout(timer);
+        connect();
+      } else if (socket) wokenDuringTry = true;
     },
     /** Reconnects now, e.g. after the user or company changed or the token was renewed. */
     reconnect() {
