@@ -42,10 +42,21 @@ export type Config = {
   /**
    * AI assistants and queue integrations (assistants/README.md): turns in flight at once, how long
    * a call may take, attempts of a webhook that fails, first backoff; the OpenAI-compatible endpoint
-   * (OPENAI_BASE_URL; unset: OpenAI's), its transcription model, Dialogflow's endpoint, and the
-   * address receivers use to download a message's media (PUBLIC_URL).
+   * (OPENAI_BASE_URL; unset: OpenAI's), its transcription model, Dialogflow's endpoint, the
+   * address receivers use to download a message's media (PUBLIC_URL), and the text-to-speech
+   * endpoint of spoken answers (AZURE_SPEECH_BASE_URL; unset: the voice region's).
    */
-  assistants: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; openaiBaseUrl: string | undefined; transcriptionModel: string; dialogflowBaseUrl: string; publicUrl: string };
+  assistants: {
+    concurrency: number;
+    timeoutMs: number;
+    attempts: number;
+    backoffMs: number;
+    openaiBaseUrl: string | undefined;
+    transcriptionModel: string;
+    dialogflowBaseUrl: string;
+    publicUrl: string;
+    speechBaseUrl?: string;
+  };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
 };
@@ -125,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
       transcriptionModel: env.OPENAI_TRANSCRIPTION_MODEL ?? 'whisper-1',
       dialogflowBaseUrl: env.DIALOGFLOW_BASE_URL ?? 'https://dialogflow.googleapis.com',
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
+      speechBaseUrl: env.AZURE_SPEECH_BASE_URL || undefined,
     },
     simulatorTiming: {
       qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),

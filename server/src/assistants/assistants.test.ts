@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { completion, startFakeServices, type FakeRequest, type FakeServices } from '../../test/fakes/services.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { generateMedia } from '../channels/simulator/media.ts';
 import { tenant } from '../db/tenant.ts';
 import { bumpVersion } from '../sync/version.ts';
 import { signPayload } from './adapters/webhook.ts';
@@ -22,7 +23,17 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     fake = await startFakeServices();
     t = await createTestApp(dialect, {
       simulator: true,
-      assistants: { concurrency: 16, timeoutMs: 1_500, attempts: 3, backoffMs: 30, openaiBaseUrl: `${fake.url}/v1`, transcriptionModel: 'whisper-1', dialogflowBaseUrl: fake.url, publicUrl: 'http://zapdesk.test' },
+      assistants: {
+        concurrency: 16,
+        timeoutMs: 1_500,
+        attempts: 3,
+        backoffMs: 30,
+        openaiBaseUrl: `${fake.url}/v1`,
+        transcriptionModel: 'whisper-1',
+        dialogflowBaseUrl: fake.url,
+        publicUrl: 'http://zapdesk.test',
+        speechBaseUrl: `${fake.url}/tts`,
+      },
     });
   });
   afterAll(async () => {
@@ -410,6 +421,69 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     const failed = await ticketRow(desk, other);
     expect(failed).toMatchObject({ queueId: support, flowId: null });
     expect((await notesOf(desk, failed.id)).map((x) => x.note).join()).toMatch(/Padaria IA.*could not answer/);
+  });
+
+  it("a flow's openai node with a voice answers in voice notes, its voice key sealed; a refused voice answers in text", async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const node = (nodeId: string, type: string, data: Record<string, unknown>) => ({ id: nodeId, type, position: { x: 0, y: 0 }, data });
+    const ai = 'voz'.padEnd(30, '0');
+    const integration = { name: 'Padaria Voz', apiKey: 'sk-voice-flow', prompt: PROMPT, voice: 'pt-BR-FranciscaNeural', voiceKey: 'azure-key-0042', voiceRegion: 'brazilsouth' };
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'Voz' } })).body.id as number;
+    const graph = { nodes: [node('1', 'start', {}), node(ai, 'openai', { typebotIntegration: integration })], connections: [{ source: '1', target: ai, sourceHandle: 'a' }] };
+    expect((await t.request('POST', '/flowbuilder/flow', { token, body: { idFlow: flowId, ...graph } })).status).toBe(200);
+    // Neither key is in an answer or in the stored graph; saved back masked, both are kept.
+    const got = await t.request('GET', `/flowbuilder/flow/${flowId}`, { token });
+    expect(JSON.stringify(got.body)).not.toMatch(/azure-key-0042|sk-voice-flow/);
+    expect(got.body.flow.flow.nodes[1].data.typebotIntegration).toMatchObject({ voiceKey: '••••0042', voice: 'pt-BR-FranciscaNeural', voiceRegion: 'brazilsouth' });
+    const raw = await tenant(t.db, desk.companyId).selectFrom('flowVersions').select('flowVersions.graph').where('flowVersions.flowId', '=', flowId).execute();
+    expect(raw.map((r) => r.graph).join()).not.toContain('azure-key-0042');
+    expect((await t.request('POST', '/flowbuilder/flow', { token, body: { idFlow: flowId, nodes: got.body.flow.flow.nodes, connections: got.body.flow.flow.connections } })).status).toBe(200);
+    expect((await t.request('POST', '/flowcampaign', { token, body: { name: 'Voz', flowId, whatsappId: desk.connectionId, phrase: 'quero ouvir' } })).status).toBe(201);
+
+    fake.on(/^\/v1\/chat\/completions$/, () => ({ json: completion({ text: 'Temos pão de queijo & café <quentinho>.' }) }));
+    const spoken: FakeRequest[] = [];
+    fake.on(/^\/tts\/cognitiveservices\/v1$/, (req) => {
+      spoken.push(req);
+      return { body: generateMedia('audio').data, headers: { 'content-type': 'audio/ogg' } };
+    });
+    const from = newNumber();
+    await desk.say(from, 'Quero ouvir');
+    await settle();
+    // One voice note, no text: the customer hears the answer.
+    const sent = await desk.outbox(from);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ mediaType: 'audio', body: '', fileName: 'voice.ogg' });
+    expect(spoken).toHaveLength(1);
+    expect(spoken[0]!.headers).toMatchObject({ 'ocp-apim-subscription-key': 'azure-key-0042', 'x-microsoft-outputformat': 'ogg-24khz-16bit-mono-opus' });
+    const ssml = spoken[0]!.raw.toString('utf8');
+    expect(ssml).toContain('<voice name="pt-BR-FranciscaNeural">Temos pão de queijo &amp; café &lt;quentinho&gt;.</voice>');
+    expect(ssml).toContain('xml:lang="pt-BR"');
+    // The agents' chat has the note, and what it says is its transcript (the model reads it next turn).
+    const ticket = await ticketRow(desk, from);
+    const note = await tenant(t.db, desk.companyId)
+      .selectFrom('messages')
+      .innerJoin('messageTranscripts', 'messageTranscripts.messageId', 'messages.id')
+      .select(['messages.mediaType', 'messages.fromMe', 'messageTranscripts.text'])
+      .where('messages.ticketId', '=', ticket.id)
+      .where('messages.fromMe', '=', 1)
+      .executeTakeFirstOrThrow();
+    expect(note).toEqual({ mediaType: 'audio', fromMe: 1, text: 'Temos pão de queijo & café <quentinho>.' });
+    const asked: string[] = [];
+    fake.on(/^\/v1\/chat\/completions$/, (req) => {
+      asked.push(...(req.json as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'assistant').map((m) => m.content));
+      return { json: completion({ text: 'Até já!' }) };
+    });
+
+    // The voice service refuses (a wrong key): the answer still reaches the customer, as text.
+    fake.on(/^\/tts\/cognitiveservices\/v1$/, () => ({ status: 401, body: 'Unauthorized' }));
+    await desk.say(from, 'Obrigada');
+    await settle();
+    expect(asked).toContain('(voice note) Temos pão de queijo & café <quentinho>.');
+    expect((await desk.outbox(from)).map((m) => [m.mediaType ?? 'text', m.body])).toEqual([
+      ['audio', ''],
+      ['text', 'Até já!'],
+    ]);
   });
 
   it("a connection's flowbuilder integration starts its flow on the first message, once per ticket", async () => {

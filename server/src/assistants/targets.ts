@@ -6,6 +6,7 @@ import { companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import type { QueueIntegrations } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { PromptConfig } from './adapters/openai.ts';
+import { speechSettingsOf, type SpeechSettings } from './adapters/speech.ts';
 import { parseServiceAccount, type DialogflowConfig } from './adapters/dialogflow.ts';
 import type { TypebotConfig } from './adapters/typebot.ts';
 import type { WebhookConfig } from './adapters/webhook.ts';
@@ -17,7 +18,8 @@ import type { TurnRow } from './turns.ts';
 export type FlowNodeRef = { runId: number; nodeId: string };
 
 export type Target = (
-  | { kind: 'prompt'; label: string; prompt: PromptConfig }
+  // `speech`: a flow's OpenAI step speaks its answers (or says why it cannot: they go as text).
+  | { kind: 'prompt'; label: string; prompt: PromptConfig; speech?: SpeechSettings | { problem: string } }
   | { kind: 'typebot'; label: string; integrationId: number; typebot: TypebotConfig }
   | { kind: 'webhook'; label: string; integrationId: number; webhook: WebhookConfig }
   | { kind: 'dialogflow'; label: string; integrationId: number; dialogflow: Omit<DialogflowConfig, 'baseUrl'> }
@@ -32,7 +34,7 @@ export async function loadTarget(deps: AppDeps, turn: TurnRow): Promise<Target |
   return loadIntegration(deps, turn.companyId, turn.targetId);
 }
 
-async function loadPrompt(deps: AppDeps, companyId: number, promptId: number): Promise<Target | { missing: string }> {
+async function loadPrompt(deps: AppDeps, companyId: number, promptId: number): Promise<Extract<Target, { kind: 'prompt' }> | { missing: string }> {
   const t = tenant(deps.db, companyId);
   {
     if (!(await companyPlanAllowsSoon(deps, companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts' };
@@ -108,10 +110,11 @@ async function loadFlowNodeTarget(deps: AppDeps, turn: TurnRow): Promise<Target 
   const node = graph.nodes.find((n) => n.id === awaiting.nodeId);
   const data = (node?.data as { typebotIntegration?: Record<string, unknown> } | undefined)?.typebotIntegration ?? {};
   if (node?.type === 'openai') {
+    const speech = speechSettingsOf(data, openFlowKey(data, deps.secrets, 'voiceKey'));
     const promptId = Number(data.promptId);
     if (Number.isInteger(promptId) && promptId > 0) {
       const target = await loadPrompt(deps, turn.companyId, promptId);
-      return 'missing' in target ? { ...target, flow } : { ...target, flow };
+      return 'missing' in target ? { ...target, flow } : { ...target, speech, flow };
     }
     if (!(await companyPlanAllowsSoon(deps, turn.companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts', flow };
     const apiKey = openFlowKey(data, deps.secrets) ?? '';
@@ -121,6 +124,7 @@ async function loadFlowNodeTarget(deps: AppDeps, turn: TurnRow): Promise<Target 
       kind: 'prompt',
       label: `AI "${String(data.name ?? 'OpenAI')}"`,
       flow,
+      speech,
       prompt: {
         name: String(data.name ?? 'OpenAI'),
         prompt: String(data.prompt),

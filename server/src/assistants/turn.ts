@@ -11,7 +11,7 @@ import { write, type Tx } from '../db/write.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { textLanguage } from '../inbound/reply.ts';
 import { texts } from '../inbound/texts.ts';
-import { removeMediaFile, type StoredMedia } from '../modules/media/storage.ts';
+import { removeMediaFile } from '../modules/media/storage.ts';
 import { queueTicketMessage } from '../modules/messages/send.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
@@ -22,7 +22,7 @@ import { RetryableError, type TurnContext, type TurnOutcome } from './adapters/t
 import { answerWithWebhook } from './adapters/webhook.ts';
 import { loadTurn, readMessages, waitsForTurn } from './context.ts';
 import { resumeExternal } from '../flows-runtime/runtime.ts';
-import { downloadReplyMedia } from './media.ts';
+import { downloadReplyMedia, speakReplies, type ReplyFile } from './media.ts';
 import { loadTarget, type FlowNodeRef, type Target } from './targets.ts';
 import { endTurn, retryTurn, type TurnRow } from './turns.ts';
 import { recordUsage } from './usage.ts';
@@ -53,6 +53,9 @@ export async function runTurn(deps: AppDeps, turn: TurnRow, stop: AbortSignal): 
     return failTurn(deps, turn, target, why);
   }
   const files = await downloadReplyMedia(deps, loaded.ticket, outcome.replies, signal);
+  if (target.kind === 'prompt' && target.speech) {
+    for (const [i, file] of await speakReplies(deps, loaded.ticket, outcome.replies, target.speech, signal)) files.set(i, file);
+  }
   try {
     await write(deps, (tx) => applyOutcome(tx, turn, target, outcome, files));
   } catch (err) {
@@ -121,7 +124,7 @@ async function updateTicket(tx: Tx, ticket: TicketRow, patch: Partial<Pick<Ticke
   return row;
 }
 
-async function applyOutcome(tx: Tx, turn: TurnRow, target: Target, outcome: TurnOutcome & { heard?: Heard }, files: Map<number, StoredMedia>): Promise<void> {
+async function applyOutcome(tx: Tx, turn: TurnRow, target: Target, outcome: TurnOutcome & { heard?: Heard }, files: Map<number, ReplyFile>): Promise<void> {
   let ticket = await lockTicket(tx, turn);
   if (!ticket || !waitsForTurn(turn, ticket)) {
     for (const f of files.values()) tx.effects.afterCommit((app) => removeMediaFile(app.config.mediaDir, f.relPath));
@@ -137,10 +140,12 @@ async function applyOutcome(tx: Tx, turn: TurnRow, target: Target, outcome: Turn
   const start = Date.now();
   for (const [i, reply] of outcome.replies.entries()) {
     const media = files.get(i);
-    // A file that could not be fetched leaves as its link.
-    const body = media ? reply.text : [reply.text, reply.media?.url].filter(Boolean).join('\n');
+    // A file that could not be fetched leaves as its link; a voice note says its text (no caption).
+    const body = media?.spoken !== undefined ? '' : media ? reply.text : [reply.text, reply.media?.url].filter(Boolean).join('\n');
     if (!body.trim() && !media) continue;
-    await queueTicketMessage(tx, ticket, { body, media, origin: `assistant:${turn.id}`, notBefore: gap > 0 && i > 0 ? new Date(start + gap * i).toISOString() : undefined });
+    const row = await queueTicketMessage(tx, ticket, { body, media, origin: `assistant:${turn.id}`, notBefore: gap > 0 && i > 0 ? new Date(start + gap * i).toISOString() : undefined });
+    // What the note says, as for a customer's voice note: the model reads it in the next turns.
+    if (media?.spoken !== undefined) await t.insertInto('messageTranscripts', { messageId: row.id, text: media.spoken }).execute();
   }
   if (outcome.session !== undefined && 'integrationId' in target) await keepSession(tx, turn, target.integrationId, outcome.session);
   for (const [messageId, text] of outcome.heard ?? []) {
