@@ -282,6 +282,8 @@ describe('daily details', () => {
   });
 
   it('the user modal edits the default connection and "tickets without a queue"; the server applies both', async () => {
+    // Made before the browser signs in (a sign-in ends the account's other sessions).
+    const leaver = await (await apiAs(e2e, DEMO.admin, e2e.demoPassword))<{ id: number }>('POST', '/users', { name: 'Leo Leaving', email: 'leo.leaving@demo.zapdesk.local', password: 'leaving-123', profile: 'user' });
     const { page, context } = await newPage(e2e);
     await login(page, DEMO.admin, e2e.demoPassword);
     await page.goto('/users');
@@ -302,6 +304,12 @@ describe('daily details', () => {
     await expect(dialog.getByLabel('Default connection').inputValue()).resolves.toBe(String(ids.backupConnection));
     await expect(dialog.getByRole('switch', { name: 'See tickets without a queue' }).getAttribute('aria-checked')).resolves.toBe('true');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // A user who left is deleted from the list once confirmed (the server no longer knows them).
+    await page.getByRole('button', { name: 'Delete Leo Leaving' }).click();
+    await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('cell', { name: 'Leo Leaving', exact: true }).waitFor({ state: 'detached' });
+    expect(await e2e.server.deps.db.selectFrom('users').select('id').where('id', '=', leaver.id).executeTakeFirst()).toBeUndefined();
     await context.close();
 
     // The server applies both: Bruno's new ticket leaves through Backup line, and Julia's ticket

@@ -191,6 +191,21 @@ describe('flow builder', () => {
     expect(run).toMatchObject({ status: 'finished', endReason: 'handover' });
     expect((JSON.parse(run.state) as { variables: Record<string, string> }).variables).toMatchObject({ email_cliente: 'marina@exemplo.com' });
 
+    // Done with them: the phrase campaign, then its flow, deleted from their lists once confirmed.
+    await page.goto('/phrase-lists');
+    await page.getByRole('button', { name: 'Delete Promoção' }).click();
+    await page.getByRole('dialog', { name: 'Delete phrase campaign' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Phrase deleted').waitFor();
+    await page.getByRole('cell', { name: 'Promoção', exact: true }).waitFor({ state: 'detached' });
+    expect((await admin<{ flow: unknown[] }>('GET', '/flowcampaign')).flow).toEqual([]);
+    await page.goto('/flowbuilders');
+    await page.getByRole('button', { name: 'Actions for Promo da loja' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete flow' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Flow deleted successfully').waitFor();
+    await page.getByRole('cell', { name: 'Promo da loja', exact: true }).waitFor({ state: 'detached' });
+    expect((await admin<{ flows: { id: number }[] }>('GET', '/flowbuilder')).flows.map((f) => f.id)).not.toContain(flowId);
+
     expect(errors).toEqual([]);
     await context.close();
   });

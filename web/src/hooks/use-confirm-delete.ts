@@ -1,11 +1,12 @@
-// The delete cycle every list shares: ask with a ConfirmDialog, send, toast "Deleted", close; a
-// failure goes through the shared error handler and keeps the dialog open.
+// The delete cycle every list shares: ask with a ConfirmDialog, send, toast "Deleted" (or the
+// page's own words, e.g. spec/03's 'Frase deletada'), close; a failure goes through the shared error
+// handler and keeps the dialog open.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../ui/toast/store.ts';
 import { toastError } from '../ui/toast/toast-error.ts';
 
-export function useConfirmDelete<T>(send: (item: T) => Promise<unknown>, onDeleted?: (item: T) => void) {
+export function useConfirmDelete<T>(send: (item: T) => Promise<unknown>, deletedMessage?: string) {
   const { t } = useTranslation();
   const [target, setTarget] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
@@ -15,8 +16,7 @@ export function useConfirmDelete<T>(send: (item: T) => Promise<unknown>, onDelet
     setBusy(true);
     try {
       await send(target);
-      toast.success(t('common.deleted'));
-      onDeleted?.(target);
+      toast.success(deletedMessage ?? t('common.deleted'));
       setTarget(null);
     } catch (err) {
       toastError(err);

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { foldFlowText } from '@zapdesk/sync';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
@@ -26,8 +27,11 @@ export function Component() {
   const [search, setSearch] = useState('');
   const flows = useResource(flowApi.list, []);
   const [naming, setNaming] = useState<FlowRecord | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<FlowRecord | null>(null);
   const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete<FlowRecord>(async (flow) => {
+    await flowApi.remove(flow.id);
+    flows.refresh();
+  }, t('flowbuilders.deleted'));
 
   const shown = useMemo(() => {
     const q = foldFlowText(search);
@@ -90,7 +94,7 @@ export function Component() {
                         { key: 'rename', label: t('flowbuilders.rename'), icon: <Icon name="edit" className="size-4" />, onSelect: () => setNaming(f) },
                         { key: 'edit', label: t('flowbuilders.editFlow'), icon: <Icon name="flows" className="size-4" />, onSelect: () => void navigate(`/flowbuilder/${f.id}`) },
                         { key: 'duplicate', label: t('flowbuilders.duplicate'), icon: <Icon name="copy" className="size-4" />, onSelect: () => void act(() => flowApi.duplicate(f.id), t('flowbuilders.duplicated')) },
-                        { key: 'delete', label: t('flowbuilders.delete'), icon: <Icon name="trash" className="size-4" />, onSelect: () => setDeleting(f) },
+                        { key: 'delete', label: t('flowbuilders.delete'), icon: <Icon name="trash" className="size-4" />, onSelect: () => deleting.ask(f) },
                       ]}
                     />
                   </div>
@@ -113,17 +117,7 @@ export function Component() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        busy={busy}
-        title={t('flowbuilders.deleteTitle')}
-        message={t('flowbuilders.deleteConfirm', { name: deleting?.name ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          const flow = deleting;
-          if (flow) void act(() => flowApi.remove(flow.id), t('flowbuilders.deleted')).then((ok) => ok && setDeleting(null));
-        }}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('flowbuilders.deleteTitle')} message={t('flowbuilders.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }

@@ -4,6 +4,7 @@
 // with edit and delete; a dialog creates or edits one (GET/POST/PUT/DELETE /flowcampaign).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -23,8 +24,10 @@ export function Component() {
   const flows = useResource(flowApi.list, []);
   const connections = useSyncedList('connection') ?? [];
   const [editing, setEditing] = useState<PhraseCampaign | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<PhraseCampaign | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete<PhraseCampaign>(async (item) => {
+    await phraseApi.remove(item.id);
+    list.set((rows) => rows?.filter((r) => r.id !== item.id));
+  }, t('phrase-lists.deleted'));
 
   const flowName = (id: number) => flows.data?.find((f) => f.id === id)?.name ?? `#${id}`;
   const connectionName = (id: number | null) => (id === null ? t('phrase-lists.anyConnection') : (connections.find((c) => c.id === id)?.name ?? `#${id}`));
@@ -36,21 +39,6 @@ export function Component() {
       toast.success(t('phrase-lists.updated'));
     } catch (err) {
       toastError(err);
-    }
-  };
-
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await phraseApi.remove(deleting.id);
-      list.set((rows) => rows?.filter((r) => r.id !== deleting.id));
-      toast.success(t('phrase-lists.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -93,7 +81,7 @@ export function Component() {
                 <Td className="hidden text-muted lg:table-cell">{connectionName(c.whatsappId)}</Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)} />
-                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => setDeleting(c)} />
+                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => deleting.ask(c)} />
                 </Td>
               </tr>
             ))}
@@ -114,7 +102,7 @@ export function Component() {
           }}
         />
       )}
-      <ConfirmDialog open={deleting !== null} busy={busy} title={t('phrase-lists.deleteTitle')} message={t('phrase-lists.deleteConfirm', { name: deleting?.name ?? '' })} onClose={() => setDeleting(null)} onConfirm={() => void remove()} />
+      <ConfirmDialog {...deleting.dialog} title={t('phrase-lists.deleteTitle')} message={t('phrase-lists.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }

@@ -21,7 +21,10 @@ export function Component() {
   const { t } = useTranslation();
   const { prompts, loading, reload } = usePrompts();
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
-  const deleting = useConfirmDelete<Prompt>(async (p) => api.delete(`/prompt/${p.id}`), reload);
+  const deleting = useConfirmDelete<Prompt>(async (p) => {
+    await api.delete(`/prompt/${p.id}`);
+    reload();
+  });
 
   return (
     <Page

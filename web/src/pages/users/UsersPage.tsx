@@ -3,6 +3,7 @@ import type { User } from '@zapdesk/sync';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -10,8 +11,6 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { Badge, Table, Td, Th } from '../../ui/Table.tsx';
-import { toast } from '../../ui/toast/store.ts';
-import { toastError } from '../../ui/toast/toast-error.ts';
 import { UserModal } from './UserModal.tsx';
 
 export function Component() {
@@ -20,27 +19,14 @@ export function Component() {
   const [search, setSearch] = useState('');
   const list = useInfiniteList<User>('/users', 'users', search);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete<User>(async (item) => {
+    await api.delete(`/users/${item.id}`);
+    list.setItems((rows) => rows.filter((r) => r.id !== item.id));
+  });
 
   const onSaved = (saved: User) => {
     list.setItems((rows) => (rows.some((r) => r.id === saved.id) ? rows.map((r) => (r.id === saved.id ? saved : r)) : [saved, ...rows]));
     setEditing(null);
-  };
-
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/users/${deleting.id}`);
-      list.setItems((rows) => rows.filter((r) => r.id !== deleting.id));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
   };
 
   return (
@@ -100,7 +86,7 @@ export function Component() {
                   </Td>
                   <Td className="text-right whitespace-nowrap">
                     <IconButton icon="edit" label={`${t('common.edit')} ${u.name}`} onClick={() => setEditing(u)} />
-                    {u.id !== me.id && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${u.name}`} onClick={() => setDeleting(u)} />}
+                    {u.id !== me.id && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${u.name}`} onClick={() => deleting.ask(u)} />}
                   </Td>
                 </tr>
               ))}
@@ -111,14 +97,7 @@ export function Component() {
         </div>
       </Card>
       {editing && <UserModal open user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('users.deleteTitle')}
-        message={t('users.deleteConfirm', { name: deleting?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('users.deleteTitle')} message={t('users.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
 }

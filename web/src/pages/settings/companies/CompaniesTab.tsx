@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Company } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
+import { useConfirmDelete } from '../../../hooks/use-confirm-delete.ts';
 import { daysToDue, dueDateTone, formatDate, type DueTone } from '../../../forms/format.ts';
 import { useInfiniteList } from '../../../hooks/use-infinite-list.ts';
 import { Button, IconButton } from '../../../ui/Button.tsx';
@@ -25,8 +26,10 @@ export default function CompaniesTab() {
   const [search, setSearch] = useState('');
   const list = useInfiniteList<Company>('/companies', 'companies', search);
   const [editing, setEditing] = useState<Company | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Company | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmDelete<Company>(async (item) => {
+    await api.delete(`/companies/${item.id}`);
+    list.setItems((rows) => rows.filter((r) => r.id !== item.id));
+  });
 
   const replace = (saved: Company) =>
     list.setItems((rows) => (rows.some((r) => r.id === saved.id) ? rows.map((r) => (r.id === saved.id ? saved : r)) : [saved, ...rows]));
@@ -38,21 +41,6 @@ export default function CompaniesTab() {
       toast.success(t('companies.renewed', { date: formatDate(saved.dueDate, i18n.language) }));
     } catch (err) {
       toastError(err);
-    }
-  };
-
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/companies/${deleting.id}`);
-      list.setItems((rows) => rows.filter((r) => r.id !== deleting.id));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -95,7 +83,7 @@ export default function CompaniesTab() {
                     <Td className="text-right whitespace-nowrap">
                       <IconButton icon="renew" label={`${t('companies.renew')} ${c.name}`} onClick={() => void renew(c)} />
                       <IconButton icon="edit" label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)} />
-                      <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => setDeleting(c)} />
+                      <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => deleting.ask(c)} />
                     </Td>
                   </tr>
                 );
@@ -117,14 +105,7 @@ export default function CompaniesTab() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('companies.deleteTitle')}
-        message={t('companies.deleteConfirm', { name: deleting?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('companies.deleteTitle')} message={t('companies.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </div>
   );
 }

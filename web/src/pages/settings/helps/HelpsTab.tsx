@@ -3,36 +3,22 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Help } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
+import { useConfirmDelete } from '../../../hooks/use-confirm-delete.ts';
 import { useResource } from '../../../hooks/use-resource.ts';
 import { Button, IconButton } from '../../../ui/Button.tsx';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import { Card, EmptyState } from '../../../ui/Page.tsx';
 import { Table, Td, Th } from '../../../ui/Table.tsx';
-import { toast } from '../../../ui/toast/store.ts';
-import { toastError } from '../../../ui/toast/toast-error.ts';
 import { HelpModal } from './HelpModal.tsx';
 
 export default function HelpsTab() {
   const { t } = useTranslation();
   const helps = useResource(() => api.get<Help[]>('/helps'), []);
   const [editing, setEditing] = useState<Help | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Help | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/helps/${deleting.id}`);
-      helps.set((list) => list?.filter((h) => h.id !== deleting.id));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<Help>(async (item) => {
+    await api.delete(`/helps/${item.id}`);
+    helps.set((list) => list?.filter((h) => h.id !== item.id));
+  });
 
   return (
     <div className="flex flex-col gap-3">
@@ -59,7 +45,7 @@ export default function HelpsTab() {
                 <Td className="max-w-md truncate text-muted">{h.description}</Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${h.title}`} onClick={() => setEditing(h)} />
-                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${h.title}`} onClick={() => setDeleting(h)} />
+                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${h.title}`} onClick={() => deleting.ask(h)} />
                 </Td>
               </tr>
             ))}
@@ -77,14 +63,7 @@ export default function HelpsTab() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('helpAdmin.deleteTitle')}
-        message={t('helpAdmin.deleteConfirm', { name: deleting?.title ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('helpAdmin.deleteTitle')} message={t('helpAdmin.deleteConfirm', { name: deleting.target?.title ?? '' })} />
     </div>
   );
 }

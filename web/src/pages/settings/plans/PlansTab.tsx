@@ -3,14 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PLAN_FEATURES, type Plan, type PlanFlags } from '@zapdesk/sync';
 import { api } from '../../../api/client.ts';
+import { useConfirmDelete } from '../../../hooks/use-confirm-delete.ts';
 import { formatMoney } from '../../../forms/format.ts';
 import { useResource } from '../../../hooks/use-resource.ts';
 import { Button, IconButton } from '../../../ui/Button.tsx';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import { Card, EmptyState } from '../../../ui/Page.tsx';
 import { Badge, Table, Td, Th } from '../../../ui/Table.tsx';
-import { toast } from '../../../ui/toast/store.ts';
-import { toastError } from '../../../ui/toast/toast-error.ts';
 import { PlanModal } from './PlanModal.tsx';
 
 const FLAGS = Object.values(PLAN_FEATURES) as (keyof PlanFlags)[];
@@ -19,23 +18,10 @@ export default function PlansTab() {
   const { t, i18n } = useTranslation();
   const plans = useResource(() => api.get<Plan[]>('/plans/all'), []);
   const [editing, setEditing] = useState<Plan | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Plan | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.delete(`/plans/${deleting.id}`);
-      plans.set((list) => list?.filter((p) => p.id !== deleting.id));
-      toast.success(t('common.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const deleting = useConfirmDelete<Plan>(async (item) => {
+    await api.delete(`/plans/${item.id}`);
+    plans.set((list) => list?.filter((p) => p.id !== item.id));
+  });
 
   return (
     <div className="flex flex-col gap-3">
@@ -77,7 +63,7 @@ export default function PlansTab() {
                 </Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${p.name}`} onClick={() => setEditing(p)} />
-                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${p.name}`} onClick={() => setDeleting(p)} />
+                  <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${p.name}`} onClick={() => deleting.ask(p)} />
                 </Td>
               </tr>
             ))}
@@ -95,14 +81,7 @@ export default function PlansTab() {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t('plans.deleteTitle')}
-        message={t('plans.deleteConfirm', { name: deleting?.name ?? '' })}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...deleting.dialog} title={t('plans.deleteTitle')} message={t('plans.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </div>
   );
 }
