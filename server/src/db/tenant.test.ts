@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
@@ -32,6 +33,22 @@ describe.each(DIALECTS)('tenant() on %s', (dialect) => {
     await tenant(t.db, a.id).insertInto('settings', forged).execute();
     const row = await t.db.selectFrom('settings').select('companyId').where('key', '=', 'forged').executeTakeFirstOrThrow();
     expect(row.companyId).toBe(a.id);
+  });
+
+  it("looks rows up by a list of ids through the primary key, still only the company's", async () => {
+    const a = await seedCompany(t);
+    const b = await seedCompany(t);
+    const mine = await seedUser(t, a.id, { name: 'Ana' });
+    const theirs = await seedUser(t, b.id, { name: 'Bia' });
+    const byIds = tenant(t.db, a.id).selectFrom('users').select('users.name').where('users.id', 'in', [mine.id, theirs.id]);
+    expect(await byIds.execute()).toEqual([{ name: 'Ana' }]);
+    if (dialect !== 'sqlite') return;
+    // Without it SQLite walks the company's index: every row of the company, for a handful of ids.
+    for (const table of ['messages', 'contacts', 'outbox', 'users'] as const) {
+      const q = tenant(t.db, a.id).selectFrom(table).select(`${table}.id`).where(`${table}.id`, 'in', [1, 2, 3]).compile();
+      const plan = await t.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]));
+      expect(plan.rows.map((r) => r.detail).join(' | '), table).toMatch(/USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    }
   });
 
   it('refuses to build a query without a valid company', () => {
