@@ -1,13 +1,17 @@
-// Group commit for the inbound pipeline on SQLite. SQLite has one writer and one connection here,
-// so deliveries are serialised anyway; what costs is each commit (WAL frames for every page touched)
-// and each statement (a full-text segment per insert, store.ts). Deliveries that arrive while a
-// transaction runs are queued and stored together in the next one by one call of the store
-// function, which answers an outcome per delivery (a redelivery is an outcome, not a failure). If
-// that call throws (a bad row, a conflict the store could not foresee), the batch is rolled back and
-// run again one delivery at a time, each in its own savepoint, so the failure stays with its
-// delivery. Every caller learns its outcome only after the commit. PostgreSQL keeps one transaction
-// per delivery (real concurrency), under a per-company advisory lock with deadlock retries.
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+// Group commit for the inbound pipeline. Deliveries that arrive while a transaction runs are queued
+// and stored together in the next one by one call of the store function, which answers an outcome
+// per delivery (a redelivery is an outcome, not a failure). If that call throws (a bad row, a
+// conflict the store could not foresee), the batch is rolled back and run again one delivery at a
+// time, each in its own savepoint, so the failure stays with its delivery. Every caller learns its
+// outcome only after the commit.
+// - SQLite has one writer and one connection here, so deliveries are serialised anyway; what costs
+//   is each commit (WAL frames for every page touched) and each statement (a full-text segment per
+//   insert, store.ts). One queue for the whole app.
+// - PostgreSQL: one queue per company. A company's deliveries take turns under its advisory lock
+//   anyway (below), so a transaction per delivery bought no concurrency and paid a dozen round trips
+//   and a commit each; companies still run side by side on the pool's connections. A deadlock or
+//   serialisation failure with other work is retried.
+import { CompiledQuery, sql, type ControlledTransaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { collectEffects, txOf, type EffectLog, type Tx } from '../db/write.ts';
@@ -22,10 +26,11 @@ export const MAX_GROUP = 200;
 export type Store<I, O> = (tx: Tx, items: I[]) => Promise<O[]>;
 
 type Job<I, O> = { item: I; resolve: (value: O) => void; reject: (err: unknown) => void };
-type Group<I, O> = { queue: Job<I, O>[]; draining: boolean };
+/** A queue of deliveries; `companyId` is its company's on PostgreSQL (locked per transaction), 0 on SQLite. */
+type Group<I, O> = { companyId: number; queue: Job<I, O>[]; draining: boolean };
 
-// Per app and store function, never shared between apps or tests.
-const groups = new WeakMap<AppDeps, Map<Store<never, unknown>, Group<never, unknown>>>();
+// Per app, store function and company (PostgreSQL), never shared between apps or tests.
+const groups = new WeakMap<AppDeps, Map<Store<never, unknown>, Map<number, Group<never, unknown>>>>();
 
 // One savepoint at a time, released before the next, so one name serves. Raw statements: Kysely's
 // savepoint() builds a new transaction object for each.
@@ -34,23 +39,13 @@ const RELEASE = CompiledQuery.raw('release delivery');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to delivery');
 
 export function runGrouped<I, O>(deps: AppDeps, companyId: number, item: I, store: Store<I, O>): Promise<O> {
-  if (deps.dialect !== 'sqlite') {
-    const log = collectEffects();
-    return runLocked(deps, companyId, async (trx) => one(await store(txOf(deps, trx, log.effects), [item]))).then(
-      (outcome) => {
-        log.commit(deps);
-        return outcome;
-      },
-      async (err: unknown) => {
-        await log.rollback(deps.log);
-        throw err;
-      },
-    );
-  }
+  const key = deps.dialect === 'postgres' ? companyId : 0;
   let byStore = groups.get(deps);
   if (!byStore) groups.set(deps, (byStore = new Map()));
-  let group = byStore.get(store as Store<never, unknown>) as Group<I, O> | undefined;
-  if (!group) byStore.set(store as Store<never, unknown>, (group = { queue: [], draining: false }) as Group<never, unknown>);
+  let byCompany = byStore.get(store as Store<never, unknown>);
+  if (!byCompany) byStore.set(store as Store<never, unknown>, (byCompany = new Map()));
+  let group = byCompany.get(key) as Group<I, O> | undefined;
+  if (!group) byCompany.set(key, (group = { companyId: key, queue: [], draining: false }) as Group<never, unknown>);
   const g = group;
   return new Promise<O>((resolve, reject) => {
     g.queue.push({ item, resolve, reject });
@@ -68,55 +63,80 @@ async function drain<I, O>(deps: AppDeps, group: Group<I, O>, store: Store<I, O>
   try {
     while (group.queue.length > 0) {
       const batch = group.queue.splice(0, MAX_GROUP);
-      const stored = await runBatch(deps, batch, store);
-      if (!stored) await runOneByOne(deps, batch, store);
+      const stored = await runBatch(deps, group.companyId, batch, store);
+      if (!stored) await runOneByOne(deps, group.companyId, batch, store);
     }
   } finally {
     group.draining = false;
   }
 }
 
-/** The whole batch in one call and one transaction; false (rolled back) when the call failed. */
-async function runBatch<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<boolean> {
-  let trx;
-  try {
-    trx = await deps.db.startTransaction().execute();
-  } catch (err) {
-    for (const job of batch) job.reject(err);
+const RETRYABLE = new Set(['40P01', '40001']);
+const isRetryable = (err: unknown) => RETRYABLE.has((err as { code?: string }).code ?? '');
+const ATTEMPTS = 5;
+const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+
+/** A transaction for a batch: on PostgreSQL holding the company's ingest lock. */
+async function begin(deps: AppDeps, companyId: number): Promise<ControlledTransaction<DB>> {
+  const trx = await deps.db.startTransaction().execute();
+  if (deps.dialect === 'postgres') {
+    try {
+      await sql`select pg_advisory_xact_lock(${INGEST_LOCK}, ${companyId})`.execute(trx);
+    } catch (err) {
+      await trx.rollback().execute().catch(() => undefined);
+      throw err;
+    }
+  }
+  return trx;
+}
+
+/**
+ * The whole batch in one call and one transaction; false (rolled back) when the call failed. A
+ * deadlock on PostgreSQL is tried again, the whole batch.
+ */
+async function runBatch<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>[], store: Store<I, O>): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    let trx;
+    try {
+      trx = await begin(deps, companyId);
+    } catch (err) {
+      if (isRetryable(err) && attempt < ATTEMPTS) {
+        await backOff(attempt);
+        continue;
+      }
+      for (const job of batch) job.reject(err);
+      return true;
+    }
+    let outcomes: O[];
+    const log = collectEffects();
+    try {
+      outcomes = await store(txOf(deps, trx, log.effects), batch.map((job) => job.item));
+      if (outcomes.length !== batch.length) throw new Error(`store answered ${outcomes.length} outcomes for ${batch.length} items`);
+      await trx.commit().execute();
+    } catch (err) {
+      await trx.rollback().execute().catch(() => undefined);
+      await log.rollback(deps.log);
+      if (isRetryable(err) && attempt < ATTEMPTS) {
+        await backOff(attempt);
+        continue;
+      }
+      if (batch.length > 1) return false;
+      batch[0]!.reject(err);
+      return true;
+    }
+    log.commit(deps);
+    batch.forEach((job, i) => job.resolve(outcomes[i]!));
     return true;
   }
-  let outcomes: O[];
-  const log = collectEffects();
-  try {
-    outcomes = await store(txOf(deps, trx, log.effects), batch.map((job) => job.item));
-    if (outcomes.length !== batch.length) throw new Error(`store answered ${outcomes.length} outcomes for ${batch.length} items`);
-  } catch (err) {
-    await trx.rollback().execute().catch(() => undefined);
-    await log.rollback(deps.log);
-    if (batch.length > 1) return false;
-    batch[0]!.reject(err);
-    return true;
-  }
-  try {
-    await trx.commit().execute();
-  } catch (err) {
-    await trx.rollback().execute().catch(() => undefined);
-    await log.rollback(deps.log);
-    for (const job of batch) job.reject(err);
-    return true;
-  }
-  log.commit(deps);
-  batch.forEach((job, i) => job.resolve(outcomes[i]!));
-  return true;
 }
 
 /** Each delivery in its own savepoint of one transaction: a failure rolls back alone and is its caller's. */
-async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
+async function runOneByOne<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
   const outcomes: ({ ok: true; value: O } | { ok: false; error: unknown })[] = [];
   const kept: EffectLog[] = [];
   let trx;
   try {
-    trx = await deps.db.startTransaction().execute();
+    trx = await begin(deps, companyId);
   } catch (err) {
     for (const job of batch) job.reject(err);
     return;
@@ -151,8 +171,6 @@ async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store
   });
 }
 
-const RETRYABLE = new Set(['40P01', '40001']);
-
 /**
  * PostgreSQL: every write to a synced table bumps the company's per-table sync counters by trigger,
  * row locks taken in the order the tables are touched. Two deliveries touching tables in different
@@ -170,19 +188,4 @@ const INGEST_LOCK = 0x7a64; // "zd": the advisory-lock namespace of the inbound 
  */
 export async function lockCompanyIngest(tx: Tx, companyId: number): Promise<void> {
   if (tx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${INGEST_LOCK}, ${companyId})`.execute(tx.db);
-}
-
-async function runLocked<T>(deps: AppDeps, companyId: number, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(${INGEST_LOCK}, ${companyId})`.execute(trx);
-        return work(trx);
-      });
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (!code || !RETRYABLE.has(code) || attempt >= 5) throw err;
-      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
-    }
-  }
 }
