@@ -48,6 +48,13 @@ export type Config = {
   assistants: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; openaiBaseUrl: string | undefined; transcriptionModel: string; dialogflowBaseUrl: string; publicUrl: string };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
+  /**
+   * Connection leases with several instances on PostgreSQL (channels/lease.ts): a lease lasts
+   * `ttlMs` (LEASE_TTL_MS, 15 s) and is renewed every `heartbeatMs` (LEASE_HEARTBEAT_MS, 5 s), when
+   * the others also look for lapsed leases to take over. A dead holder's connections move within
+   * ttl + heartbeat + a start (about 21 s with the defaults; README "Several instances").
+   */
+  leases: { ttlMs: number; heartbeatMs: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -131,5 +138,6 @@ export function loadConfig(env: Env = process.env): Config {
       qrMaxAttempts: int(env.SIMULATOR_QR_ATTEMPTS, 5),
       reconnectDelayMs: int(env.SIMULATOR_RECONNECT_MS, 1_000),
     },
+    leases: { ttlMs: int(env.LEASE_TTL_MS, 15_000), heartbeatMs: int(env.LEASE_HEARTBEAT_MS, 5_000) },
   };
 }

@@ -11,7 +11,10 @@ import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import type { Logger } from '../log.ts';
 import { createAuthStore, type AuthStore } from './auth-store.ts';
+import { createRouting, type Routing } from './holder.ts';
 import type { Leases } from './lease.ts';
+import type { RemoteCalls } from './remote.ts';
+import { createSimulatorControls, type SimulatorControls } from './simulator/controls.ts';
 import type { SimulatorNetwork } from './simulator/network.ts';
 import type { Ack, Channel, ConnectionStatus, InboundMessage, MessageChange, Peer } from './types.ts';
 
@@ -42,8 +45,8 @@ export type SessionManager = {
    * `number` (the QR shows too); resolves with the code, ERR_WAPP_NOT_INITIALIZED when none came.
    */
   requestPairingCode(companyId: number, connectionId: number, number: string): Promise<string>;
-  /** The pairing code shown for the connection, while it waits for the phone. */
-  pairingCode(connectionId: number): string | undefined;
+  /** The pairing code shown for the connection, while it waits for the phone (asked of the instance running it). */
+  pairingCode(companyId: number, connectionId: number): Promise<string | undefined>;
   /** Unpairs: credentials wiped, status DISCONNECTED; the session stays down until started again. */
   logout(companyId: number, connectionId: number): Promise<void>;
   /** The connection row is gone: end its session without writing to it. */
@@ -61,6 +64,10 @@ export type SessionManager = {
   /** Renews held leases and takes over connections whose instance died; runs on a timer after startAll. */
   heartbeat(): Promise<void>;
   readonly simulator: SimulatorNetwork;
+  /** The simulator's HTTP controls: they act where the connection's session runs (simulator/controls.ts). */
+  readonly simulatorControls: SimulatorControls;
+  /** Where each connection's session runs: commands and simulator controls reach its holder (holder.ts). */
+  readonly routing: Routing;
 };
 
 const LIVE: ConnectionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING', 'qrcode'];
@@ -76,6 +83,8 @@ export function createSessionManager(deps: {
   write: WriteFn;
   /** Several instances on one PostgreSQL: a connection runs where its lease is held. */
   leases?: Leases;
+  /** Calls to the other instances over the bus; its `self` is the leases' owner. */
+  remote?: RemoteCalls;
   heartbeatMs?: number;
 }): SessionManager {
   const { db, log } = deps;
@@ -84,6 +93,7 @@ export function createSessionManager(deps: {
   const codes = new Map<number, string>();
   const codeWaiters = new Map<number, (code: string) => void>();
   let heartbeatTimer: NodeJS.Timeout | undefined;
+  const routing = createRouting({ db, leases: deps.leases, remote: deps.remote, isHere: (id) => sessions.has(id) });
   const listeners = {
     inbound: new Set<Listener<InboundEvent>>(),
     ack: new Set<Listener<AckEvent>>(),
@@ -156,8 +166,9 @@ export function createSessionManager(deps: {
   };
 
   /**
-   * Commands that wipe or rewrite a connection's pairing run only where its session runs: on another
-   * instance's lease they are refused before anything is touched (commands are not forwarded).
+   * Commands that wipe or rewrite a connection's pairing run only where its session runs: routed to
+   * the holder (holder.ts), they still check here, so a lease that moved meanwhile refuses them
+   * before anything is touched.
    */
   const claimHere = async (companyId: number, connectionId: number) => {
     if (deps.leases && !(await deps.leases.claim(companyId, connectionId))) {
@@ -174,25 +185,11 @@ export function createSessionManager(deps: {
     await session.channel[how]().catch((err) => log.warn('closing a session failed', { connectionId, error: String(err) }));
   };
 
-  const manager: SessionManager = {
-    simulator: deps.simulator,
-    getChannel: (connectionId) => sessions.get(connectionId)?.channel,
-    flush: async (connectionId) => {
-      // A write may queue another (a status listener); wait until the chain is quiet.
-      let current: Promise<void> | undefined;
-      while (current !== writes.get(connectionId)) {
-        current = writes.get(connectionId);
-        await current;
-      }
-    },
-    onInbound: (l) => subscribe(listeners.inbound, l),
-    onAck: (l) => subscribe(listeners.ack, l),
-    onChange: (l) => subscribe(listeners.change, l),
-    onStatus: (l) => subscribe(listeners.status, l),
+  /** The commands as this instance runs them, on a connection whose lease it holds (or takes). */
+  const here = {
+    pairingCode: async (connectionId: number) => (sessions.get(connectionId)?.channel.status() === 'qrcode' ? codes.get(connectionId) : undefined),
 
-    pairingCode: (connectionId) => (sessions.get(connectionId)?.channel.status() === 'qrcode' ? codes.get(connectionId) : undefined),
-
-    async requestPairingCode(companyId, connectionId, number) {
+    async requestPairingCode(companyId: number, connectionId: number, number: string): Promise<string> {
       await findConnection(companyId, connectionId);
       await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
@@ -206,7 +203,7 @@ export function createSessionManager(deps: {
       });
       code.catch(() => undefined); // awaited below only when the start succeeded
       try {
-        await manager.start(companyId, connectionId, { pairingCodeFor: number });
+        await here.start(companyId, connectionId, { pairingCodeFor: number });
         return await code;
       } finally {
         clearTimeout(timer);
@@ -214,7 +211,7 @@ export function createSessionManager(deps: {
       }
     },
 
-    async start(companyId, connectionId, opts) {
+    async start(companyId: number, connectionId: number, opts?: { pairingCodeFor?: string }): Promise<void> {
       const row = await findConnection(companyId, connectionId);
       const current = sessions.get(connectionId);
       if (current && LIVE.includes(current.channel.status())) return manager.flush(connectionId);
@@ -236,16 +233,16 @@ export function createSessionManager(deps: {
       await manager.flush(connectionId);
     },
 
-    async renewQr(companyId, connectionId) {
+    async renewQr(companyId: number, connectionId: number): Promise<void> {
       await findConnection(companyId, connectionId);
       await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
       await createAuthStore(db, companyId, connectionId).wipe();
       await persist(companyId, connectionId, { status: 'OPENING', qrcode: '', retries: 0, number: null });
-      await manager.start(companyId, connectionId);
+      await here.start(companyId, connectionId);
     },
 
-    async logout(companyId, connectionId) {
+    async logout(companyId: number, connectionId: number): Promise<void> {
       await findConnection(companyId, connectionId);
       await claimHere(companyId, connectionId);
       await drop(connectionId, 'logout');
@@ -253,6 +250,49 @@ export function createSessionManager(deps: {
       await createAuthStore(db, companyId, connectionId).wipe();
       await persist(companyId, connectionId, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
     },
+  };
+  // What the holder runs when another instance forwards a command to it.
+  routing.register({
+    start: ({ companyId, connectionId }) => here.start(companyId, connectionId),
+    renewQr: ({ companyId, connectionId }) => here.renewQr(companyId, connectionId),
+    logout: ({ companyId, connectionId }) => here.logout(companyId, connectionId),
+    requestPairingCode: ({ companyId, connectionId, number }) => here.requestPairingCode(companyId, connectionId, String(number)),
+    pairingCode: async ({ connectionId }) => (await here.pairingCode(connectionId)) ?? null,
+  });
+  /** A command waits for the holder's answer this long (it may start a session). */
+  const COMMAND_MS = 15_000;
+
+  const manager: SessionManager = {
+    simulator: deps.simulator,
+    routing,
+    simulatorControls: createSimulatorControls(deps.simulator, routing, {
+      flush: (connectionId) => manager.flush(connectionId),
+      status: (connectionId) => sessions.get(connectionId)?.channel.status(),
+    }),
+    getChannel: (connectionId) => sessions.get(connectionId)?.channel,
+    flush: async (connectionId) => {
+      // A write may queue another (a status listener); wait until the chain is quiet.
+      let current: Promise<void> | undefined;
+      while (current !== writes.get(connectionId)) {
+        current = writes.get(connectionId);
+        await current;
+      }
+    },
+    onInbound: (l) => subscribe(listeners.inbound, l),
+    onAck: (l) => subscribe(listeners.ack, l),
+    onChange: (l) => subscribe(listeners.change, l),
+    onStatus: (l) => subscribe(listeners.status, l),
+
+    // Each command runs where the session runs: here, or on the holder of the lease (holder.ts).
+    async pairingCode(companyId, connectionId) {
+      const code = await routing.onHolder<string | null>({ companyId, connectionId }, 'pairingCode', {}, async () => (await here.pairingCode(connectionId)) ?? null);
+      return code ?? undefined;
+    },
+    requestPairingCode: (companyId, connectionId, number) =>
+      routing.command({ companyId, connectionId }, 'requestPairingCode', { number }, () => here.requestPairingCode(companyId, connectionId, number), PAIRING_CODE_WAIT_MS + COMMAND_MS),
+    start: (companyId, connectionId, opts) => routing.command({ companyId, connectionId }, 'start', {}, () => here.start(companyId, connectionId, opts), COMMAND_MS),
+    renewQr: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'renewQr', {}, () => here.renewQr(companyId, connectionId), COMMAND_MS),
+    logout: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'logout', {}, () => here.logout(companyId, connectionId), COMMAND_MS),
 
     forget: (connectionId) => drop(connectionId, 'logout'),
 
@@ -276,20 +316,24 @@ export function createSessionManager(deps: {
     async startAll() {
       await startLive(() => true);
       if (deps.leases && !heartbeatTimer) {
-        heartbeatTimer = setInterval(() => void manager.heartbeat().catch((err) => log.warn('lease heartbeat failed', { error: String(err) })), deps.heartbeatMs ?? 10_000);
+        heartbeatTimer = setInterval(() => void manager.heartbeat().catch((err) => log.warn('lease heartbeat failed', { error: String(err) })), deps.heartbeatMs ?? 5_000);
         heartbeatTimer.unref?.();
       }
     },
   };
 
-  /** Starts the live connections the filter picks, company by company (every query through tenant()). */
+  /**
+   * Starts here the live connections the filter picks whose lease this instance gets, company by
+   * company (every query through tenant()); those another instance holds stay there.
+   */
   async function startLive(pick: (row: { id: number; leaseExpiresAt: string | null }) => boolean) {
     const companies = await db.selectFrom('companies').select('id').execute();
     for (const company of companies) {
       const rows = await tenant(db, company.id).selectFrom('whatsapps').select(['id', 'leaseExpiresAt']).where('status', 'in', LIVE).execute();
       for (const row of rows.filter(pick)) {
+        if (deps.leases && !sessions.has(row.id) && !(await deps.leases.claim(company.id, row.id))) continue;
         // One failing connection must not keep the others down.
-        await manager.start(company.id, row.id).catch((err) => log.warn('session not started', { connectionId: row.id, error: String(err) }));
+        await here.start(company.id, row.id).catch((err) => log.warn('session not started', { connectionId: row.id, error: String(err) }));
       }
     }
   }
