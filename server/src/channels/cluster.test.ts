@@ -111,6 +111,11 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     expect((await call(a, 'POST', '/simulator/acks', { connectionId: id, messageId: entry!.id, ack: 3 })).ack).toBe(3);
     await waitFor(async () => (await db.selectFrom('messages').select('ack').where('id', '=', reply.id).executeTakeFirstOrThrow()).ack, (ack) => ack === 3, 10_000);
 
+    // Network questions asked through instances that do not run the session (b started it): the
+    // reply deleted for everyone, the phone's address book imported.
+    expect((await call(a, 'DELETE', `/messages/${reply.id}`)).isDeleted).toBe(true);
+    expect((await call(c, 'POST', '/contacts/import')).count).toBeGreaterThanOrEqual(5);
+
     expect((await call(c, 'DELETE', `/whatsappsession/${id}`)).status).toBe('DISCONNECTED');
     // Down everywhere: a control needing the session says so, from any instance.
     const refused = await a.request('POST', `/simulator/connections/${id}/scan`, { token: await login(a) });

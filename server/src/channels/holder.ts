@@ -54,6 +54,26 @@ export function createRouting(deps: { db: Database; leases?: Leases; remote?: Re
     return { owner: held && row.leaseOwner !== remote?.self ? row.leaseOwner : undefined, live: LIVE.includes(row.status as ConnectionStatus) };
   };
 
+  /**
+   * Asks the holder, watching its lease meanwhile: a holder that died (its lease lapsed or moved)
+   * never answers, and the caller looks again at once instead of waiting out the timeout.
+   */
+  const ask = async <T>(owner: string, t: Target, op: string, args: Record<string, unknown>, timeoutMs: number): Promise<T> => {
+    let settled = false;
+    const watch = (async () => {
+      while (!settled) {
+        await new Promise((resolve) => setTimeout(resolve, 2 * LOOK_AGAIN_MS));
+        if (!settled && (await look(t)).owner !== owner) throw new NoAnswer();
+      }
+    })();
+    watch.catch(() => undefined);
+    try {
+      return await Promise.race([remote!.call<T>(owner, op, { ...t, ...args }, timeoutMs), watch as Promise<never>]);
+    } finally {
+      settled = true;
+    }
+  };
+
   return {
     register(more) {
       for (const [name, op] of Object.entries(more)) ops.set(name, op);
@@ -65,7 +85,13 @@ export function createRouting(deps: { db: Database; leases?: Leases; remote?: Re
       for (let i = 0; i < 3; i++) {
         if (isHere(t.connectionId) || (await leases.claim(t.companyId, t.connectionId))) return local();
         const { owner } = await look(t);
-        if (owner) return remote.call<T>(owner, op, { ...t, ...args }, timeoutMs);
+        if (!owner) continue;
+        try {
+          return await ask<T>(owner, t, op, args, timeoutMs);
+        } catch (err) {
+          // Asked again only when the lease moved (a timeout from a live holder may have acted).
+          if (!(err instanceof NoAnswer) || (await look(t)).owner === owner) throw err;
+        }
       }
       throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection is moving between server instances; try again.');
     },
@@ -79,7 +105,7 @@ export function createRouting(deps: { db: Database; leases?: Leases; remote?: Re
         const mayWait = live && Date.now() < until;
         if (owner) {
           try {
-            return await remote.call<T>(owner, op, { ...t, ...args }, opts.timeoutMs ?? 10_000);
+            return await ask<T>(owner, t, op, args, opts.timeoutMs ?? 15_000);
           } catch (err) {
             // Its holder died or let it go meanwhile: asked again once someone holds it.
             const moved = err instanceof NoAnswer || (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED');

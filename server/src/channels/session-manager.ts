@@ -14,6 +14,7 @@ import { createAuthStore, type AuthStore } from './auth-store.ts';
 import { createRouting, type Routing } from './holder.ts';
 import type { Leases } from './lease.ts';
 import type { RemoteCalls } from './remote.ts';
+import { createRemoteChannels, type ChannelQueries } from './remote-channel.ts';
 import { createSimulatorControls, type SimulatorControls } from './simulator/controls.ts';
 import type { SimulatorNetwork } from './simulator/network.ts';
 import type { Ack, Channel, ConnectionStatus, InboundMessage, MessageChange, Peer } from './types.ts';
@@ -54,6 +55,8 @@ export type SessionManager = {
   /** Shutdown: closes sockets but keeps statuses, so the next boot reconnects. */
   stopAll(): Promise<void>;
   getChannel(connectionId: number): Channel | undefined;
+  /** Network questions (numbers, address book, delete, read receipts) answered where the session runs (remote-channel.ts). */
+  queries(companyId: number, connectionId: number): ChannelQueries;
   /** Resolves when the status writes queued so far for the connection are committed. */
   flush(connectionId: number): Promise<void>;
   onInbound(listener: Listener<InboundEvent>): () => void;
@@ -259,6 +262,7 @@ export function createSessionManager(deps: {
     requestPairingCode: ({ companyId, connectionId, number }) => here.requestPairingCode(companyId, connectionId, String(number)),
     pairingCode: async ({ connectionId }) => (await here.pairingCode(connectionId)) ?? null,
   });
+  const remoteChannels = createRemoteChannels(routing, (connectionId) => sessions.get(connectionId)?.channel);
   /** A command waits for the holder's answer this long (it may start a session). */
   const COMMAND_MS = 15_000;
 
@@ -270,6 +274,7 @@ export function createSessionManager(deps: {
       status: (connectionId) => sessions.get(connectionId)?.channel.status(),
     }),
     getChannel: (connectionId) => sessions.get(connectionId)?.channel,
+    queries: (companyId, connectionId) => remoteChannels.queries({ companyId, connectionId }),
     flush: async (connectionId) => {
       // A write may queue another (a status listener); wait until the chain is quiet.
       let current: Promise<void> | undefined;
