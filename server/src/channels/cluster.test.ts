@@ -100,6 +100,10 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     const stored = await db.selectFrom('messages').select(['body', 'ticketId']).where('whatsappId', '=', id).where('fromMe', '=', 0).orderBy('id').execute();
     expect(stored.map((m) => m.body)).toEqual(['hello 0', 'hello 1', 'hello 2']);
     expect(new Set(stored.map((m) => m.ticketId)).size).toBe(1);
+    // Past NOTIFY's 8000 bytes, the call travels in parts (accents: more bytes than characters).
+    const long = 'ação '.repeat(6_000);
+    await call(a, 'POST', '/simulator/messages', { connectionId: id, from: '5511955500003', body: long });
+    expect((await db.selectFrom('messages').select('body').where('whatsappId', '=', id).where('body', '=', long).execute()).length).toBe(1);
 
     // Faults set through one instance hold on the holder: the next send fails there and is retried.
     expect(await call(a, 'POST', `/simulator/connections/${id}/faults`, { failSends: 1 })).toEqual({ id, sendLatencyMs: 0, failSends: 1 });

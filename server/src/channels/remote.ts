@@ -84,7 +84,10 @@ export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
         timer = setTimeout(() => resolve(undefined), timeoutMs);
       });
       try {
-        await send('call', target, id, { op, args });
+        // The bus reconnecting: nobody can be asked now, as if nobody answered.
+        await send('call', target, id, { op, args }).catch(() => {
+          throw new NoAnswer();
+        });
         const a = await reply;
         if (!a) throw new NoAnswer();
         if (a.ok) return a.value as T;
@@ -95,7 +98,10 @@ export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
         waiting.delete(id);
       }
     },
-    broadcast: (op, args) => send('call', '*', randomUUID(), { op, args }),
+    broadcast: (op, args) =>
+      send('call', '*', randomUUID(), { op, args }).catch(() => {
+        throw new NoAnswer();
+      }),
     serve(h) {
       handler = h;
     },

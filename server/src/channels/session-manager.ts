@@ -261,6 +261,7 @@ export function createSessionManager(deps: {
     logout: ({ companyId, connectionId }) => here.logout(companyId, connectionId),
     requestPairingCode: ({ companyId, connectionId, number }) => here.requestPairingCode(companyId, connectionId, String(number)),
     pairingCode: async ({ connectionId }) => (await here.pairingCode(connectionId)) ?? null,
+    forget: ({ connectionId }) => drop(connectionId, 'logout'),
   });
   const remoteChannels = createRemoteChannels(routing, (connectionId) => sessions.get(connectionId)?.channel);
   /** A command waits for the holder's answer this long (it may start a session). */
@@ -299,7 +300,11 @@ export function createSessionManager(deps: {
     renewQr: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'renewQr', {}, () => here.renewQr(companyId, connectionId), COMMAND_MS),
     logout: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'logout', {}, () => here.logout(companyId, connectionId), COMMAND_MS),
 
-    forget: (connectionId) => drop(connectionId, 'logout'),
+    // The row is gone, so its lease names no holder: every instance hears it, the holder logs out.
+    async forget(connectionId) {
+      if (sessions.has(connectionId)) return drop(connectionId, 'logout');
+      await routing.broadcast('forget', { companyId: 0, connectionId });
+    },
 
     async stopAll() {
       if (heartbeatTimer) clearInterval(heartbeatTimer);
