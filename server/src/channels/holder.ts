@@ -109,7 +109,10 @@ export function createRouting(deps: { db: Database; leases?: Leases; remote?: Re
           } catch (err) {
             // Its holder died or let it go meanwhile: asked again once someone holds it.
             const moved = err instanceof NoAnswer || (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED');
-            if (!moved || !mayWait) throw err;
+            if (!moved) throw err;
+            // A holder that died, with nothing to wait for: here, as with no holder (the simulated
+            // phone's outbox is read here; a control needing the session says it is not started).
+            if (!mayWait) return err instanceof NoAnswer ? local() : Promise.reject(err);
           }
         } else if (!mayWait) {
           return local();

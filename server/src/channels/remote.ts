@@ -9,6 +9,11 @@ import type { Bus, BusMessage } from '../realtime/bus.ts';
 
 /** Under the 8000-byte NOTIFY limit with the envelope around it. */
 const PART_CHARS = 6000;
+/**
+ * A live instance says at once that it got a call (a reply of no parts), before running it: one
+ * that does not within this time is taken for dead, however long the call itself may take.
+ */
+const RECEIVED_MS = 3_000;
 
 export type RemoteHandler = (op: string, args: unknown) => Promise<unknown>;
 
@@ -29,7 +34,7 @@ type Answer = { ok: true; value: unknown } | { ok: false; code?: string; message
 
 export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
   let handler: RemoteHandler | undefined;
-  const waiting = new Map<string, { resolve: (a: Answer) => void }>();
+  const waiting = new Map<string, { resolve: (a: Answer) => void; received: () => void }>();
   // Parts received so far, by message id (a call and its reply share the id but not the kind).
   const assembling = new Map<string, string[]>();
 
@@ -55,6 +60,7 @@ export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
   };
 
   const answer = async (m: Part, body: { op: string; args: unknown }) => {
+    if (m.target !== '*') await bus.publish({ origin: self, kind: 'reply', target: m.origin, id: m.id, part: 0, parts: 0, data: '' }).catch(() => undefined);
     let reply: Answer;
     try {
       if (!handler) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This server instance is starting.');
@@ -68,6 +74,7 @@ export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
   const unsubscribe = bus.subscribe((m) => {
     if ((m.kind !== 'call' && m.kind !== 'reply') || m.origin === self) return;
     if (m.target !== self && !(m.kind === 'call' && m.target === '*')) return;
+    if (m.kind === 'reply' && m.parts === 0) return waiting.get(m.id)?.received();
     const body = assemble(m);
     if (body === undefined) return;
     if (m.kind === 'call') void answer(m, body as { op: string; args: unknown });
@@ -80,8 +87,12 @@ export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
       const id = randomUUID();
       let timer: NodeJS.Timeout | undefined;
       const reply = new Promise<Answer | undefined>((resolve) => {
-        waiting.set(id, { resolve });
-        timer = setTimeout(() => resolve(undefined), timeoutMs);
+        const received = () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => resolve(undefined), timeoutMs);
+        };
+        waiting.set(id, { resolve, received });
+        timer = setTimeout(() => resolve(undefined), Math.min(RECEIVED_MS, timeoutMs));
       });
       try {
         // The bus reconnecting: nobody can be asked now, as if nobody answered.
