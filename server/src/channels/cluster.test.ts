@@ -56,8 +56,12 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     socket.on('message', (data) => messages.push(String(data)));
     try {
       await waitFor(async () => messages.some((m) => m.includes('"ready"')), Boolean, 10_000);
-      await call(servers[2]!, 'POST', '/tags', { name: 'Across instances', color: '#123456' });
-      await waitFor(async () => messages.some((m) => m.includes('"poke"')), Boolean, 10_000);
+      // A pull on the socket first: from then on a poke brings the changes with it (realtime/README.md).
+      socket.send(JSON.stringify({ type: 'pull', id: 1, body: { pullVersion: 1, clientGroupID: 'cluster-test', cookie: null, profileID: 'p', schemaVersion: '' } }));
+      await waitFor(async () => messages.some((m) => m.includes('"type":"pull"')), Boolean, 10_000);
+      await call(servers[2]!, 'POST', '/tags', { name: 'Made on instance 2', color: '#123456' });
+      // The tag made on instance 2 reaches the socket on instance 1.
+      await waitFor(async () => messages.some((m) => m.includes('"poke"') && m.includes('Made on instance 2')), Boolean, 10_000);
     } finally {
       socket.close();
     }
