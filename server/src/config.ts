@@ -90,7 +90,9 @@ function loadSecrets(dataDir: string, env: Env): Secrets {
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
-  const mediaDir = path.join(dataDir, 'media');
+  // Several instances share one media folder (MEDIA_DIR): a file one instance stored is sent, served
+  // and deleted by whichever instance runs the connection or takes the request.
+  const mediaDir = path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media'));
   mkdirSync(mediaDir, { recursive: true });
   return {
     port: int(env.PORT, 8080),

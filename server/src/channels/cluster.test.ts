@@ -16,6 +16,8 @@ import { waitFor } from './testing.ts';
 const pgUrl = process.env.TEST_POSTGRES_URL;
 /** The same secrets on every instance: a token signed by one is valid on the others. */
 const SECRETS = { JWT_SECRET: 'cluster-jwt', JWT_REFRESH_SECRET: 'cluster-refresh', DATA_KEY: Buffer.alloc(32, 7).toString('base64url') };
+/** One media folder for the three (README "Several instances"): a file stored by one is sent by the holder. */
+const MEDIA_DIR = mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-media-'));
 
 describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
   let pg: Awaited<ReturnType<typeof createPostgresDatabase>>;
@@ -29,7 +31,7 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     // Migrated once with the version guard; the first start (the seed) is what the three race for.
     await prepareGuardedDatabase(pg.url);
     db = openDatabase(pg.url).db;
-    servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ dataDir: mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-')), databaseUrl: pg.url, guard: false, env: SECRETS })));
+    servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ dataDir: mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-')), databaseUrl: pg.url, guard: false, env: { ...SECRETS, MEDIA_DIR } })));
     await login(servers[0]!);
     demoConnection = ((await call(servers[0]!, 'GET', '/whatsapp')) as { id: number }[])[0]!.id;
   }, 120_000);
@@ -116,6 +118,15 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     await waitFor(async () => (await db.selectFrom('messages').select(['sendStatus', 'ack']).where('id', '=', reply.id).executeTakeFirstOrThrow()).sendStatus, (st) => st === 'sent', 20_000);
     const [entry] = (await call(b, 'GET', `/simulator/outbox?connectionId=${id}&to=5511955500002`)) as { id: string; body: string }[];
     expect(entry?.body).toBe('after one failure');
+    // A file sent through an instance that does not run the connection: stored in the shared media
+    // folder by a, sent by b.
+    const form = new FormData();
+    form.append('body', 'the file');
+    form.append('medias', new Blob(['notes for the customer'], { type: 'text/plain' }), 'notes.txt');
+    const upload = await fetch(`${a.url}/messages/${stored[0]!.ticketId}`, { method: 'POST', headers: { authorization: `Bearer ${await login(a)}` }, body: form });
+    expect(upload.status).toBe(201);
+    const [file] = ((await upload.json()) as { messages: { id: number }[] }).messages;
+    await waitFor(async () => (await db.selectFrom('messages').select('sendStatus').where('id', '=', file!.id).executeTakeFirstOrThrow()).sendStatus, (st) => st === 'sent', 20_000);
     expect((await call(a, 'POST', '/simulator/acks', { connectionId: id, messageId: entry!.id, ack: 3 })).ack).toBe(3);
     await waitFor(async () => (await db.selectFrom('messages').select('ack').where('id', '=', reply.id).executeTakeFirstOrThrow()).ack, (ack) => ack === 3, 10_000);
 
