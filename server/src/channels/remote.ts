@@ -35,8 +35,9 @@ type Answer = { ok: true; value: unknown } | { ok: false; code?: string; message
 export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
   let handler: RemoteHandler | undefined;
   const waiting = new Map<string, { resolve: (a: Answer) => void; received: () => void }>();
-  // Parts received so far, by message id (a call and its reply share the id but not the kind).
-  const assembling = new Map<string, string[]>();
+  // Parts received so far, by message id (a call and its reply share the id but not the kind), with
+  // when the first came: the parts of a sender that died midway are dropped after a minute.
+  const assembling = new Map<string, { parts: string[]; since: number }>();
 
   const send = async (kind: 'call' | 'reply', target: string, id: string, body: unknown) => {
     const data = Buffer.from(JSON.stringify(body)).toString('base64');
@@ -49,14 +50,16 @@ export function createRemoteCalls(bus: Bus, self: string): RemoteCalls {
   /** The whole body once its last part came (parts of one message arrive in order: one sender, one connection). */
   const assemble = (m: Part): unknown => {
     const key = `${m.kind}:${m.id}`;
-    const got = assembling.get(key) ?? [];
-    got[m.part] = m.data;
-    if (got.filter((p) => p !== undefined).length < m.parts) {
+    const now = Date.now();
+    for (const [k, v] of assembling) if (now - v.since > 60_000) assembling.delete(k);
+    const got = assembling.get(key) ?? { parts: [], since: now };
+    got.parts[m.part] = m.data;
+    if (got.parts.filter((p) => p !== undefined).length < m.parts) {
       assembling.set(key, got);
       return undefined;
     }
     assembling.delete(key);
-    return JSON.parse(Buffer.from(got.join(''), 'base64').toString('utf8'));
+    return JSON.parse(Buffer.from(got.parts.join(''), 'base64').toString('utf8'));
   };
 
   const answer = async (m: Part, body: { op: string; args: unknown }) => {

@@ -217,7 +217,6 @@ export function createSessionManager(deps: {
 
   const manager: SessionManager = {
     simulator: deps.simulator,
-    routing,
     simulatorControls: createSimulatorControls(deps.simulator, routing, {
       flush: (connectionId) => manager.flush(connectionId),
       status: (connectionId) => sessions.get(connectionId)?.channel.status(),

@@ -1,7 +1,6 @@
 // The session manager's types: its interface, the adapters it builds, the events it hands on.
 import type { Tx } from '../db/write.ts';
 import type { AuthStore } from './auth-store.ts';
-import type { Routing } from './holder.ts';
 import type { ChannelQueries } from './remote-channel.ts';
 import type { SimulatorControls } from './simulator/controls.ts';
 import type { SimulatorNetwork } from './simulator/network.ts';
@@ -57,7 +56,5 @@ export type SessionManager = {
   readonly simulator: SimulatorNetwork;
   /** The simulator's HTTP controls: they act where the connection's session runs (simulator/controls.ts). */
   readonly simulatorControls: SimulatorControls;
-  /** Where each connection's session runs: commands and simulator controls reach its holder (holder.ts). */
-  readonly routing: Routing;
 };
 
