@@ -13,6 +13,12 @@ export type RateLimits = {
 export type Config = {
   port: number;
   webPort: number;
+  /**
+   * Where else the web app is served from (WEB_ORIGINS, comma-separated, e.g. a load balancer's
+   * `https://desk.example.com`): the API answers those pages' requests too (CORS), besides
+   * localhost and 127.0.0.1 on WEB_PORT.
+   */
+  webOrigins: string[];
   dataDir: string;
   mediaDir: string;
   databaseUrl: string;
@@ -97,6 +103,10 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: int(env.PORT, 8080),
     webPort: int(env.WEB_PORT, 3000),
+    webOrigins: (env.WEB_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     dataDir,
     mediaDir,
     databaseUrl: env.DATABASE_URL ?? path.join(dataDir, 'zapdesk.db'),

@@ -31,7 +31,7 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     // Migrated once with the version guard; the first start (the seed) is what the three race for.
     await prepareGuardedDatabase(pg.url);
     db = openDatabase(pg.url).db;
-    servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ dataDir: mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-')), databaseUrl: pg.url, guard: false, env: { ...SECRETS, MEDIA_DIR } })));
+    servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ dataDir: mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-')), databaseUrl: pg.url, guard: false, env: { ...SECRETS, MEDIA_DIR, WEB_ORIGINS: 'http://balancer.test:3000' } })));
     await login(servers[0]!);
     demoConnection = ((await call(servers[0]!, 'GET', '/whatsapp')) as { id: number }[])[0]!.id;
   }, 120_000);
@@ -49,6 +49,11 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
       expect((await s.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: 'process-test-password' } })).status).toBe(200);
     }
     expect(await db.selectFrom('plans').select('name').orderBy('id').execute()).toHaveLength(2);
+    // The web app served through a balancer (WEB_ORIGINS) may call every instance; other sites may not.
+    const preflight = (s: ServerProcess, origin: string) =>
+      fetch(`${s.url}/auth/login`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } }).then((r) => r.headers.get('access-control-allow-origin'));
+    for (const s of servers) expect(await preflight(s, 'http://balancer.test:3000')).toBe('http://balancer.test:3000');
+    expect(await preflight(servers[0]!, 'http://elsewhere.test')).toBeNull();
   });
 
   it('a change made through one instance pokes the sockets of another', async () => {
