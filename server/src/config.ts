@@ -19,6 +19,8 @@ export type Config = {
    * localhost and 127.0.0.1 on WEB_PORT.
    */
   webOrigins: string[];
+  /** Addresses of the proxies in front (TRUSTED_PROXIES, comma-separated): behind them the client's address is read from X-Forwarded-For. */
+  trustedProxies: string[];
   dataDir: string;
   mediaDir: string;
   databaseUrl: string;
@@ -106,6 +108,10 @@ export function loadConfig(env: Env = process.env): Config {
     webOrigins: (env.WEB_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    trustedProxies: (env.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((a) => a.trim().replace(/^::ffff:/, ''))
       .filter(Boolean),
     dataDir,
     mediaDir,

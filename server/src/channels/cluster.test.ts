@@ -31,7 +31,7 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     // Migrated once with the version guard; the first start (the seed) is what the three race for.
     await prepareGuardedDatabase(pg.url);
     db = openDatabase(pg.url).db;
-    servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ dataDir: mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-')), databaseUrl: pg.url, guard: false, env: { ...SECRETS, MEDIA_DIR, WEB_ORIGINS: 'http://balancer.test:3000' } })));
+    servers = await Promise.all([0, 1, 2].map(() => startServerProcess({ dataDir: mkdtempSync(path.join(tmpdir(), 'zapdesk-cluster-')), databaseUrl: pg.url, guard: false, env: { ...SECRETS, MEDIA_DIR, WEB_ORIGINS: 'http://balancer.test:3000', TRUSTED_PROXIES: '127.0.0.1', RATE_LIMIT_PER_IP: '15' } })));
     await login(servers[0]!);
     demoConnection = ((await call(servers[0]!, 'GET', '/whatsapp')) as { id: number }[])[0]!.id;
   }, 120_000);
@@ -54,6 +54,19 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
       fetch(`${s.url}/auth/login`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } }).then((r) => r.headers.get('access-control-allow-origin'));
     for (const s of servers) expect(await preflight(s, 'http://balancer.test:3000')).toBe('http://balancer.test:3000');
     expect(await preflight(servers[0]!, 'http://elsewhere.test')).toBeNull();
+    // Behind the balancer (a trusted proxy) each client has its own login limit, by the address the
+    // balancer saw: the rightmost X-Forwarded-For entry (what the client wrote to its left is ignored).
+    const attempt = (ip: string, i: number) =>
+      fetch(`${servers[2]!.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.9, ${ip}` },
+        body: JSON.stringify({ email: `nobody${i}@example.test`, password: 'wrong-password-1' }),
+      }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i++) statuses.push(await attempt('198.51.100.7', i));
+    expect(statuses.slice(0, 15).filter((st) => st === 429)).toEqual([]);
+    expect(statuses[15]).toBe(429);
+    expect(await attempt('198.51.100.8', 99)).not.toBe(429);
   });
 
   it('a change made through one instance pokes the sockets of another', async () => {
