@@ -44,7 +44,7 @@ const isMultipart = (type: string | undefined) => /^multipart\/form-data/i.test(
 
 /** The whole HTTP API, composed from one sub-app per domain module. */
 export function createApp(deps: AppDeps) {
-  const webOrigins = new Set([`http://localhost:${deps.config.webPort}`, `http://127.0.0.1:${deps.config.webPort}`]);
+  const webOrigins = new Set([`http://localhost:${deps.config.webPort}`, `http://127.0.0.1:${deps.config.webPort}`, ...deps.config.webOrigins]);
   // JSON bodies stay small. Uploads (multipart) get a wider ceiling here, and each upload route
   // sets its own, tighter limit for what it accepts.
   const tooLarge = () => {

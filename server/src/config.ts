@@ -13,6 +13,14 @@ export type RateLimits = {
 export type Config = {
   port: number;
   webPort: number;
+  /**
+   * Where else the web app is served from (WEB_ORIGINS, comma-separated, e.g. a load balancer's
+   * `https://desk.example.com`): the API answers those pages' requests too (CORS), besides
+   * localhost and 127.0.0.1 on WEB_PORT.
+   */
+  webOrigins: string[];
+  /** Addresses of the proxies in front (TRUSTED_PROXIES, comma-separated): behind them the client's address is read from X-Forwarded-For. */
+  trustedProxies: string[];
   dataDir: string;
   mediaDir: string;
   databaseUrl: string;
@@ -59,6 +67,13 @@ export type Config = {
   };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
+  /**
+   * Connection leases with several instances on PostgreSQL (channels/lease.ts): a lease lasts
+   * `ttlMs` (LEASE_TTL_MS, 15 s) and is renewed every `heartbeatMs` (LEASE_HEARTBEAT_MS, 5 s), when
+   * the others also look for lapsed leases to take over. A dead holder's connections move within
+   * ttl + heartbeat + a start (about 21 s with the defaults; README "Several instances").
+   */
+  leases: { ttlMs: number; heartbeatMs: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -94,11 +109,21 @@ function loadSecrets(dataDir: string, env: Env): Secrets {
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
-  const mediaDir = path.join(dataDir, 'media');
+  // Several instances share one media folder (MEDIA_DIR): a file one instance stored is sent, served
+  // and deleted by whichever instance runs the connection or takes the request.
+  const mediaDir = path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media'));
   mkdirSync(mediaDir, { recursive: true });
   return {
     port: int(env.PORT, 8080),
     webPort: int(env.WEB_PORT, 3000),
+    webOrigins: (env.WEB_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    trustedProxies: (env.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((a) => a.trim().replace(/^::ffff:/, ''))
+      .filter(Boolean),
     dataDir,
     mediaDir,
     databaseUrl: env.DATABASE_URL ?? path.join(dataDir, 'zapdesk.db'),
@@ -143,5 +168,6 @@ export function loadConfig(env: Env = process.env): Config {
       qrMaxAttempts: int(env.SIMULATOR_QR_ATTEMPTS, 5),
       reconnectDelayMs: int(env.SIMULATOR_RECONNECT_MS, 1_000),
     },
+    leases: { ttlMs: int(env.LEASE_TTL_MS, 15_000), heartbeatMs: int(env.LEASE_HEARTBEAT_MS, 5_000) },
   };
 }

@@ -44,8 +44,11 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const { db, dialect } = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { applied });
+  // With PostgreSQL, several instances may serve one database: pokes, outbox wakes, session commands
+  // and simulator controls cross them over LISTEN/NOTIFY.
+  const bus = dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined;
   // Status writes go through the app's write path on deps, which the closure reads only once sessions run.
-  const sessions = createChannelSessions({ db, log, config, dialect, write: (fn) => write(deps, fn) });
+  const sessions = createChannelSessions({ db, log, config, dialect, bus, write: (fn) => write(deps, fn) });
   const deps: AppDeps = {
     db,
     dialect,
@@ -58,8 +61,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     secrets: createSecretBox(config.dataKey),
     assistants: createAssistants({ concurrency: config.assistants.concurrency }),
     sessions,
-    // With PostgreSQL, several instances may serve one database: pokes cross them over LISTEN/NOTIFY.
-    realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
+    realtime: createRealtime({ log, bus }),
   };
   attachPipeline(deps);
   const firstStart = await runFirstStart(deps);

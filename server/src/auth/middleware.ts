@@ -52,8 +52,20 @@ export function requirePermission(key: PermissionKey): MiddlewareHandler<AppEnv>
   };
 }
 
-/** The client address for rate limiting: the socket's, as @hono/node-server hands it over. */
-export function clientIp(c: Context): string {
+/**
+ * The client address for rate limiting: the socket's, as @hono/node-server hands it over; behind a
+ * trusted proxy (TRUSTED_PROXIES, e.g. the load balancer), the address that proxy saw, i.e. the
+ * rightmost X-Forwarded-For entry that is not itself a trusted proxy (entries further left are
+ * the client's word, which anyone can forge). Without it, every client behind a balancer would
+ * share its address and one limit.
+ */
+export function clientIp(c: Context, trustedProxies: readonly string[] = []): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? c.req.header('x-test-client-ip') ?? 'local';
+  const socket = env?.incoming?.socket?.remoteAddress;
+  const trusted = (addr: string) => trustedProxies.includes(addr.replace(/^::ffff:/, ''));
+  if (socket && trusted(socket)) {
+    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) if (!trusted(hops[i]!)) return hops[i]!;
+  }
+  return socket ?? c.req.header('x-test-client-ip') ?? 'local';
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_SETTINGS } from '@zapdesk/sync';
+import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { hashPassword } from '../auth/password.ts';
 import { nowIso, type Database } from '../db/database.ts';
@@ -21,6 +22,7 @@ type DemoFixture = {
 
 export type Credentials = { email: string; password: string; generated: boolean };
 export type DemoResult = { companyId: number; connectionId: number; users: Credentials[]; conversations: DemoFixture['conversations'] };
+/** Empty when the database already had users (a later start, or another instance seeded it first). */
 export type FirstStartResult = { superAdmin?: Credentials; demo?: DemoResult };
 
 const DEMO_FILE = new URL('../../../fixtures/demo.json', import.meta.url);
@@ -40,6 +42,13 @@ export async function runFirstStart(deps: AppDeps): Promise<FirstStartResult> {
   const demoPassword = deps.config.demoPassword ?? randomPassword();
   const demoLogin = { password: demoPassword, hash: fixture ? await hashPassword(demoPassword) : '', generated: !deps.config.demoPassword };
   return write(deps, async (tx) => {
+    // Several instances started together on an empty PostgreSQL database (DESIGN §11): one seeds,
+    // the others wait here for its commit, then find its users and change nothing. The lock is
+    // per schema (tests share a database) and ends with the transaction.
+    if (deps.dialect === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext('zapdesk:first-start:' || current_schema()))`.execute(tx.db);
+      if (await tx.db.selectFrom('users').select('id').limit(1).executeTakeFirst()) return {};
+    }
     await createPlatform(tx.db, deps.config.adminEmail, superHash);
     // Plans are platform-wide rows: every company's clients (none yet, on a first start) pull.
     tx.effects.pokeAll();

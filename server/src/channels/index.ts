@@ -5,7 +5,9 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { Dialect } from '../db/database.ts';
 import { createBaileysFactory } from './baileys/adapter.ts';
+import type { Bus } from '../realtime/bus.ts';
 import { createLeases } from './lease.ts';
+import { createRemoteCalls } from './remote.ts';
 import { createSessionManager, type SessionManager, type WriteFn } from './session-manager.ts';
 import { createSimulatorNetwork } from './simulator/network.ts';
 
@@ -14,24 +16,28 @@ export type { SessionManager, InboundEvent, AckEvent, StatusEvent, WriteFn } fro
 export function createChannelSessions(opts: {
   db: Database;
   log: Logger;
-  config: Pick<Config, 'simulatorTiming' | 'dataDir'>;
+  config: Pick<Config, 'simulatorTiming' | 'dataDir' | 'leases'>;
   /** The app's write path: status and QR changes are writes with their poke as an effect. */
   write: WriteFn;
   /** false in tests: `beta` connections run on the simulator too. */
   realWhatsApp?: boolean;
-  /** On PostgreSQL several instances may share the database, so connections are leased (30 s). */
+  /** On PostgreSQL several instances may share the database, so connections are leased (config.leases). */
   dialect?: Dialect;
+  /** The bus between instances (PostgreSQL): session commands and simulator controls reach the holder over it. */
+  bus?: Bus;
 }): SessionManager {
   // The simulated phones' outboxes live in DATA_DIR: like WhatsApp's servers, they outlive the process.
   const simulator = createSimulatorNetwork(opts.config.simulatorTiming, { dataDir: opts.config.dataDir });
   const beta = opts.realWhatsApp === false ? simulator.createChannel : createBaileysFactory({ log: opts.log });
+  // One SQLite file serves one process: there is nobody to share a connection with.
+  const leases = opts.dialect === 'postgres' ? createLeases(opts.db, opts.config.leases.ttlMs) : undefined;
   return createSessionManager({
     db: opts.db,
     log: opts.log,
     simulator,
     factories: { simulator: simulator.createChannel, beta },
     write: opts.write,
-    // One SQLite file serves one process: there is nobody to share a connection with.
-    ...(opts.dialect === 'postgres' ? { leases: createLeases(opts.db, 30_000), heartbeatMs: 10_000 } : {}),
+    ...(leases ? { leases, heartbeatMs: opts.config.leases.heartbeatMs } : {}),
+    ...(leases && opts.bus ? { remote: createRemoteCalls(opts.bus, leases.owner) } : {}),
   });
 }

@@ -8,60 +8,18 @@ import type { Updateable } from 'kysely';
 import { nowIso, type Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import type { Tx } from '../db/write.ts';
 import type { Logger } from '../log.ts';
-import { createAuthStore, type AuthStore } from './auth-store.ts';
+import { createAuthStore } from './auth-store.ts';
+import { createRouting } from './holder.ts';
 import type { Leases } from './lease.ts';
+import type { RemoteCalls } from './remote.ts';
+import { createRemoteChannels } from './remote-channel.ts';
+import type { AckEvent, AdapterFactory, ChangeEvent, InboundEvent, Listener, SessionManager, StatusEvent, WriteFn } from './session-types.ts';
+import { createSimulatorControls } from './simulator/controls.ts';
 import type { SimulatorNetwork } from './simulator/network.ts';
-import type { Ack, Channel, ConnectionStatus, InboundMessage, MessageChange, Peer } from './types.ts';
+import type { Channel, ConnectionStatus } from './types.ts';
 
-/** Builds an adapter for one connection; the store keeps its credentials in the database. */
-export type AdapterFactory = (
-  connection: { id: number; companyId: number; provider: string },
-  store: AuthStore,
-  onListenerError: (event: string, err: unknown) => void,
-) => Channel;
-
-export type InboundEvent = { connectionId: number; companyId: number; message: InboundMessage };
-export type AckEvent = { connectionId: number; companyId: number; id: string; ack: Ack; to?: Peer };
-export type ChangeEvent = { connectionId: number; companyId: number; change: MessageChange };
-export type StatusEvent = { connectionId: number; companyId: number; status: ConnectionStatus; reason?: string };
-type Listener<T> = (event: T) => void | Promise<void>;
-/** The app's write path (`(fn) => write(deps, fn)`): the manager is no request, but writes as one. */
-export type WriteFn = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
-
-export type SessionManager = {
-  /** Boot: starts every connection that was live (CONNECTED, OPENING, PAIRING, qrcode) when the server stopped. */
-  startAll(): Promise<void>;
-  /** Starts (or keeps) the session: a QR when unpaired, straight to CONNECTED with stored credentials. */
-  start(companyId: number, connectionId: number, opts?: { pairingCodeFor?: string }): Promise<void>;
-  /** Forgets the pairing and starts again, so a new QR shows. */
-  renewQr(companyId: number, connectionId: number): Promise<void>;
-  /**
-   * Forgets the pairing and starts again asking the network for a code to type on the phone of
-   * `number` (the QR shows too); resolves with the code, ERR_WAPP_NOT_INITIALIZED when none came.
-   */
-  requestPairingCode(companyId: number, connectionId: number, number: string): Promise<string>;
-  /** The pairing code shown for the connection, while it waits for the phone. */
-  pairingCode(connectionId: number): string | undefined;
-  /** Unpairs: credentials wiped, status DISCONNECTED; the session stays down until started again. */
-  logout(companyId: number, connectionId: number): Promise<void>;
-  /** The connection row is gone: end its session without writing to it. */
-  forget(connectionId: number): Promise<void>;
-  /** Shutdown: closes sockets but keeps statuses, so the next boot reconnects. */
-  stopAll(): Promise<void>;
-  getChannel(connectionId: number): Channel | undefined;
-  /** Resolves when the status writes queued so far for the connection are committed. */
-  flush(connectionId: number): Promise<void>;
-  onInbound(listener: Listener<InboundEvent>): () => void;
-  onAck(listener: Listener<AckEvent>): () => void;
-  /** Edits and revokes of delivered messages. */
-  onChange(listener: Listener<ChangeEvent>): () => void;
-  onStatus(listener: Listener<StatusEvent>): () => void;
-  /** Renews held leases and takes over connections whose instance died; runs on a timer after startAll. */
-  heartbeat(): Promise<void>;
-  readonly simulator: SimulatorNetwork;
-};
+export type { AckEvent, AdapterFactory, ChangeEvent, InboundEvent, SessionManager, StatusEvent, WriteFn } from './session-types.ts';
 
 const LIVE: ConnectionStatus[] = ['CONNECTED', 'OPENING', 'PAIRING', 'qrcode'];
 /** How long a pairing-code request waits for WhatsApp's code. */
@@ -76,6 +34,8 @@ export function createSessionManager(deps: {
   write: WriteFn;
   /** Several instances on one PostgreSQL: a connection runs where its lease is held. */
   leases?: Leases;
+  /** Calls to the other instances over the bus; its `self` is the leases' owner. */
+  remote?: RemoteCalls;
   heartbeatMs?: number;
 }): SessionManager {
   const { db, log } = deps;
@@ -84,6 +44,7 @@ export function createSessionManager(deps: {
   const codes = new Map<number, string>();
   const codeWaiters = new Map<number, (code: string) => void>();
   let heartbeatTimer: NodeJS.Timeout | undefined;
+  const routing = createRouting({ db, leases: deps.leases, remote: deps.remote, isHere: (id) => sessions.has(id) });
   const listeners = {
     inbound: new Set<Listener<InboundEvent>>(),
     ack: new Set<Listener<AckEvent>>(),
@@ -156,8 +117,9 @@ export function createSessionManager(deps: {
   };
 
   /**
-   * Commands that wipe or rewrite a connection's pairing run only where its session runs: on another
-   * instance's lease they are refused before anything is touched (commands are not forwarded).
+   * Commands that wipe or rewrite a connection's pairing run only where its session runs: routed to
+   * the holder (holder.ts), they still check here, so a lease that moved meanwhile refuses them
+   * before anything is touched.
    */
   const claimHere = async (companyId: number, connectionId: number) => {
     if (deps.leases && !(await deps.leases.claim(companyId, connectionId))) {
@@ -174,25 +136,11 @@ export function createSessionManager(deps: {
     await session.channel[how]().catch((err) => log.warn('closing a session failed', { connectionId, error: String(err) }));
   };
 
-  const manager: SessionManager = {
-    simulator: deps.simulator,
-    getChannel: (connectionId) => sessions.get(connectionId)?.channel,
-    flush: async (connectionId) => {
-      // A write may queue another (a status listener); wait until the chain is quiet.
-      let current: Promise<void> | undefined;
-      while (current !== writes.get(connectionId)) {
-        current = writes.get(connectionId);
-        await current;
-      }
-    },
-    onInbound: (l) => subscribe(listeners.inbound, l),
-    onAck: (l) => subscribe(listeners.ack, l),
-    onChange: (l) => subscribe(listeners.change, l),
-    onStatus: (l) => subscribe(listeners.status, l),
+  /** The commands as this instance runs them, on a connection whose lease it holds (or takes). */
+  const here = {
+    pairingCode: async (connectionId: number) => (sessions.get(connectionId)?.channel.status() === 'qrcode' ? codes.get(connectionId) : undefined),
 
-    pairingCode: (connectionId) => (sessions.get(connectionId)?.channel.status() === 'qrcode' ? codes.get(connectionId) : undefined),
-
-    async requestPairingCode(companyId, connectionId, number) {
+    async requestPairingCode(companyId: number, connectionId: number, number: string): Promise<string> {
       await findConnection(companyId, connectionId);
       await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
@@ -206,7 +154,7 @@ export function createSessionManager(deps: {
       });
       code.catch(() => undefined); // awaited below only when the start succeeded
       try {
-        await manager.start(companyId, connectionId, { pairingCodeFor: number });
+        await here.start(companyId, connectionId, { pairingCodeFor: number });
         return await code;
       } finally {
         clearTimeout(timer);
@@ -214,7 +162,7 @@ export function createSessionManager(deps: {
       }
     },
 
-    async start(companyId, connectionId, opts) {
+    async start(companyId: number, connectionId: number, opts?: { pairingCodeFor?: string }): Promise<void> {
       const row = await findConnection(companyId, connectionId);
       const current = sessions.get(connectionId);
       if (current && LIVE.includes(current.channel.status())) return manager.flush(connectionId);
@@ -236,16 +184,16 @@ export function createSessionManager(deps: {
       await manager.flush(connectionId);
     },
 
-    async renewQr(companyId, connectionId) {
+    async renewQr(companyId: number, connectionId: number): Promise<void> {
       await findConnection(companyId, connectionId);
       await claimHere(companyId, connectionId);
       await drop(connectionId, 'disconnect');
       await createAuthStore(db, companyId, connectionId).wipe();
       await persist(companyId, connectionId, { status: 'OPENING', qrcode: '', retries: 0, number: null });
-      await manager.start(companyId, connectionId);
+      await here.start(companyId, connectionId);
     },
 
-    async logout(companyId, connectionId) {
+    async logout(companyId: number, connectionId: number): Promise<void> {
       await findConnection(companyId, connectionId);
       await claimHere(companyId, connectionId);
       await drop(connectionId, 'logout');
@@ -253,8 +201,57 @@ export function createSessionManager(deps: {
       await createAuthStore(db, companyId, connectionId).wipe();
       await persist(companyId, connectionId, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
     },
+  };
+  // What the holder runs when another instance forwards a command to it.
+  routing.register({
+    start: ({ companyId, connectionId }) => here.start(companyId, connectionId),
+    renewQr: ({ companyId, connectionId }) => here.renewQr(companyId, connectionId),
+    logout: ({ companyId, connectionId }) => here.logout(companyId, connectionId),
+    requestPairingCode: ({ companyId, connectionId, number }) => here.requestPairingCode(companyId, connectionId, String(number)),
+    pairingCode: async ({ connectionId }) => (await here.pairingCode(connectionId)) ?? null,
+    forget: ({ connectionId }) => drop(connectionId, 'logout'),
+  });
+  const remoteChannels = createRemoteChannels(routing, (connectionId) => sessions.get(connectionId)?.channel);
+  /** A command waits for the holder's answer this long (it may start a session). */
+  const COMMAND_MS = 15_000;
 
-    forget: (connectionId) => drop(connectionId, 'logout'),
+  const manager: SessionManager = {
+    simulator: deps.simulator,
+    simulatorControls: createSimulatorControls(deps.simulator, routing, {
+      flush: (connectionId) => manager.flush(connectionId),
+      status: (connectionId) => sessions.get(connectionId)?.channel.status(),
+    }),
+    getChannel: (connectionId) => sessions.get(connectionId)?.channel,
+    queries: (companyId, connectionId) => remoteChannels.queries({ companyId, connectionId }),
+    flush: async (connectionId) => {
+      // A write may queue another (a status listener); wait until the chain is quiet.
+      let current: Promise<void> | undefined;
+      while (current !== writes.get(connectionId)) {
+        current = writes.get(connectionId);
+        await current;
+      }
+    },
+    onInbound: (l) => subscribe(listeners.inbound, l),
+    onAck: (l) => subscribe(listeners.ack, l),
+    onChange: (l) => subscribe(listeners.change, l),
+    onStatus: (l) => subscribe(listeners.status, l),
+
+    // Each command runs where the session runs: here, or on the holder of the lease (holder.ts).
+    async pairingCode(companyId, connectionId) {
+      const code = await routing.onHolder<string | null>({ companyId, connectionId }, 'pairingCode', {}, async () => (await here.pairingCode(connectionId)) ?? null);
+      return code ?? undefined;
+    },
+    requestPairingCode: (companyId, connectionId, number) =>
+      routing.command({ companyId, connectionId }, 'requestPairingCode', { number }, () => here.requestPairingCode(companyId, connectionId, number), PAIRING_CODE_WAIT_MS + COMMAND_MS),
+    start: (companyId, connectionId, opts) => routing.command({ companyId, connectionId }, 'start', {}, () => here.start(companyId, connectionId, opts), COMMAND_MS),
+    renewQr: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'renewQr', {}, () => here.renewQr(companyId, connectionId), COMMAND_MS),
+    logout: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'logout', {}, () => here.logout(companyId, connectionId), COMMAND_MS),
+
+    // The row is gone, so its lease names no holder: every instance hears it, the holder logs out.
+    async forget(connectionId) {
+      if (sessions.has(connectionId)) return drop(connectionId, 'logout');
+      await routing.broadcast('forget', { companyId: 0, connectionId });
+    },
 
     async stopAll() {
       if (heartbeatTimer) clearInterval(heartbeatTimer);
@@ -276,20 +273,24 @@ export function createSessionManager(deps: {
     async startAll() {
       await startLive(() => true);
       if (deps.leases && !heartbeatTimer) {
-        heartbeatTimer = setInterval(() => void manager.heartbeat().catch((err) => log.warn('lease heartbeat failed', { error: String(err) })), deps.heartbeatMs ?? 10_000);
+        heartbeatTimer = setInterval(() => void manager.heartbeat().catch((err) => log.warn('lease heartbeat failed', { error: String(err) })), deps.heartbeatMs ?? 5_000);
         heartbeatTimer.unref?.();
       }
     },
   };
 
-  /** Starts the live connections the filter picks, company by company (every query through tenant()). */
+  /**
+   * Starts here the live connections the filter picks whose lease this instance gets, company by
+   * company (every query through tenant()); those another instance holds stay there.
+   */
   async function startLive(pick: (row: { id: number; leaseExpiresAt: string | null }) => boolean) {
     const companies = await db.selectFrom('companies').select('id').execute();
     for (const company of companies) {
       const rows = await tenant(db, company.id).selectFrom('whatsapps').select(['id', 'leaseExpiresAt']).where('status', 'in', LIVE).execute();
       for (const row of rows.filter(pick)) {
+        if (deps.leases && !sessions.has(row.id) && !(await deps.leases.claim(company.id, row.id))) continue;
         // One failing connection must not keep the others down.
-        await manager.start(company.id, row.id).catch((err) => log.warn('session not started', { connectionId: row.id, error: String(err) }));
+        await here.start(company.id, row.id).catch((err) => log.warn('session not started', { connectionId: row.id, error: String(err) }));
       }
     }
   }

@@ -12,7 +12,9 @@ export type BusMessage =
   | { origin: string; kind: 'outbox'; connectionId: number }
   | { origin: string; kind: 'auth'; sessionIds: string[]; reason: string }
   | { origin: string; kind: 'presence'; companyId: number; userId: number; since: string }
-  | { origin: string; kind: 'event'; companyId: number; channel: string; data: unknown };
+  | { origin: string; kind: 'event'; companyId: number; channel: string; data: unknown }
+  // Calls between instances (channels/remote.ts): one part of a call or of its answer, base64 JSON.
+  | { origin: string; kind: 'call' | 'reply'; target: string; id: string; part: number; parts: number; data: string };
 
 export type Bus = {
   publish(m: BusMessage): Promise<void>;

@@ -113,7 +113,8 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
     else if (m.kind === 'auth') endSessions(m.sessionIds, m.reason);
     else if (m.kind === 'outbox') for (const h of outboxHandlers) h(m.connectionId);
     else if (m.kind === 'event') sendEvent(m.companyId, m.channel, m.data);
-    else for (const h of leftHandlers) h(m.companyId, m.userId, m.since);
+    else if (m.kind === 'presence') for (const h of leftHandlers) h(m.companyId, m.userId, m.since);
+    // 'call' and 'reply' are the channels' (channels/remote.ts).
   }
   const unsubscribe = bus.subscribe((m) => {
     if (m.origin !== instance) deliver(m);

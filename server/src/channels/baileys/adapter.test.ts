@@ -239,7 +239,7 @@ describe.each(DIALECTS)('Baileys adapter (faked socket) on %s', (dialect) => {
     last().emit('connection.update', { qr: '2@first' });
     expect(await code).toBe('ABCD-1234');
     expect(last().pairingFor).toEqual(['5511988887777']);
-    expect(manager.pairingCode(id)).toBe('ABCD-1234');
+    expect(await manager.pairingCode(companyId, id)).toBe('ABCD-1234');
     last().emit('connection.update', { qr: '2@second' });
     await manager.flush(id);
     expect(last().pairingFor).toEqual(['5511988887777']);

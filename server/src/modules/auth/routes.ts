@@ -32,7 +32,7 @@ export function authRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post('/auth/login', async (c) => {
       const input = await parseBody(c, loginSchema);
-      const ip = clientIp(c);
+      const ip = clientIp(c, deps.config.trustedProxies);
       const account = await checkCredentials(deps, input, ip);
       return sendSession(c, await write(deps, (tx) => openSession(tx, account, { ip, userAgent: c.req.header('user-agent') })));
     })
@@ -70,7 +70,7 @@ export function authRoutes(deps: AppDeps) {
     })
     .post('/forgetpassword/:email', async (c) => {
       const { email } = parseWith(forgotPasswordSchema, { email: c.req.param('email') });
-      const account = await findResetAccount(deps, email, clientIp(c));
+      const account = await findResetAccount(deps, email, clientIp(c, deps.config.trustedProxies));
       const code = await write(deps, (tx) => issueResetCode(tx, account));
       await mailResetCode(deps, account, code);
       return c.json({ message: 'A reset code was sent to the email.' });
@@ -81,7 +81,7 @@ export function authRoutes(deps: AppDeps) {
         token: c.req.param('token'),
         newPassword: c.req.param('newPassword'),
       });
-      const account = await findResetAccount(deps, input.email, clientIp(c));
+      const account = await findResetAccount(deps, input.email, clientIp(c, deps.config.trustedProxies));
       const passwordHash = await hashPassword(input.newPassword);
       // A wrong code is counted (committed) before the refusal.
       if (!(await write(deps, (tx) => applyResetCode(tx, account, input.token, passwordHash)))) throw new AppError('ERR_INVALID_RESET_CODE');

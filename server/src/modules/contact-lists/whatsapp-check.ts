@@ -7,7 +7,7 @@
 // the items stay unchecked (null) until a connection of the company connects (the inbound wiring
 // calls checkCompanyContactLists then) or the next write to the list starts a check.
 import type { AppDeps } from '../../context.ts';
-import type { Channel } from '../../channels/types.ts';
+import type { ChannelQueries } from '../../channels/remote-channel.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
@@ -69,11 +69,14 @@ export async function settleContactListChecks(deps: AppDeps): Promise<void> {
   while (runningOf(deps).size > 0) await Promise.all([...runningOf(deps).values()].map((r) => r.promise));
 }
 
-/** A connected channel of the company: the default connection first. */
-async function connectedChannel(deps: AppDeps, companyId: number): Promise<Channel | undefined> {
+/**
+ * A connected connection of the company, the default first: its session may run on this instance or
+ * on another (DESIGN §11), and the numbers are asked where it runs.
+ */
+async function connectedChannel(deps: AppDeps, companyId: number): Promise<Pick<ChannelQueries, 'checkNumbers'> | undefined> {
   const rows = await tenant(deps.db, companyId)
     .selectFrom('whatsapps')
-    .select('whatsapps.id')
+    .select(['whatsapps.id', 'whatsapps.status'])
     .orderBy('whatsapps.isDefault', 'desc')
     .orderBy('whatsapps.id')
     .execute();
@@ -81,7 +84,8 @@ async function connectedChannel(deps: AppDeps, companyId: number): Promise<Chann
     const channel = deps.sessions.getChannel(id);
     if (channel?.status() === 'CONNECTED') return channel;
   }
-  return undefined;
+  const elsewhere = rows.find((r) => r.status === 'CONNECTED' && !deps.sessions.getChannel(r.id));
+  return elsewhere ? deps.sessions.queries(companyId, elsewhere.id) : undefined;
 }
 
 async function checkUnchecked(deps: AppDeps, companyId: number, listId: number): Promise<void> {

@@ -2,7 +2,7 @@
 // company's connected WhatsApp sessions (Channel.listContacts(): Baileys, the contacts WhatsApp
 // synced to it; the simulator, its phone's book and whoever wrote to it) become contacts; numbers
 // the company has are left as they are. Without a connected session it imports nothing: {count: 0}.
-import { jidUser, toDigits } from '@zapdesk/sync';
+import { AppError, jidUser, toDigits } from '@zapdesk/sync';
 import type { Peer } from '../../channels/types.ts';
 import type { AppDeps } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -22,9 +22,12 @@ export async function importPhoneContacts(deps: AppDeps, companyId: number): Pro
   // The address books are read from the network first, outside any transaction; then imported.
   const peers: Peer[] = [];
   for (const { id } of connections) {
-    const channel = deps.sessions.getChannel(id);
-    if (!channel || channel.status() !== 'CONNECTED') continue;
-    peers.push(...(await channel.listContacts()));
+    // Read where the connection's session runs (any instance); a connection down anywhere has none.
+    const book = await deps.sessions.queries(companyId, id).listContacts().catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED') return [];
+      throw err;
+    });
+    peers.push(...book);
   }
   const rows = peers.map(toRow).filter((r) => r !== undefined).map((fields, i) => ({ row: i + 1, fields }));
   if (rows.length === 0) return { count: 0 };

@@ -31,9 +31,9 @@ export async function sendExternalMessage(
   input: { number: string; body: string; uploads: NewUpload[] },
 ): Promise<ExternalSendResult> {
   if (input.body.trim() === '' && input.uploads.length === 0) throw new AppError('ERR_VALIDATION', 'body: give a text or a file.', { issues: [{ path: 'body', message: 'Required' }] });
-  const channel = deps.outbox.channel(connection.id);
-  if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-  const [check] = await channel.checkNumbers([input.number]).catch(() => {
+  // Asked where the connection's session runs, whichever instance took this request (DESIGN §11).
+  const [check] = await deps.sessions.queries(connection.companyId, connection.id).checkNumbers([input.number]).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'ERR_WAPP_NOT_INITIALIZED') throw err;
     throw new AppError('ERR_WAPP_CHECK_CONTACT');
   });
   if (!check?.exists) throw new AppError('ERR_WAPP_INVALID_CONTACT');

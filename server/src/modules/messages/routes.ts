@@ -49,14 +49,15 @@ export function messagesRoutes(deps: AppDeps) {
       if (message.isDeleted === 1) return c.json((await toMessageDtos(deps.db, actor.companyId, [message]))[0]);
       // Never received by WhatsApp (still queued, failed, or unconfirmed): there is nothing there to delete.
       if (message.wid.startsWith(PENDING_WID_PREFIX)) throw new AppError('ERR_FETCH_WAPP_MSG');
-      const channel = message.whatsappId ? deps.outbox.channel(message.whatsappId) : undefined;
-      if (!channel) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      if (!message.whatsappId) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      // Deleted by the instance running the connection, whichever took this request (DESIGN §11).
+      const channel = deps.sessions.queries(actor.companyId, message.whatsappId);
       const contact = await findContact(deps.db, actor.companyId, ticket.contactId);
       if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
       try {
         await channel.deleteMessage(contactPeer(contact), message.wid);
       } catch (err) {
-        if (err instanceof AppError && err.code === 'ERR_DELETE_WAPP_MSG') throw err;
+        if (err instanceof AppError && (err.code === 'ERR_DELETE_WAPP_MSG' || err.code === 'ERR_WAPP_NOT_INITIALIZED')) throw err;
         throw new AppError('ERR_DELETE_WAPP_MSG', undefined, { details: { cause: err instanceof Error ? err.message : String(err) } });
       }
       return c.json(await write(deps, (tx) => markMessageDeleted(tx, actor, message.id)));

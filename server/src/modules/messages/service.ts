@@ -63,7 +63,9 @@ export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow>
   if (row.whatsappId && contact) {
     const connectionId = row.whatsappId;
     const wids = unread.map((m) => m.wid);
-    tx.effects.afterCommit(({ outbox }) => outbox.channel(connectionId)?.markRead(contactPeer(contact), wids));
+    const companyId = row.companyId;
+    // Read receipts leave from the instance running the connection; none when it is down.
+    tx.effects.afterCommit(({ sessions }) => sessions.queries(companyId, connectionId).markRead(contactPeer(contact), wids).catch(() => undefined));
   }
   return updated;
 }

@@ -22,7 +22,8 @@ import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 
 export function simulatorRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
-  const network = deps.sessions.simulator;
+  // Each control acts where the connection's session runs, on whichever instance (channels/simulator/controls.ts).
+  const network = deps.sessions.simulatorControls;
 
   /** The connection must be the actor's company's (any company's for the super-admin). */
   const ownConnection = async (c: Context<AppEnv>, id: number) => {
@@ -31,62 +32,54 @@ export function simulatorRoutes(deps: AppDeps) {
     const from = actor.super ? deps.db.selectFrom('whatsapps') : tenant(deps.db, actor.companyId).selectFrom('whatsapps');
     const row = await from.select(['whatsapps.id', 'whatsapps.companyId']).where('whatsapps.id', '=', id).executeTakeFirst();
     if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
-    return row;
+    return { id: row.id, companyId: row.companyId, connectionId: row.id };
   };
 
   return new Hono<AppEnv>()
     .post('/simulator/connections/:id/scan', auth, requireAdmin, async (c) => {
       const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
       const { number } = await parseBody(c, simulatorScanSchema);
-      await network.scan(conn.id, number);
-      await deps.sessions.flush(conn.id);
-      return c.json({ id: conn.id, status: deps.sessions.getChannel(conn.id)?.status() });
+      const { status } = await network.scan(conn, number);
+      return c.json({ id: conn.id, status });
     })
     .post('/simulator/connections/:id/drop', auth, requireAdmin, async (c) => {
       const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
       const { cause, forMs } = await parseBody(c, simulatorDropSchema);
-      await network.drop(conn.id, cause, forMs);
-      await deps.sessions.flush(conn.id);
-      const back = cause === 'network' ? { forMs: forMs ?? network.options.reconnectDelayMs } : {};
-      return c.json({ id: conn.id, cause, ...back, status: deps.sessions.getChannel(conn.id)?.status() });
+      const { status } = await network.drop(conn, cause, forMs);
+      const back = cause === 'network' ? { forMs: forMs ?? deps.sessions.simulator.options.reconnectDelayMs } : {};
+      return c.json({ id: conn.id, cause, ...back, status });
     })
     // The faults belong to the simulated phone: they need no started session and outlive a drop.
     .post('/simulator/connections/:id/faults', auth, requireAdmin, async (c) => {
       const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
       const changes = await parseBody(c, simulatorFaultsSchema);
-      const faults: SimulatorFaults = { id: conn.id, ...network.setFaults(conn.id, changes) };
+      const faults: SimulatorFaults = { id: conn.id, ...(await network.setFaults(conn, changes)) };
       return c.json(faults);
     })
     .post('/simulator/messages', auth, requireAdmin, async (c) => {
       const { connectionId, ...input } = await parseBody(c, simulatorMessageSchema);
-      await ownConnection(c, connectionId);
-      return c.json(await network.deliver(connectionId, input));
+      return c.json(await network.deliver(await ownConnection(c, connectionId), input));
     })
     // The contact changes a message it sent: the platform marks it edited (new text) or deleted.
     .post('/simulator/edits', auth, requireAdmin, async (c) => {
       const { connectionId, messageId, body } = await parseBody(c, simulatorEditSchema);
-      await ownConnection(c, connectionId);
-      return c.json(await network.change(connectionId, messageId, body));
+      return c.json(await network.change(await ownConnection(c, connectionId), messageId, body));
     })
     .post('/simulator/revokes', auth, requireAdmin, async (c) => {
       const { connectionId, messageId } = await parseBody(c, simulatorRevokeSchema);
-      await ownConnection(c, connectionId);
-      return c.json(await network.change(connectionId, messageId));
+      return c.json(await network.change(await ownConnection(c, connectionId), messageId));
     })
     .get('/simulator/outbox', auth, requireAdmin, async (c) => {
       const { connectionId, to } = parseQuery(c, simulatorOutboxQuerySchema);
-      await ownConnection(c, connectionId);
-      return c.json(network.outbox(connectionId, to));
+      return c.json(await network.outbox(await ownConnection(c, connectionId), to));
     })
     .post('/simulator/acks', auth, requireAdmin, async (c) => {
       const { connectionId, messageId, ack } = await parseBody(c, simulatorAckSchema);
-      await ownConnection(c, connectionId);
-      return c.json(await network.ack(connectionId, messageId, ack as Ack));
+      return c.json(await network.ack(await ownConnection(c, connectionId), messageId, ack as Ack));
     })
     .post('/simulator/numbers', auth, requireAdmin, async (c) => {
       const { connectionId, number, exists } = await parseBody(c, simulatorNumberSchema);
-      await ownConnection(c, connectionId);
-      network.setNumberExists(connectionId, number, exists);
+      await network.setNumberExists(await ownConnection(c, connectionId), number, exists);
       return c.json({ connectionId, number, exists });
     });
 }

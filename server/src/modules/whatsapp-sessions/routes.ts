@@ -45,7 +45,7 @@ export function whatsappSessionsRoutes(deps: AppDeps) {
     .get('/whatsappsession/:id', auth, allowed, async (c) => {
       const { actor, id, companyId } = await target(c);
       const connection = await getConnection(deps.db, actor, companyId, id);
-      return c.json({ ...connection, pairingCode: deps.sessions.pairingCode(id) ?? null });
+      return c.json({ ...connection, pairingCode: (await deps.sessions.pairingCode(companyId, id)) ?? null });
     })
     .post('/whatsappsession/:id', auth, allowed, act('start'))
     .put('/whatsappsession/:id', auth, allowed, act('renewQr'))
