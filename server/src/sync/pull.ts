@@ -87,7 +87,7 @@ async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { act
   }
 
   // 5. The (id, version) pairs the actor may see now, view by view (shared listings come cached).
-  const ctx: ViewContext = { db, t: tenant(db, actor.companyId), actor, clientGroupId: groupId, tableVersions: marks.byTable };
+  const ctx: ViewContext = { db, dialect: deps.dialect, t: tenant(db, actor.companyId), actor, clientGroupId: groupId, tableVersions: marks.byTable };
   const views: Record<string, Listing> = {};
   const keys: Record<string, string | null> = {};
   for (const view of VIEWS) {

@@ -2,7 +2,7 @@
 // (tickets/view.ts decides which), each as GET /messages/{ticketId} answers it (dto.ts). Older
 // messages stay on paginated REST.
 import type { Message } from '@zapdesk/sync';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId, type VersionRow, type ViewContext } from '../../sync/views/types.ts';
 import { ACTIVE_TICKET_TABLES, activeTicketsAudience, findActiveVisibleTickets } from '../tickets/view.ts';
@@ -33,20 +33,38 @@ function partsOf(db: Database, now: number): Map<number, Part> {
   return entry.parts;
 }
 
+type WindowRow = { id: number; ticket_id: number; version: number; contact_version: number | null; quoted_version: number | null; quoted_ticket_id: number | null };
+
+// Tickets per statement: SQLite allows 500 terms in a compound select.
+const WINDOW_CHUNK = 100;
+
+/**
+ * The newest 50 messages of each ticket, each read from the (company, ticket, created_at) index
+ * newest first and stopped at 50: a ticket's older history is never read (a window function over
+ * the tickets' messages read all of them, 10 ms for 20 tickets of 400 messages against 0.7 ms).
+ * SQLite: one limited select per ticket, joined by UNION ALL; PostgreSQL: a LATERAL join.
+ */
+function windowRows(ctx: ViewContext, ticketIds: number[]) {
+  const companyId = ctx.actor.companyId;
+  const newest = (ticket: RawBuilder<unknown>) =>
+    sql`select id, ticket_id, version, contact_id, quoted_msg_id from messages where company_id = ${companyId} and ticket_id = ${ticket} order by created_at desc, id desc limit ${SYNCED_MESSAGES_PER_TICKET}`;
+  const windows =
+    ctx.dialect === 'postgres'
+      ? sql`(select w.* from unnest(${sql.val(ticketIds)}::int[]) as t(ticket_id) cross join lateral (${newest(sql.ref('t.ticket_id'))}) w)`
+      : sql`(${sql.join(ticketIds.map((id) => sql`select * from (${newest(sql.val(id))})`), sql` union all `)})`;
+  return sql<WindowRow>`
+    select m.id, m.ticket_id, m.version, c.version as contact_version, q.version as quoted_version, q.ticket_id as quoted_ticket_id
+    from ${windows} m
+    left join contacts c on c.id = m.contact_id
+    left join messages q on q.id = m.quoted_msg_id`.execute(ctx.db.withoutPlugins());
+}
+
 /** The newest 50 messages of each ticket, with the sender's and the quoted message's versions folded in. */
 async function readWindows(ctx: ViewContext, ticketIds: number[]) {
   const byTicket = new Map<number, { rows: VersionRow[]; cacheable: boolean }>();
   for (const id of ticketIds) byTicket.set(id, { rows: [], cacheable: true });
-  for (const part of chunk(ticketIds)) {
-    // A window over the (company, ticket, created_at) index.
-    const rows = await sql<{ id: number; ticket_id: number; version: number; contact_version: number | null; quoted_version: number | null; quoted_ticket_id: number | null }>`
-      select ranked.id, ranked.ticket_id, ranked.version, c.version as contact_version, q.version as quoted_version, q.ticket_id as quoted_ticket_id from (
-        select id, ticket_id, version, contact_id, quoted_msg_id, row_number() over (partition by ticket_id order by created_at desc, id desc) as n
-        from messages where company_id = ${ctx.actor.companyId} and ticket_id in (${sql.join(part)})
-      ) ranked
-      left join contacts c on c.id = ranked.contact_id
-      left join messages q on q.id = ranked.quoted_msg_id
-      where ranked.n <= ${SYNCED_MESSAGES_PER_TICKET}`.execute(ctx.db.withoutPlugins());
+  for (const part of chunk(ticketIds, WINDOW_CHUNK)) {
+    const rows = await windowRows(ctx, part);
     for (const r of rows.rows) {
       const window = byTicket.get(r.ticket_id)!;
       window.rows.push({ id: `${r.ticket_id}/${r.id}`, version: `${r.version}:${r.contact_version ?? 0}.${r.quoted_version ?? 0}` });

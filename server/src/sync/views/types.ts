@@ -2,7 +2,7 @@
 import type { SyncPrefix, SyncValues } from '@zapdesk/sync/keys';
 import type { ReadonlyJSONValue } from 'replicache';
 import type { Actor } from '../../context.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Dialect } from '../../db/database.ts';
 import type { Tenant } from '../../db/tenant.ts';
 
 export type RowId = number | string;
@@ -12,6 +12,7 @@ export type VersionRow = { id: RowId; version: RowVersion };
 
 export type ViewContext = {
   db: Database;
+  dialect: Dialect;
   /** The actor's company: every tenant query of a view goes through it. */
   t: Tenant;
   actor: Actor;

@@ -50,7 +50,7 @@ describe.each(DIALECTS)('sync views (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const actorOf = (u: { id: number; companyId: number; profile: string }): Actor => ({ userId: u.id, companyId: u.companyId, profile: u.profile as Actor['profile'], super: false, sessionId: 's' });
-  const ctxOf = (actor: Actor, clientGroupId = 'g'): ViewContext => ({ db: t.db, t: tenant(t.db, actor.companyId), actor, clientGroupId });
+  const ctxOf = (actor: Actor, clientGroupId = 'g'): ViewContext => ({ db: t.db, dialect, t: tenant(t.db, actor.companyId), actor, clientGroupId });
   async function read<V extends SyncView>(view: V, actor: Actor) {
     const ctx = ctxOf(actor);
     const versions = await view.listVersions(ctx);
