@@ -3,7 +3,7 @@
 // answers (dto.ts). Member rows and names are part of a chat's value, so they are folded into its
 // version. A company whose plan lacks the internal chat sees neither (REST refuses them too).
 import type { Chat, ChatMessage } from '@zapdesk/sync';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { companyPlanAllows } from '../../auth/plan-gate.ts';
 import type { Database } from '../../db/database.ts';
 import type { Tenant } from '../../db/tenant.ts';
@@ -57,30 +57,32 @@ export const chatsView = defineView({
   },
 });
 
+// Chats per statement: SQLite allows 500 terms in a compound select.
+const RECENT_CHUNK = 100;
+
+/**
+ * The newest messages of each chat, each read from the (company, chat, created_at) index newest
+ * first and stopped there: a long-lived team chat's history is never read (SQLite: limited selects
+ * joined by UNION ALL; PostgreSQL: a LATERAL join), with the sender's version folded in.
+ */
+function recentRows({ db, dialect, actor }: ViewContext, chatIds: number[]) {
+  const newest = (chat: RawBuilder<unknown>) =>
+    sql`select id, chat_id, version, sender_id from chat_messages where company_id = ${actor.companyId} and chat_id = ${chat} order by created_at desc, id desc limit ${RECENT_CHAT_MESSAGES}`;
+  const recent =
+    dialect === 'postgres'
+      ? sql`(select r.* from unnest(${sql.val(chatIds)}::int[]) as c(chat_id) cross join lateral (${newest(sql.ref('c.chat_id'))}) r)`
+      : sql`(${sql.join(chatIds.map((id) => sql`select * from (${newest(sql.val(id))})`), sql` union all `)})`;
+  return sql<{ id: number; chat_id: number; version: number; sender_version: number | null }>`
+    select m.id, m.chat_id, m.version, u.version as sender_version from ${recent} m left join users u on u.id = m.sender_id`.execute(db.withoutPlugins());
+}
+
 /** The recent messages of the member's chats, with the sender's version folded in (their name rides along). */
-async function listRecentMessages({ db, t, actor }: ViewContext) {
-  const chatIds = await findMemberChatIds(db, t, actor.userId);
-  if (chatIds.length === 0) return [];
+async function listRecentMessages(ctx: ViewContext) {
+  const chatIds = await findMemberChatIds(ctx.db, ctx.t, ctx.actor.userId);
   const out: { id: RowId; version: string }[] = [];
-  for (const part of chunk(chatIds)) {
-    const ranked = t
-      .selectFrom('chatMessages')
-      .select([
-        'chatMessages.id',
-        'chatMessages.chatId',
-        'chatMessages.version',
-        'chatMessages.senderId',
-        sql<number>`row_number() over (partition by chat_messages.chat_id order by chat_messages.created_at desc, chat_messages.id desc)`.as('rn'),
-      ])
-      .where('chatMessages.chatId', 'in', part)
-      .as('ranked');
-    const rows = await db
-      .selectFrom(ranked)
-      .leftJoin('users', 'users.id', 'ranked.senderId')
-      .select(['ranked.id', 'ranked.chatId', 'ranked.version', 'users.version as senderVersion'])
-      .where('ranked.rn', '<=', RECENT_CHAT_MESSAGES)
-      .execute();
-    for (const r of rows) out.push({ id: `${r.chatId}/${r.id}`, version: `${r.version}:${r.senderVersion ?? 0}` });
+  for (const part of chunk(chatIds, RECENT_CHUNK)) {
+    const rows = await recentRows(ctx, part);
+    for (const r of rows.rows) out.push({ id: `${r.chat_id}/${r.id}`, version: `${r.version}:${r.sender_version ?? 0}` });
   }
   return out;
 }
