@@ -220,13 +220,14 @@ describe.each(DIALECTS)('contact imports on %s', (dialect) => {
       { jid: '120363@g.us', name: 'A group', isGroup: true },
       { lid: '998877@lid', name: 'Only a LID' },
     ];
-    const original = t.deps.sessions.getChannel;
-    t.deps.sessions.getChannel = (id) => (id === connection.id ? ({ status: () => 'CONNECTED', listContacts: async () => book } as never) : original(id));
+    // The connection's session (wherever it runs) answers with this address book.
+    const original = t.deps.sessions.queries.bind(t.deps.sessions);
+    t.deps.sessions.queries = (companyId, id) => (id === connection.id ? ({ ...original(companyId, id), listContacts: async () => book } as never) : original(companyId, id));
     try {
       expect((await t.request('POST', '/contacts/import', { token })).body).toEqual({ count: 2 });
       expect((await t.request('POST', '/contacts/import', { token })).body).toEqual({ count: 0 });
     } finally {
-      t.deps.sessions.getChannel = original;
+      t.deps.sessions.queries = original;
     }
     const list = await t.request('GET', '/contacts', { token });
     expect(list.body.contacts.map((c: { name: string; number: string }) => [c.name, c.number])).toEqual([
