@@ -68,7 +68,8 @@ describe.each(DIALECTS)('version guard on %s', (dialect) => {
   it('guards every table whose change counter follows its version, and excludes only real columns', async () => {
     const counted =
       dialect === 'postgres'
-        ? await sql<{ t: string }>`SELECT DISTINCT event_object_table AS t FROM information_schema.triggers WHERE trigger_name LIKE '%\\_sync\\_v%'`.execute(t.db)
+        ? // Row triggers (`_sync_v…`) and, since 20261128T150000, statement triggers (`_sync_s_…`).
+          await sql<{ t: string }>`SELECT DISTINCT event_object_table AS t FROM information_schema.triggers WHERE trigger_name LIKE '%\\_sync\\_v%' OR trigger_name LIKE '%\\_sync\\_s\\_%'`.execute(t.db)
         : await sql<{ t: string }>`SELECT DISTINCT tbl_name AS t FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_sync\\_v%' ESCAPE '\\'`.execute(t.db);
     const versioned: string[] = [];
     for (const { t: table } of counted.rows) {
