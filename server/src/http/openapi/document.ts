@@ -2,6 +2,7 @@
 // converted from the zod schema the handler parses, so the document says what the code checks.
 import { ERROR_STATUS, PLAN_FEATURES, type ErrorCode } from '@zapdesk/sync';
 import { z } from 'zod';
+import { INPUT_NAMES, isNamed, OUTPUT_NAMES } from './components.ts';
 import { ROUTE_DOCS } from './registry.ts';
 import { isRawAnswer, type AuthScheme, type Method, type RouteDoc } from './types.ts';
 
@@ -35,23 +36,30 @@ const SECURITY_SCHEMES: Record<AuthScheme, Json> = {
 
 const ID_PARAM: Json = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
-const errorBody = (codes: ErrorCode[]): Json => ({
+/** Every failure's body, once; each response narrows `error` to the codes it may carry. */
+const ERROR_BODY: Json = {
   type: 'object',
   required: ['error', 'message'],
   properties: {
-    error: { type: 'string', enum: codes },
-    message: { type: 'string' },
-    issues: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    error: { type: 'string', description: 'The catalogue code (sync/src/errors.ts)' },
+    message: { type: 'string', description: "A readable message in English (clients word the code in the user's language)" },
+    issues: { type: 'array', description: 'The fields a validation error found wrong', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
   },
-  description: 'Every failure: a catalogue code (sync/src/errors.ts), a readable message, the field issues of a validation error and, for some codes, details such as retryAfter or feature.',
-});
+  description: 'Every failure: a catalogue code, a readable message, the field issues of a validation error and, for some codes, details such as retryAfter or feature.',
+};
 
-/** Hoists a converted schema's $defs into components (a `#/$defs` reference would point at the document's root). */
+const errorBody = (codes: ErrorCode[]): Json => ({ allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { enum: codes } } }] });
+
+/**
+ * Hoists a converted schema's $defs into components (a `#/$defs` reference would point at the
+ * document's root): the named wire schemas (components.ts) once under their names, any other shared
+ * part under the operation's prefix.
+ */
 function hoist(schema: Json, prefix: string, components: Record<string, Json>): Json {
   const defs = schema.$defs as Record<string, Json> | undefined;
   const { $schema: _dialect, $defs: _defs, ...rest } = schema;
   if (!defs) return rest;
-  const rename = (name: string) => `${prefix}_${name}`;
+  const rename = (name: string) => (isNamed(name) ? name : `${prefix}_${name}`);
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (typeof node !== 'object' || node === null) return node;
@@ -64,7 +72,7 @@ function hoist(schema: Json, prefix: string, components: Record<string, Json>): 
 }
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output', prefix: string, components: Record<string, Json>) =>
-  hoist(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json, prefix, components);
+  hoist(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: io === 'output' ? OUTPUT_NAMES : INPUT_NAMES }) as Json, prefix, components);
 
 /** `/tags/:id` as OpenAPI writes it: `/tags/{id}`. */
 export const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -172,6 +180,6 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     tags: ROUTE_DOCS.map((a) => ({ name: a.tag, description: a.description })),
     paths,
-    components: { securitySchemes: SECURITY_SCHEMES, schemas: components },
+    components: { securitySchemes: SECURITY_SCHEMES, schemas: { Error: ERROR_BODY, ...components } },
   };
 }

@@ -33,7 +33,8 @@ describe.each(DIALECTS)('OpenAPI document on %s', (dialect) => {
     const send = res.body.paths['/api/messages/send'].post;
     expect(send.security).toEqual([{ connectionToken: [] }]);
     expect(Object.keys(send.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
-    expect(send.responses['400'].content['application/json'].schema.properties.error.enum).toContain('ERR_WAPP_INVALID_CONTACT');
+    expect(send.responses['400'].content['application/json'].schema.allOf[1].properties.error.enum).toContain('ERR_WAPP_INVALID_CONTACT');
+    expect(send.responses['200'].content['application/json'].schema.required).toEqual(['message', 'ticketId', 'contactId', 'messageIds']);
   });
 
   it('serves the reference page and its assets from this server only', async () => {

@@ -50,3 +50,6 @@ export const area = (tag: string, description: string, routes: AreaDocs['routes'
 
 export const isRawAnswer = (answer: RouteDoc['answer']): answer is RawAnswer =>
   typeof answer === 'object' && answer !== null && 'contentType' in answer && !('_zod' in answer);
+
+/** The answer of the routes that hand out a stored file (attachments, media). */
+export const FILE_ANSWER: RawAnswer = { contentType: 'application/octet-stream', description: 'The stored file, with its name in Content-Disposition' };
