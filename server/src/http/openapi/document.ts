@@ -71,8 +71,19 @@ function hoist(schema: Json, prefix: string, components: Record<string, Json>): 
   return rewrite(rest) as Json;
 }
 
+/** zod writes every `.int()` as bounded by ±2^53−1: true, but noise in the reference (its examples showed it). */
+function dropSafeIntBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropSafeIntBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !((k === 'minimum' || k === 'maximum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER))
+      .map(([k, v]) => [k, dropSafeIntBounds(v)]),
+  );
+}
+
 const toSchema = (schema: z.ZodType, io: 'input' | 'output', prefix: string, components: Record<string, Json>) =>
-  hoist(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: io === 'output' ? OUTPUT_NAMES : INPUT_NAMES }) as Json, prefix, components);
+  dropSafeIntBounds(hoist(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: io === 'output' ? OUTPUT_NAMES : INPUT_NAMES }) as Json, prefix, components)) as Json;
 
 /** `/tags/:id` as OpenAPI writes it: `/tags/{id}`. */
 export const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -180,6 +191,6 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     tags: ROUTE_DOCS.map((a) => ({ name: a.tag, description: a.description })),
     paths,
-    components: { securitySchemes: SECURITY_SCHEMES, schemas: { Error: ERROR_BODY, ...components } },
+    components: { securitySchemes: SECURITY_SCHEMES, schemas: dropSafeIntBounds({ Error: ERROR_BODY, ...components }) },
   };
 }
