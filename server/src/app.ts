@@ -36,6 +36,7 @@ import { quickMessagesRoutes } from './modules/quick-messages/routes.ts';
 import { tagsRoutes } from './modules/tags/routes.ts';
 import { ticketNotesRoutes } from './modules/ticket-notes/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { openApiRoutes } from './http/openapi/routes.ts';
 
 /** The largest multipart body any upload route may receive; routes cap lower. */
 export const MAX_MULTIPART_BYTES = 100 * 1024 * 1024;
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps) {
     .use(cors({ origin: (origin) => (webOrigins.has(origin) ? origin : null), credentials: true }))
     .use((c, next) => (isMultipart(c.req.header('content-type')) ? multipartLimit(c, next) : jsonLimit(c, next)))
     .get('/health', (c) => c.json({ status: 'ok' }))
+    .route('/', openApiRoutes())
     .route('/', authRoutes(deps))
     .route('/', plansRoutes(deps))
     .route('/', companiesRoutes(deps))

@@ -22,6 +22,7 @@ import { createKeyedLock } from '../src/inbound/keyed-lock.ts';
 import { attachPipeline } from '../src/inbound/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
 import { assertNoGuardViolations, installVersionGuard } from './version-guard.ts';
+import { answerProblem, watchParses } from './openapi-check.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -73,6 +74,9 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   deps.outbox.start(deps);
   await deps.assistants.start(deps);
   const app = createApp(deps);
+  // Every answer and every parse is checked against the OpenAPI document (openapi-check.ts).
+  const docProblems = new Set<string>();
+  const unwatch = watchParses((p) => docProblems.add(p));
 
   /** One request through the real app; the body is sent as JSON unless it is a string. */
   async function request(method: string, url: string, opts: { token?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
@@ -92,6 +96,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     } catch {
       json = text;
     }
+    const problem = answerProblem(method, url, res.status, json, res.headers.get('content-type'));
+    if (problem) docProblems.add(problem);
     return { status: res.status, body: json, headers: res.headers };
   }
 
@@ -112,6 +118,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
       await dropDatabase?.();
       // A refusal some loop caught and only logged fails the test all the same.
       assertNoGuardViolations(log.lines);
+      unwatch();
+      if (docProblems.size) throw new Error(`The OpenAPI document disagrees with the app (http/openapi/README.md):\n${[...docProblems].join('\n')}`);
     },
   };
 }

@@ -33,8 +33,15 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   return result.data;
 }
 
+/**
+ * Who watches which schema a route parses its body and query with: the tests, to check that each
+ * route's OpenAPI document names the very schema (http/openapi/README.md). Nobody in production.
+ */
+export const parseWatch: { listener?: (c: Context, part: 'body' | 'query', schema: z.ZodType) => void } = {};
+
 /** Reads a JSON body (an empty body counts as `{}`) and validates it. */
 export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  parseWatch.listener?.(c, 'body', schema);
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.text();
   if (text.trim() === '') return parseWith(schema, {});
@@ -49,6 +56,7 @@ export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Pro
 }
 
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
+  parseWatch.listener?.(c, 'query', schema);
   const query: Record<string, string | string[]> = {};
   for (const [key, values] of Object.entries(c.req.queries())) {
     // `tags[]=1&tags[]=2` and `tags=1&tags=2` both read as a list; a single value stays a string.

@@ -26,6 +26,14 @@ export const enabledValue = z.enum(['enabled', 'disabled']);
 
 export type Page<K extends string, T> = { [P in K]: T[] } & { hasMore: boolean };
 
+/** The wire schema of a page of `item` under `key` (with `count` where the list tells the total). */
+export function pageSchema<K extends string, T extends z.ZodType>(key: K, item: T, opts: { count?: boolean } = {}) {
+  return z.object({ [key]: z.array(item), hasMore: z.boolean(), ...(opts.count ? { count: z.number().int() } : {}) } as { [P in K]: z.ZodArray<T> } & { hasMore: z.ZodBoolean });
+}
+
+/** The answer of a deletion and of other actions that only confirm. */
+export const messageAnswerSchema = z.object({ message: z.string() });
+
 /** A time as the server sends it: ISO-8601 in UTC (SQLite stores that text; PostgreSQL's timestamptz is read back as it). */
 export const timestampSchema = z.iso.datetime({ offset: true });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, namedRefSchema, queryBool, timestampSchema } from './common.ts';
+import { phoneNumberSchema } from './contact.ts';
 
 // Messages (spec/02 §3, §7; spec/03 §5 upload limits): the list query, the JSON body of
 // POST /messages/{ticketId}, the upload rules the server enforces and the web checks early, and the
@@ -116,3 +117,13 @@ export type Message = z.infer<typeof messageSchema>;
 export type MessagePage = { messages: Message[]; hasMore: boolean };
 
 export const messageKey = (ticketId: number, id: number) => `message/${ticketId}/${id}`;
+
+/**
+ * POST /api/messages/send (the external API, a connection's token): the number to write to and the
+ * text; as multipart/form-data the file(s) go in `medias` and the text, if any, is their caption.
+ */
+export const externalMessageSchema = z.object({
+  number: phoneNumberSchema.describe('The recipient with country code, digits only (e.g. 5511999990000)'),
+  body: z.string().max(65_536).optional().default('').describe('The text, or the caption of the file'),
+});
+export type ExternalMessageInput = z.input<typeof externalMessageSchema>;

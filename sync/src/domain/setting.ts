@@ -37,6 +37,9 @@ export function settingValueSchema(key: SettingKey) {
   return z.object({ key: z.literal(key).optional(), value: z.enum(SETTING_VALUES[key] as unknown as [string, ...string[]]) });
 }
 
+/** PUT /settings/{key}'s body for any key, for the API's document (the route parses with its key's own schema). */
+export const settingAnyValueSchema = z.union(SETTING_KEYS.map((key) => settingValueSchema(key)) as unknown as [z.ZodType, ...z.ZodType[]]);
+
 /**
  * One company setting as GET /settings lists it and as setting/<key> syncs it: a known key the
  * company has no row for still answers, with its default (DEFAULT_SETTINGS).

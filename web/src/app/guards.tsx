@@ -54,7 +54,7 @@ export function RequireAccess() {
       warned.current = pathname;
       // The super-admin's pages (announcements) say so with an info toast (spec/02 §2.19, §8).
       if (gate.super && !user?.super) toast.info(t('common.superOnly'));
-      else toast.error(t('common.noPagePermission'));
+      else toast.error(t(planDenied && gate.planDenied ? gate.planDenied : 'common.noPagePermission'));
     }
   }, [denied, pathname, t]);
 

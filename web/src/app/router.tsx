@@ -66,6 +66,7 @@ export const router = createBrowserRouter([
                   { path: '/flowbuilders', lazy: () => import('../pages/flowbuilders/FlowBuildersPage.tsx') },
                   { path: '/flowbuilder/:id?', lazy: () => import('../pages/flowbuilder/FlowEditorPage.tsx') },
                   { path: '/phrase-lists', lazy: () => import('../pages/phrase-lists/PhraseListsPage.tsx') },
+                  { path: '/messages-api', lazy: () => import('../pages/messages-api/MessagesApiPage.tsx') },
                   { path: '/financeiro', lazy: () => import('../pages/billing/InvoicesPage.tsx') },
                   { path: '/subscription', lazy: () => import('../pages/billing/SubscriptionPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".

@@ -14,8 +14,11 @@ export type MenuItem = { path: string; labelKey: string; icon: MenuIcon; badge?:
 export type MenuGroup = { labelKey: string; icon: MenuIcon; items: MenuItem[] };
 export type MenuSection = { labelKey: string | null; entries: (MenuItem | MenuGroup)[] };
 
-/** Who may open a path: a role, the super flag, a plan feature, or the local campaign flag. */
-type Gate = { admin?: boolean; super?: boolean; feature?: PlanFeature; campaigns?: boolean };
+/**
+ * Who may open a path: a role, the super flag, a plan feature, or the local campaign flag; `planDenied`
+ * is the toast a page the plan lacks shows instead of the common one (spec/03 §2).
+ */
+type Gate = { admin?: boolean; super?: boolean; feature?: PlanFeature; campaigns?: boolean; planDenied?: string };
 
 const GATES: Record<string, Gate> = {
   '/': { admin: true },
@@ -36,7 +39,7 @@ const GATES: Record<string, Gate> = {
   '/files': { admin: true },
   '/queues': { admin: true },
   '/users': { admin: true },
-  '/messages-api': { admin: true, feature: 'externalApi' },
+  '/messages-api': { admin: true, feature: 'externalApi', planDenied: 'messagesAPI.toasts.unauthorized' },
   '/financeiro': { admin: true },
   '/subscription': { admin: true },
   '/settings': { admin: true },
@@ -46,7 +49,7 @@ const GATES: Record<string, Gate> = {
  * Pages that exist in this build. The issue asks the menu to show only what exists; the rest of the
  * spec's menu is declared below and appears as its page lands (add the path here).
  */
-export const BUILT_PAGES: ReadonlySet<string> = new Set(['/helps', '/tickets', '/users', '/settings', '/contacts', '/quick-messages', '/schedules', '/tags', '/kanban', '/chats', '/todolist', '/connections', '/queues', '/', '/announcements', '/contact-lists', '/files', '/prompts', '/queue-integration', '/campaigns', '/campaigns-config', '/flowbuilders', '/flowbuilder', '/phrase-lists', '/financeiro']);
+export const BUILT_PAGES: ReadonlySet<string> = new Set(['/helps', '/tickets', '/users', '/settings', '/contacts', '/quick-messages', '/schedules', '/tags', '/kanban', '/chats', '/todolist', '/connections', '/queues', '/', '/announcements', '/contact-lists', '/files', '/prompts', '/queue-integration', '/campaigns', '/campaigns-config', '/flowbuilders', '/flowbuilder', '/phrase-lists', '/financeiro', '/messages-api']);
 
 export type Access = 'allowed' | 'login' | 'forbidden-role' | 'forbidden-plan';
 

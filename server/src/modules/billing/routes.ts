@@ -13,7 +13,7 @@ import { findInvoiceRow, findInvoicesPage } from './queries.ts';
 import { confirmInvoicePayment, createPixCharge, getInvoice, invoiceNotFound, markInvoicePaid, scopeOf } from './service.ts';
 import { findBillingSettings, saveBillingSettings } from './settings.ts';
 
-const markPaidSchema = z.object({ status: z.literal('paid') });
+export const markPaidSchema = z.object({ status: z.literal('paid') });
 
 export function billingRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);

@@ -1,13 +1,10 @@
-import { phoneNumberSchema } from '@zapdesk/sync';
+import { externalMessageSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { bearerToken } from '../../auth/middleware.ts';
 import { parseBody, parseWith } from '../../http/validate.ts';
 import { isMultipart, messageUploadLimit, readUploads } from '../media/uploads.ts';
 import { findConnectionByToken, sendExternalMessage } from './service.ts';
-
-const sendSchema = z.object({ number: phoneNumberSchema, body: z.string().max(65_536).optional().default('') });
 
 // Authenticated by the connection's token, not by a user session.
 export function externalApiRoutes(deps: AppDeps) {
@@ -15,10 +12,10 @@ export function externalApiRoutes(deps: AppDeps) {
     const connection = await findConnectionByToken(deps, bearerToken(c));
     if (isMultipart(c)) {
       const { fields, uploads } = await readUploads(c);
-      const input = parseWith(sendSchema, fields);
+      const input = parseWith(externalMessageSchema, fields);
       return c.json(await sendExternalMessage(deps, connection, { ...input, uploads }));
     }
-    const input = await parseBody(c, sendSchema);
+    const input = await parseBody(c, externalMessageSchema);
     return c.json(await sendExternalMessage(deps, connection, { ...input, uploads: [] }));
   });
 }

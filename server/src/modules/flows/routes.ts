@@ -18,7 +18,9 @@ import { flowMediaPath, flowUploadLimit, readFlowUploads, storeFlowUploads, type
 import { createPhraseCampaign, deletePhraseCampaign, findPhraseCampaigns, getPhraseCampaign, updatePhraseCampaign } from './phrase-campaigns.ts';
 import { createFlow, deleteFlow, duplicateFlow, findFlows, getFlowWithGraph, renameFlow, saveFlowGraph } from './service.ts';
 
-const searchSchema = z.object({ searchParam: z.string().max(200).optional() });
+/** PUT /flowbuilder: a rename that may also switch the flow on or off. */
+export const flowUpdateSchema = flowRenameSchema.extend({ active: z.boolean().optional() });
+export const searchSchema = z.object({ searchParam: z.string().max(200).optional() });
 const FILE_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 
 export function flowsRoutes(deps: AppDeps) {
@@ -46,7 +48,7 @@ export function flowsRoutes(deps: AppDeps) {
     })
     .put('/flowbuilder', ...admin, async (c) => {
       const actor = c.get('actor');
-      const input = await parseBody(c, flowRenameSchema.extend({ active: z.boolean().optional() }));
+      const input = await parseBody(c, flowUpdateSchema);
       return c.json(await write(deps, (tx) => renameFlow(tx, actor, input)));
     })
     .post('/flowbuilder/duplicate', ...admin, async (c) => {

@@ -13,7 +13,7 @@ import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { getConnection } from '../whatsapps/service.ts';
 
 /** The phone that will type the code: its full number with country code, digits (spaces, +, - ignored). */
-const pairingCodeSchema = z.object({
+export const pairingCodeSchema = z.object({
   number: z
     .string()
     .transform((v) => v.replace(/[\s()+-]/g, ''))

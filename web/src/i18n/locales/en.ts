@@ -104,6 +104,8 @@ export const en = {
     resend: 'Send another code',
     backToLogin: 'Back to sign in',
   },
+  // The plan refusal of /messages-api (spec/03 §2): shown by the route guard, before the page loads.
+  messagesAPI: { toasts: { unauthorized: "This company's plan does not include the messages API. Redirecting you." } },
   menu: {
     navigation: 'Main navigation',
     administration: 'Administration',

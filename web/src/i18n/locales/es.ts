@@ -106,6 +106,8 @@ export const es: Messages = {
     resend: 'Enviar otro código',
     backToLogin: 'Volver a iniciar sesión',
   },
+  // The plan refusal of /messages-api (spec/03 §2): shown by the route guard, before the page loads.
+  messagesAPI: { toasts: { unauthorized: '¡El plan de esta empresa no incluye la API de mensajes! Te estamos redirigiendo.' } },
   menu: {
     navigation: 'Navegación principal',
     administration: 'Administración',

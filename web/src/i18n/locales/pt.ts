@@ -106,6 +106,8 @@ export const pt: Messages = {
     resend: 'Enviar outro código',
     backToLogin: 'Voltar para o login',
   },
+  // The plan refusal of /messages-api (spec/03 §2): shown by the route guard, before the page loads.
+  messagesAPI: { toasts: { unauthorized: 'O plano desta empresa não inclui a API de mensagens! Estamos lhe redirecionando.' } },
   menu: {
     navigation: 'Navegação principal',
     administration: 'Administração',

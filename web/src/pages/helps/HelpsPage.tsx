@@ -1,8 +1,10 @@
-// /helps: the help videos the super-admin publishes (spec/01 §2), each played in a dialog.
+// /helps: the help videos the super-admin publishes (spec/01 §2), each played in a dialog, and a
+// link to the API's reference page (/docs, served by the API).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Help } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
+import { apiBaseUrl } from '../../api/config.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -30,7 +32,17 @@ export function Component() {
   const [playing, setPlaying] = useState<Help | null>(null);
 
   return (
-    <Page title={t('helps.title')} subtitle={t('helps.subtitle')}>
+    <Page
+      title={t('helps.title')}
+      subtitle={t('helps.subtitle')}
+      actions={
+        // The API's own reference (its /docs page), for those who integrate with zapdesk.
+        <a href={`${apiBaseUrl()}/docs`} target="_blank" rel="noreferrer" className="inline-flex h-9 items-center gap-2 rounded-md border border-line bg-surface px-3 text-sm font-medium text-ink shadow-xs hover:bg-raised">
+          <Icon name="api" className="size-4" />
+          {t('helps.apiReference')}
+        </a>
+      }
+    >
       {helps.loading && !helps.data ? (
         <Splash inline />
       ) : !helps.data?.length ? (
