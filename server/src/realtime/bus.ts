@@ -4,6 +4,7 @@
 // A connection runs one query at a time: messages published while a NOTIFY is under way wait and
 // go together in the next statement (an announcement pokes every company at once).
 import pg from 'pg';
+import type { DomainEvent } from '../events/types.ts';
 import type { Logger } from '../log.ts';
 
 export type BusMessage =
@@ -12,7 +13,8 @@ export type BusMessage =
   | { origin: string; kind: 'outbox'; connectionId: number }
   | { origin: string; kind: 'auth'; sessionIds: string[]; reason: string }
   | { origin: string; kind: 'presence'; companyId: number; userId: number; since: string }
-  | { origin: string; kind: 'event'; companyId: number; channel: string; data: unknown };
+  | { origin: string; kind: 'event'; companyId: number; channel: string; data: unknown }
+  | { origin: string; kind: 'entities'; events: DomainEvent[] };
 
 export type Bus = {
   publish(m: BusMessage): Promise<void>;

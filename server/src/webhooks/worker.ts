@@ -1,0 +1,145 @@
+// The webhooks' worker (README.md): claims due deliveries (each order key's oldest only, so a
+// ticket's events arrive in order; up to `concurrency` at once), posts each outside any transaction
+// with a deadline, and writes the outcome in one statement: done, queued again after a backoff, or
+// failed after the last attempt. It looks again when a write queued rows (the `wake` effect), when
+// a post ends, and every second for retries that came due. On start, rows a dead process left
+// running are queued again: at least once, with the same event id.
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../context.ts';
+import { claimDeliveries, findQueuedDeliveries, hasLiveDeliveries, requeueAbandonedDeliveries, settleDelivery, type ClaimedDelivery } from './deliveries.ts';
+import { postDelivery } from './post.ts';
+
+export type WebhookWorker = {
+  /** A write queued deliveries: look now (after the commit). */
+  wake(): void;
+  start(deps: AppDeps): Promise<void>;
+  /** Stops claiming and aborts the posts under way (their rows are taken again at the next start). */
+  stop(): Promise<void>;
+  /** Resolves once no delivery is queued or running (tests and benchmarks; retries wait for their time). */
+  idle(): Promise<void>;
+};
+
+export type WebhookOptions = { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; pollMs?: number };
+
+/** The wait before attempt n+1: doubling from `backoffMs`, capped at 10 minutes, with some jitter. */
+export function backoffOf(opts: Pick<WebhookOptions, 'backoffMs'>, attempts: number): number {
+  const base = Math.min(opts.backoffMs * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
+  const instance = randomUUID();
+  const busyKeys = new Set<string>();
+  const running = new Set<Promise<void>>();
+  const abort = new AbortController();
+  const secrets = new Map<string, string | undefined>();
+  let deps: AppDeps | undefined;
+  let scheduled = false;
+  let pumping = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  function wake() {
+    if (!deps || abort.signal.aborted || scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void pump();
+    });
+  }
+
+  async function pump() {
+    if (!deps || abort.signal.aborted) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        const room = opts.concurrency - running.size;
+        if (room <= 0) break;
+        const page = room * 4 + busyKeys.size;
+        const live = await findQueuedDeliveries(deps.db, page);
+        const now = new Date().toISOString();
+        // Each order key's oldest live row, if it is queued, due and its key is not under way here.
+        const seen = new Set<string>();
+        const picked: number[] = [];
+        for (const d of live) {
+          if (seen.has(d.orderKey)) continue;
+          seen.add(d.orderKey);
+          if (d.state !== 'queued' || busyKeys.has(d.orderKey) || (d.notBefore !== null && d.notBefore > now)) continue;
+          picked.push(d.id);
+          if (picked.length === room) break;
+        }
+        const claimed = await claimDeliveries(deps.db, picked, instance);
+        for (const d of claimed) start(deps, d);
+        if (live.length === page && claimed.length > 0) again = true;
+      } while (again);
+    } catch (err) {
+      deps.log.error('webhook worker failed to claim', { error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function secretOf(app: AppDeps, sealed: string): string | undefined {
+    if (!secrets.has(sealed)) secrets.set(sealed, app.secrets.open(sealed));
+    return secrets.get(sealed);
+  }
+
+  async function run(app: AppDeps, d: ClaimedDelivery) {
+    const secret = secretOf(app, d.secret);
+    if (secret === undefined) {
+      await settleDelivery(app.db, d.id, 'failed', { responseStatus: null, durationMs: 0, error: 'the signing secret cannot be opened with this data key' });
+      return;
+    }
+    const outcome = await postDelivery({ ...d, secret }, opts.timeoutMs, abort.signal);
+    // Stopping: the row stays running and is taken again at the next start.
+    if (abort.signal.aborted) return;
+    const { ok, ...result } = outcome;
+    if (ok) await settleDelivery(app.db, d.id, 'done', result);
+    else if (d.attempts >= opts.attempts) await settleDelivery(app.db, d.id, 'failed', result);
+    else await settleDelivery(app.db, d.id, 'queued', result, new Date(Date.now() + backoffOf(opts, d.attempts)).toISOString());
+  }
+
+  function start(app: AppDeps, d: ClaimedDelivery) {
+    busyKeys.add(d.orderKey);
+    const p = run(app, d)
+      .catch((err: unknown) => {
+        if (!abort.signal.aborted) app.log.error('webhook delivery failed', { deliveryId: d.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      })
+      .finally(() => {
+        busyKeys.delete(d.orderKey);
+        running.delete(p);
+        wake();
+      });
+    running.add(p);
+  }
+
+  return {
+    wake,
+    async start(app) {
+      deps = app;
+      // PostgreSQL: another live instance may be posting; only rows claimed long ago are its dead ones.
+      const recovered = await requeueAbandonedDeliveries(app.db, app.dialect === 'postgres' ? { olderThan: new Date(Date.now() - 2 * opts.timeoutMs).toISOString() } : {});
+      if (recovered > 0) app.log.info('webhook deliveries taken again after a restart', { recovered });
+      timer = setInterval(wake, opts.pollMs ?? 1_000);
+      timer.unref();
+      wake();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      abort.abort();
+      await Promise.allSettled([...running]);
+    },
+    async idle() {
+      for (;;) {
+        if (running.size === 0 && !pumping && !(deps && (await hasLiveDeliveries(deps.db)))) return;
+        if (running.size > 0) await Promise.allSettled([...running]);
+        else await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
