@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Received = { event: string; delivery: string; timestamp: string; signature: string; body: string; json: { id: string; event: string; companyId: number; timestamp: string; data: unknown }; status: number };
+export type Received = { event: string; delivery: string; timestamp: string; signature: string; body: string; json: { id: string; event: string; companyId: number; timestamp: string; data: unknown }; status: number; at: number };
 
 export function verifySignature(secret: string, r: Pick<Received, 'timestamp' | 'signature' | 'body'>): boolean {
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${r.timestamp}.${r.body}`).digest('hex')}`);
@@ -24,7 +24,7 @@ export async function startReceiver(opts: { latencyMs?: number } = {}) {
       const body = Buffer.concat(chunks).toString('utf8');
       const status = answers.shift() ?? 200;
       const h = (name: string) => String(req.headers[name] ?? '');
-      received.push({ event: h('x-zapdesk-event'), delivery: h('x-zapdesk-delivery'), timestamp: h('x-zapdesk-timestamp'), signature: h('x-zapdesk-signature'), body, json: JSON.parse(body) as Received['json'], status });
+      received.push({ event: h('x-zapdesk-event'), delivery: h('x-zapdesk-delivery'), timestamp: h('x-zapdesk-timestamp'), signature: h('x-zapdesk-signature'), body, json: JSON.parse(body) as Received['json'], status, at: Date.now() });
       const answer = () => res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
       if (opts.latencyMs) setTimeout(answer, opts.latencyMs);
       else answer();

@@ -6,7 +6,8 @@
 // running are queued again: at least once, with the same event id.
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context.ts';
-import { claimDeliveries, findQueuedDeliveries, hasLiveDeliveries, requeueAbandonedDeliveries, settleDelivery, type ClaimedDelivery } from './deliveries.ts';
+import { write } from '../db/write.ts';
+import { claimDeliveries, findQueuedDeliveries, hasLiveDeliveries, requeueAbandonedDeliveries, settleDelivery, type ClaimedDelivery, type Outcome } from './deliveries.ts';
 import { postDelivery } from './post.ts';
 
 export type WebhookWorker = {
@@ -38,6 +39,40 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   let pumping = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  // Outcomes waiting for their write: the posts that ended in one turn of the event loop are
+  // recorded together (one write, not one commit each).
+  type Settle = { id: number; state: 'done' | 'failed' | 'queued'; outcome: Outcome; notBefore: string | null; resolve: () => void };
+  let settling: Settle[] = [];
+  let flushing = false;
+  // A finished post frees a slot; the worker claims again once a tenth of its slots are free, so
+  // each claim takes several rows (two statements for them all) rather than one at a time.
+  const claimBatch = Math.max(1, Math.floor(opts.concurrency / 10));
+
+  function record(id: number, state: Settle['state'], outcome: Outcome, notBefore: string | null = null): Promise<void> {
+    return new Promise((resolve) => {
+      settling.push({ id, state, outcome, notBefore, resolve });
+      if (!flushing) setImmediate(flush);
+      flushing = true;
+    });
+  }
+
+  async function flush() {
+    const app = deps!;
+    while (settling.length > 0) {
+      const batch = settling;
+      settling = [];
+      try {
+        await write(app, async (tx) => {
+          for (const s of batch) await settleDelivery(tx.db, s.id, s.state, s.outcome, s.notBefore);
+        }, { first: true });
+      } catch (err) {
+        // Left running: taken again at the next start (at least once).
+        app.log.error('webhook outcomes not recorded', { error: err instanceof Error ? err.message : String(err) });
+      }
+      for (const s of batch) s.resolve();
+    }
+    flushing = false;
+  }
 
   function wake() {
     if (!deps || abort.signal.aborted || scheduled) return;
@@ -91,17 +126,14 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
 
   async function run(app: AppDeps, d: ClaimedDelivery) {
     const secret = secretOf(app, d.secret);
-    if (secret === undefined) {
-      await settleDelivery(app.db, d.id, 'failed', { responseStatus: null, durationMs: 0, error: 'the signing secret cannot be opened with this data key' });
-      return;
-    }
+    if (secret === undefined) return record(d.id, 'failed', { responseStatus: null, durationMs: 0, error: 'the signing secret cannot be opened with this data key' });
     const outcome = await postDelivery({ ...d, secret }, opts.timeoutMs, abort.signal);
     // Stopping: the row stays running and is taken again at the next start.
     if (abort.signal.aborted) return;
     const { ok, ...result } = outcome;
-    if (ok) await settleDelivery(app.db, d.id, 'done', result);
-    else if (d.attempts >= opts.attempts) await settleDelivery(app.db, d.id, 'failed', result);
-    else await settleDelivery(app.db, d.id, 'queued', result, new Date(Date.now() + backoffOf(opts, d.attempts)).toISOString());
+    if (ok) await record(d.id, 'done', result);
+    else if (d.attempts >= opts.attempts) await record(d.id, 'failed', result);
+    else await record(d.id, 'queued', result, new Date(Date.now() + backoffOf(opts, d.attempts)).toISOString());
   }
 
   function start(app: AppDeps, d: ClaimedDelivery) {
@@ -113,7 +145,7 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
       .finally(() => {
         busyKeys.delete(d.orderKey);
         running.delete(p);
-        wake();
+        if (opts.concurrency - running.size >= claimBatch || running.size === 0) wake();
       });
     running.add(p);
   }
