@@ -7,6 +7,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedTenant } from '../../../test/seed.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
 import { createContact } from '../contacts/service.ts';
+import { createWebhookWorker } from '../../webhooks/worker.ts';
 
 describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
   let t: TestApp;
@@ -158,5 +159,21 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     await settle();
     expect(mine().map((r) => r.event)).toEqual(['contact.created', 'ticket.created', 'message.received']);
     expect(mine()[2]!.json.data).toMatchObject({ body: 'hello there', fromMe: false });
+  });
+
+  it('posts again, with the same event id, a delivery a dead process left in flight', async () => {
+    const { token, hook, mine } = await hooked(['contact.created']);
+    // The worker stops (the process "dies") with the row claimed an hour ago: running, attempts 1
+    // (PostgreSQL spares rows claimed lately: another live instance may be posting them).
+    await t.deps.webhooks.stop();
+    const queued = await t.request('POST', `/webhooks/${hook.id}/test`, { token });
+    await t.db.updateTable('webhookDeliveries').set({ state: 'running', attempts: 1, claimedBy: 'dead-instance', claimedAt: new Date(Date.now() - 3_600_000).toISOString() }).where('id', '=', queued.body.id).execute();
+    // A new process starts: the row goes back to the queue and is posted.
+    t.deps.webhooks = createWebhookWorker({ ...t.deps.config.webhooks, pollMs: 50 });
+    await t.deps.webhooks.start(t.deps);
+    await settle();
+    expect(mine().map((r) => r.delivery)).toEqual([queued.body.eventId]);
+    const [logged] = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { token })).body.deliveries;
+    expect(logged).toMatchObject({ state: 'done', attempts: 2, eventId: queued.body.eventId });
   });
 });
