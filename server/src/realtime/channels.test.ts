@@ -196,4 +196,20 @@ describe.each(DIALECTS)('live channels on /sync/ws (%s)', (dialect) => {
     expect((await c.event(queues, 'create')).data).toEqual({ action: 'create', queue: q.body });
     expect(c.events(contacts)).toEqual([]);
   });
+
+  it('answers a join sent as soon as the socket opens, before it is ready', async () => {
+    const channel = `company-${desk.company.id}-queue`;
+    const ws = new WebSocket(`${live.url.replace(/^http/, 'ws')}/sync/ws?token=${encodeURIComponent(desk.adminSession.token)}`);
+    sockets.push(ws);
+    const got: Msg[] = [];
+    const joined = new Promise<void>((resolve) =>
+      ws.on('message', (raw) => {
+        got.push(JSON.parse(String(raw)) as Msg);
+        if (got.some((m) => m.type === 'joined')) resolve();
+      }),
+    );
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'join', channel })));
+    await joined;
+    expect(got.filter((m) => m.type !== 'poke')).toEqual(expect.arrayContaining([{ type: 'ready' }, { type: 'joined', channel }]));
+  });
 });

@@ -93,6 +93,11 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     const send = (m: ServerEvent) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
+    // What the client sends while its token is checked (a join sent on `open`) waits for the
+    // handler below instead of being dropped.
+    const early: RawData[] = [];
+    const hold = (data: RawData) => void (early.length < 64 && early.push(data));
+    ws.on('message', hold);
     const auth = await authenticate(deps, token).catch(() => 'invalid' as const);
     if (typeof auth === 'string') {
       send({ type: 'auth', reason: auth });
@@ -104,13 +109,15 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     const live = { companyId: auth.companyId, userId: auth.userId, send };
     channels.opened(live);
     // Anything a client sends proves it is alive; a pull, join or leave is answered, anything else ignored.
-    ws.on('message', (data) => {
+    const onMessage = (data: RawData) => {
       alive.set(ws, true);
       const m = messageOf(data);
       if (m?.type === 'pull') void answerPull(m.id, m.body);
       else if (m?.type === 'join') void channels.join(live, m.channel);
       else if (m?.type === 'leave') channels.leave(live, m.channel);
-    });
+    };
+    ws.off('message', hold);
+    ws.on('message', onMessage);
     // The client's last pull here, with the cookie of the answer it got: what a poke runs for it.
     let nextPull: Record<string, unknown> | undefined;
     const remember = (request: unknown, response: PullResponseV1 | VersionNotSupported) => {
@@ -130,6 +137,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     }
     // Gone while its token was checked: no close event will come to unregister it.
     if (ws.readyState !== ws.OPEN) return channels.closed(live);
+    for (const data of early.splice(0)) onMessage(data);
     // A poke runs the client's next pull and carries its answer; pokes that come while it runs
     // are folded into one more run after it. Any failure sends the bare poke: the client pulls
     // itself and meets the error (expired token, revoked session) on its own request.
