@@ -7,6 +7,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedTenant } from '../../../test/seed.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
 import { createContact } from '../contacts/service.ts';
+import { expireInactiveTickets } from '../../jobs/ticket-jobs.ts';
 import { createWebhookWorker } from '../../webhooks/worker.ts';
 
 describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
@@ -89,6 +90,18 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
       ['ticket.status_changed', 200],
     ]);
     expect(mine().every((r) => (r.json.data as { id: number }).id === ticket.body.id)).toBe(true);
+  });
+
+  it('delivers the status change of a ticket the auto-close job closed', async () => {
+    const { token, mine, company } = await hooked(['ticket.status_changed']);
+    const connection = await t.request('POST', '/whatsapp', { token, body: { name: 'Line', expiresTicket: 5 } });
+    const contact = await t.request('POST', '/contacts', { token, body: { name: 'Idle', number: '5511988880009' } });
+    const ticket = await t.request('POST', '/tickets', { token, body: { contactId: contact.body.id, status: 'open', whatsappId: connection.body.id } });
+    const old = new Date(Date.now() - 3_600_000).toISOString();
+    await t.db.updateTable('tickets').set((eb) => ({ lastInteractionAt: old, version: eb('version', '+', 1) })).where('id', '=', ticket.body.id).where('companyId', '=', company.id).execute();
+    expect(await expireInactiveTickets(t.deps)).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect(mine().map((r) => [r.event, (r.json.data as { id: number; status: string }).status])).toEqual([['ticket.status_changed', 'closed']]);
   });
 
   it('delivers nothing for a write that rolled back', async () => {
