@@ -9,12 +9,13 @@ export type ClaimedDelivery = DeliveryRecord & { url: string; secret: string };
 
 const live = sql<boolean>`state in ('queued', 'running')`;
 
-/** Live rows, oldest first, of order keys not under way here (the caller takes each key's oldest). */
-export async function findQueuedDeliveries(db: Database, limit: number): Promise<Pick<DeliveryRecord, 'id' | 'orderKey' | 'state' | 'notBefore'>[]> {
+/** A page of live rows, oldest first, after the id `after` (the caller takes each key's oldest). */
+export async function findQueuedDeliveries(db: Database, limit: number, after = 0): Promise<Pick<DeliveryRecord, 'id' | 'orderKey' | 'state' | 'notBefore'>[]> {
   return db
     .selectFrom('webhookDeliveries')
     .select(['id', 'orderKey', 'state', 'notBefore'])
     .where(live)
+    .$if(after > 0, (q) => q.where('id', '>', after))
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -29,6 +29,11 @@ export function backoffOf(opts: Pick<WebhookOptions, 'backoffMs'>, attempts: num
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/** Pages of live rows one claim looks through at most (a backlog of held-back rows ahead of due ones). */
+const MAX_PAGES = 50;
+/** How often rows claimed by an instance that died meanwhile are looked for (PostgreSQL, several instances). */
+const RECOVER_EVERY_MS = 10_000;
+
 export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   const instance = randomUUID();
   const busyKeys = new Set<string>();
@@ -42,6 +47,7 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   let pumping = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let recoverTimer: NodeJS.Timeout | undefined;
   // Outcomes waiting for their write: the posts that ended in one turn of the event loop are
   // recorded together (one write, not one commit each).
   type Settle = { id: number; state: 'done' | 'failed' | 'queued'; outcome: Outcome; notBefore: string | null; resolve: () => void };
@@ -99,21 +105,30 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
         const room = opts.concurrency - running.size;
         if (room <= 0) break;
         const page = room * 4 + busyKeys.size;
-        const live = await findQueuedDeliveries(deps.db, page);
         const now = new Date().toISOString();
         // Each order key's oldest live row, if it is queued, due and its key is not under way here.
+        // Pages follow one another while they hold nothing to take: the oldest rows may all be held
+        // back (their ticket's earlier event is being retried) with due ones further on.
         const seen = new Set<string>();
         const picked: number[] = [];
-        for (const d of live) {
-          if (seen.has(d.orderKey)) continue;
-          seen.add(d.orderKey);
-          if (d.state !== 'queued' || busyKeys.has(d.orderKey) || (d.notBefore !== null && d.notBefore > now)) continue;
-          picked.push(d.id);
-          if (picked.length === room) break;
+        let after = 0;
+        let full = false;
+        for (let pages = 0; pages < MAX_PAGES && picked.length < room; pages++) {
+          const live = await findQueuedDeliveries(deps.db, page, after);
+          for (const d of live) {
+            if (seen.has(d.orderKey)) continue;
+            seen.add(d.orderKey);
+            if (d.state !== 'queued' || busyKeys.has(d.orderKey) || (d.notBefore !== null && d.notBefore > now)) continue;
+            picked.push(d.id);
+            if (picked.length === room) break;
+          }
+          full = live.length === page;
+          if (!full) break;
+          after = live.at(-1)!.id;
         }
         const claimed = await claimDeliveries(deps.db, picked, instance);
         for (const d of claimed) start(deps, d);
-        if (live.length === page && claimed.length > 0) again = true;
+        if (full && claimed.length > 0) again = true;
       } while (again);
     } catch (err) {
       deps.log.error('webhook worker failed to claim', { error: err instanceof Error ? err.message : String(err) });
@@ -162,10 +177,26 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
       if (recovered > 0) app.log.info('webhook deliveries taken again after a restart', { recovered });
       timer = setInterval(wake, opts.pollMs ?? 1_000);
       timer.unref();
+      // PostgreSQL: a row this start spared (claimed lately, maybe by a live instance) whose claimer
+      // died is taken again once it is older than two deadlines: no live post lasts that long.
+      if (app.dialect === 'postgres') {
+        recoverTimer = setInterval(() => {
+          requeueAbandonedDeliveries(app.db, { olderThan: new Date(Date.now() - 2 * opts.timeoutMs).toISOString() })
+            .then((n) => {
+              if (n > 0) {
+                app.log.info('webhook deliveries of a dead instance taken again', { recovered: n });
+                wake();
+              }
+            })
+            .catch((err: unknown) => app.log.warn('webhook recovery failed', { error: String(err) }));
+        }, Math.min(RECOVER_EVERY_MS, opts.timeoutMs));
+        recoverTimer.unref();
+      }
       wake();
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (recoverTimer) clearInterval(recoverTimer);
       abort.abort();
       await Promise.allSettled([...running]);
     },
