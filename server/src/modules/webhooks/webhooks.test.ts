@@ -7,6 +7,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedTenant } from '../../../test/seed.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
 import { createContact } from '../contacts/service.ts';
+import { deliveryRows, insertDeliveries } from '../../webhooks/queue.ts';
 import { expireInactiveTickets } from '../../jobs/ticket-jobs.ts';
 import { createWebhookWorker } from '../../webhooks/worker.ts';
 
@@ -30,6 +31,9 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     return { ...tn, token: tn.adminSession.token, hook: res.body as { id: number; secret: string }, mine };
   }
   const settle = () => t.deps.webhooks.idle();
+  const waitUntil = async (ok: () => boolean) => {
+    while (!ok()) await new Promise((r) => setTimeout(r, 10));
+  };
 
   it('delivers each event once, signed, with its id, type, company, time and the REST record', async () => {
     const { token, hook, mine, company } = await hooked(['contact.created', 'contact.updated']);
@@ -102,6 +106,22 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     expect(await expireInactiveTickets(t.deps)).toBeGreaterThanOrEqual(1);
     await settle();
     expect(mine().map((r) => [r.event, (r.json.data as { id: number; status: string }).status])).toEqual([['ticket.status_changed', 'closed']]);
+  });
+
+  it('does not let a held-back ticket stall the others, however many of its events wait', async () => {
+    const { hook, mine, company } = await hooked(['ticket.created']);
+    // 100 events of one ticket wait behind its first, whose retry is an hour away (more than a
+    // claim's page), then one event of another ticket.
+    await write(t.deps, async (tx) => {
+      const held = Array.from({ length: 100 }, (_, i) => deliveryRows([hook.id], 'ticket.created', company.id, 'ticket:held', { i }));
+      await insertDeliveries(tx, company.id, held.flat());
+      await insertDeliveries(tx, company.id, deliveryRows([hook.id], 'ticket.created', company.id, 'ticket:free', { free: true }));
+    });
+    await t.db.updateTable('webhookDeliveries').set({ notBefore: new Date(Date.now() + 3_600_000).toISOString() }).where('orderKey', '=', 'ticket:held').where('companyId', '=', company.id).execute();
+    t.deps.webhooks.wake();
+    await waitUntil(() => mine().length > 0);
+    expect(mine().map((r) => r.json.data)).toEqual([{ free: true }]);
+    await t.db.deleteFrom('webhookDeliveries').where('orderKey', '=', 'ticket:held').where('companyId', '=', company.id).execute();
   });
 
   it('delivers nothing for a write that rolled back', async () => {
