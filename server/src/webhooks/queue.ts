@@ -29,10 +29,14 @@ export function forgetSubscriptions(config: Config, companyId: number) {
   cacheOf(config).delete(companyId);
 }
 
+/** The company's cached webhooks while fresh (no await on the hot path), else undefined. */
+function cachedSubscriptions(r: Reader, companyId: number, now: number): Subscriptions | undefined {
+  const cached = cacheOf(r.config).get(companyId);
+  return cached && now - cached.at < SUBSCRIPTIONS_TTL_MS ? cached : undefined;
+}
+
 async function subscriptionsOf(r: Reader, companyId: number): Promise<Subscriptions> {
   const cache = cacheOf(r.config);
-  const cached = cache.get(companyId);
-  if (cached && Date.now() - cached.at < SUBSCRIPTIONS_TTL_MS) return cached;
   const rows = await tenant(r.db, companyId).selectFrom('webhooks').select(['webhooks.id', 'webhooks.events']).where('webhooks.enabled', '=', 1).execute();
   const hooks = rows.map((w) => ({ id: w.id, events: new Set(JSON.parse(w.events) as string[]) }));
   const subs = { hooks, events: new Set(hooks.flatMap((h) => [...h.events])), at: Date.now() };
@@ -51,20 +55,22 @@ export function deliveryRows(webhookIds: number[], event: string, companyId: num
 }
 
 export async function queueWebhookDeliveries(tx: Tx, events: DomainEvent[]): Promise<void> {
-  const byCompany = new Map<number, DeliveryRow[]>();
+  let byCompany: Map<number, DeliveryRow[]> | undefined;
+  const now = Date.now();
   for (const e of events) {
     if (!e.hooks?.length) continue;
-    const subs = await subscriptionsOf(tx, e.companyId);
+    const subs = cachedSubscriptions(tx, e.companyId, now) ?? (await subscriptionsOf(tx, e.companyId));
     if (subs.events.size === 0) continue;
     const wanted = e.hooks.filter((h) => subs.events.has(h));
     if (wanted.length === 0) continue;
     const data = await renderRecord({ db: tx.db }, e);
     if (data === undefined) continue;
+    byCompany ??= new Map();
     const rows = byCompany.get(e.companyId) ?? [];
     for (const event of wanted) rows.push(...deliveryRows(subs.hooks.filter((h) => h.events.has(event)).map((h) => h.id), event, e.companyId, e.orderKey, data));
     byCompany.set(e.companyId, rows);
   }
-  for (const [companyId, rows] of byCompany) await insertDeliveries(tx, companyId, rows);
+  for (const [companyId, rows] of byCompany ?? []) await insertDeliveries(tx, companyId, rows);
 }
 
 export async function insertDeliveries(tx: Tx, companyId: number, rows: DeliveryRow[]): Promise<void> {
