@@ -47,6 +47,9 @@ beforeAll(async () => {
   // Campaigns 1 to 3 (campaigns show 3, pause 3, cancel 2, list --search black), programmed for later so
   // they can be paused; and the file of campaigns create --from-file campaign.json.
   for (const name of ['Black Friday', 'Christmas', 'New Year']) await http('POST', '/campaigns', { name, whatsappId: 3, contactListId: 1, message1: 'Hi {primeiro-nome}', scheduledAt: '2030-01-01T12:00:00Z' });
+  // Webhooks 1 to 3, a test delivery of the third in its log (webhooks deliveries 3).
+  for (const name of ['CRM', 'Audit', 'Billing']) await http('POST', '/webhooks', { name, url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] });
+  await http('POST', '/webhooks/3/test');
   writeFileSync(path.join(dir, 'campaign.json'), JSON.stringify({ name: 'From a file', connection: 'Three', contactList: 'Leads', messages: ['Hi {primeiro-nome}'] }));
 }, 180_000);
 afterAll(() => server?.close());

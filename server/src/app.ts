@@ -11,6 +11,7 @@ import { contactListsRoutes } from './modules/contact-lists/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { promptsRoutes } from './modules/prompts/routes.ts';
 import { queueIntegrationsRoutes } from './modules/queue-integrations/routes.ts';
+import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { helpsRoutes } from './modules/helps/routes.ts';
 import { plansRoutes } from './modules/plans/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps) {
     .route('/', contactsRoutes(deps))
     .route('/', contactListsRoutes(deps))
     .route('/', filesRoutes(deps))
+    .route('/', webhooksRoutes(deps))
     .route('/', promptsRoutes(deps))
     .route('/', queueIntegrationsRoutes(deps))
     .route('/', ticketsRoutes(deps))

@@ -65,6 +65,8 @@ export type Config = {
     publicUrl: string;
     speechBaseUrl?: string;
   };
+  /** Company webhooks (webhooks/README.md): posts in flight at once, a post's deadline, attempts before `failed`, first backoff. */
+  webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
   /**
@@ -162,6 +164,12 @@ export function loadConfig(env: Env = process.env): Config {
       dialogflowBaseUrl: env.DIALOGFLOW_BASE_URL ?? 'https://dialogflow.googleapis.com',
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
       speechBaseUrl: env.AZURE_SPEECH_BASE_URL || undefined,
+    },
+    webhooks: {
+      concurrency: int(env.WEBHOOK_CONCURRENCY, 100),
+      timeoutMs: int(env.WEBHOOK_TIMEOUT_MS, 10_000),
+      attempts: int(env.WEBHOOK_ATTEMPTS, 8),
+      backoffMs: int(env.WEBHOOK_BACKOFF_MS, 5_000),
     },
     simulatorTiming: {
       qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),

@@ -10,6 +10,7 @@ import type { KeyedLock } from './inbound/keyed-lock.ts';
 import type { SessionManager } from './channels/session-manager.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import type { Assistants } from './assistants/worker.ts';
+import type { WebhookWorker } from './webhooks/worker.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
@@ -25,6 +26,8 @@ export type AppDeps = {
   contactLocks: KeyedLock;
   /** AI prompts and queue integrations answering customers: the worker of their turns (assistants/README.md). */
   assistants: Assistants;
+  /** Company webhooks: the worker that posts their queued deliveries (webhooks/README.md). */
+  webhooks: WebhookWorker;
   /** Seals and opens the secrets companies store (AI keys, integration credentials): auth/secret-box.ts. */
   secrets: SecretBox;
   /** WhatsApp sessions: getChannel(id) for senders, onInbound/onAck for the pipeline (channels/README.md). */

@@ -1,5 +1,6 @@
 // Starts the product: database, migrations, first-start seed, the API on PORT.
 import { createAssistants } from './assistants/worker.ts';
+import { createWebhookWorker } from './webhooks/worker.ts';
 import { createSecretBox } from './auth/secret-box.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +61,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     contactLocks: createKeyedLock(),
     secrets: createSecretBox(config.dataKey),
     assistants: createAssistants({ concurrency: config.assistants.concurrency }),
+    webhooks: createWebhookWorker(config.webhooks),
     sessions,
     realtime: createRealtime({ log, bus }),
   };
@@ -74,6 +76,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   await sessions.startAll();
   deps.outbox.start(deps);
   await deps.assistants.start(deps);
+  await deps.webhooks.start(deps);
   if (firstStart.demo) {
     await playDemoConversations(deps, firstStart.demo).catch((err) => log.error('demo conversations failed', { error: String(err) }));
   }
@@ -94,6 +97,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await campaignDispatch.stop();
       await flowTimers.stop();
       await deps.assistants.stop();
+      await deps.webhooks.stop();
       await Promise.all([...ticketJobs, presenceJob, invoicesJob].map((j) => j.stop()));
       await web?.close();
       await socket.close();

@@ -1,5 +1,6 @@
 // Test harness: the real app on a fresh database of each dialect (PostgreSQL when TEST_POSTGRES_URL is set).
 import { createAssistants } from '../src/assistants/worker.ts';
+import { createWebhookWorker } from '../src/webhooks/worker.ts';
 import { createSecretBox } from '../src/auth/secret-box.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -67,12 +68,14 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     contactLocks: createKeyedLock(),
     secrets: createSecretBox(config.dataKey),
     assistants: createAssistants({ concurrency: config.assistants.concurrency, pollMs: 100 }),
+    webhooks: createWebhookWorker({ ...config.webhooks, pollMs: 50 }),
     sessions,
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
   };
   attachPipeline(deps);
   deps.outbox.start(deps);
   await deps.assistants.start(deps);
+  await deps.webhooks.start(deps);
   const app = createApp(deps);
   // Every answer and every parse is checked against the OpenAPI document (openapi-check.ts).
   const docProblems = new Set<string>();
@@ -111,6 +114,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     request,
     async close() {
       await deps.assistants.stop();
+      await deps.webhooks.stop();
       await deps.outbox.stop();
       await sessions.stopAll();
       await deps.realtime.close();

@@ -28,6 +28,7 @@ export * from './domain/dashboard.ts';
 export * from './domain/campaign.ts';
 export * from './domain/prompt.ts';
 export * from './domain/queue-integration.ts';
+export * from './domain/webhook.ts';
 export * from './flow/index.ts';
 export * from './domain/invoice.ts';
 export * from './pix.ts';

@@ -25,6 +25,7 @@ export const commandTree: Record<string, LazyEntry> = {
   campaigns: { description: 'Campaigns: create from a file, start, pause, restart, follow the report live, settings', load: async () => (await import('./campaigns/index.ts')).campaigns },
   files: { description: 'File lists that campaigns send: list them with their files', load: async () => (await import('./files/index.ts')).files },
   sim: { description: 'The built-in WhatsApp simulator (server started with SIMULATOR=1): scan, send, edit, revoke, flood', load: async () => (await import('./sim/index.ts')).sim },
+  webhooks: { description: 'Company webhooks: register URLs for events, send a test, read the delivery log (admins)', load: async () => (await import('./webhooks/index.ts')).webhooks },
   tickets: { description: 'Tickets: list with filters, or watch them change live', load: async () => (await import('./tickets/index.ts')).tickets },
 };
 

@@ -4,6 +4,7 @@
 // §12): it goes through the app's `write`, bumps the row's version and pokes the company as an
 // effect of that write, so a failed status write pokes nobody.
 import { AppError } from '@zapdesk/sync';
+import { change, emit } from '../events/emit.ts';
 import type { Updateable } from 'kysely';
 import { nowIso, type Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
@@ -71,6 +72,7 @@ export function createSessionManager(deps: {
           .where('id', '=', connectionId)
           .execute();
         tx.effects.poke(companyId);
+        await emit(tx, change(companyId, 'whatsappSession', 'update', connectionId));
       });
     const next = (writes.get(connectionId) ?? Promise.resolve()).then(run).catch((err) => log.error('connection status write failed', { connectionId, error: String(err) }));
     writes.set(connectionId, next);

@@ -320,6 +320,39 @@ export interface AssistantTurns {
   updatedAt: Generated<string>;
 }
 
+export interface Webhooks {
+  companyId: number;
+  createdAt: Generated<string>;
+  enabled: Generated<number>;
+  events: string;
+  id: Generated<number>;
+  name: string;
+  secret: string;
+  updatedAt: Generated<string>;
+  url: string;
+}
+
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  claimedAt: string | null;
+  claimedBy: string | null;
+  companyId: number;
+  createdAt: Generated<string>;
+  deliveredAt: string | null;
+  durationMs: number | null;
+  error: string | null;
+  event: string;
+  eventId: string;
+  id: Generated<number>;
+  notBefore: string | null;
+  orderKey: string;
+  payload: string;
+  responseStatus: number | null;
+  state: Generated<string>;
+  updatedAt: Generated<string>;
+  webhookId: number;
+}
+
 export interface AssistantUsage {
   companyId: number;
   completionTokens: Generated<number>;
@@ -865,6 +898,8 @@ export interface DB {
   assistantSessions: AssistantSessions;
   assistantTurns: AssistantTurns;
   assistantUsage: AssistantUsage;
+  webhooks: Webhooks;
+  webhookDeliveries: WebhookDeliveries;
   messageTranscripts: MessageTranscripts;
   flows: Flows;
   flowTimers: FlowTimers;

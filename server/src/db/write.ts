@@ -34,7 +34,7 @@ export type Effects = {
 };
 
 /** What runs effects after a commit: the app's realtime hub, outbox and sessions. */
-export type EffectSinks = Pick<AppDeps, 'realtime' | 'outbox' | 'sessions' | 'assistants' | 'config' | 'log'>;
+export type EffectSinks = Pick<AppDeps, 'realtime' | 'outbox' | 'sessions' | 'assistants' | 'webhooks' | 'config' | 'log'>;
 
 /** Effects gathered for one transaction; `commit` or `rollback` runs them, once. */
 export type EffectLog = {

@@ -4,6 +4,7 @@
 // nobody's), so an agent who accepts meanwhile wins and the bot says nothing more; its message is
 // queued in the same transaction. Rules in README.md.
 import type { Updateable } from 'kysely';
+import { emit, ticketEvent } from '../events/emit.ts';
 import type { Tickets, TicketTrackings } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
@@ -182,5 +183,7 @@ async function claimBot(tx: Tx, ticket: TicketRow, patch: BotPatch, track?: Omit
   if (!moved) return undefined;
   if (track) await trackTicket(tx.db, ticket.companyId, moved, track);
   tx.effects.poke(ticket.companyId);
+  // The customer picked a queue in the menu (a transfer), or the bot state moved (live channel only).
+  await emit(tx, ticketEvent('update', moved, ticket));
   return moved;
 }

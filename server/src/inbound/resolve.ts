@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@zapdesk/sync';
 import type { Database } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
-import { findOrCreateContact, newContactValues, peerNumber, refreshContact, type ContactRow } from '../modules/contacts/queries.ts';
+import { findOrCreateContact, justCreated, newContactValues, peerNumber, refreshContact, type ContactRow } from '../modules/contacts/queries.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { startTracking, startTrackings } from '../modules/ticket-tracking/service.ts';
 import type { BatchLookups } from './lookups.ts';
@@ -19,20 +19,23 @@ export type Draft = { delivery: Delivery; contact?: ContactRow; ticket?: TicketR
 
 /**
  * Sets each draft's contact: found (and refreshed) or created. Contacts the batch's read did not
- * find are created together; the others one by one. Answers the ids created by the batch insert.
+ * find are created together; the others one by one. Answers the ids of the contacts it created.
  */
 export async function resolveContacts(db: Database, drafts: Draft[], lookups: BatchLookups): Promise<Set<number>> {
   const misses: Draft[] = [];
+  const created = new Set<number>();
   for (const draft of drafts) {
     const { connection, msg } = draft.delivery;
     const known = lookups.contact(connection.companyId, msg.from);
     const number = peerNumber(msg.from);
     if (known === 'absent') misses.push(draft);
-    else if (known === undefined || !number) draft.contact = await findOrCreateContact(db, connection.companyId, msg.from, connection.id);
+    else if (known === undefined || !number) {
+      draft.contact = await findOrCreateContact(db, connection.companyId, msg.from, connection.id);
+      if (justCreated.has(draft.contact)) created.add(draft.contact.id);
+    }
     else draft.contact = await refreshContact(db, connection.companyId, known, msg.from, number);
     if (draft.contact) lookups.touch(draft.contact.id);
   }
-  const created = new Set<number>();
   for (const [companyId, group] of groupBy(misses, (d) => d.delivery.connection.companyId)) {
     const values = new Map<string, ReturnType<typeof newContactValues>>();
     for (const { delivery } of group) {
@@ -57,6 +60,7 @@ export async function resolveContacts(db: Database, drafts: Draft[], lookups: Ba
         handedOut.add(row.id);
       } else {
         draft.contact = await findOrCreateContact(db, companyId, msg.from, connection.id);
+        if (justCreated.has(draft.contact)) created.add(draft.contact.id);
       }
     }
   }

@@ -6,11 +6,13 @@
 // as a new segment whenever a statement with triggers starts, so row-by-row inserts cost a segment
 // and its merging per message.
 import type { Selectable } from 'kysely';
+import { emit, ticketEvent, ticketOrder } from '../events/emit.ts';
 import type { InboundMessage } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
+import type { DomainEvent } from '../events/types.ts';
 import type { ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
@@ -30,7 +32,7 @@ export type Delivery = {
   media?: StoredMedia;
 };
 
-export type Stored = { messageId: number; ticket: TicketRow; contact: ContactRow; created: boolean; ratingTicket?: TicketRow };
+export type Stored = { messageId: number; fromMe: boolean; ticket: TicketRow; contact: ContactRow; created: boolean; ratingTicket?: TicketRow };
 
 /** A message the insert refused although it was not stored when the batch began (a concurrent delivery elsewhere). */
 export class InsertConflict extends Error {}
@@ -67,11 +69,13 @@ export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(
     for (const draft of drafts) plans.set(draft, await planMessage(tx, draft));
     const ids = await insertMessages(trx, [...plans.values()]);
     for (const plan of plans.values()) tx.effects.poke(plan.delivery.connection.companyId);
-    return await touchTickets(
+    const outcomes = await touchTickets(
       trx,
       slots.map((slot) => (slot === 'duplicate' ? slot : plans.get(slot)!)),
       ids,
     );
+    await emit(tx, inboundEvents(outcomes, newContacts));
+    return outcomes;
   } catch (err) {
     await Promise.all(deliveries.map((d) => d.media && removeMediaFile(tx.config.mediaDir, d.media.relPath)));
     for (const d of deliveries) delete d.media;
@@ -177,7 +181,7 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
     const messageId = ids.get(widKey(connection.companyId, connection.id, msg.id));
     if (messageId === undefined) throw new InsertConflict('a message of the batch has no id');
     const ratingTicket = msg.fromMe ? undefined : plan.ticket === waiting ? ticket : waiting;
-    outcomes.push({ messageId, ticket, contact, created, ...(ratingTicket ? { ratingTicket } : {}) });
+    outcomes.push({ messageId, fromMe: msg.fromMe, ticket, contact, created, ...(ratingTicket ? { ratingTicket } : {}) });
   }
   return outcomes;
 }
@@ -219,4 +223,17 @@ async function saveInboundMedia(mediaDir: string, ticket: TicketRow, msg: Inboun
   const kind = msg.mediaType === 'image' || msg.mediaType === 'sticker' ? 'image' : msg.mediaType === 'audio' ? 'audio' : msg.mediaType === 'video' ? 'video' : 'document';
   const mediaType = kind === 'document' ? 'application' : kind;
   return saveTicketMedia(mediaDir, ticket.companyId, ticket.id, { data: file.data, fileName: file.fileName ?? `${msg.mediaType ?? 'file'}`, mimeType: file.mimeType, kind, mediaType });
+}
+
+/** What the stored deliveries announce (events/emit.ts): a new contact, a new or touched ticket, the message. */
+function inboundEvents(outcomes: (Stored | 'duplicate')[], newContacts: Set<number>): DomainEvent[] {
+  const events: DomainEvent[] = [];
+  for (const o of outcomes) {
+    if (o === 'duplicate') continue;
+    const companyId = o.ticket.companyId;
+    if (newContacts.delete(o.contact.id)) events.push({ companyId, entity: 'contact', action: 'create', id: o.contact.id, hooks: ['contact.created'], orderKey: `contact:${o.contact.id}` });
+    events.push(o.created ? ticketEvent('create', o.ticket) : { companyId, entity: 'ticket', action: 'update', id: o.ticket.id });
+    events.push({ companyId, entity: 'appMessage', action: 'create', id: o.messageId, hooks: [o.fromMe ? 'message.sent' : 'message.received'], orderKey: ticketOrder(o.ticket.id) });
+  }
+  return events;
 }

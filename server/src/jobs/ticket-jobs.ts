@@ -4,6 +4,7 @@
 // sends the closing text twice: the claim, its tracking and the closing text are one write.
 // Rules in modules/tickets/README.md, "Jobs".
 import type { AppDeps } from '../context.ts';
+import { emit, ticketEvent } from '../events/emit.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
 import { queueAutoReply } from '../inbound/reply.ts';
@@ -46,6 +47,7 @@ export async function expireInactiveTickets(deps: AppDeps, now: Date = new Date(
         if (!ticket) return false;
         await trackTicket(tx.db, conn.companyId, ticket, { finishedAt: at });
         tx.effects.poke(conn.companyId);
+        await emit(tx, ticketEvent('update', ticket, { ...ticket, status: 'open' }));
         if (conn.expiresInactiveMessage?.trim() && ticket.isGroup === 0) await queueAutoReply(tx, ticket, conn.expiresInactiveMessage);
         return true;
       });
@@ -93,6 +95,8 @@ export async function transferWaitingTickets(deps: AppDeps, now: Date = new Date
         if (!ticket) return false;
         await trackTicket(tx.db, conn.companyId, ticket, { transferredAt: at, queueId });
         tx.effects.poke(conn.companyId);
+        // Only the queue moved (the previous one is not read back; any other counts as a transfer).
+        await emit(tx, ticketEvent('update', ticket, { ...ticket, queueId: null }));
         return true;
       });
       if (done) moved++;

@@ -4,6 +4,7 @@
 // A connection runs one query at a time: messages published while a NOTIFY is under way wait and
 // go together in the next statement (an announcement pokes every company at once).
 import pg from 'pg';
+import type { DomainEvent } from '../events/types.ts';
 import type { Logger } from '../log.ts';
 
 export type BusMessage =
@@ -13,6 +14,7 @@ export type BusMessage =
   | { origin: string; kind: 'auth'; sessionIds: string[]; reason: string }
   | { origin: string; kind: 'presence'; companyId: number; userId: number; since: string }
   | { origin: string; kind: 'event'; companyId: number; channel: string; data: unknown }
+  | { origin: string; kind: 'entities'; events: DomainEvent[] }
   // Calls between instances (channels/remote.ts): one part of a call or of its answer, base64 JSON.
   | { origin: string; kind: 'call' | 'reply'; target: string; id: string; part: number; parts: number; data: string };
 

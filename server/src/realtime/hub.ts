@@ -5,6 +5,7 @@
 // With PostgreSQL the same calls reach the other instances through the bus (LISTEN/NOTIFY).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
+import type { DomainEvent } from '../events/types.ts';
 import { createLocalBus, type Bus, type BusMessage } from './bus.ts';
 
 /** What a connected socket must offer the hub. */
@@ -27,7 +28,9 @@ export type ServerEvent =
   | { type: 'poke'; pull?: { request: unknown; response: unknown } }
   | { type: 'auth'; reason: string }
   | { type: 'event'; channel: string; data: unknown }
-  | { type: 'pull'; id: number; ok: boolean; body: unknown };
+  | { type: 'pull'; id: number; ok: boolean; body: unknown }
+  | { type: 'joined' | 'left'; channel: string }
+  | { type: 'error'; channel: string; error: string; message: string };
 
 export type Realtime = {
   /** Every user of the company pulls. Call after the transaction committed. */
@@ -42,6 +45,10 @@ export type Realtime = {
   onOutboxQueued(handler: (connectionId: number) => void): () => void;
   /** Every socket of the company gets `{type:'event', channel, data}` (the `payment` event); after a commit. */
   companyEvent(companyId: number, channel: string, data: unknown): void;
+  /** Writes announced these changes (events/emit.ts): the live channels of every instance hear them; after a commit. */
+  entityEvents(events: DomainEvent[]): void;
+  /** Hears `entityEvents` from this instance and the others; returns the unsubscription. */
+  onEntityEvents(handler: (events: DomainEvent[]) => void): () => void;
   /** The sessions were revoked (e.g. `replaced` by a login elsewhere): their sockets get an `auth` event and close. */
   sessionRevoked(sessionIds: string | string[], reason?: string): void;
   /** The user's last socket on this instance closed at `since`: the other instances hear it (presence.ts). */
@@ -71,6 +78,7 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
   let timer: NodeJS.Timeout | undefined;
   const leftHandlers = new Set<(companyId: number, userId: number, since: string) => void>();
   const outboxHandlers = new Set<(connectionId: number) => void>();
+  const entityHandlers = new Set<(events: DomainEvent[]) => void>();
 
   function flush() {
     timer = undefined;
@@ -113,6 +121,7 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
     else if (m.kind === 'auth') endSessions(m.sessionIds, m.reason);
     else if (m.kind === 'outbox') for (const h of outboxHandlers) h(m.connectionId);
     else if (m.kind === 'event') sendEvent(m.companyId, m.channel, m.data);
+    else if (m.kind === 'entities') for (const h of entityHandlers) h(m.events);
     else if (m.kind === 'presence') for (const h of leftHandlers) h(m.companyId, m.userId, m.since);
     // 'call' and 'reply' are the channels' (channels/remote.ts).
   }
@@ -139,6 +148,21 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
       return () => outboxHandlers.delete(handler);
     },
     companyEvent: (companyId, channel, data) => publish({ origin: instance, kind: 'event', companyId, channel, data }),
+    entityEvents(events) {
+      // Here at once; the other instances only when there are some (a PostgreSQL bus): the webhook
+      // hints and a payment's data stay here, the record is read by the instance that sends it.
+      for (const h of entityHandlers) h(events);
+      if (!opts.bus) return;
+      const slim = events.map(({ hooks: _hooks, orderKey: _orderKey, data, ...e }) => (data === undefined ? e : { ...e, data }));
+      // NOTIFY payloads stop at 8000 bytes: a batch of inbound messages goes in slices.
+      for (let i = 0; i < slim.length; i += 40) {
+        void bus.publish({ origin: instance, kind: 'entities', events: slim.slice(i, i + 40) }).catch((err: unknown) => opts.log.warn('realtime publish failed', { error: String(err) }));
+      }
+    },
+    onEntityEvents(handler) {
+      entityHandlers.add(handler);
+      return () => entityHandlers.delete(handler);
+    },
     sessionRevoked: (ids, reason = 'replaced') => {
       const sessionIds = Array.isArray(ids) ? ids : [ids];
       if (sessionIds.length) publish({ origin: instance, kind: 'auth', sessionIds, reason });

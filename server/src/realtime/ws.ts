@@ -24,6 +24,7 @@ import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
 import { syncServiceOf, type VersionNotSupported } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
+import { createLiveChannels } from './channels.ts';
 import { createPresence, type PresenceOptions } from './presence.ts';
 
 export const SYNC_WS_PATH = '/sync/ws';
@@ -52,11 +53,16 @@ async function authenticate(deps: AppDeps, token: string | null): Promise<Claims
 /** The largest message a client may send: a pull request (ids and a cookie). */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 
-/** A well-formed `{"type":"pull","id":n,"body":…}` message, else undefined (ignored). */
-function pullOf(data: RawData): { id: number; body: unknown } | undefined {
+type ClientMessage = { type: 'pull'; id: number; body: unknown } | { type: 'join' | 'leave'; channel: unknown };
+
+/** A well-formed pull, join or leave message, else undefined (ignored). */
+function messageOf(data: RawData): ClientMessage | undefined {
   try {
-    const m = JSON.parse(String(data)) as { type?: unknown; id?: unknown; body?: unknown } | null;
-    return m && m.type === 'pull' && Number.isSafeInteger(m.id) ? { id: m.id as number, body: m.body } : undefined;
+    const m = JSON.parse(String(data)) as { type?: unknown; id?: unknown; body?: unknown; channel?: unknown } | null;
+    if (!m) return undefined;
+    if (m.type === 'pull' && Number.isSafeInteger(m.id)) return { type: 'pull', id: m.id as number, body: m.body };
+    if (m.type === 'join' || m.type === 'leave') return { type: m.type, channel: m.channel };
+    return undefined;
   } catch {
     return undefined;
   }
@@ -67,6 +73,8 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
   const sync = syncServiceOf(deps);
   // users.online: set while a socket of the user is open here or on another instance (presence.ts).
   const presence = createPresence(deps, opts.presence);
+  // The per-company live channels a socket joins by name (channels.ts).
+  const channels = createLiveChannels(deps);
   const alive = new WeakMap<WebSocket, boolean>();
   // A failure that is not a catalogue error is a bug: logged with its stack.
   const logUnexpected = (what: string, err: unknown) => deps.log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
@@ -85,6 +93,11 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     const send = (m: ServerEvent) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
+    // What the client sends while its token is checked (a join sent on `open`) waits for the
+    // handler below instead of being dropped.
+    const early: RawData[] = [];
+    const hold = (data: RawData) => void (early.length < 64 && early.push(data));
+    ws.on('message', hold);
     const auth = await authenticate(deps, token).catch(() => 'invalid' as const);
     if (typeof auth === 'string') {
       send({ type: 'auth', reason: auth });
@@ -93,12 +106,18 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     }
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
-    // Anything a client sends proves it is alive; a pull is answered, anything else ignored.
-    ws.on('message', (data) => {
+    const live = { companyId: auth.companyId, userId: auth.userId, send };
+    channels.opened(live);
+    // Anything a client sends proves it is alive; a pull, join or leave is answered, anything else ignored.
+    const onMessage = (data: RawData) => {
       alive.set(ws, true);
-      const pull = pullOf(data);
-      if (pull) void answerPull(pull.id, pull.body);
-    });
+      const m = messageOf(data);
+      if (m?.type === 'pull') void answerPull(m.id, m.body);
+      else if (m?.type === 'join') void channels.join(live, m.channel);
+      else if (m?.type === 'leave') channels.leave(live, m.channel);
+    };
+    ws.off('message', hold);
+    ws.on('message', onMessage);
     // The client's last pull here, with the cookie of the answer it got: what a poke runs for it.
     let nextPull: Record<string, unknown> | undefined;
     const remember = (request: unknown, response: PullResponseV1 | VersionNotSupported) => {
@@ -117,7 +136,8 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
       }
     }
     // Gone while its token was checked: no close event will come to unregister it.
-    if (ws.readyState !== ws.OPEN) return;
+    if (ws.readyState !== ws.OPEN) return channels.closed(live);
+    for (const data of early.splice(0)) onMessage(data);
     // A poke runs the client's next pull and carries its answer; pokes that come while it runs
     // are folded into one more run after it. Any failure sends the bare poke: the client pulls
     // itself and meets the error (expired token, revoked session) on its own request.
@@ -157,12 +177,13 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     }
     const unregister = deps.realtime.register({
       ...auth,
-      send: (m) => (m.type === 'poke' ? void poke() : send(m)),
+      send: (m) => (m.type === 'poke' ? void poke() : send(channels.renamed(live, m))),
       close: (code, reason) => ws.close(code, reason),
     });
     const present = presence.opened(auth.companyId, auth.userId);
     ws.on('close', () => {
       unregister();
+      channels.closed(live);
       presence.closed(auth.companyId, auth.userId);
     });
     ws.on('error', () => ws.terminate());
@@ -188,6 +209,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
   return {
     async close() {
       clearInterval(heartbeat);
+      channels.close();
       server.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -68,6 +68,7 @@ export const router = createBrowserRouter([
                   { path: '/phrase-lists', lazy: () => import('../pages/phrase-lists/PhraseListsPage.tsx') },
                   { path: '/messages-api', lazy: () => import('../pages/messages-api/MessagesApiPage.tsx') },
                   { path: '/financeiro', lazy: () => import('../pages/billing/InvoicesPage.tsx') },
+                  { path: '/webhooks', lazy: () => import('../pages/webhooks/WebhooksPage.tsx') },
                   { path: '/subscription', lazy: () => import('../pages/billing/SubscriptionPage.tsx') },
                   // Spec routes whose pages arrive later: gated like the real ones, then "not available yet".
                   { path: '*', lazy: () => import('../pages/NotFoundPage.tsx') },

@@ -12,7 +12,7 @@ const attendant = { profile: 'user', super: false };
 const EVERYTHING = new Set([
   '/', '/tickets', '/kanban', '/quick-messages', '/todolist', '/contacts', '/schedules', '/tags', '/chats', '/helps',
   '/campaigns', '/contact-lists', '/campaigns-config', '/phrase-lists', '/flowbuilders', '/announcements', '/prompts',
-  '/queue-integration', '/connections', '/files', '/queues', '/users', '/messages-api', '/financeiro', '/settings',
+  '/queue-integration', '/connections', '/files', '/queues', '/users', '/messages-api', '/webhooks', '/financeiro', '/settings',
 ]);
 
 const paths = (sections: MenuSection[]) =>

@@ -8,7 +8,7 @@ export type Flags = Partial<PlanFlags> | null;
 export type MenuIcon =
   | 'dashboard' | 'tickets' | 'kanban' | 'quick' | 'tasks' | 'contacts' | 'schedules' | 'tags' | 'chats' | 'help'
   | 'campaigns' | 'lists' | 'config' | 'flows' | 'announcements' | 'prompts' | 'integrations' | 'connections'
-  | 'files' | 'queues' | 'users' | 'api' | 'billing' | 'settings';
+  | 'files' | 'queues' | 'users' | 'api' | 'webhooks' | 'billing' | 'settings';
 
 export type MenuItem = { path: string; labelKey: string; icon: MenuIcon; badge?: 'connections' | 'chats' };
 export type MenuGroup = { labelKey: string; icon: MenuIcon; items: MenuItem[] };
@@ -40,6 +40,7 @@ const GATES: Record<string, Gate> = {
   '/queues': { admin: true },
   '/users': { admin: true },
   '/messages-api': { admin: true, feature: 'externalApi', planDenied: 'messagesAPI.toasts.unauthorized' },
+  '/webhooks': { admin: true },
   '/financeiro': { admin: true },
   '/subscription': { admin: true },
   '/settings': { admin: true },
@@ -49,7 +50,7 @@ const GATES: Record<string, Gate> = {
  * Pages that exist in this build. The issue asks the menu to show only what exists; the rest of the
  * spec's menu is declared below and appears as its page lands (add the path here).
  */
-export const BUILT_PAGES: ReadonlySet<string> = new Set(['/helps', '/tickets', '/users', '/settings', '/contacts', '/quick-messages', '/schedules', '/tags', '/kanban', '/chats', '/todolist', '/connections', '/queues', '/', '/announcements', '/contact-lists', '/files', '/prompts', '/queue-integration', '/campaigns', '/campaigns-config', '/flowbuilders', '/flowbuilder', '/phrase-lists', '/financeiro', '/messages-api']);
+export const BUILT_PAGES: ReadonlySet<string> = new Set(['/helps', '/tickets', '/users', '/settings', '/contacts', '/quick-messages', '/schedules', '/tags', '/kanban', '/chats', '/todolist', '/connections', '/queues', '/', '/announcements', '/contact-lists', '/files', '/prompts', '/queue-integration', '/campaigns', '/campaigns-config', '/flowbuilders', '/flowbuilder', '/phrase-lists', '/financeiro', '/messages-api', '/webhooks']);
 
 export type Access = 'allowed' | 'login' | 'forbidden-role' | 'forbidden-plan';
 
@@ -103,6 +104,7 @@ const ADMIN: (MenuItem | MenuGroup)[] = [
   item('/queues', 'menu.queues', 'queues'),
   item('/users', 'menu.users', 'users'),
   item('/messages-api', 'menu.messagesApi', 'api'),
+  item('/webhooks', 'menu.webhooks', 'webhooks'),
   item('/financeiro', 'menu.billing', 'billing'),
   item('/settings', 'menu.settings', 'settings'),
 ];

@@ -3,6 +3,7 @@
 // that run after the commit. Every payment, whatever confirmed it (simulator, webhook, the
 // super-admin by hand), goes through `confirmInvoicePayment`: paid once, due date extended once.
 import { randomBytes } from 'node:crypto';
+import { change, emit } from '../../events/emit.ts';
 import { AppError, buildPixCode, centsToPixAmount, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
@@ -73,6 +74,9 @@ export async function confirmInvoicePayment(tx: Tx, row: InvoiceRow, reference: 
     dueDate = company.dueDate;
     const event: PaymentEvent = { action: 'CONCLUIDA', invoiceId: row.id, dueDate: dueDate ?? '' };
     tx.effects.afterCommit((app) => app.realtime.companyEvent(row.companyId, 'payment', event));
+    // Webhooks get the invoice as it is now (paid), with the new due date.
+    const paid = await findInvoiceRow(tx.db, row.companyId, row.id);
+    await emit(tx, change(row.companyId, 'payment', 'update', row.id, { hooks: ['payment.confirmed'], data: { ...event, invoice: paid ? toInvoiceDto(paid, now) : null } }));
   } else {
     const company = await tx.db.selectFrom('companies').select('dueDate').where('id', '=', row.companyId).executeTakeFirst();
     dueDate = company?.dueDate ?? null;

@@ -22,6 +22,7 @@ import {
   type CampaignPage,
   type CampaignUpdateInput,
 } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { likeFolded } from '../../db/like.ts';
@@ -105,6 +106,7 @@ export async function createCampaign(tx: Tx, actor: Actor, input: CampaignCreate
     .returningAll()
     .executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'campaign', 'create', row.id));
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
@@ -135,6 +137,7 @@ export async function updateCampaign(tx: Tx, actor: Actor, id: number, input: Ca
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile (it may have started); reload it.');
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'campaign', 'update', id));
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
@@ -153,6 +156,7 @@ export async function deleteCampaign(tx: Tx, actor: Actor, id: number): Promise<
   if (Number(res.numDeletedRows) === 0) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
   removeAttachmentAfterCommit(tx, row.mediaPath);
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'campaign', 'delete', id));
 }
 
 /** POST /campaigns/{id}/cancel: EM_ANDAMENTO (or PROGRAMADA) → CANCELADA; what is already queued still leaves. */
@@ -168,6 +172,7 @@ export async function cancelCampaign(tx: Tx, actor: Actor, id: number): Promise<
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'campaign', 'update', id));
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
@@ -190,5 +195,6 @@ export async function restartCampaign(tx: Tx, actor: Actor, id: number, now = ne
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
   await materializeShipping(tx, row, now);
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'campaign', 'update', id));
   return toCampaignDto(tx.db, actor.companyId, row);
 }

@@ -2,6 +2,7 @@
 // writes messages; each member has their own unread count. Each runs in the route's transaction
 // (`Tx`, DESIGN §12) and pokes the company once it commits.
 import { randomUUID } from 'node:crypto';
+import { change, emit } from '../../events/emit.ts';
 import { AppError, type Chat, type ChatCreateInput, type ChatMessage, type ChatMessageCreateInput, type ChatUpdateInput } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
@@ -37,6 +38,7 @@ export async function createChat(tx: Tx, actor: Actor, input: ChatCreateInput): 
     .executeTakeFirstOrThrow();
   await t.insertInto('chatUsers', memberIds.map((userId) => ({ chatId: id, userId }))).execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'chat', 'create', id));
   return getChatDto(db, actor, { id });
 }
 
@@ -60,14 +62,18 @@ export async function updateChat(tx: Tx, actor: Actor, chatId: number, input: Ch
     .where('chats.id', '=', chatId)
     .execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'chat', 'update', chatId));
   return getChatDto(db, actor, { id: chatId });
 }
 
 export async function deleteChat(tx: Tx, actor: Actor, chatId: number): Promise<void> {
   const { db } = tx;
   await getOwnedChat(db, actor, chatId);
+  // Its members, read before they go with it: only they hear of it.
+  const members = await tenant(db, actor.companyId).selectFrom('chatUsers').select('chatUsers.userId').where('chatUsers.chatId', '=', chatId).execute();
   await tenant(db, actor.companyId).deleteFrom('chats').where('chats.id', '=', chatId).execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'chat', 'delete', chatId, { audience: members.map((m) => m.userId) }));
 }
 
 /** POST /chats/{id}/messages: one more unread for every other member; the chat moves to the top. */
@@ -92,6 +98,7 @@ export async function createChatMessage(tx: Tx, actor: Actor, chatId: number, in
     .where('chatUsers.userId', '!=', actor.userId)
     .execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'chat', 'update', chatId));
   return getChatMessage(db, actor.companyId, id);
 }
 
@@ -107,5 +114,6 @@ export async function markChatRead(tx: Tx, actor: Actor, chatId: number): Promis
     .where('chatUsers.unreads', '>', 0)
     .execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'chat', 'update', chatId));
   return getChatDto(db, actor, { id: chatId });
 }

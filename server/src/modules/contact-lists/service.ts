@@ -3,6 +3,7 @@
 // are on paginated REST (DESIGN §4), so clients that show them refetch on the poke. Whether a
 // number is on WhatsApp is asked of the channel after the commit (whatsapp-check.ts), never here.
 import { AppError, type ContactList, type ContactListCreateInput, type ContactListItem, type ContactListItemCreateInput, type ContactListItemUpdateInput } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -27,6 +28,7 @@ export async function getContactList(db: Database, actor: Actor, listId: number)
 export async function createContactList(tx: Tx, actor: Actor, input: ContactListCreateInput): Promise<ContactList> {
   const row = await tenant(tx.db, actor.companyId).insertInto('contactLists', { name: input.name }).returning('id').executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'ContactList', 'create', row.id));
   return getContactList(tx.db, actor, row.id);
 }
 
@@ -38,6 +40,7 @@ export async function updateContactList(tx: Tx, actor: Actor, listId: number, in
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw listNotFound();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'ContactList', 'update', listId));
   return getContactList(tx.db, actor, listId);
 }
 
@@ -50,6 +53,7 @@ export async function deleteContactList(tx: Tx, actor: Actor, listId: number): P
   const result = await tenant(tx.db, actor.companyId).deleteFrom('contactLists').where('contactLists.id', '=', listId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw listNotFound();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'ContactList', 'delete', listId));
 }
 
 export async function getContactListItem(db: Database, actor: Actor, itemId: number): Promise<ContactListItem> {
@@ -67,6 +71,7 @@ export async function createContactListItem(tx: Tx, actor: Actor, input: Contact
       .returningAll()
       .executeTakeFirstOrThrow();
     tx.effects.poke(actor.companyId);
+    await emit(tx, change(actor.companyId, 'ContactListItem', 'create', row.id, { listId: row.contactListId }));
     return toContactListItemDto(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateNumber();
@@ -93,6 +98,7 @@ export async function updateContactListItem(tx: Tx, actor: Actor, itemId: number
       .returningAll()
       .executeTakeFirstOrThrow();
     tx.effects.poke(actor.companyId);
+    await emit(tx, change(actor.companyId, 'ContactListItem', 'update', itemId, { listId: row.contactListId }));
     return toContactListItemDto(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateNumber();
@@ -101,7 +107,8 @@ export async function updateContactListItem(tx: Tx, actor: Actor, itemId: number
 }
 
 export async function deleteContactListItem(tx: Tx, actor: Actor, itemId: number): Promise<void> {
-  const result = await tenant(tx.db, actor.companyId).deleteFrom('contactListItems').where('contactListItems.id', '=', itemId).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw itemNotFound();
+  const deleted = await tenant(tx.db, actor.companyId).deleteFrom('contactListItems').where('contactListItems.id', '=', itemId).returning('contactListItems.contactListId').executeTakeFirst();
+  if (!deleted) throw itemNotFound();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'ContactListItem', 'delete', itemId, { listId: deleted.contactListId }));
 }

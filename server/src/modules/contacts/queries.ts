@@ -34,6 +34,9 @@ async function findByPeer(db: Database, companyId: number, peer: Peer, number: s
   return t.selectFrom('contacts').selectAll().where('contacts.number', '=', number).executeTakeFirst();
 }
 
+/** Rows findOrCreateContact inserted (not found): the pipeline announces them as new contacts. */
+export const justCreated = new WeakSet<ContactRow>();
+
 /**
  * Finds the contact of a peer or creates it. Stores the JID and LID it learns, and moves a
  * LID-only contact to its phone number once the network reveals it. Safe under concurrency: the
@@ -50,7 +53,10 @@ export async function findOrCreateContact(db: Database, companyId: number, peer:
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) return inserted;
+  if (inserted) {
+    justCreated.add(inserted);
+    return inserted;
+  }
   const raced = await findByPeer(db, companyId, peer, number);
   if (!raced) throw new AppError('ERR_CREATING_CONTACT');
   return raced;

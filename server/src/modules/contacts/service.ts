@@ -2,6 +2,7 @@
 // (`Tx`, DESIGN §12) and the Actor, and poke the company once it commits: a contact travels with
 // its tickets in the client view, and the contact list refetches on a poke.
 import { AppError, type Contact, type ContactCreateInput, type ContactUpdateInput } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -55,6 +56,7 @@ export async function createContact(tx: Tx, actor: Actor, input: ContactCreateIn
   );
   await replaceExtraInfo(db, actor.companyId, row.id, input.extraInfo);
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'contact', 'create', row.id, { hooks: ['contact.created'], orderKey: `contact:${row.id}` }));
   return getContact(db, actor, row.id);
 }
 
@@ -80,6 +82,7 @@ export async function updateContact(tx: Tx, actor: Actor, contactId: number, inp
   );
   if (input.extraInfo !== undefined) await replaceExtraInfo(db, actor.companyId, contactId, input.extraInfo);
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'contact', 'update', contactId, { hooks: ['contact.updated'], orderKey: `contact:${contactId}` }));
   return getContact(db, actor, contactId);
 }
 
@@ -102,4 +105,5 @@ export async function deleteContact(tx: Tx, actor: Actor, contactId: number): Pr
   const result = await t.deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'contact', 'delete', contactId));
 }

@@ -3,6 +3,7 @@
 // DESIGN §4: clients showing it refetch). Files follow the write: a stored upload is removed if the
 // write rolls back, a replaced or dropped one only after the commit (media/attachments.ts).
 import { AppError, type FileListCreateInput, type FileListRecord, type FileListUpdateInput, type FileOptionInput } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -28,6 +29,7 @@ export async function createFileList(tx: Tx, actor: Actor, input: FileListCreate
   const row = await t.insertInto('files', { name: input.name, message: input.message }).returning('id').executeTakeFirstOrThrow();
   if (input.options.length > 0) await t.insertInto('filesOptions', input.options.map((o) => ({ fileId: row.id, name: o.name, path: '' }))).execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'file', 'create', row.id));
   return getFileList(tx.db, actor, row.id);
 }
 
@@ -66,6 +68,7 @@ export async function updateFileList(tx: Tx, actor: Actor, fileId: number, input
     .execute();
   if (input.options) await replaceOptions(tx, actor.companyId, fileId, input.options);
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'file', 'update', fileId));
   return getFileList(tx.db, actor, fileId);
 }
 
@@ -78,6 +81,7 @@ export async function deleteFileList(tx: Tx, actor: Actor, fileId: number): Prom
   if (Number(result.numDeletedRows) === 0) throw fileListNotFound();
   for (const o of options) removeAttachmentAfterCommit(tx, o.path || null);
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'file', 'delete', fileId));
 }
 
 /** POST /files/uploadList/{id}: each upload becomes the file of the option named beside it (`id`, in order). */
@@ -101,5 +105,6 @@ export async function attachFileOptionUploads(tx: Tx, actor: Actor, fileId: numb
   }
   await t.updateTable('files').set(bumpVersion()).where('files.id', '=', fileId).execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'file', 'update', fileId));
   return getFileList(tx.db, actor, fileId);
 }

@@ -3,6 +3,7 @@
 // once) and its outbox entry are written in the caller's transaction; the connection's dispatcher
 // (outbound/dispatcher.ts) sends it after the commit. Nothing here touches the network.
 import { randomUUID } from 'node:crypto';
+import { change, emit, ticketOrder } from '../../events/emit.ts';
 import { AppError } from '@zapdesk/sync';
 import type { Tx } from '../../db/write.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -58,6 +59,7 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
   await touchTicketOnSend(tx.db, { companyId, ticketId: ticket.id, lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName), now });
   tx.effects.poke(ticket.companyId);
   tx.effects.dispatch(connectionId);
+  await emit(tx, change(companyId, 'appMessage', 'create', row.id, { hooks: ['message.sent'], orderKey: ticketOrder(ticket.id) }));
   return row;
 }
 
@@ -135,6 +137,7 @@ export async function queueMessages(
   }
   tx.effects.poke(companyId);
   for (const connectionId of new Set(messages.map((m) => m.whatsappId!))) tx.effects.dispatch(connectionId);
+  await emit(tx, messages.map((m) => change(companyId, 'appMessage', 'create', m.id, { hooks: ['message.sent'], orderKey: ticketOrder(m.ticketId) })));
   return messages;
 }
 

@@ -3,6 +3,7 @@
 // reads itself again on a poke, DESIGN §4). The API key is sealed before it reaches the database and
 // kept when a PUT does not bring a new one (left out, empty, or the mask the form was shown).
 import { AppError, isNewSecret, SET_SECTOR_MESSAGE, type Prompt, type PromptCreateInput, type PromptUpdateInput } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import type { Updateable } from 'kysely';
 import type { SecretBox } from '../../auth/secret-box.ts';
 import type { Actor } from '../../context.ts';
@@ -49,6 +50,7 @@ export async function createPrompt(tx: Tx, secrets: SecretBox, actor: Actor, inp
     .returning('id')
     .executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'prompt', 'create', row.id));
   return getPrompt(tx.db, secrets, actor, row.id);
 }
 
@@ -66,6 +68,7 @@ export async function updatePrompt(tx: Tx, secrets: SecretBox, actor: Actor, id:
     .where('prompts.id', '=', id)
     .execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'prompt', 'update', id));
   return getPrompt(tx.db, secrets, actor, id);
 }
 
@@ -81,4 +84,5 @@ export async function deletePrompt(tx: Tx, actor: Actor, id: number): Promise<vo
   await t.updateTable('tickets').set({ promptId: null, ...bumpVersion() }).where('tickets.promptId', '=', id).execute();
   await t.deleteFrom('prompts').where('prompts.id', '=', id).execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'prompt', 'delete', id));
 }

@@ -6,6 +6,7 @@
 // calls in `signing_secret_enc`). A signed type without a secret gets a generated one, answered in
 // full by that write only.
 import { randomBytes } from 'node:crypto';
+import { change, emit } from '../../events/emit.ts';
 import {
   AppError,
   integrationRuleIssues,
@@ -106,6 +107,7 @@ export async function createIntegration(tx: Tx, secrets: SecretBox, actor: Actor
   const { columns, revealed } = await toColumns(tx.db, secrets, actor.companyId, input, { jsonContentEnc: null, signingSecretEnc: null });
   const row = await tenant(tx.db, actor.companyId).insertInto('queueIntegrations', columns).returningAll().executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'queueIntegration', 'create', row.id));
   return toQueueIntegrationDto(row, secrets, revealed);
 }
 
@@ -149,6 +151,7 @@ export async function updateIntegration(tx: Tx, secrets: SecretBox, actor: Actor
     .returningAll()
     .executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'queueIntegration', 'update', id));
   return toQueueIntegrationDto(row, secrets, revealed);
 }
 
@@ -169,4 +172,5 @@ export async function deleteIntegration(tx: Tx, actor: Actor, id: number): Promi
     .execute();
   await t.deleteFrom('queueIntegrations').where('queueIntegrations.id', '=', id).execute();
   tx.effects.poke(actor.companyId);
+  await emit(tx, change(actor.companyId, 'queueIntegration', 'delete', id));
 }

@@ -2,6 +2,7 @@
 // greeting rule and the default service hours. Writes take the route's `Tx` (DESIGN §12) and poke
 // the company as an effect of it.
 import { AppError, DEFAULT_QUEUE_SCHEDULES, type Queue, type QueueCreateInput, type QueueUpdateInput } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import { sql, type Updateable } from 'kysely';
 import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -82,6 +83,7 @@ export async function createQueue(tx: Tx, companyId: number, input: QueueCreateI
     .executeTakeFirstOrThrow()
     .catch(rethrowUnique);
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'queue', 'create', row.id));
   return getQueue(db, companyId, row.id);
 }
 
@@ -98,6 +100,7 @@ export async function updateQueue(tx: Tx, companyId: number, id: number, input: 
     .execute()
     .catch(rethrowUnique);
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'queue', 'update', id));
   return getQueue(db, companyId, id);
 }
 
@@ -118,4 +121,5 @@ export async function deleteQueue(tx: Tx, companyId: number, id: number): Promis
   await t.updateTable('prompts').set({ queueId: null, ...bumpVersion() }).where('prompts.queueId', '=', id).execute();
   await t.deleteFrom('queues').where('id', '=', id).execute();
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'queue', 'delete', id));
 }

@@ -1,6 +1,7 @@
 // Tickets: read with the visibility rules, create (POST /tickets), delete. The status transitions
 // of PUT /tickets/{id} are in transitions.ts.
 import { randomUUID } from 'node:crypto';
+import { emit, ticketEvent } from '../../events/emit.ts';
 import { AppError, isCompanyAdmin, type Ticket, type TicketCreateInput } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
@@ -113,6 +114,7 @@ export async function createTicket(tx: Tx, actor: Actor, input: TicketCreateInpu
   }
   await startTracking(tx.db, actor.companyId, row, { queuedAt: row.queueId ? now : null, startedAt: row.status === 'open' ? now : null });
   tx.effects.poke(actor.companyId);
+  await emit(tx, ticketEvent('create', row));
   return toTicketDto(tx.db, actor.companyId, row);
 }
 
@@ -124,6 +126,7 @@ export async function deleteTicket(tx: Tx, actor: Actor, ticketId: number): Prom
   const { mediaDir } = tx.config;
   tx.effects.afterCommit(() => removeTicketMedia(mediaDir, actor.companyId, ticketId));
   tx.effects.poke(actor.companyId);
+  await emit(tx, ticketEvent('delete', row));
 }
 
 /**

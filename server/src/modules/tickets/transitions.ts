@@ -2,6 +2,7 @@
 // accepting the same ticket cannot both win), a tracking write, and the automatic messages the
 // company's settings ask for, queued in the same transaction (they leave after the commit).
 import { AppError, type Ticket, type TicketUpdateInput } from '@zapdesk/sync';
+import { emit, ticketEvent } from '../../events/emit.ts';
 import type { Updateable } from 'kysely';
 import { assertPlanAllows } from '../../auth/plan-gate.ts';
 import type { Actor } from '../../context.ts';
@@ -49,6 +50,7 @@ export async function updateTicket(tx: Tx, actor: Actor, ticketId: number, input
   if (step.newCycle) await startTracking(tx.db, actor.companyId, updated, step.track);
   else if (step.track) await trackTicket(tx.db, actor.companyId, updated, step.track);
   tx.effects.poke(actor.companyId);
+  await emit(tx, ticketEvent('update', updated, row));
   // A human took the conversation (accepted, transferred to someone, closed): its flow ends, silently.
   if (updated.status !== 'pending' || updated.userId !== null) await stopTicketFlow(tx, updated);
   await step.after?.(updated);

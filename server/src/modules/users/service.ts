@@ -2,6 +2,7 @@
 // transaction (`tx`, db/write.ts) and the Actor; they never open one, and what the clients must
 // hear (pokes, ended sessions) is registered on `tx.effects`, so it happens only after the commit.
 import { AppError, can, isCompanyAdmin, type Language, type PermissionKey, type User, type UserCreateInput, type UserUpdateInput } from '@zapdesk/sync';
+import { change, emit } from '../../events/emit.ts';
 import type { Selectable, Updateable } from 'kysely';
 import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
@@ -79,6 +80,7 @@ export async function createUser(tx: Tx, actor: Actor, input: UserCreateInput, p
   }).catch(rethrowEmailInUse);
   await replaceUserQueues(db, companyId, userId, input.queueIds);
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'user', 'create', userId));
   return (await findUser(db, companyId, userId, actor.userId))!;
 }
 
@@ -159,6 +161,7 @@ export async function updateUser(
     if (revoked.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(revoked, 'password-changed'));
   }
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'user', 'update', userId));
   return (await findUser(db, companyId, userId, actor.userId))!;
 }
 
@@ -170,6 +173,7 @@ export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId
   if (row.profile === 'admin') await assertAnotherAdmin(tx, companyId, userId);
   await deleteUserRow(tx.db, companyId, userId);
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'user', 'delete', userId));
 }
 
 /** The actor's own language. Only their own row shows it (dto.ts), so only they are poked. */

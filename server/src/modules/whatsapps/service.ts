@@ -2,6 +2,7 @@
 // Writes take the route's `Tx` (DESIGN §12) and register their poke on its effects; sessions are
 // started by the routes, and a deleted connection's session ends after the commit, never inside it.
 import { randomBytes } from 'node:crypto';
+import { change, emit } from '../../events/emit.ts';
 import { AppError, type Connection, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
 import type { Insertable, Updateable } from 'kysely';
 import type { Actor } from '../../context.ts';
@@ -77,6 +78,7 @@ export async function createConnection(tx: Tx, actor: Actor, companyId: number, 
   if (isDefault) await makeSoleDefault(db, companyId, row.id);
   if (input.queueIds) await replaceConnectionQueues(db, companyId, row.id, input.queueIds);
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'whatsapp', 'create', row.id));
   return getConnection(db, actor, companyId, row.id);
 }
 
@@ -99,6 +101,7 @@ export async function updateConnection(tx: Tx, actor: Actor, companyId: number, 
   if (input.isDefault === true) await makeSoleDefault(db, companyId, id);
   if (input.queueIds) await replaceConnectionQueues(db, companyId, id, input.queueIds);
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'whatsapp', 'update', id));
   return getConnection(db, actor, companyId, id);
 }
 
@@ -116,6 +119,7 @@ export async function deleteConnection(tx: Tx, companyId: number, id: number): P
   await detachConnection(tx, companyId, id);
   await t.deleteFrom('whatsapps').where('id', '=', id).execute();
   tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'whatsapp', 'delete', id));
   tx.effects.afterCommit((app) => app.sessions.forget(id));
   if (row.isDefault !== 1) return {};
   const heir = await t.selectFrom('whatsapps').select('id').orderBy('id').executeTakeFirst();

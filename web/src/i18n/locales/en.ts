@@ -134,6 +134,7 @@ export const en = {
     queues: 'Queues & chatbot',
     users: 'Users',
     messagesApi: 'Messages API',
+    webhooks: 'Webhooks',
     billing: 'Billing',
     settings: 'Settings',
     needsAttention: 'needs attention',

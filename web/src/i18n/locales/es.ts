@@ -136,6 +136,7 @@ export const es: Messages = {
     queues: 'Colas y chatbot',
     users: 'Usuarios',
     messagesApi: 'API de mensajes',
+    webhooks: 'Webhooks',
     billing: 'Finanzas',
     settings: 'Configuración',
     needsAttention: 'requiere atención',

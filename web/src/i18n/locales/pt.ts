@@ -136,6 +136,7 @@ export const pt: Messages = {
     queues: 'Filas & Chatbot',
     users: 'Usuários',
     messagesApi: 'API de mensagens',
+    webhooks: 'Webhooks',
     billing: 'Financeiro',
     settings: 'Configurações',
     needsAttention: 'precisa de atenção',

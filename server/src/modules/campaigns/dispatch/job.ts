@@ -113,7 +113,7 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
     .execute();
   for (const c of done) {
     const finished = await write(deps, async (tx) => {
-      const done = await finishCampaignIfDone(tx.db, c.companyId, c.id, clock());
+      const done = await finishCampaignIfDone(tx, c.companyId, c.id, clock());
       if (done) tx.effects.poke(c.companyId);
       return done;
     });

@@ -3,7 +3,7 @@
 // sent → `sent` with deliveredAt (the network accepted it), failed → `failed` with the catalogue
 // code. A campaign whose every recipient is sent, failed or skipped becomes FINALIZADA.
 import { sql } from 'kysely';
-import type { Database } from '../../../db/database.ts';
+import { change, emit } from '../../../events/emit.ts';
 import { prepare } from '../../../db/prepared.ts';
 import { tenant } from '../../../db/tenant.ts';
 import type { Tx } from '../../../db/write.ts';
@@ -22,7 +22,7 @@ export async function recordConfirmationOutcome(tx: Tx, companyId: number, shipp
     .where('campaignShippings.status', '=', 'confirmation')
     .returning('campaignShippings.campaignId')
     .executeTakeFirst();
-  if (row) await finishCampaignIfDone(tx.db, companyId, row.campaignId, new Date());
+  if (row) await finishCampaignIfDone(tx, companyId, row.campaignId, new Date());
 }
 
 // Run for every message a campaign sends: compiled once (db/prepared.ts).
@@ -69,11 +69,13 @@ export async function recordCampaignOutcome(tx: Tx, companyId: number, shippingI
   const now = new Date().toISOString();
   const res = outcome.status === 'sent' ? await markDelivered(tx.db, { companyId, id: shippingId, now }) : await markFailed(tx.db, { companyId, id: shippingId, code: outcome.code, now });
   const row = res.rows[0];
-  if (row) await finishCampaignIfDone(tx.db, companyId, row.campaignId, new Date());
+  if (row) await finishCampaignIfDone(tx, companyId, row.campaignId, new Date());
 }
 
 /** EM_ANDAMENTO → FINALIZADA once no recipient is open (OPEN_STATES); answers whether it finished now. */
-export async function finishCampaignIfDone(db: Database, companyId: number, campaignId: number, now: Date): Promise<boolean> {
-  const res = await finishIfDone(db, { companyId, campaignId, now: now.toISOString() });
-  return Number(res.numAffectedRows ?? 0) > 0;
+export async function finishCampaignIfDone(tx: Tx, companyId: number, campaignId: number, now: Date): Promise<boolean> {
+  const res = await finishIfDone(tx.db, { companyId, campaignId, now: now.toISOString() });
+  const finished = Number(res.numAffectedRows ?? 0) > 0;
+  if (finished) await emit(tx, change(companyId, 'campaign', 'update', campaignId, { hooks: ['campaign.finished'] }));
+  return finished;
 }

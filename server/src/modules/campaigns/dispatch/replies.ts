@@ -47,7 +47,7 @@ export async function takeConfirmationReply(deps: AppDeps, connectionId: number,
     if (answer === 'yes') await base.set({ status: 'confirmed', confirmation: 1, confirmedAt: at, reason: null, updatedAt: at }).execute();
     else if (answer === 'no') {
       await base.set({ status: 'declined', reason: 'declined', updatedAt: at }).execute();
-      await finishCampaignIfDone(tx.db, contact.companyId, waiting.campaignId, new Date());
+      await finishCampaignIfDone(tx, contact.companyId, waiting.campaignId, new Date());
     } else {
       await base.set({ reason: `reply: ${(body ?? '').slice(0, 200)}`, updatedAt: at }).execute();
       if (clarify) await queueTicketMessage(tx, ticket, { body: clarify });
@@ -95,7 +95,7 @@ export async function expireConfirmations(deps: AppDeps, now: Date): Promise<num
         .where('campaignShippings.confirmationRequestedAt', '<=', before)
         .returning('campaignShippings.campaignId')
         .execute();
-      for (const id of new Set(rows.map((r) => r.campaignId))) await finishCampaignIfDone(tx.db, companyId, id, now);
+      for (const id of new Set(rows.map((r) => r.campaignId))) await finishCampaignIfDone(tx, companyId, id, now);
       if (rows.length > 0) tx.effects.poke(companyId);
       return rows.length;
     });
