@@ -18,6 +18,7 @@ import { mediaDocs } from '../../modules/media/openapi.ts';
 import { messagesDocs } from '../../modules/messages/openapi.ts';
 import { plansDocs } from '../../modules/plans/openapi.ts';
 import { promptsDocs } from '../../modules/prompts/openapi.ts';
+import { webhooksDocs } from '../../modules/webhooks/openapi.ts';
 import { queueIntegrationsDocs } from '../../modules/queue-integrations/openapi.ts';
 import { queueOptionsDocs } from '../../modules/queue-options/openapi.ts';
 import { queuesDocs } from '../../modules/queues/openapi.ts';
@@ -82,6 +83,7 @@ export const ROUTE_DOCS: AreaDocs[] = [
   filesDocs,
   flowsDocs,
   promptsDocs,
+  webhooksDocs,
   queueIntegrationsDocs,
   assistantsDocs,
   chatsDocs,

@@ -32,7 +32,7 @@ export type RouteDoc = {
   multipart?: MultipartDoc;
   /** The success answer; absent: a JSON answer not yet described, shown as a generic object. */
   answer?: z.ZodType | RawAnswer;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** The plan feature the route needs (refused with ERR_NO_PERMISSION). */
   plan?: PlanFeature;
   /** Role or permission checks beyond being signed in (refused with ERR_NO_PERMISSION). */
