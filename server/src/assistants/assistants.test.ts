@@ -113,11 +113,21 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
 
     const before = await ticketRow(desk, from);
     expect(before).toMatchObject({ status: 'pending', assistantState: 'active', promptId, useIntegration: 1 });
+    // The company's CRM hears transfers: the hand-over is one (the ticket goes to the prompt's queue).
+    const crm: { event: string; data: { id: number; queueId: number | null } }[] = [];
+    fake.on(/^\/crm$/, (req) => {
+      crm.push(req.json as (typeof crm)[number]);
+      return { json: { ok: true } };
+    });
+    const hook = await t.request('POST', '/webhooks', { token: desk.adminSession.token, body: { name: 'CRM', url: `${fake.url}/crm`, events: ['ticket.transferred'] } });
+    expect(hook.status).toBe(201);
     await desk.say(from, 'Quero falar com um atendente');
     await settle();
     expect((await bodies(desk, from)).at(-1)).toBe('Claro! Um atendente já vai falar com você.');
     const after = await ticketRow(desk, from);
     expect(after).toMatchObject({ status: 'pending', userId: null, queueId: desk.queues[0]!.id, assistantState: 'off', chatbot: 0 });
+    await t.deps.webhooks.idle();
+    expect(crm.map((d) => [d.event, d.data.id, d.data.queueId])).toEqual([['ticket.transferred', after.id, desk.queues[0]!.id]]);
     expect((await notesOf(desk, after.id)).map((x) => x.note).join()).toMatch(/handed the conversation over: pediu um atendente/);
     // People have it now: the AI is not asked again.
     const quiet = fake.requests.length;
@@ -406,11 +416,21 @@ describe.each(DIALECTS)('assistants on %s', (dialect) => {
     await settle();
     expect((await bodies(desk, from)).at(-1)).toBe('IA: Tem pão?');
     expect(asked.every((a) => a.startsWith('Bearer sk-flow-key'))).toBe(true);
+    // The company's CRM hears transfers: the flow's ticket node moving the customer is one.
+    const crm: { event: string; data: { id: number; queueId: number | null } }[] = [];
+    fake.on(/^\/flow-crm$/, (req) => {
+      crm.push(req.json as (typeof crm)[number]);
+      return { json: { ok: true } };
+    });
+    expect((await t.request('POST', '/webhooks', { token, body: { name: 'CRM', url: `${fake.url}/flow-crm`, events: ['ticket.transferred'] } })).status).toBe(201);
     await desk.say(from, 'quero um humano');
     await settle();
     expect((await bodies(desk, from)).at(-1)).toBe('Vou chamar alguém.');
     // The flow went on from the openai node: its ticket node put the customer in Support.
-    expect(await ticketRow(desk, from)).toMatchObject({ status: 'pending', queueId: support, flowId: null, chatbot: 0 });
+    const moved = await ticketRow(desk, from);
+    expect(moved).toMatchObject({ status: 'pending', queueId: support, flowId: null, chatbot: 0 });
+    await t.deps.webhooks.idle();
+    expect(crm.map((d) => [d.event, d.data.id, d.data.queueId])).toEqual([['ticket.transferred', moved.id, support]]);
 
     // A model that refuses (401): the step's failed path runs, and the agents read why.
     fake.on(/^\/v1\/chat\/completions$/, () => ({ status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));

@@ -8,6 +8,7 @@
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
+import { emit, ticketEvent } from '../events/emit.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { textLanguage } from '../inbound/reply.ts';
 import { texts } from '../inbound/texts.ts';
@@ -121,6 +122,8 @@ async function updateTicket(tx: Tx, ticket: TicketRow, patch: Partial<Pick<Ticke
     .returningAll()
     .executeTakeFirstOrThrow();
   tx.effects.poke(ticket.companyId);
+  // A hand-over is a transfer (another queue) for the live channel and webhooks.
+  await emit(tx, ticketEvent('update', row, ticket));
   return row;
 }
 

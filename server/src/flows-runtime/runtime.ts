@@ -10,6 +10,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
 import { companyPlanAllows, companyPlanAllowsSoon } from '../auth/plan-gate.ts';
+import { emit, ticketEvent } from '../events/emit.ts';
 import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { tenant } from '../db/tenant.ts';
 import { prepare } from '../db/prepared.ts';
@@ -219,6 +220,9 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
   // No RETURNING (it costs SQLite as much as the update): what follows needs the ticket's ids and its queue.
   const moved: TicketRow | undefined = updated === 0n ? undefined : { ...ticket, ...patch, ...flowColumns };
   if (moved && patch.queueId !== undefined && patch.queueId !== ticket.queueId) await trackTicket(tx.db, companyId, moved, { queueId: patch.queueId, queuedAt: now });
+  // A step that moved the ticket (another queue, people, closed) is announced; a step that only
+  // walked the flow is not (the live channel and webhooks hear what consumers act on).
+  if (moved && Object.keys(patch).length > 0) await emit(tx, ticketEvent('update', moved, ticket));
   for (const a of timers) {
     if (a.type === 'setTimer') await insertTimer(tx.db, { companyId, runId: run.id, timerId: a.id, dueAt: a.at });
     else await cancelTimer(tx.db, { companyId, runId: run.id, timerId: a.id, now });
