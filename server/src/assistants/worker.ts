@@ -4,6 +4,7 @@
 // service holds a slot of its own ticket only: other tickets, and the inbound pipeline, go on.
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context.ts';
+import { createPump } from '../jobs/pump.ts';
 import { runTurn } from './turn.ts';
 import { claimTurns, findQueuedTurns, hasLiveTurns, requeueAbandoned } from './turns.ts';
 
@@ -24,48 +25,30 @@ export function createAssistants(opts: { concurrency: number; pollMs?: number })
   const running = new Set<Promise<void>>();
   const abort = new AbortController();
   let deps: AppDeps | undefined;
-  let scheduled = false;
-  let pumping = false;
-  let again = false;
   let timer: NodeJS.Timeout | undefined;
 
+  const pump = createPump({
+    pass: () => (deps && !abort.signal.aborted ? claimDue(deps) : Promise.resolve(false)),
+    onError: (err) => deps?.log.error('assistant worker failed to claim', { error: err instanceof Error ? err.message : String(err) }),
+  });
+
   function wake() {
-    if (!deps || abort.signal.aborted || scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      void pump();
-    });
+    if (deps && !abort.signal.aborted) pump.wake();
   }
 
-  async function pump() {
-    if (!deps || abort.signal.aborted) return;
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = true;
-    try {
-      do {
-        again = false;
-        const room = opts.concurrency - busy.size;
-        if (room <= 0) break;
-        const queued = await findQueuedTurns(deps.db, busy, room * 4);
-        // Each ticket's oldest turn if it is due, as many as there is room for, claimed together.
-        const now = new Date().toISOString();
-        const first = new Map<number, (typeof queued)[number]>();
-        for (const turn of queued) if (!first.has(turn.ticketId)) first.set(turn.ticketId, turn);
-        const picked = [...first.values()].filter((turn) => turn.notBefore === null || turn.notBefore <= now).slice(0, room);
-        const claimed = await claimTurns(deps.db, picked.map((x) => x.id), instance);
-        for (const turn of picked) if (claimed.has(turn.id)) start(deps, { ...turn, attempts: turn.attempts + 1, state: 'running' });
-        // A full page may hide more due turns.
-        if (queued.length === room * 4 && claimed.size > 0) again = true;
-      } while (again);
-    } catch (err) {
-      deps.log.error('assistant worker failed to claim', { error: err instanceof Error ? err.message : String(err) });
-    } finally {
-      pumping = false;
-    }
+  /** Claims and starts what there is room for; true when a full page may hide more due turns. */
+  async function claimDue(app: AppDeps): Promise<boolean> {
+    const room = opts.concurrency - busy.size;
+    if (room <= 0) return false;
+    const queued = await findQueuedTurns(app.db, busy, room * 4);
+    // Each ticket's oldest turn if it is due, as many as there is room for, claimed together.
+    const now = new Date().toISOString();
+    const first = new Map<number, (typeof queued)[number]>();
+    for (const turn of queued) if (!first.has(turn.ticketId)) first.set(turn.ticketId, turn);
+    const picked = [...first.values()].filter((turn) => turn.notBefore === null || turn.notBefore <= now).slice(0, room);
+    const claimed = await claimTurns(app.db, picked.map((x) => x.id), instance);
+    for (const turn of picked) if (claimed.has(turn.id)) start(app, { ...turn, attempts: turn.attempts + 1, state: 'running' });
+    return queued.length === room * 4 && claimed.size > 0;
   }
 
   function start(app: AppDeps, turn: Parameters<typeof runTurn>[1]) {
@@ -99,7 +82,7 @@ export function createAssistants(opts: { concurrency: number; pollMs?: number })
     },
     async idle() {
       for (;;) {
-        if (running.size === 0 && !pumping && !(deps && (await hasLiveTurns(deps.db)))) return;
+        if (running.size === 0 && !pump.busy && !(deps && (await hasLiveTurns(deps.db)))) return;
         if (running.size > 0) await Promise.allSettled([...running]);
         else await new Promise((r) => setTimeout(r, 20));
       }

@@ -12,6 +12,7 @@ import type { AppDeps } from '../context.ts';
 import type { Outbox as OutboxRow } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
+import { createPump, type Pump } from '../jobs/pump.ts';
 import { buildSendRequest } from './content.ts';
 import { claimRows } from './queries.ts';
 import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
@@ -54,12 +55,11 @@ type Lane = {
   running: number;
   /** Sends the network took whose outcome is being written: still `sending` in the database. */
   recording: number;
-  /** Queued rows read ahead, oldest first (see runPump). */
+  /** Queued rows read ahead, oldest first (see dispatchLane). */
   buffer: QueuedRow[];
   /** Tickets with a row under way: their later rows wait. */
   busy: Set<number>;
-  pumping: boolean;
-  again: boolean;
+  pump: Pump;
   recovered: boolean;
   timer: NodeJS.Timeout | undefined;
 };
@@ -83,9 +83,25 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   const laneOf = (connectionId: number) => {
-    let lane = lanes.get(connectionId);
-    if (!lane) lanes.set(connectionId, (lane = { connectionId, companyId: undefined, running: 0, recording: 0, buffer: [], busy: new Set(), pumping: false, again: false, recovered: false, timer: undefined }));
-    return lane;
+    const lane = lanes.get(connectionId);
+    if (lane) return lane;
+    const created: Lane = {
+      connectionId,
+      companyId: undefined,
+      running: 0,
+      recording: 0,
+      buffer: [],
+      busy: new Set(),
+      recovered: false,
+      timer: undefined,
+      pump: createPump({
+        pass: () => (deps && !stopped ? dispatchLane(deps, created) : Promise.resolve()),
+        onError: (err) => report('dispatch', created, err),
+        onSettled: checkIdle,
+      }),
+    };
+    lanes.set(connectionId, created);
+    return created;
   };
 
   // At most `concurrency` sends on the wire, and as many more awaiting their record: a lane never has
@@ -93,7 +109,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   // unconfirmed.
   const full = (lane: Lane) => lane.running >= concurrency || lane.running + lane.recording >= 2 * concurrency;
 
-  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && l.recording === 0 && !l.pumping);
+  const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && l.recording === 0 && !l.pump.busy);
   const checkIdle = () => {
     if (!isIdle()) return;
     for (const resolve of settled) resolve();
@@ -104,50 +120,34 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     deps?.log.error(`outbox ${what} failed`, { connectionId: lane.connectionId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 
   function pump(lane: Lane) {
-    if (!deps || stopped) return;
-    if (lane.pumping) {
-      lane.again = true;
-      return;
-    }
-    lane.pumping = true;
-    void runPump(deps, lane)
-      .catch((err: unknown) => report('dispatch', lane, err))
-      .finally(() => {
-        lane.pumping = false;
-        if (lane.again) pump(lane);
-        else checkIdle();
-      });
+    if (deps && !stopped) lane.pump.wake();
   }
 
-  async function runPump(deps: AppDeps, lane: Lane) {
-    do {
-      // A turn of the event loop first: a lane woken by a commit (its sends recorded, new rows) does
-      // not run ahead of the requests waiting for their answers.
-      await new Promise((resolve) => setImmediate(resolve));
-      lane.again = false;
-      const channel = connected(lane.connectionId);
-      // Down: the rows wait; the lane is woken when the connection is CONNECTED again.
-      if (!channel || stopped) return;
-      lane.companyId ??= (await deps.db.selectFrom('whatsapps').select('whatsapps.companyId').where('whatsapps.id', '=', lane.connectionId).executeTakeFirst())?.companyId;
-      if (lane.companyId === undefined) return;
-      if (!lane.recovered) {
-        await recoverUnconfirmed(deps, lane.companyId, lane.connectionId, instance);
-        lane.recovered = true;
-      }
-      if (full(lane)) return;
-      // The buffer saves a read per send under a backlog; it is read again when it runs short, or
-      // when slots are free and nothing in it could go (new rows may have been committed since).
-      let fresh = false;
-      if (lane.buffer.length < concurrency) {
-        lane.buffer = await readQueue(deps, lane);
-        fresh = true;
-      }
+  /** One pass of a lane (its pump gives each pass a fresh turn of the event loop, so a lane woken by
+   * a commit does not run ahead of the requests waiting for their answers). */
+  async function dispatchLane(deps: AppDeps, lane: Lane) {
+    const channel = connected(lane.connectionId);
+    // Down: the rows wait; the lane is woken when the connection is CONNECTED again.
+    if (!channel || stopped) return;
+    lane.companyId ??= (await deps.db.selectFrom('whatsapps').select('whatsapps.companyId').where('whatsapps.id', '=', lane.connectionId).executeTakeFirst())?.companyId;
+    if (lane.companyId === undefined) return;
+    if (!lane.recovered) {
+      await recoverUnconfirmed(deps, lane.companyId, lane.connectionId, instance);
+      lane.recovered = true;
+    }
+    if (full(lane)) return;
+    // The buffer saves a read per send under a backlog; it is read again when it runs short, or
+    // when slots are free and nothing in it could go (new rows may have been committed since).
+    let fresh = false;
+    if (lane.buffer.length < concurrency) {
+      lane.buffer = await readQueue(deps, lane);
+      fresh = true;
+    }
+    await dispatchBuffered(deps, lane, channel);
+    if (!fresh && !full(lane) && !stopped) {
+      lane.buffer = await readQueue(deps, lane);
       await dispatchBuffered(deps, lane, channel);
-      if (!fresh && !full(lane) && !stopped) {
-        lane.buffer = await readQueue(deps, lane);
-        await dispatchBuffered(deps, lane, channel);
-      }
-    } while (lane.again);
+    }
   }
 
   /** The oldest queued rows of the lane's connection, leaving out tickets with a row under way. */

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { AppDeps } from '../context.ts';
 import { write } from '../db/write.ts';
+import { createPump } from '../jobs/pump.ts';
 import { claimDeliveries, findQueuedDeliveries, hasLiveDeliveries, requeueAbandonedDeliveries, settleDelivery, type ClaimedDelivery, type Outcome } from './deliveries.ts';
 import { postDelivery } from './post.ts';
 
@@ -43,9 +44,6 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   setMaxListeners(0, abort.signal);
   const secrets = new Map<string, string | undefined>();
   let deps: AppDeps | undefined;
-  let scheduled = false;
-  let pumping = false;
-  let again = false;
   let timer: NodeJS.Timeout | undefined;
   let recoverTimer: NodeJS.Timeout | undefined;
   // Outcomes waiting for their write: the posts that ended in one turn of the event loop are
@@ -83,58 +81,44 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
     flushing = false;
   }
 
+  const pump = createPump({
+    pass: () => (deps && !abort.signal.aborted ? claimDue(deps) : Promise.resolve(false)),
+    onError: (err) => deps?.log.error('webhook worker failed to claim', { error: err instanceof Error ? err.message : String(err) }),
+  });
+
   function wake() {
-    if (!deps || abort.signal.aborted || scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      void pump();
-    });
+    if (deps && !abort.signal.aborted) pump.wake();
   }
 
-  async function pump() {
-    if (!deps || abort.signal.aborted) return;
-    if (pumping) {
-      again = true;
-      return;
+  /** Claims and starts what there is room for; true when a full page may hide more due rows. */
+  async function claimDue(app: AppDeps): Promise<boolean> {
+    const room = opts.concurrency - running.size;
+    if (room <= 0) return false;
+    const page = room * 4 + busyKeys.size;
+    const now = new Date().toISOString();
+    // Each order key's oldest live row, if it is queued, due and its key is not under way here.
+    // Pages follow one another while they hold nothing to take: the oldest rows may all be held
+    // back (their ticket's earlier event is being retried) with due ones further on.
+    const seen = new Set<string>();
+    const picked: number[] = [];
+    let after = 0;
+    let full = false;
+    for (let pages = 0; pages < MAX_PAGES && picked.length < room; pages++) {
+      const live = await findQueuedDeliveries(app.db, page, after);
+      for (const d of live) {
+        if (seen.has(d.orderKey)) continue;
+        seen.add(d.orderKey);
+        if (d.state !== 'queued' || busyKeys.has(d.orderKey) || (d.notBefore !== null && d.notBefore > now)) continue;
+        picked.push(d.id);
+        if (picked.length === room) break;
+      }
+      full = live.length === page;
+      if (!full) break;
+      after = live.at(-1)!.id;
     }
-    pumping = true;
-    try {
-      do {
-        again = false;
-        const room = opts.concurrency - running.size;
-        if (room <= 0) break;
-        const page = room * 4 + busyKeys.size;
-        const now = new Date().toISOString();
-        // Each order key's oldest live row, if it is queued, due and its key is not under way here.
-        // Pages follow one another while they hold nothing to take: the oldest rows may all be held
-        // back (their ticket's earlier event is being retried) with due ones further on.
-        const seen = new Set<string>();
-        const picked: number[] = [];
-        let after = 0;
-        let full = false;
-        for (let pages = 0; pages < MAX_PAGES && picked.length < room; pages++) {
-          const live = await findQueuedDeliveries(deps.db, page, after);
-          for (const d of live) {
-            if (seen.has(d.orderKey)) continue;
-            seen.add(d.orderKey);
-            if (d.state !== 'queued' || busyKeys.has(d.orderKey) || (d.notBefore !== null && d.notBefore > now)) continue;
-            picked.push(d.id);
-            if (picked.length === room) break;
-          }
-          full = live.length === page;
-          if (!full) break;
-          after = live.at(-1)!.id;
-        }
-        const claimed = await claimDeliveries(deps.db, picked, instance);
-        for (const d of claimed) start(deps, d);
-        if (full && claimed.length > 0) again = true;
-      } while (again);
-    } catch (err) {
-      deps.log.error('webhook worker failed to claim', { error: err instanceof Error ? err.message : String(err) });
-    } finally {
-      pumping = false;
-    }
+    const claimed = await claimDeliveries(app.db, picked, instance);
+    for (const d of claimed) start(app, d);
+    return full && claimed.length > 0;
   }
 
   function secretOf(app: AppDeps, sealed: string): string | undefined {
@@ -202,7 +186,7 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
     },
     async idle() {
       for (;;) {
-        if (running.size === 0 && !pumping && !(deps && (await hasLiveDeliveries(deps.db)))) return;
+        if (running.size === 0 && !pump.busy && !(deps && (await hasLiveDeliveries(deps.db)))) return;
         if (running.size > 0) await Promise.allSettled([...running]);
         else await new Promise((r) => setTimeout(r, 20));
       }

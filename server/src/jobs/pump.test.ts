@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createPump } from './pump.ts';
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A pass that waits until released, recording how many passes ran and how many overlapped. */
+function gatedPass(more: () => boolean = () => false) {
+  let release: (() => void) | undefined;
+  const state = { passes: 0, inFlight: 0, maxInFlight: 0 };
+  return {
+    state,
+    release: () => release?.(),
+    pass: async () => {
+      state.passes++;
+      state.inFlight++;
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+      await new Promise<void>((resolve) => (release = resolve));
+      state.inFlight--;
+      return more();
+    },
+  };
+}
+
+describe('createPump', () => {
+  it('folds wakes in the same turn into one pass, run on a later turn', async () => {
+    let passes = 0;
+    const pump = createPump({ pass: async () => void passes++, onError: () => {} });
+    pump.wake();
+    pump.wake();
+    pump.wake();
+    expect(passes).toBe(0);
+    expect(pump.busy).toBe(true);
+    await turn();
+    await turn();
+    expect(passes).toBe(1);
+    expect(pump.busy).toBe(false);
+  });
+
+  it('runs one pass at a time and folds wakes during a pass into exactly one more', async () => {
+    const gate = gatedPass();
+    let settled = 0;
+    const pump = createPump({ pass: gate.pass, onError: () => {}, onSettled: () => settled++ });
+    pump.wake();
+    await turn();
+    expect(gate.state.passes).toBe(1);
+    for (let i = 0; i < 5; i++) pump.wake();
+    gate.release();
+    await turn();
+    await turn();
+    expect(gate.state.passes).toBe(2);
+    expect(settled).toBe(0);
+    gate.release();
+    await turn();
+    await turn();
+    expect(gate.state).toMatchObject({ passes: 2, maxInFlight: 1 });
+    expect(settled).toBe(1);
+    expect(pump.busy).toBe(false);
+  });
+
+  it('runs another pass when a pass answers true, until one answers false', async () => {
+    const answers = [true, true, false];
+    let passes = 0;
+    let settled = 0;
+    const pump = createPump({ pass: async () => answers[passes++], onError: () => {}, onSettled: () => settled++ });
+    pump.wake();
+    for (let i = 0; i < 10; i++) await turn();
+    expect(passes).toBe(3);
+    expect(settled).toBe(1);
+  });
+
+  it('reports a failed pass, stays usable, and still runs the pass a wake asked for meanwhile', async () => {
+    const errors: unknown[] = [];
+    let passes = 0;
+    let release: (() => void) | undefined;
+    const pump = createPump({
+      pass: async () => {
+        passes++;
+        if (passes === 1) {
+          await new Promise<void>((resolve) => (release = resolve));
+          throw new Error('claim failed');
+        }
+      },
+      onError: (err) => errors.push(err),
+    });
+    pump.wake();
+    await turn();
+    pump.wake();
+    release!();
+    for (let i = 0; i < 5; i++) await turn();
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toBe('claim failed');
+    expect(passes).toBe(2);
+    expect(pump.busy).toBe(false);
+  });
+});

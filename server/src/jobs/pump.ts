@@ -1,0 +1,70 @@
+// One pass of work at a time, however often it is asked for. `wake()` asks for a pass on the next
+// turn of the event loop (asks in the same turn fold into one); asks that come while a pass runs
+// fold into one more pass after it. Each pass starts on a fresh turn, so work woken by a commit
+// does not run ahead of the requests waiting for their answers.
+//
+// Used by the outbox lanes, the assistants' worker and the webhooks' worker: each pass claims
+// what there is room for and starts it; whatever frees room (a send recorded, a turn ended) wakes
+// the pump again.
+
+export type Pump = {
+  /** Asks for a pass. */
+  wake(): void;
+  /** A pass is scheduled or running. */
+  readonly busy: boolean;
+};
+
+export type PumpOptions = {
+  /** One pass. Answering true asks for another at once (a full page may hide more work). */
+  pass: () => Promise<boolean | void>;
+  /** A pass threw: reported, and the pump waits for the next wake. */
+  onError: (err: unknown) => void;
+  /** Called when the pump goes quiet (no pass scheduled or running). */
+  onSettled?: () => void;
+};
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
+  let scheduled = false;
+  let running = false;
+  let again = false;
+
+  async function run() {
+    running = true;
+    try {
+      do {
+        again = false;
+        if (await pass()) again = true;
+        if (again) await nextTurn();
+      } while (again);
+    } catch (err) {
+      onError(err);
+    } finally {
+      running = false;
+    }
+    // A wake that came during a failed pass still gets its pass.
+    if (again) wake();
+    else onSettled?.();
+  }
+
+  function wake() {
+    if (running) {
+      again = true;
+      return;
+    }
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void run();
+    });
+  }
+
+  return {
+    wake,
+    get busy() {
+      return scheduled || running;
+    },
+  };
+}
