@@ -15,7 +15,8 @@ import { write, type Tx } from '../db/write.ts';
 import { createPump, type Pump } from '../jobs/pump.ts';
 import { buildSendRequest } from './content.ts';
 import { claimRows } from './queries.ts';
-import { recordFailed, recordRequeued, recordSent, recoverUnconfirmed } from './record.ts';
+import { groupBy } from '../inbound/resolve.ts';
+import { recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
 
 export type QueuedRow = Selectable<OutboxRow>;
 
@@ -45,6 +46,9 @@ export type OutboxOptions = {
   /** How often every lane looks at its queue anyway (a wake from another instance may be lost). */
   sweepMs?: number;
 };
+
+/** Sends recorded in one write at most. */
+const RECORD_BATCH = 100;
 
 /** A send that failed this way is not retried: the row fails for good. */
 const FINAL_CODES = new Set(['ERR_WAPP_INVALID_CONTACT', 'ERR_NO_CONTACT_FOUND']);
@@ -76,6 +80,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   let stopped = false;
   let sweeper: NodeJS.Timeout | undefined;
   const offs: (() => void)[] = [];
+  const recordQueue: { companyId: number; taken: Taken; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let recordFlushing = false;
 
   const connected = (connectionId: number) => {
     const channel = opts.getChannel(connectionId);
@@ -230,7 +236,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       lane.recording++;
       pump(lane);
       try {
-        await write(deps, (tx) => recordSent(tx, companyId, row, sent.id), { first: true });
+        await recordTaken(deps, companyId, { row, wid: sent.id });
       } finally {
         lane.recording--;
       }
@@ -241,6 +247,38 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         pump(lane);
         checkIdle();
       });
+  }
+
+  /**
+   * Sends the network took wait here for their record: those taken while a record is written go
+   * together in the next one (one write, one statement per kind: record.ts recordSentBatch). If that
+   * write fails, each is recorded on its own, so a bad row fails alone.
+   */
+  function recordTaken(deps: AppDeps, companyId: number, taken: Taken): Promise<void> {
+    return new Promise((resolve, reject) => {
+      recordQueue.push({ companyId, taken, resolve, reject });
+      if (recordFlushing) return;
+      recordFlushing = true;
+      setImmediate(() => void flushTaken(deps));
+    });
+  }
+
+  async function flushTaken(deps: AppDeps) {
+    try {
+      while (recordQueue.length > 0) {
+        const batch = recordQueue.splice(0, RECORD_BATCH);
+        try {
+          await write(deps, async (tx) => {
+            for (const [companyId, items] of groupBy(batch, (b) => b.companyId)) await recordSentBatch(tx, companyId, items.map((b) => b.taken));
+          }, { first: true });
+          for (const b of batch) b.resolve();
+        } catch {
+          for (const b of batch) await write(deps, (tx) => recordSent(tx, b.companyId, b.taken.row, b.taken.wid), { first: true }).then(b.resolve, b.reject);
+        }
+      }
+    } finally {
+      recordFlushing = false;
+    }
   }
 
   /** A send the network refused: queued again (down, or a transient error with attempts left) or failed. */

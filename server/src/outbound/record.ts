@@ -1,10 +1,12 @@
 // The dispatcher's short transactions: how a send ended, written on the message row its readers see
 // (version bumped, the company poked) and on the outbox row, which leaves the queue once its message
 // is sent or failed. Each runs inside `write()`, never around a network call.
+import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import type { QueuedRow } from './dispatcher.ts';
+import { groupBy } from '../inbound/resolve.ts';
 import { tellOrigin } from './outcomes.ts';
 import { deleteEcho, deleteOutboxRow, markSent } from './queries.ts';
 
@@ -16,6 +18,46 @@ export async function recordSent(tx: Tx, companyId: number, row: QueuedRow, wid:
   await deleteEcho(tx.db, { companyId, whatsappId: row.whatsappId, wid, messageId: row.messageId });
   await markSent(tx.db, { companyId, messageId: row.messageId, wid, now: new Date().toISOString() });
   await finish(tx, companyId, row, { status: 'sent' });
+}
+
+/** A send the network took: the row and the message's network id. */
+export type Taken = { row: QueuedRow; wid: string };
+
+/**
+ * Several sends of one company the network took, recorded as `recordSent` records each, with one
+ * statement per kind for all of them: echoes removed, messages marked sent, outbox rows gone. The
+ * origins hear each outcome (in the order the sends were taken), and the company is poked once.
+ */
+export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[]): Promise<void> {
+  if (taken.length === 1) return recordSent(tx, companyId, taken[0]!.row, taken[0]!.wid);
+  const t = tenant(tx.db, companyId);
+  const messageIds = taken.map((s) => s.row.messageId);
+  // A network id names one message of ours: a stored row with one of these ids that is not among
+  // these messages is an echo (recordSent's deleteEcho, for all at once).
+  for (const [whatsappId, group] of groupBy(taken, (s) => s.row.whatsappId)) {
+    await t
+      .deleteFrom('messages')
+      .where('messages.whatsappId', '=', whatsappId)
+      .where('messages.wid', 'in', group.map((s) => s.wid))
+      .where('messages.id', 'not in', messageIds)
+      .execute();
+  }
+  const wids = taken.map((s) => sql`when ${s.row.messageId} then cast(${s.wid} as text)`);
+  await t
+    .updateTable('messages')
+    .set((eb) => ({
+      wid: sql<string>`case ${sql.ref('messages.id')} ${sql.join(wids, sql` `)} end`,
+      ack: sql<number>`case when ack < 1 then 1 else ack end`,
+      sendStatus: 'sent',
+      sendError: null,
+      updatedAt: new Date().toISOString(),
+      version: eb('messages.version', '+', 1),
+    }))
+    .where('messages.id', 'in', messageIds)
+    .execute();
+  await t.deleteFrom('outbox').where('outbox.id', 'in', taken.map((s) => s.row.id)).execute();
+  for (const s of taken) await tellOrigin(tx, companyId, s.row.origin, { status: 'sent' });
+  tx.effects.poke(companyId);
 }
 
 /** The message failed for good with a catalogue code; the chat offers to send it again. */
