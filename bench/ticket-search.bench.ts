@@ -176,6 +176,8 @@ function generate(file: string, companyId: number, otherCompanyId: number, queue
   const otherQueue = Number(sqlite.prepare("INSERT INTO queues (company_id, name, color) VALUES (?, 'Geral', '#000000')").run(otherCompanyId).lastInsertRowid);
   const otherUser = Number(sqlite.prepare("INSERT INTO users (company_id, name, email, password_hash, profile) VALUES (?, 'Outro', ?, 'x', 'admin')").run(otherCompanyId, `other-${Date.now()}@example.test`).lastInsertRowid);
   fill(otherCompanyId, conn(otherCompanyId), 500, 700, Math.round(messages / 50), [otherQueue], [otherUser]);
+  // The insert trigger queues messages for the search index (server/src/db/message-index.ts): index them all now.
+  sqlite.exec('INSERT INTO ticket_messages_fts(rowid, body) SELECT m.ticket_id * 4294967296 + m.id, m.body FROM ticket_messages_fts_queue q JOIN messages m ON m.id = q.message_id; DELETE FROM ticket_messages_fts_queue;');
   sqlite.exec("INSERT INTO ticket_messages_fts(ticket_messages_fts) VALUES ('optimize'); INSERT INTO contacts_fts(contacts_fts) VALUES ('optimize'); ANALYZE;");
   sqlite.close();
   return { orders, names, numbers };

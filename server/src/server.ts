@@ -30,6 +30,7 @@ import { startCampaignDispatch } from './modules/campaigns/dispatch/job.ts';
 import { startPresenceJob } from './jobs/presence.ts';
 import { startInvoicesJob } from './jobs/invoices.ts';
 import { startFlowTimerJob } from './flows-runtime/timers.ts';
+import { startMessageIndexJob } from './db/message-index.ts';
 
 export type RunningServer = {
   deps: AppDeps;
@@ -86,6 +87,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const presenceJob = startPresenceJob(deps);
   const invoicesJob = startInvoicesJob(deps);
   const flowTimers = startFlowTimerJob(deps);
+  const messageIndex = startMessageIndexJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -104,6 +106,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.outbox.stop();
       await sessions.stopAll();
+      await messageIndex.stop();
       await deps.realtime.close();
       await db.destroy();
     },

@@ -22,6 +22,7 @@
 // named words. Both ways give the same page (search.test.ts compares them with a plain reading).
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
+import { indexQueuedMessages } from '../../db/message-index.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { TicketRow } from './dto.ts';
@@ -55,6 +56,8 @@ export async function findMatchingTickets(
   window: Window,
   tuning: SearchTuning = DEFAULT_TUNING,
 ): Promise<TicketRow[]> {
+  // SQLite indexes messages after their commit, in batches: what was stored just now goes in first.
+  await indexQueuedMessages(db, dialect);
   const search = dialect === 'sqlite' ? await spellSqliteSearch(db, terms, tuning.spellLimit) : { terms, messages: tsQuery(terms), contacts: tsQuery(terms) };
   // Matching contacts are read up front unless there are more than a walk could test in process
   // for the same cost (reading an id costs a small part of reading and testing a contact).
