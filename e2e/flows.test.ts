@@ -194,6 +194,7 @@ describe('flow builder', () => {
     await flowSection.getByText('Waiting for an answer').waitFor();
     await flowSection.getByText('Step: Qual é o seu e-mail?').waitFor();
     await flowSection.getByText('No answers yet.').waitFor();
+    await flowSection.getByRole('button', { name: 'Stop flow' }).waitFor();
 
     // The answer goes on to the ticket node, which moves the ticket to the queue.
     await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'marina@exemplo.com' });

@@ -15,7 +15,7 @@ describe.each(DIALECTS)('Typebot on %s', (dialect) => {
   let fake: FakeServices;
   beforeAll(async () => {
     fake = await startFakeServices();
-    t = await createTestApp(dialect, { simulator: true, assistants: { concurrency: 4, timeoutMs: 3_000, attempts: 2, backoffMs: 30, publicUrl: 'http://zapdesk.test' } });
+    t = await createTestApp(dialect, { simulator: true, assistants: { concurrency: 4, timeoutMs: 3_000, attempts: 2, backoffMs: 30, openaiBaseUrl: `${fake.url}/v1`, transcriptionModel: 'whisper-1', dialogflowBaseUrl: fake.url, publicUrl: 'http://zapdesk.test' } });
   });
   afterAll(async () => {
     await t.close();

@@ -52,7 +52,7 @@ export const ticketFlowRunSchema = z.object({
   endReason: z.string().nullable().describe('completed, handover, stopped or error once the run ended; null while it runs.'),
   nodeId: z.string().nullable().describe('The node the conversation is at (waiting there, or the last one run).'),
   nodeType: z.string().nullable(),
-  nodeText: z.string().nullable().describe("The node's text (message, question, menu), cut to 200 characters."),
+  nodeText: z.string().nullable().describe("The node's text as drawn (message, question, menu; variables not filled in), cut to 200 characters."),
   awaiting: z.enum(['menu', 'question', 'external']).nullable().describe('What the run waits for from the customer.'),
   deadline: timestampSchema.nullable().describe("The pending timer's due time (an interval, a menu's timeout)."),
   variables: z.record(z.string(), z.string()).describe("The answers collected by the flow's question nodes (and adapters), by name; a run starts with the answers of the ticket's earlier runs."),
