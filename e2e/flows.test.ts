@@ -6,7 +6,11 @@
 // phrase campaign "promo" on the demo connection on /phrase-lists. Then a simulated customer writes
 // "Promo!": the simulator's outbox gets the flow's message with the contact's name filled and the
 // menu; answering 1 brings the question, answering it moves the ticket to the queue, and the run
-// keeps the answer under its name.
+// keeps the answer under its name, which the agent sees arrive in the ticket's contact drawer.
+// A second test uploads an image in an image step through the editor's dialog (the real upload
+// call), saves, and a simulated customer receives that image from the flow.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
@@ -20,6 +24,9 @@ let admin: Api;
 let connection: { id: number; name: string };
 const OPS = { email: 'flows-ops@demo.zapdesk.local', password: 'Ops-e2e-1234' };
 const CUSTOMER = { from: '5511977771501', name: 'Marina Flores' };
+const FOODIE = { from: '5511977771502', name: 'Caio Prado' };
+// A 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 beforeAll(async () => {
   e2e = await startE2E();
@@ -170,7 +177,7 @@ describe('flow builder', () => {
     expect((await outbox()).join('\n')).not.toContain('{{nome}}');
 
     // The ticket waits in the flow's menu, in no queue yet.
-    const ticketOf = async () => (await admin<{ tickets: { id: number; queueId: number | null; flowId?: number | null; flowNodeId?: string | null }[] }>('GET', `/tickets?searchParam=${encodeURIComponent(CUSTOMER.name)}&showAll=true`)).tickets[0];
+    const ticketOf = async () => (await admin<{ tickets: { id: number; uuid: string; queueId: number | null; flowId?: number | null; flowNodeId?: string | null }[] }>('GET', `/tickets?searchParam=${encodeURIComponent(CUSTOMER.name)}&showAll=true`)).tickets[0];
     expect(await ticketOf()).toMatchObject({ queueId: null, flowId });
 
     // Answering 1 takes the menu's first output: the question is asked, and the ticket waits on it.
@@ -179,17 +186,33 @@ describe('flow builder', () => {
     await expect.poll(async () => (await ticketOf())?.flowNodeId, { timeout: 15_000 }).toBe(idOf('question'));
     expect(await ticketOf()).toMatchObject({ queueId: null, flowId });
 
+    // The agent opens the ticket's contact drawer: its Flow section shows the flow asking its question.
+    await page.goto(`/tickets/${(await ticketOf())!.uuid}`);
+    await page.getByRole('button', { name: 'Contact details' }).click();
+    const flowSection = page.getByRole('region', { name: 'Flow' });
+    await flowSection.getByText('Promo da loja').waitFor();
+    await flowSection.getByText('Waiting for an answer').waitFor();
+    await flowSection.getByText('Step: Qual é o seu e-mail?').waitFor();
+    await flowSection.getByText('No answers yet.').waitFor();
+    await flowSection.getByRole('button', { name: 'Stop flow' }).waitFor();
+
     // The answer goes on to the ticket node, which moves the ticket to the queue.
     await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'marina@exemplo.com' });
+    // The open drawer shows it as it arrives, under its name, and how the flow ended.
+    const answers = flowSection.getByRole('definition');
+    await answers.getByText('marina@exemplo.com', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await flowSection.getByRole('term').allTextContents()).toEqual(['email_cliente']);
+    await flowSection.getByText('Finished: handed over to the team').waitFor();
+    expect(await flowSection.getByRole('button', { name: 'Stop flow' }).count()).toBe(0);
+    await shot(page, 'flows-drawer-answers');
     await expect.poll(async () => (await ticketOf())?.queueId, { timeout: 15_000 }).toBe(queue.id);
     // The ticket node ends the flow: the ticket no longer shows a flow step.
     const served = (await ticketOf())!;
     expect(served).toMatchObject({ queueId: queue.id, flowId: null });
 
-    // The answer is kept under its name in the run's state (no REST shows a run's variables).
-    const run = await e2e.server.deps.db.selectFrom('flowRuns').select(['status', 'endReason', 'state']).where('flowId', '=', flowId).where('ticketId', '=', served.id).executeTakeFirstOrThrow();
-    expect(run).toMatchObject({ status: 'finished', endReason: 'handover' });
-    expect((JSON.parse(run.state) as { variables: Record<string, string> }).variables).toMatchObject({ email_cliente: 'marina@exemplo.com' });
+    // The answer is kept under its name in the run, which REST shows to the agents.
+    const { run } = await admin<{ run: { flowId: number; status: string; endReason: string; variables: Record<string, string> } }>('GET', `/tickets/${served.id}/flow`);
+    expect(run).toMatchObject({ flowId, status: 'finished', endReason: 'handover', variables: { email_cliente: 'marina@exemplo.com' } });
 
     // Done with them: the phrase campaign, then its flow, deleted from their lists once confirmed.
     await page.goto('/phrase-lists');
@@ -206,6 +229,49 @@ describe('flow builder', () => {
     await page.getByRole('cell', { name: 'Promo da loja', exact: true }).waitFor({ state: 'detached' });
     expect((await admin<{ flows: { id: number }[] }>('GET', '/flowbuilder')).flows.map((f) => f.id)).not.toContain(flowId);
 
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('uploads an image into an image step, saves, and the customer receives that image', async () => {
+    const { context, page } = await newPage(e2e, { width: 1440, height: 900 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto('/flowbuilders');
+    await page.getByRole('button', { name: 'Add flow' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Cardápio do dia');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('cell', { name: 'Cardápio do dia', exact: true }).click();
+    await page.waitForURL(/\/flowbuilder\/\d+$/);
+    const flowId = Number(new URL(page.url()).pathname.split('/').at(-1));
+    const start = page.locator('.react-flow__node-start');
+    await start.waitFor();
+
+    // The image goes up to the real server as the dialog's file is chosen.
+    await addStep(page, 'Image', async (d) => {
+      await d.getByLabel('File').setInputFiles({ name: 'cardapio.png', mimeType: 'image/png', buffer: PNG });
+      await d.getByText('File: cardapio.png').waitFor();
+      await d.getByLabel('Caption (optional)').fill('O cardápio de hoje');
+    });
+    const img = page.locator('.react-flow__node-img');
+    await connect(page, start.locator('.react-flow__handle.source'), img);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 1);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Flow saved successfully').waitFor();
+    const saved = (await admin<{ flow: { flow: Graph } }>('GET', `/flowbuilder/flow/${flowId}`)).flow.flow;
+    const url = saved.nodes.find((n) => n.type === 'img')!.data.url as string;
+    expect(url).toMatch(/cardapio\.png$/);
+    // The stored file is the one chosen, byte for byte.
+    const mediaDir = e2e.server.deps.config.mediaDir;
+    const stored = (await readdir(mediaDir, { recursive: true })).find((f) => f.endsWith(`flows/${url}`));
+    expect(stored).toBeDefined();
+    expect(await readFile(path.join(mediaDir, stored!))).toEqual(PNG);
+
+    await admin('POST', '/flowcampaign', { name: 'Cardápio', flowId, whatsappId: connection.id, phrase: 'cardapio' });
+    await simulator('POST', '/simulator/messages', { connectionId: connection.id, from: FOODIE.from, name: FOODIE.name, body: 'Cardápio' });
+    const sent = () => simulator<{ body: string; mediaType?: string; fileName?: string }[]>('GET', `/simulator/outbox?connectionId=${connection.id}&to=${FOODIE.from}`);
+    await expect.poll(sent, { timeout: 15_000 }).toEqual([expect.objectContaining({ body: 'O cardápio de hoje', mediaType: 'image', fileName: 'cardapio.png' })]);
     expect(errors).toEqual([]);
     await context.close();
   });

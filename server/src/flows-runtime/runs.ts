@@ -64,3 +64,18 @@ export async function loadVersionGraph(r: Reader, companyId: number, versionId: 
 export function readState(run: Pick<RunRow, 'state'>): FlowState {
   return flowStateSchema.parse(JSON.parse(run.state));
 }
+
+/**
+ * The answers a new run of the ticket starts from: those of its earlier runs, the newer winning.
+ * An answer already given (an e-mail, a document number) is there for the new flow's texts and
+ * conditions; a question asked again overwrites it. Runs of a ticket are few (one per trigger).
+ */
+export async function earlierRunVariables(tx: Tx, companyId: number, ticketId: number): Promise<Record<string, string>> {
+  const rows = await tenant(tx.db, companyId).selectFrom('flowRuns').select('flowRuns.state').where('flowRuns.ticketId', '=', ticketId).orderBy('flowRuns.id').execute();
+  const variables: Record<string, string> = {};
+  for (const row of rows) {
+    const parsed = flowStateSchema.safeParse(JSON.parse(row.state));
+    if (parsed.success) Object.assign(variables, parsed.data.variables);
+  }
+  return variables;
+}

@@ -24,7 +24,7 @@ import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { queueTurn } from '../assistants/turns.ts';
-import { loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
+import { earlierRunVariables, loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
 
 // The language of `{{ms}}` on an unassigned ticket is the company's first admin's (inbound/reply.ts):
 // read once per company every few seconds, not on every step.
@@ -264,7 +264,8 @@ export async function startFlow(tx: Tx, ticket: TicketRow, input: { flowId: numb
   const now = input.now ?? new Date();
   await lockTicket(tx, ticket.companyId, ticket.id);
   await stopTicketFlow(tx, ticket, now);
-  const state = createFlowState();
+  // Answers the customer gave in this ticket's earlier runs carry over (README, "Answers").
+  const state = createFlowState(await earlierRunVariables(tx, ticket.companyId, ticket.id));
   const run = await t
     .insertInto('flowRuns', { ticketId: ticket.id, flowId: flow.id, flowVersionId: version.id, campaignId: input.campaignId ?? null, state: JSON.stringify(state), lastMessageId: input.messageId ?? null })
     .returningAll()

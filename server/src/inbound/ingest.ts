@@ -6,8 +6,9 @@ import { profilePictureDue } from '../modules/contacts/profile-picture.ts';
 import { peerKey } from '../modules/contacts/queries.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
 import { write } from '../db/write.ts';
-import { runAutomation, wantsAutomation } from './automation.ts';
-import { mayStartPhraseFlow, takeInboundForFlow } from '../flows-runtime/runtime.ts';
+import { wantsAutomation } from './automation.ts';
+import { runInboundChain } from './chain.ts';
+import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
 import { takeConfirmationReply } from '../modules/campaigns/dispatch/replies.ts';
 import { loadConnectionContext, type ConnectionContext } from './connection-context.ts';
 import { runGrouped, type Store } from './group-commit.ts';
@@ -82,13 +83,9 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
     }
     // Any other reply ends the wait for a rating; the message went the normal way.
     if (stored.ratingTicket) await dropRatingWait(tx, stored.ratingTicket);
-    const now = new Date();
-    // Flows come first (DESIGN §5): a running flow, or a phrase campaign that starts one, takes the message.
-    if (wantsAutomation(stored)) {
-      const media = delivery.media ? { url: delivery.media.relPath, name: delivery.media.fileName, mimetype: delivery.media.mimeType } : undefined;
-      if (await takeInboundForFlow(tx, { ticket: stored.ticket, connectionId: connection.id, messageId: stored.messageId, body: msg.body, media, now })) return;
-    }
-    await runAutomation(tx, { connection, queues: context.queues, ticket: stored.ticket, contact: stored.contact, settings, body: msg.body, messageId: stored.messageId, now });
+    // The chain reads the ticket again, locked: it may have moved since the message was stored (chain.ts).
+    const media = delivery.media ? { url: delivery.media.relPath, name: delivery.media.fileName, mimetype: delivery.media.mimeType } : undefined;
+    await runInboundChain(tx, { context, ticket: stored.ticket, contact: stored.contact, messageId: stored.messageId, body: msg.body, ...(media ? { media } : {}), now: new Date() });
   });
   return result;
 }

@@ -39,3 +39,29 @@ export const phraseCampaignSchema = z.object({
   version: z.number().int().nonnegative(),
 });
 export type PhraseCampaign = z.infer<typeof phraseCampaignSchema>;
+
+export const FLOW_RUN_STATUSES = ['running', 'finished', 'stopped'] as const;
+
+/** A ticket's conversation in a flow, as agents see it (GET /tickets/{id}/flow). */
+export const ticketFlowRunSchema = z.object({
+  id: idSchema,
+  flowId: idSchema,
+  flowName: z.string(),
+  versionNo: z.number().int().positive().describe('The version of the flow the conversation runs (kept until it ends).'),
+  status: z.enum(FLOW_RUN_STATUSES),
+  endReason: z.string().nullable().describe('completed, handover, stopped or error once the run ended; null while it runs.'),
+  nodeId: z.string().nullable().describe('The node the conversation is at (waiting there, or the last one run).'),
+  nodeType: z.string().nullable(),
+  nodeText: z.string().nullable().describe("The node's text as drawn (message, question, menu; variables not filled in), cut to 200 characters."),
+  awaiting: z.enum(['menu', 'question', 'external']).nullable().describe('What the run waits for from the customer.'),
+  deadline: timestampSchema.nullable().describe("The pending timer's due time (an interval, a menu's timeout)."),
+  variables: z.record(z.string(), z.string()).describe("The answers collected by the flow's question nodes (and adapters), by name; a run starts with the answers of the ticket's earlier runs."),
+  startedAt: timestampSchema,
+  updatedAt: timestampSchema,
+  endedAt: timestampSchema.nullable(),
+});
+export type TicketFlowRun = z.infer<typeof ticketFlowRunSchema>;
+
+/** GET /tickets/{id}/flow: the ticket's latest run (running or ended), null when no flow ever ran in it. */
+export const ticketFlowSchema = z.object({ run: ticketFlowRunSchema.nullable() });
+export type TicketFlow = z.infer<typeof ticketFlowSchema>;

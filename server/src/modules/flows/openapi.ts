@@ -1,5 +1,5 @@
 // The OpenAPI documents of the flows routes: the schemas their handlers parse (http/openapi/README.md).
-import { flowCreateSchema, flowDuplicateSchema, flowSaveSchema, flowSchema, flowWithGraphSchema, messageAnswerSchema, phraseCampaignCreateSchema, phraseCampaignSchema, phraseCampaignUpdateSchema, ticketSchema } from '@zapdesk/sync';
+import { flowCreateSchema, flowDuplicateSchema, flowSaveSchema, flowSchema, flowWithGraphSchema, messageAnswerSchema, phraseCampaignCreateSchema, phraseCampaignSchema, phraseCampaignUpdateSchema, ticketFlowSchema, ticketSchema } from '@zapdesk/sync';
 import { flowUpdateSchema, searchSchema } from './routes.ts';
 import { z } from 'zod';
 import { area, FILE_ANSWER, type RouteDoc } from '../../http/openapi/types.ts';
@@ -32,5 +32,6 @@ export const flowsDocs = area('Flows', "The flow builder: conversation flows dra
   'POST /flowbuilder/audio': upload('audio'),
   'POST /flowbuilder/video': upload('video'),
   'POST /flowbuilder/content': upload('content'),
-  'POST /tickets/:id/flow/stop': { summary: "Stop the flow running in a ticket", answer: z.object({ stopped: z.boolean(), ticket: ticketSchema }), auth: ['bearer'], params: { id: 'ERR_NO_TICKET_FOUND' } },
+  'GET /tickets/:id/flow': { summary: "The ticket's flow run (the latest, running or ended): its flow, node and the answers collected", answer: ticketFlowSchema, auth: ['bearer'], params: { id: 'ERR_NO_TICKET_FOUND' }, errors: ['ERR_NO_PERMISSION'] },
+  'POST /tickets/:id/flow/stop': { summary: "Stop the flow running in a ticket", answer: z.object({ stopped: z.boolean(), ticket: ticketSchema }), auth: ['bearer'], params: { id: 'ERR_NO_TICKET_FOUND' }, errors: ['ERR_NO_PERMISSION'] },
 });

@@ -16,6 +16,7 @@ import { toTicketDto } from '../tickets/dto.ts';
 import { getVisibleTicket } from '../tickets/service.ts';
 import { flowMediaPath, flowUploadLimit, readFlowUploads, storeFlowUploads, type FlowUploadRoute } from './media.ts';
 import { createPhraseCampaign, deletePhraseCampaign, findPhraseCampaigns, getPhraseCampaign, updatePhraseCampaign } from './phrase-campaigns.ts';
+import { getTicketFlow } from './ticket-flow.ts';
 import { createFlow, deleteFlow, duplicateFlow, findFlows, getFlowWithGraph, renameFlow, saveFlowGraph } from './service.ts';
 
 /** PUT /flowbuilder: a rename that may also switch the flow on or off. */
@@ -95,6 +96,12 @@ export function flowsRoutes(deps: AppDeps) {
       const id = parseId(c, 'id');
       await write(deps, (tx) => deletePhraseCampaign(tx, actor, id));
       return c.json({ message: 'Phrase campaign deleted' });
+    })
+    // The ticket's flow run with its answers, for anyone who may see the ticket (no plan gate, as the stop).
+    .get('/tickets/:id/flow', auth, async (c) => {
+      const actor = c.get('actor');
+      const { row } = await getVisibleTicket(deps, actor, parseId(c, 'id', 'ERR_NO_TICKET_FOUND'));
+      return c.json({ run: await getTicketFlow(deps, row.companyId, row.id) });
     })
     // An agent who may see the ticket stops its flow (no plan gate: a running flow must always be stoppable).
     .post('/tickets/:id/flow/stop', auth, async (c) => {

@@ -1,5 +1,5 @@
 // The contact drawer (spec/02 §2.4, §9: 320 px): name, number (telephone link), email (mail link),
-// the edit form (the contacts page's modal), the ticket's notes (synced ticketNote; add with at least 2 characters, delete) and extra info.
+// the edit form (the contacts page's modal), the ticket's flow run and its answers (FlowSection), the ticket's notes (synced ticketNote; add with at least 2 characters, delete) and extra info.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ticketNoteCreateSchema, type Contact, type Ticket } from '@zapdesk/sync';
@@ -11,6 +11,7 @@ import { toast } from '../../ui/toast/store.ts';
 import { toastError } from '../../ui/toast/toast-error.ts';
 import { ContactModal } from '../contacts/ContactModal.tsx';
 import '../contacts/strings.ts';
+import { FlowSection } from './FlowSection.tsx';
 import { Avatar } from './manager/TicketItem.tsx';
 
 type Props = { ticket: Ticket; contact: Contact | undefined; onClose: () => void };
@@ -64,6 +65,8 @@ export function ContactDrawer({ ticket, contact, onClose }: Props) {
             </Button>
           )}
         </div>
+
+        <FlowSection ticket={ticket} />
 
         <section className="mt-6">
           <h3 className="mb-2 text-sm font-semibold">{t('tickets.contact.notes')}</h3>
