@@ -8,7 +8,6 @@ import { removeMediaFile } from '../modules/media/storage.ts';
 import { write } from '../db/write.ts';
 import { wantsAutomation } from './automation.ts';
 import { runInboundChain } from './chain.ts';
-import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
 import { takeConfirmationReply } from '../modules/campaigns/dispatch/replies.ts';
 import { loadConnectionContext, type ConnectionContext } from './connection-context.ts';
 import { runGrouped, type Store } from './group-commit.ts';
@@ -72,10 +71,10 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   };
   if (msg.fromMe) return result;
   // A yes or a no to a confirmation campaign is the campaign's answer, not the bot's.
-  if (await takeConfirmationReply(deps, connection.id, stored.contact, stored.ticket, msg.body ?? '')) return result;
+  if (await takeConfirmationReply(deps, stored.awaitingConfirmation, stored.contact, stored.ticket, msg.body ?? '')) return result;
   // The rating reply, or the automation chain: one write of their own after the message's commit
   // (none when nothing in the chain could answer: a connection without bots stores and is done).
-  if (!stored.ratingTicket && !(wantsAutomation(stored) && (await chainMayAct(deps, context, stored, msg.body ?? '')))) return result;
+  if (!stored.ratingTicket && !(wantsAutomation(stored) && chainMayAct(context, stored, msg.body ?? ''))) return result;
   await write(deps, async (tx) => {
     if (stored.ratingTicket && stored.ratingTicket.id === stored.ticket.id && rated !== undefined) {
       await captureRating(tx, stored.ticket, rated);
@@ -96,10 +95,10 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
  * hours, the connection's queue menu or assistant, or an active phrase campaign. Exact: when this
  * answers false, the chain's write would have changed nothing.
  */
-async function chainMayAct(deps: AppDeps, context: ConnectionContext, stored: Stored, body: string): Promise<boolean> {
+function chainMayAct(context: ConnectionContext, stored: Stored, body: string): boolean {
   const { ticket } = stored;
   const { connection } = context;
   if (ticket.flowId !== null || ticket.queueId !== null || context.settings.scheduleType === 'company') return true;
   if (context.queues.length > 0 || connection.integrationId !== null || connection.promptId !== null) return true;
-  return body.trim() !== '' && mayStartPhraseFlow(deps, ticket.companyId);
+  return body.trim() !== '' && stored.phraseCampaigns;
 }

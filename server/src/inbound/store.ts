@@ -1,10 +1,8 @@
 // Storing inbound messages: contact, ticket, message row and ticket counters, for several deliveries
 // in one transaction (README.md, "Throughput"). Step by step for the whole batch: which messages
 // are stored already (one lookup), contacts and tickets (resolve.ts, with lookups.ts reading them
-// for the batch at once), files, then every message with one multi-row insert, and each ticket's
-// counters. One statement per step matters on SQLite: its full-text index writes its pending terms
-// as a new segment whenever a statement with triggers starts, so row-by-row inserts cost a segment
-// and its merging per message.
+// for the batch at once), files, then every message with one multi-row insert, each ticket's
+// counters, and what the automation after the commit will ask (phrase campaigns, confirmations).
 import type { Selectable } from 'kysely';
 import { emit, ticketEvent, ticketOrder } from '../events/emit.ts';
 import type { InboundMessage } from '../channels/types.ts';
@@ -17,6 +15,8 @@ import type { ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
+import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
+import { findAwaitingConfirmations, type AwaitingConfirmation } from '../modules/campaigns/dispatch/replies.ts';
 import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
 import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
@@ -32,7 +32,18 @@ export type Delivery = {
   media?: StoredMedia;
 };
 
-export type Stored = { messageId: number; fromMe: boolean; ticket: TicketRow; contact: ContactRow; created: boolean; ratingTicket?: TicketRow };
+export type Stored = {
+  messageId: number;
+  fromMe: boolean;
+  ticket: TicketRow;
+  contact: ContactRow;
+  created: boolean;
+  ratingTicket?: TicketRow;
+  /** A running campaign asked this sender to confirm on this connection (read with the batch). */
+  awaitingConfirmation?: AwaitingConfirmation;
+  /** The company has an active phrase campaign, which a message could start (read with the batch). */
+  phraseCampaigns: boolean;
+};
 
 /** A message the insert refused although it was not stored when the batch began (a concurrent delivery elsewhere). */
 export class InsertConflict extends Error {}
@@ -75,6 +86,7 @@ export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(
       ids,
     );
     await emit(tx, inboundEvents(outcomes, newContacts));
+    await readAutomationHints(tx, outcomes);
     return outcomes;
   } catch (err) {
     await Promise.all(deliveries.map((d) => d.media && removeMediaFile(tx.config.mediaDir, d.media.relPath)));
@@ -181,9 +193,27 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
     const messageId = ids.get(widKey(connection.companyId, connection.id, msg.id));
     if (messageId === undefined) throw new InsertConflict('a message of the batch has no id');
     const ratingTicket = msg.fromMe ? undefined : plan.ticket === waiting ? ticket : waiting;
-    outcomes.push({ messageId, fromMe: msg.fromMe, ticket, contact, created, ...(ratingTicket ? { ratingTicket } : {}) });
+    outcomes.push({ messageId, fromMe: msg.fromMe, ticket, contact, created, phraseCampaigns: false, ...(ratingTicket ? { ratingTicket } : {}) });
   }
   return outcomes;
+}
+
+/**
+ * What the automation after the commit asks of each customer's message, read here for the whole
+ * batch (per company: whether it has an active phrase campaign, and which senders a running campaign
+ * asked to confirm) rather than by a read per message after it.
+ */
+async function readAutomationHints(tx: Tx, outcomes: (Stored | 'duplicate')[]): Promise<void> {
+  const inbound = outcomes.filter((o): o is Stored => o !== 'duplicate' && !o.fromMe);
+  for (const [companyId, group] of groupBy(inbound, (o) => o.ticket.companyId)) {
+    const phraseCampaigns = await mayStartPhraseFlow(tx, companyId);
+    const awaiting = await findAwaitingConfirmations(tx.db, companyId, group.flatMap((o) => (o.ticket.whatsappId === null ? [] : [{ number: o.contact.number, connectionId: o.ticket.whatsappId }])));
+    for (const o of group) {
+      o.phraseCampaigns = phraseCampaigns;
+      const waiting = awaiting.get(`${o.ticket.whatsappId}:${o.contact.number}`);
+      if (waiting) o.awaitingConfirmation = waiting;
+    }
+  }
 }
 
 const validTime = (ts: string) => {

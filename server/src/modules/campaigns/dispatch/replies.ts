@@ -1,6 +1,7 @@
-// A contact's reply to a confirmation campaign (DESIGN §13). The inbound pipeline asks here for every
-// message a contact sends (one indexed read: company, number, status `confirmation`), before its
-// automation chain. An explicit yes (CAMPAIGN_YES_WORDS, sync/src/domain/campaign.ts) makes the
+// A contact's reply to a confirmation campaign (DESIGN §13). The inbound pipeline reads, with every
+// batch of messages it stores, which senders a running campaign asked to confirm
+// (findAwaitingConfirmations), and hands each such message here before its automation chain. An
+// explicit yes (CAMPAIGN_YES_WORDS, sync/src/domain/campaign.ts) makes the
 // recipient `confirmed`, and the dispatcher then sends the real message under the connection's
 // pacing; an explicit no (CAMPAIGN_NO_WORDS, opt-out words included) makes it `declined`; anything
 // else is recorded as the recipient's reason (`reply: …`) and it keeps waiting. A yes or a no is
@@ -10,6 +11,7 @@
 import { parseConfirmationReply } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../../context.ts';
+import type { Database } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { write } from '../../../db/write.ts';
@@ -18,25 +20,51 @@ import type { TicketRow } from '../../tickets/dto.ts';
 import { readCampaignSettings } from '../settings.ts';
 import { finishCampaignIfDone } from './outcome.ts';
 
-// Asked for every inbound message: compiled once (../../../db/prepared.ts). Literals for the statuses.
-const selectAwaitingConfirmation = prepare((db, p: { companyId: number; number: string; connectionId: number }) =>
+/** A recipient waiting to answer a confirmation question: its shipping row. */
+export type AwaitingConfirmation = { id: number; campaignId: number; reason: string | null };
+
+// Asked for every batch of inbound messages: compiled once (../../../db/prepared.ts). Literal status.
+const selectRunningCampaigns = prepare((db, p: { companyId: number }) =>
   db
-    .selectFrom('campaignShippings')
-    .innerJoin('campaigns', 'campaigns.id', 'campaignShippings.campaignId')
-    .select(['campaignShippings.id', 'campaignShippings.campaignId', 'campaignShippings.reason'])
-    .where('campaignShippings.companyId', '=', p.companyId)
-    .where('campaignShippings.number', '=', p.number)
-    .where(sql<boolean>`campaign_shippings.status = 'confirmation'`)
+    .selectFrom('campaigns')
+    .select(['campaigns.id', 'campaigns.whatsappId'])
     .where('campaigns.companyId', '=', p.companyId)
-    .where('campaigns.whatsappId', '=', p.connectionId)
-    .where(sql<boolean>`campaigns.status = 'EM_ANDAMENTO'`)
-    .orderBy('campaignShippings.id', 'desc')
-    .limit(1),
+    .where(sql<boolean>`campaigns.status = 'EM_ANDAMENTO'`),
 );
 
-/** Answers true when the message was a yes or a no to a confirmation question (the caller skips the bot). */
-export async function takeConfirmationReply(deps: AppDeps, connectionId: number, contact: { companyId: number; number: string }, ticket: TicketRow, body: string): Promise<boolean> {
-  const waiting = (await selectAwaitingConfirmation(deps.db, { companyId: contact.companyId, number: contact.number, connectionId })).rows[0];
+/**
+ * The recipients among these (number, connection) pairs that a running campaign of the company
+ * asked to confirm, by `${connectionId}:${number}` (the newest shipping when several). The inbound
+ * pipeline reads them for a whole batch of messages in its transaction: one keyed read of the
+ * company's running campaigns, and the shippings only when there are any.
+ */
+export async function findAwaitingConfirmations(db: Database, companyId: number, asked: { number: string; connectionId: number }[]): Promise<Map<string, AwaitingConfirmation>> {
+  const found = new Map<string, AwaitingConfirmation>();
+  if (asked.length === 0) return found;
+  const running = (await selectRunningCampaigns(db, { companyId })).rows;
+  if (running.length === 0) return found;
+  const connectionOf = new Map(running.map((c) => [c.id, c.whatsappId]));
+  const rows = await tenant(db, companyId)
+    .selectFrom('campaignShippings')
+    .select(['campaignShippings.id', 'campaignShippings.campaignId', 'campaignShippings.reason', 'campaignShippings.number'])
+    .where('campaignShippings.number', 'in', [...new Set(asked.map((a) => a.number))])
+    .where(sql<boolean>`campaign_shippings.status = 'confirmation'`)
+    .where('campaignShippings.campaignId', 'in', [...connectionOf.keys()])
+    .orderBy('campaignShippings.id', 'desc')
+    .execute();
+  const wanted = new Set(asked.map((a) => `${a.connectionId}:${a.number}`));
+  for (const row of rows) {
+    const key = `${connectionOf.get(row.campaignId)}:${row.number}`;
+    if (wanted.has(key) && !found.has(key)) found.set(key, { id: row.id, campaignId: row.campaignId, reason: row.reason });
+  }
+  return found;
+}
+
+/**
+ * `waiting`: the contact's confirmation question, read with the message (findAwaitingConfirmations).
+ * Answers true when the message was a yes or a no to it (the caller skips the bot).
+ */
+export async function takeConfirmationReply(deps: AppDeps, waiting: AwaitingConfirmation | undefined, contact: { companyId: number }, ticket: TicketRow, body: string): Promise<boolean> {
   if (!waiting) return false;
   const answer = parseConfirmationReply(body ?? '');
   const at = new Date().toISOString();
