@@ -29,9 +29,11 @@ type OutboxEntry = { id: string; to: string; body: string; timestamp: string };
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-campaign-'));
 const pg = dialect === 'postgres' ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL!) : undefined;
-// BENCH_SERVER_PROFILE=<dir>: the server writes a CPU profile there when it stops.
+// BENCH_SERVER_PROFILE=<dir>: the server writes a CPU profile there when it stops. BENCH_SERVER_NODE_OPTIONS:
+// more Node flags for the server (e.g. `--require ./statement-timer.cjs` to time its SQL statements).
 const profile = process.env.BENCH_SERVER_PROFILE;
-const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [] });
+const extraFlags = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...extraFlags] });
 try {
   const login = await server.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: PROCESS_PASSWORD } });
   const token = login.body.token as string;
