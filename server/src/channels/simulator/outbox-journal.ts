@@ -7,7 +7,9 @@
 // Each event is written synchronously before memory changes, so whatever a caller was told was sent
 // is on disk (in the OS's page cache: it survives the process, not a power cut; no fsync, to stay fast).
 // The file is only appended to, never rewritten; it is replayed once when the network is created.
-import { appendFileSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
+// It stays open for appends from the first one on (one descriptor per network, for its lifetime):
+// a write per event rather than an open, a write and a close.
+import { mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { OutboxEntry, OutboxEvent } from './channel.ts';
 
@@ -24,11 +26,13 @@ export function openOutboxJournal(dataDir: string): OutboxJournal {
   const file = path.join(dir, 'outbox.jsonl');
   mkdirSync(dir, { recursive: true });
   const loaded = replay(file);
+  let fd: number | undefined;
   return {
     loaded,
     append(connectionId, event) {
       const line: Line = event.type === 'sent' ? { c: connectionId, t: 'sent', entry: event.entry } : event.type === 'ack' ? { c: connectionId, t: 'ack', id: event.id, ack: event.ack } : { c: connectionId, t: 'deleted', id: event.id };
-      appendFileSync(file, `${JSON.stringify(line)}\n`);
+      fd ??= openSync(file, 'a');
+      writeSync(fd, `${JSON.stringify(line)}\n`);
     },
   };
 }
