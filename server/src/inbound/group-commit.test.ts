@@ -7,6 +7,8 @@ import type { InboundMessage } from '../channels/types.ts';
 import { tenant } from '../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
+import { seedTenant, seedTicket } from '../../test/seed.ts';
+import { runGrouped, type Store } from './group-commit.ts';
 import { ingest } from './ingest.ts';
 
 const text = (id: string, from: InboundMessage['from'], body: string): InboundMessage => ({ id, from, fromMe: false, timestamp: new Date().toISOString(), body });
@@ -96,5 +98,35 @@ describe.each(DIALECTS)('deliveries arriving together on %s', (dialect) => {
     expect(named.map((c) => c.name).sort()).toEqual(others.map((_, i) => `Named ${i}`).sort());
     const tickets = await db.selectFrom('tickets').select('tickets.unreadMessages').where('tickets.whatsappId', '=', desk.connectionId).execute();
     expect(tickets.map((x) => x.unreadMessages)).toEqual(Array(21).fill(2));
+  });
+
+  it('one by one, a delivery whose statement deadlocked is tried again in its savepoint; one failing for good fails alone', async () => {
+    const { company } = await seedTenant(t);
+    const db = tenant(t.db, company.id);
+    const ticket = await seedTicket(t, company.id);
+    const calls = new Map<string, number>();
+    // Stores one message per item. A batch fails as a whole (so the items go one by one); then
+    // 'flaky' meets a deadlock twice before it goes through, and 'broken' always fails.
+    const store: Store<string, number> = async (tx, items) => {
+      if (items.length > 1) throw new Error('the batch fails: one by one now');
+      const item = items[0]!;
+      const n = (calls.get(item) ?? 0) + 1;
+      calls.set(item, n);
+      const row = await tenant(tx.db, company.id)
+        .insertInto('messages', { wid: `gc-${dialect}-${item}-${n}`, ticketId: ticket.id, contactId: ticket.contactId, body: item })
+        .returning('messages.id')
+        .executeTakeFirstOrThrow();
+      if (item === 'flaky' && n < 3) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      if (item === 'broken') throw new Error('a bad row');
+      return [row.id];
+    };
+    const items = ['first', 'flaky', 'broken', 'last'];
+    const settled = await Promise.allSettled(items.map((item) => runGrouped(t.deps, company.id, item, store)));
+    expect(settled.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status))).toEqual(['fulfilled', 'fulfilled', 'Error: a bad row', 'fulfilled']);
+    expect(calls.get('flaky')).toBe(3);
+    expect(calls.get('broken')).toBe(1);
+    // What the failed attempts wrote was undone with their savepoints: one row per stored item.
+    const bodies = (await db.selectFrom('messages').select('messages.body').where('messages.ticketId', '=', ticket.id).execute()).map((m) => m.body);
+    expect(bodies.sort()).toEqual(['first', 'flaky', 'last']);
   });
 });

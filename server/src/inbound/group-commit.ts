@@ -130,7 +130,7 @@ async function runBatch<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>
   }
 }
 
-/** Each delivery in its own savepoint of one transaction: a failure rolls back alone and is its caller's. */
+/** Each delivery in its own savepoint of one transaction: a failure rolls back alone and is its caller's (a deadlock is tried again). */
 async function runOneByOne<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
   const outcomes: ({ ok: true; value: O } | { ok: false; error: unknown })[] = [];
   const kept: EffectLog[] = [];
@@ -143,17 +143,27 @@ async function runOneByOne<I, O>(deps: AppDeps, companyId: number, batch: Job<I,
   }
   try {
     for (const job of batch) {
-      const log = collectEffects();
-      await trx.executeQuery(SAVEPOINT);
-      try {
-        outcomes.push({ ok: true, value: one(await store(txOf(deps, trx, log.effects), [job.item])) });
-        await trx.executeQuery(RELEASE);
-        kept.push(log);
-      } catch (error) {
-        await trx.executeQuery(ROLLBACK_TO);
-        await trx.executeQuery(RELEASE);
-        await log.rollback(deps.log);
-        outcomes.push({ ok: false, error });
+      for (let attempt = 1; ; attempt++) {
+        const log = collectEffects();
+        await trx.executeQuery(SAVEPOINT);
+        try {
+          outcomes.push({ ok: true, value: one(await store(txOf(deps, trx, log.effects), [job.item])) });
+          await trx.executeQuery(RELEASE);
+          kept.push(log);
+          break;
+        } catch (error) {
+          await trx.executeQuery(ROLLBACK_TO);
+          await trx.executeQuery(RELEASE);
+          await log.rollback(deps.log);
+          // PostgreSQL: a deadlock with other work cancelled only this delivery's statement; the
+          // savepoint is undone and the delivery tried again, as runBatch tries a whole batch again.
+          if (isRetryable(error) && attempt < ATTEMPTS) {
+            await backOff(attempt);
+            continue;
+          }
+          outcomes.push({ ok: false, error });
+          break;
+        }
       }
     }
     await trx.commit().execute();
