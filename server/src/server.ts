@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
-import { createRateLimiter } from './auth/rate-limit.ts';
+import { createRateLimiter, createSharedRateLimiter } from './auth/rate-limit.ts';
 import { playDemoConversations } from './bootstrap/demo-activity.ts';
 import { runFirstStart, type FirstStartResult } from './bootstrap/first-start.ts';
 import type { Config } from './config.ts';
@@ -57,7 +57,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     config,
     log,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
-    limiter: createRateLimiter(config.rateLimits),
+    limiter: dialect === 'postgres' ? createSharedRateLimiter(db, config.rateLimits) : createRateLimiter(config.rateLimits),
     outbox: createOutbox({ getChannel: (id) => sessions.getChannel(id), ...config.outbox }),
     contactLocks: createKeyedLock(),
     secrets: createSecretBox(config.dataKey),

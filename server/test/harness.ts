@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createApp } from '../src/app.ts';
-import { createRateLimiter } from '../src/auth/rate-limit.ts';
+import { createRateLimiter, createSharedRateLimiter } from '../src/auth/rate-limit.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { AppDeps } from '../src/context.ts';
 import { openDatabase, type Dialect } from '../src/db/database.ts';
@@ -63,7 +63,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     config,
     log,
     mailer: { send: async (m) => void mails.push(m) },
-    limiter: createRateLimiter(config.rateLimits),
+    limiter: dialect === 'postgres' ? createSharedRateLimiter(db, config.rateLimits) : createRateLimiter(config.rateLimits),
     outbox: createOutbox({ getChannel: (id) => channels.get(id) ?? sessions.getChannel(id), ...config.outbox, backoffMs: 5, sweepMs: 500 }),
     contactLocks: createKeyedLock(),
     secrets: createSecretBox(config.dataKey),

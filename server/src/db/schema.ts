@@ -8,6 +8,12 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export interface AuthAttempts {
+  key: string;
+  count: number;
+  resetAt: string;
+}
+
 export interface Announcements {
   companyId: number;
   createdAt: Generated<string>;
@@ -877,6 +883,7 @@ export interface Whatsapps {
 
 export interface DB {
   announcements: Announcements;
+  authAttempts: AuthAttempts;
   baileysCreds: BaileysCreds;
   baileysKeys: BaileysKeys;
   campaigns: Campaigns;

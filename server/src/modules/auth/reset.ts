@@ -15,7 +15,7 @@ const MAX_RESET_ATTEMPTS = 5;
 
 /** Counts the attempt (per IP and per account) and finds the account; both steps start here. */
 export async function findResetAccount(deps: AppDeps, email: string, ip: string): Promise<ResetAccount> {
-  deps.limiter.hit({ ip, account: `reset:${email}` });
+  await deps.limiter.hit({ ip, account: `reset:${email}` });
   const user = await deps.db.selectFrom('users').select(['id', 'companyId', 'name']).where('email', '=', email).executeTakeFirst();
   if (!user) throw new AppError('ERR_USER_DONT_EXISTS');
   return { ...user, email };

@@ -26,7 +26,7 @@ export type LoginAccount = { userId: number; companyId: number };
  * outside the transaction) and the company's standing verified.
  */
 export async function checkCredentials(deps: AppDeps, input: LoginInput, ip: string): Promise<LoginAccount> {
-  deps.limiter.hit({ ip, account: input.email });
+  await deps.limiter.hit({ ip, account: input.email });
   const row = await deps.db
     .selectFrom('users')
     .innerJoin('companies', 'companies.id', 'users.companyId')
@@ -44,7 +44,7 @@ export async function checkCredentials(deps: AppDeps, input: LoginInput, ip: str
       });
     }
   }
-  deps.limiter.reset(input.email);
+  await deps.limiter.reset(input.email);
   return { userId: row.id, companyId: row.companyId };
 }
 

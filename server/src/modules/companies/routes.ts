@@ -25,7 +25,7 @@ export function companiesRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post('/companies/cadastro', async (c) => {
       // Counted before validation: every attempt costs, well-formed or not. `?companyId=` is ignored.
-      deps.limiter.hit({ ip: clientIp(c, deps.config.trustedProxies) });
+      await deps.limiter.hit({ ip: clientIp(c, deps.config.trustedProxies) });
       // The platform's administrator closed public sign-up (SIGNUP=0): new companies come from the super-admin.
       if (!deps.config.signup) throw new AppError('ERR_USER_CREATION_DISABLED');
       const input = await parseBody(c, signupSchema);
