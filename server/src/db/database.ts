@@ -23,7 +23,10 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   const writer = openSqlite(file, false);
   // A file has a second, read-only connection: reads outside a write need not wait for it (WAL).
   const reader = file === ':memory:' || file === '' ? undefined : openSqlite(file, true);
-  return { db: new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader), plugins }), dialect: 'sqlite' };
+  const mutex = new Mutex();
+  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex), plugins });
+  writers.set(db, { sqlite: writer, mutex });
+  return { db, dialect: 'sqlite' };
 }
 
 function openSqlite(file: string, readonly: boolean): SQLite.Database {
@@ -60,20 +63,21 @@ class RoutedSqliteDialect extends SqliteDialect {
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database | undefined,
+    private readonly mutex: Mutex,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer);
+    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex);
   }
 }
 
 class RoutedSqliteDriver implements Driver {
-  private readonly mutex = new Mutex();
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
+    private readonly mutex: Mutex,
   ) {}
 
   async init(): Promise<void> {}
@@ -151,24 +155,58 @@ function run<R>(sqlite: SQLite.Database, query: CompiledQuery): QueryResult<R> {
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
-/** First come, first served: the writer's connection for one transaction or statement at a time. */
+/**
+ * The writer's connection for one transaction or statement at a time: first come, first served,
+ * except that a short statement asked for `first` (runFirst) goes before those waiting.
+ */
 class Mutex {
-  private tail = Promise.resolve();
-  private release: (() => void) | undefined;
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+  private readonly firsts: (() => void)[] = [];
 
-  async lock(): Promise<void> {
-    const previous = this.tail;
-    let release!: () => void;
-    this.tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    this.release = release;
+  lock(first = false): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => (first ? this.firsts : this.waiting).push(resolve));
   }
 
   unlock(): void {
-    const release = this.release;
-    this.release = undefined;
-    release?.();
+    // Handed over as held: nobody can slip in between.
+    const next = this.firsts.shift() ?? this.waiting.shift();
+    if (next) next();
+    else this.held = false;
   }
+
+  /** A statement asked to go first is waiting: a group of writes ends its transaction early for it. */
+  get firstWaiting(): boolean {
+    return this.firsts.length > 0;
+  }
+}
+
+// Per SQLite database handle: its writer and the writer's mutex (runFirst, firstWaiting).
+const writers = new WeakMap<Database, { sqlite: SQLite.Database; mutex: Mutex }>();
+
+/**
+ * Runs one short writing statement ahead of the transactions and statements waiting for SQLite's
+ * writer (the outbox claiming the rows it is about to send: a lane's slots must not wait behind a
+ * backlog of pushed writes). Elsewhere (PostgreSQL's pool, a transaction) it runs as any statement.
+ */
+export async function runFirst<R>(db: Database, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const writer = db.isTransaction ? undefined : writers.get(db);
+  if (!writer) return db.executeQuery(query);
+  await writer.mutex.lock(true);
+  try {
+    return run<R>(writer.sqlite, query);
+  } finally {
+    writer.mutex.unlock();
+  }
+}
+
+/** Whether a statement asked to go first waits for SQLite's writer (see runFirst). */
+export function firstWaiting(db: Database): boolean {
+  return writers.get(db)?.mutex.firstWaiting ?? false;
 }
 
 /**

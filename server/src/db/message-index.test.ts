@@ -1,5 +1,5 @@
 // SQLite's message search index fed after the commit (message-index.ts, migration
-// 20261128T220000): stored messages wait in a queue, are indexed in batches, and a search indexes
+// 20261128T221500): stored messages wait in a queue, are indexed in batches, and a search indexes
 // what waits before it reads; deleting or editing a message, queued or indexed, leaves the index
 // exactly right. On PostgreSQL the index is kept in the transaction: GET /tickets finds at once there too.
 import { sql } from 'kysely';

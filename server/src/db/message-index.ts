@@ -1,5 +1,5 @@
 // SQLite's message search index is fed after the commit, in batches (migration
-// 20261128T220000_deferred_message_index): a stored message is queued by its insert trigger, and
+// 20261128T221500_deferred_message_index): a stored message is queued by its insert trigger, and
 // `indexQueuedMessages` moves the queue into ticket_messages_fts. A job runs it every moment
 // (`startMessageIndexJob`), and the ticket search runs it before it reads the index, so a search
 // finds what was stored just before it. Index maintenance, not business data: no version moves and

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
 import { tenant } from './tenant.ts';
+import { runFirst } from './database.ts';
 import { attempt, write, writeInOrder } from './write.ts';
 
 describe.each(DIALECTS)('write() on %s', (dialect) => {
@@ -105,5 +106,66 @@ describe.each(DIALECTS)('write() on %s', (dialect) => {
     expect(seen).toEqual(['undone: rolled back', 'done: after commit']);
     const names = (await tenant(t.db, company.id).selectFrom('tags').select('name').execute()).map((r) => r.name);
     expect(names).toEqual(['done']);
+  });
+});
+
+describe('runFirst on sqlite', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => t.close());
+
+  /** A tag insert of `company`, as a compiled statement runFirst can take. */
+  const tagInsert = (companyId: number, name: string) => tenant(t.db, companyId).insertInto('tags', { name, color: '#333333' }).compile();
+
+  it('goes before the statements waiting for the writer', async () => {
+    const { company } = await seedTenant(t);
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // A group of writes: the first holds its transaction until released, three more queued behind it.
+    const holding = write(t.deps, async (tx) => {
+      order.push('write 1 starts');
+      await gate;
+      await tenant(tx.db, company.id).insertInto('tags', { name: 'w1', color: '#111111' }).execute();
+    });
+    const later = [2, 3, 4].map((n) =>
+      write(t.deps, async (tx) => {
+        order.push(`write ${n} starts`);
+        await tenant(tx.db, company.id).insertInto('tags', { name: `w${n}`, color: '#111111' }).execute();
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    // Waiting behind the group: a plain statement, then one asked to go first.
+    const plain = t.db.executeQuery(tagInsert(company.id, 'plain')).then(() => order.push('plain done'));
+    // (The plain statement reaches the writer's queue after a few turns of Kysely's own.)
+    await new Promise((r) => setTimeout(r, 10));
+    const first = runFirst(t.db, tagInsert(company.id, 'first')).then(() => order.push('first done'));
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await Promise.all([holding, ...later, plain, first]);
+    // The order the rows were written in (their ids): the group ended after its running write,
+    // the statement asked to go first went next, before the plain one queued earlier and before the
+    // group's other writes.
+    const written = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute()).map((r) => r.name);
+    expect(written).toEqual(['w1', 'first', 'plain', 'w2', 'w3', 'w4']);
+    expect(order[0]).toBe('write 1 starts');
+  });
+
+  it('ends a group of writes after its running write, and the group goes on after it', async () => {
+    const { company } = await seedTenant(t);
+    let first: Promise<unknown> | undefined;
+    const writes = [1, 2, 3, 4].map((n) =>
+      write(t.deps, async (tx) => {
+        // Asked while the group's first write runs (the outbox claims while pushes are written).
+        if (n === 1) first = runFirst(t.db, tagInsert(company.id, 'first'));
+        await tenant(tx.db, company.id).insertInto('tags', { name: `w${n}`, color: '#111111' }).execute();
+      }),
+    );
+    await Promise.all(writes);
+    await first;
+    const written = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute()).map((r) => r.name);
+    expect(written).toEqual(['w1', 'first', 'w2', 'w3', 'w4']);
   });
 });

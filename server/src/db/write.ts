@@ -8,7 +8,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../context.ts';
 import type { Logger } from '../log.ts';
-import type { Database, Dialect } from './database.ts';
+import { firstWaiting, type Database, type Dialect } from './database.ts';
 import type { DB } from './schema.ts';
 
 /** What a read needs: `AppDeps` is one, and so is a `Tx` (reads inside a write see its rows). */
@@ -277,7 +277,9 @@ async function runGroup(deps: AppDeps, group: Group): Promise<void> {
   const done: Done[] = [];
   const started = performance.now();
   try {
-    while (waiting(group) > 0 && done.length < MAX_GROUP && performance.now() - started < GROUP_BUDGET_MS) {
+    // A statement asked to go first (runFirst: an outbox lane's claim) ends the group early: it
+    // waits for one write at most, not for a whole group.
+    while (waiting(group) > 0 && done.length < MAX_GROUP && performance.now() - started < GROUP_BUDGET_MS && !(done.length > 0 && firstWaiting(deps.db))) {
       const job = nextJob(group)!;
       const log = collectEffects();
       await trx.executeQuery(SAVEPOINT);

@@ -1,19 +1,20 @@
 // The dispatcher's statements, the per-send ones compiled once (../db/prepared.ts): a lane claims
 // what it starts together, then runs two reads and a record for every message. Each filters by company.
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { runFirst, type Database } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
 
 /** queued → sending, named for this process: answers the ids claimed (not those taken or removed meanwhile). */
 export async function claimRows(db: Database, companyId: number, ids: number[], instance: string): Promise<Set<number>> {
-  const rows = await tenant(db, companyId)
+  const claim = tenant(db, companyId)
     .updateTable('outbox')
     .set((eb) => ({ state: 'sending', claimedBy: instance, claimedAt: new Date().toISOString(), attempts: eb('outbox.attempts', '+', 1) }))
     .where('outbox.id', 'in', ids)
     .where('outbox.state', '=', 'queued')
-    .returning('outbox.id')
-    .execute();
+    .returning('outbox.id');
+  // Ahead of the writes waiting for SQLite's writer: the lane's slots are idle until it is done.
+  const { rows } = await runFirst(db, claim.compile());
   return new Set(rows.map((r) => r.id));
 }
 
