@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recurrence } from '@zapdesk/sync';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedPlan } from '../../test/seed.ts';
+import type { AppDeps } from '../context.ts';
+import { openDatabase } from '../db/database.ts';
 import { write } from '../db/write.ts';
 import { bumpVersion } from '../sync/version.ts';
 import { confirmInvoicePayment } from '../modules/billing/service.ts';
@@ -44,6 +46,40 @@ describe.each(DIALECTS)('invoice job on %s', (dialect) => {
     const now = new Date('2030-05-01T00:00:00Z');
     await Promise.all([generateInvoices(t.deps, now), generateInvoices(t.deps, now), generateInvoices(t.deps, now)]);
     expect(await invoicesOf(c.id)).toHaveLength(1);
+  });
+
+  /** A second server instance: its own connection pool (SQLite: its own connection) on the same database. */
+  async function secondInstance<T>(fn: (deps: AppDeps) => Promise<T>): Promise<T> {
+    const { db } = openDatabase(t.deps.config.databaseUrl);
+    try {
+      return await fn({ ...t.deps, db });
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('two instances running the job at once on one database issue each period once', async () => {
+    const companies = await Promise.all(['2032-02-03T00:00:00.000Z', '2032-02-05T00:00:00.000Z', '2032-02-07T00:00:00.000Z'].map((d) => company(d)));
+    const now = new Date('2032-02-01T00:00:00Z');
+    const [mine, theirs] = await secondInstance((other) => Promise.all([generateInvoices(t.deps, now), generateInvoices(other, now)]));
+    const rows = await Promise.all(companies.map((c) => invoicesOf(c.id)));
+    expect(rows.map((r) => r.length)).toEqual([1, 1, 1]);
+    // Each of these invoices was inserted by exactly one of the two runs.
+    const ids = rows.flat().map((r) => r.id);
+    const issued = [...mine, ...theirs].filter((id) => ids.includes(id));
+    expect(issued.sort()).toEqual(ids.sort());
+  });
+
+  it('two instances confirming one payment at once: paid once, due date moved once', async () => {
+    const c = await company('2032-03-10T00:00:00.000Z');
+    const now = new Date('2032-03-05T00:00:00Z');
+    await generateInvoices(t.deps, now);
+    const [invoice] = await invoicesOf(c.id);
+    const payOn = (deps: AppDeps) => write(deps, async (tx) => confirmInvoicePayment(tx, (await findInvoiceRow(tx.db, 'all', invoice!.id))!, 'race', now));
+    const outcomes = await secondInstance((other) => Promise.all([payOn(t.deps), payOn(other), payOn(t.deps)]));
+    expect(outcomes.map((o) => o.changed).sort()).toEqual([false, false, true]);
+    expect(await dueOf(c.id)).toBe('2032-04-10T00:00:00.000Z');
+    expect(outcomes.every((o) => o.invoice.status === 'paid')).toBe(true);
   });
 
   it.each([

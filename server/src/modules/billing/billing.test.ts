@@ -1,7 +1,7 @@
 import { parsePixCode } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { loginAs, seedCompany, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
+import { loginAs, seedCompany, seedPlan, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
 import { generateInvoices } from '../../jobs/invoices.ts';
 import type { ServerEvent } from '../../realtime/hub.ts';
 import { signWebhookBody } from './providers.ts';
@@ -100,6 +100,36 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       // The same invoice keeps its txid, so every code shown for it is settled by one payment.
       const again = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
       expect(again.body.txid).toBe(res.body.txid);
+    });
+
+    it('every code it answers parses back: a yearly invoice of R$ 1,481.40, the long accented name cut to 25 and city to 15', async () => {
+      const long = { pixKey: '+5541999990000', merchantName: 'Zapdesk Tecnologia e Serviços de Atendimento Ltda', merchantCity: 'São José dos Pinhais do Sul' };
+      expect((await t.request('PUT', '/billing/settings', { token: superToken, body: long })).status).toBe(200);
+      const plan = await seedPlan(t, { name: 'Anual Pro' });
+      await t.db.updateTable('plans').set((eb) => ({ valueCents: 12345, version: eb('version', '+', 1) })).where('id', '=', plan.id).execute();
+      const company = await seedCompany(t, { planId: plan.id, dueDate: new Date(Date.now() + 4 * DAY).toISOString() });
+      await t.db.updateTable('companies').set((eb) => ({ recurrence: 'ANUAL', version: eb('version', '+', 1) })).where('id', '=', company.id).execute();
+      const admin = await seedUser(t, company.id, { profile: 'admin' });
+      const token = (await loginAs(t, admin)).token;
+      await generateInvoices(t.deps);
+      const invoice = (await t.request('GET', '/invoices/all', { token })).body.list[0];
+      expect(invoice).toMatchObject({ value: 1481.4, valueCents: 148140 });
+      const res = await t.request('POST', '/subscription', { token, body: checkout(invoice.id) });
+      expect(res.body.valor).toEqual({ original: '1481.40' });
+      const code: string = res.body.qrcode.qrcode;
+      expect(parsePixCode(code)).toEqual({
+        key: '+5541999990000', name: 'Zapdesk Tecnologia e Serv', city: 'Sao Jose dos Pi', amountCents: 148140, txid: res.body.txid,
+        description: undefined, pointOfInitiation: undefined, url: undefined,
+      });
+      // The fields in ID order with their lengths, as the manual writes them.
+      const txid: string = res.body.txid;
+      expect(txid).toMatch(/^[A-Za-z0-9]{1,25}$/);
+      const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
+      expect(code).toBe(
+        '000201' + '26360014br.gov.bcb.pix0114+5541999990000' + '52040000' + '5303986' + '54071481.40' + '5802BR' +
+          '5925Zapdesk Tecnologia e Serv' + '6015Sao Jose dos Pi' + tlv('62', tlv('05', txid)) + '6304' + code.slice(-4),
+      );
+      await configurePix();
     });
 
     it('refuses bad input, another company\'s invoice and a paid one with catalogue errors', async () => {
