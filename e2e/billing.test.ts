@@ -67,7 +67,11 @@ describe('billing', () => {
     // again would end the browser's session), the page hears payment CONCLUIDA on its socket.
     const paid = await superApi<{ dueDate: string }>('POST', `/simulator/payments/${invoice.id}/confirm`);
     const shown = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date(paid.dueDate));
-    await page.getByRole('status').filter({ hasText: 'Payment confirmed!' }).getByText(shown, { exact: false }).waitFor();
+    // The wizard says so, and the invoices page under it toasts the renewal (spec/03 §2).
+    await Promise.all([
+      page.getByRole('status').filter({ hasText: 'Payment confirmed!' }).getByText(shown, { exact: false }).waitFor(),
+      page.getByRole('status').filter({ hasText: `Subscription renewed until ${shown}.` }).waitFor(),
+    ]);
     expect(Date.parse(paid.dueDate)).toBeGreaterThan(Date.parse(dueDate));
     // The top bar's date moved and the banner left, without a reload.
     await page.getByTestId('active-until').getByText(`Active until ${shown}`).waitFor();
