@@ -51,6 +51,24 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await t.request('GET', '/invoices/all?searchParam=mensal', { token: a.token })).body.list).toHaveLength(1);
     });
 
+    it('pages 20 at a time, latest due date first, for the company and for the super-admin', async () => {
+      const a = await seedTenant(t);
+      const dueDates = Array.from({ length: 23 }, (_, i) => new Date(Date.UTC(2031, i, 10)).toISOString());
+      await t.db.insertInto('invoices').values(dueDates.map((dueDate, i) => ({ companyId: a.company.id, detail: `Fatura ${i}`, valueCents: 100 + i, dueDate, status: 'open' }))).execute();
+      const page1 = await t.request('GET', '/invoices/all', { token: a.adminSession.token });
+      expect(page1.body.list).toHaveLength(20);
+      expect(page1.body.hasMore).toBe(true);
+      expect(page1.body.list[0].dueDate).toBe(dueDates[22]);
+      const page2 = await t.request('GET', '/invoices/all?pageNumber=2', { token: a.adminSession.token });
+      expect(page2.body).toMatchObject({ hasMore: false });
+      expect(page2.body.list.map((i: { detail: string }) => i.detail)).toEqual(['Fatura 2', 'Fatura 1', 'Fatura 0']);
+      const superPage2 = await t.request('GET', `/invoices/all?pageNumber=2&companyId=${a.company.id}`, { token: superToken });
+      expect(superPage2.body.list.map((i: { id: number }) => i.id)).toEqual(page2.body.list.map((i: { id: number }) => i.id));
+      // The search narrows before paging.
+      const found = await t.request('GET', '/invoices/all?searchParam=fatura%2021', { token: a.adminSession.token });
+      expect(found.body).toMatchObject({ list: [{ detail: 'Fatura 21', value: 1.21, valueCents: 121 }], hasMore: false });
+    });
+
     it('shows an unpaid invoice past its due date as expired', async () => {
       const a = await seedTenant(t);
       await t.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() + 2 * DAY).toISOString(), version: eb('version', '+', 1) })).where('id', '=', a.company.id).execute();
@@ -205,6 +223,23 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await send('{oops')).body.error).toBe('ERR_INVALID_JSON');
       expect((await send(JSON.stringify({ pix: [] }))).body.error).toBe('ERR_VALIDATION');
       expect(await t.request('GET', `/invoices/${a.invoice.id}`, { token: a.token })).toMatchObject({ body: { status: 'open' } });
+    });
+
+    it('a provider paying a code shown before the due date lifts the login refusal once the company is overdue', async () => {
+      await configurePix();
+      const a = await tenantWithInvoice();
+      const charge = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
+      // The due date passes before the bank's notice arrives: the admin is refused at login.
+      await t.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() - DAY).toISOString(), version: eb('version', '+', 1) })).where('id', '=', a.company.id).execute();
+      expect((await t.request('POST', '/auth/login', { body: { email: a.admin.email, password: a.admin.password } })).body.error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+      const body = JSON.stringify({ pix: [{ txid: charge.body.txid, valor: '49.00', endToEndId: 'E999' }] });
+      const res = await t.request('POST', '/payments/webhook', { body, headers: { 'x-zapdesk-signature': signWebhookBody(SECRET, body) } });
+      expect(res.body.confirmed).toEqual([a.invoice.id]);
+      // Overdue: one recurrence (a month) from today.
+      const due = Date.parse((await companyDue(a.company.id))!);
+      expect(due).toBeGreaterThan(Date.now() + 27 * DAY);
+      expect(due).toBeLessThan(Date.now() + 32 * DAY);
+      expect((await loginAs(t, a.admin)).token).toEqual(expect.any(String));
     });
 
     it('the super-admin marks an invoice paid by hand, which lifts the login refusal of an overdue company', async () => {
