@@ -62,6 +62,11 @@ describe('billing', () => {
     const code = await pix.getByLabel('Pix copy-and-paste code').inputValue();
     expect(parsePixCode(code)).toMatchObject({ key: 'financeiro@zapdesk.test', city: 'Florianopolis', amountCents: invoice.valueCents });
     await shot(page, 'billing-pix');
+    // The copy button puts the very code on the clipboard.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await pix.getByRole('button', { name: 'Copy code' }).click();
+    await page.getByRole('status').filter({ hasText: 'Code copied.' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
 
     // The bank pays: the simulator confirms (driven by the super-admin: signing the demo admin in
     // again would end the browser's session), the page hears payment CONCLUIDA on its socket.
@@ -84,6 +89,48 @@ describe('billing', () => {
     await page.getByTestId('paid-until').filter({ hasText: shown }).waitFor();
     await page.getByRole('button', { name: 'Sign now' }).click();
     await page.getByRole('status').filter({ hasText: 'No open invoice: you are up to date.' }).waitFor();
+    await context.close();
+  });
+
+  it("the super-admin sets the Pix receiving account, sees every company's invoices and marks one paid", async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    const plans = await superApi<{ id: number; value: number }[]>('GET', '/plans/all');
+    const due = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
+    const company = await superApi<{ id: number }>('POST', '/companies', { name: 'Lojas Ômega', email: 'dono@omega.test', planId: plans.find((p) => p.value > 0)!.id, dueDate: due, password: 'omega1' });
+    await generateInvoices(e2e.server.deps);
+    const db = e2e.server.deps.db;
+    const invoice = await db.selectFrom('invoices').selectAll().where('companyId', '=', company.id).executeTakeFirstOrThrow();
+
+    // Signing the super-admin in here ends the API session above: from now on, the browser only.
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.superAdmin, ADMIN_PASSWORD);
+    await page.goto('/financeiro');
+    const settings = page.getByRole('form', { name: 'Pix receiving account' });
+    await settings.getByLabel('Pix key').fill('+5548999990000');
+    await settings.getByLabel('Merchant name').fill('Zapdesk Serviços Digitais');
+    await settings.getByLabel('Merchant city').fill('Florianópolis');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const stored = await db.selectFrom('platformSettings').select(['key', 'value']).where('key', 'like', 'billing.%').orderBy('key').execute();
+    expect(stored).toEqual([
+      { key: 'billing.merchantCity', value: 'Florianópolis' },
+      { key: 'billing.merchantName', value: 'Zapdesk Serviços Digitais' },
+      { key: 'billing.pixKey', value: '+5548999990000' },
+    ]);
+
+    await page.getByRole('searchbox', { name: 'Search invoices' }).fill('Omega');
+    const row = page.getByRole('row', { name: new RegExp(`^${invoice.id} Lojas Ômega`) });
+    await row.getByText('Open').waitFor();
+    await row.getByText(`R$ ${(invoice.valueCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`).waitFor();
+    await shot(page, 'billing-super');
+    await row.getByRole('button', { name: 'Mark as paid' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Mark as paid' });
+    await confirm.getByText(`Mark invoice ${invoice.id} as paid?`, { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Mark as paid' }).click();
+    await row.getByText('Paid').waitFor();
+    await expect(row.getByRole('button', { name: 'Mark as paid' }).count()).resolves.toBe(0);
+    const after = await db.selectFrom('companies').select('dueDate').where('id', '=', company.id).executeTakeFirstOrThrow();
+    expect(Date.parse(after.dueDate!)).toBeGreaterThan(Date.parse(`${due}T00:00:00Z`) + 27 * 86_400_000);
     await context.close();
   });
 });
