@@ -122,6 +122,8 @@ describe('billing', () => {
     const row = page.getByRole('row', { name: new RegExp(`^${invoice.id} Lojas Ômega`) });
     await row.getByText('Open').waitFor();
     await row.getByText(`R$ ${(invoice.valueCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`).waitFor();
+    // The search (debounced) leaves only that company's invoices; the demo company's goes.
+    await expect.poll(() => page.getByRole('row', { name: /Demo Company/ }).count(), { timeout: 5_000 }).toBe(0);
     await shot(page, 'billing-super');
     await row.getByRole('button', { name: 'Mark as paid' }).click();
     const confirm = page.getByRole('dialog', { name: 'Mark as paid' });
