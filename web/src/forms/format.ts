@@ -1,5 +1,5 @@
 // Small formatting rules of the forms and tables, kept pure so they are unit-tested.
-import { formatCents, reaisToCents } from '@zapdesk/sync';
+import { daysToDue, formatCents, reaisToCents } from '@zapdesk/sync';
 
 /** The sign-up phone mask (99) 99999-9999 (spec/01 §5): at most 11 digits, formatted as typed. */
 export function maskPhone(input: string): string {
@@ -28,18 +28,7 @@ export function formatMoney(reais: number, language: string): string {
   return formatCents(reaisToCents(reais), language);
 }
 
-export { formatCents };
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** Whole days from today to a due date (UTC calendar days), negative when past. */
-export function daysToDue(dueDate: string | null | undefined, now: Date = new Date()): number | null {
-  if (!dueDate) return null;
-  const due = new Date(dueDate);
-  if (Number.isNaN(due.getTime())) return null;
-  const dayOf = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  return Math.round((dayOf(due) - dayOf(now)) / DAY_MS);
-}
+export { daysToDue, formatCents };
 
 export type DueTone = 'yellow' | 'orange' | 'red' | null;
 
