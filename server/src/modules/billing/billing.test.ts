@@ -107,6 +107,24 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await t.request('GET', '/billing/settings', { token: superToken })).body.configured).toBe(true);
     });
 
+    it('refuses a receiving account no bank could read: a malformed key, a name or city with no Latin letters', async () => {
+      await configurePix();
+      const put = (body: object) => t.request('PUT', '/billing/settings', { token: superToken, body: { pixKey: 'cobranca@zapdesk.test', merchantName: 'Zapdesk', merchantCity: 'Recife', ...body } });
+      for (const pixKey of ['chave com espaço', 'não-é-email@', '+55 11 99999-8888', '123456', 'abc@', `${'a'.repeat(70)}@zapdesk.test`]) {
+        expect((await put({ pixKey })).body, pixKey).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'pixKey' }] });
+      }
+      expect((await put({ merchantName: '日本語' })).body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'merchantName' }] });
+      expect((await put({ merchantCity: '東京' })).body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'merchantCity' }] });
+      // Every kind of key the central bank knows: e-mail, +55 phone, CPF, CNPJ, random (EVP).
+      for (const pixKey of ['Cobranca@Zapdesk.test', '+5511999998888', '12345678909', '12345678000195', '123e4567-e12b-12d1-a456-426655440000']) {
+        expect((await put({ pixKey })).status, pixKey).toBe(200);
+      }
+      // The checkout still answers for what was stored, never a 500.
+      const a = await tenantWithInvoice();
+      expect(parsePixCode((await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) })).body.qrcode.qrcode)?.key).toBe('123e4567-e12b-12d1-a456-426655440000');
+      await configurePix();
+    });
+
     it('answers the Pix data of the invoice: a BR Code that parses back with the key, amount and txid', async () => {
       await configurePix();
       const a = await tenantWithInvoice();
