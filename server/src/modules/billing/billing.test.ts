@@ -119,6 +119,12 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       for (const pixKey of ['Cobranca@Zapdesk.test', '+5511999998888', '12345678909', '12345678000195', '123e4567-e12b-12d1-a456-426655440000']) {
         expect((await put({ pixKey })).status, pixKey).toBe(200);
       }
+      // Settings stored before these checks (written in the database) make checkout answer
+      // ERR_PIX_NOT_CONFIGURED, not a 500.
+      const a0 = await tenantWithInvoice();
+      await t.db.updateTable('platformSettings').set({ value: '日本語' }).where('key', '=', 'billing.merchantName').execute();
+      expect(await t.request('POST', '/subscription', { token: a0.token, body: checkout(a0.invoice.id) })).toMatchObject({ status: 409, body: { error: 'ERR_PIX_NOT_CONFIGURED' } });
+      await put({ pixKey: '123e4567-e12b-12d1-a456-426655440000' });
       // The checkout still answers for what was stored, never a 500.
       const a = await tenantWithInvoice();
       expect(parsePixCode((await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) })).body.qrcode.qrcode)?.key).toBe('123e4567-e12b-12d1-a456-426655440000');

@@ -4,7 +4,7 @@
 // super-admin by hand), goes through `confirmInvoicePayment`: paid once, due date extended once.
 import { randomBytes } from 'node:crypto';
 import { change, emit } from '../../events/emit.ts';
-import { AppError, buildPixCode, centsToPixAmount, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
+import { AppError, buildPixCode, centsToPixAmount, type BillingSettings, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
@@ -42,13 +42,26 @@ export async function createPixCharge(tx: Tx, actor: Actor, input: CheckoutInput
   const settings = await findBillingSettings(tx.db);
   if (!settings) throw new AppError('ERR_PIX_NOT_CONFIGURED');
   const txid = row.txid ?? newTxid(row.id);
-  const qrcode = buildPixCode({ key: settings.pixKey, name: settings.merchantName, city: settings.merchantCity, amountCents: row.valueCents, txid });
+  const qrcode = pixCodeOf(settings, row.valueCents, txid);
   await tenant(tx.db, row.companyId)
     .updateTable('invoices')
     .set({ txid, pixCode: qrcode, ...bumpVersion() })
     .where('invoices.id', '=', row.id)
     .execute();
   return { invoiceId: row.id, txid, valor: { original: centsToPixAmount(row.valueCents) }, qrcode: { qrcode } };
+}
+
+/**
+ * The BR Code, or ERR_PIX_NOT_CONFIGURED when the stored account cannot make one (settings written
+ * before PUT /billing/settings checked them: a name with no Latin letter left, a key too long).
+ */
+function pixCodeOf(settings: BillingSettings, amountCents: number, txid: string): string {
+  try {
+    return buildPixCode({ key: settings.pixKey, name: settings.merchantName, city: settings.merchantCity, amountCents, txid });
+  } catch (err) {
+    if (err instanceof RangeError) throw new AppError('ERR_PIX_NOT_CONFIGURED');
+    throw err;
+  }
 }
 
 export type PaymentOutcome = { invoice: Invoice; dueDate: string | null; changed: boolean };
