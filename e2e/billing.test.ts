@@ -49,6 +49,10 @@ describe('billing', () => {
     await wizard.getByLabel('First name').fill('Ana');
     await wizard.getByLabel('Address line 2 (number, complement)').fill('Rua das Flores, 100');
     await wizard.getByLabel('City').fill('Recife');
+    // Step 1 checks the ZIP code's format with the server's own schema before moving on.
+    await wizard.getByLabel('ZIP code').fill('50000/000!');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('Enter a ZIP code such as 01310-100').waitFor();
     await wizard.getByLabel('ZIP code').fill('50000-000');
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.locator('[aria-current=step]').getByText('Customize').waitFor();
