@@ -69,6 +69,28 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect(found.body).toMatchObject({ list: [{ detail: 'Fatura 21', value: 1.21, valueCents: 121 }], hasMore: false });
     });
 
+    it('a company signed up or created near its due date has its invoice at once, not at the next tick', async () => {
+      const plan = await seedPlan(t, { name: `Trial ${Date.now()}` });
+      await t.db.updateTable('plans').set((eb) => ({ isPublic: 1, version: eb('version', '+', 1) })).where('id', '=', plan.id).execute();
+      const email = `trial-${Date.now()}@billing.test`;
+      const signed = await t.request('POST', '/companies/cadastro', { body: { name: 'Padaria Trial', email, phone: '(11) 98765-4321', password: 'secret', planId: plan.id } });
+      expect(signed.status).toBe(201);
+      const trialToken = (await t.request('POST', '/auth/login', { body: { email, password: 'secret' } })).body.token;
+      // The 3-day trial's invoice, issued by the wake after the sign-up's commit (no job runs here).
+      await expect.poll(async () => (await t.request('GET', '/invoices/all', { token: trialToken })).body.list, { timeout: 5_000 }).toEqual([
+        expect.objectContaining({ companyId: signed.body.id, dueDate: signed.body.dueDate, valueCents: 4900, status: 'open' }),
+      ]);
+
+      const due = new Date(Date.now() + 6 * DAY).toISOString().slice(0, 10);
+      const created = await t.request('POST', '/companies', { token: superToken, body: { name: 'Criada Agora', email: `c-${Date.now()}@billing.test`, planId: plan.id, dueDate: due } });
+      expect(created.status).toBe(201);
+      await expect.poll(async () => (await t.request('GET', `/invoices/all?companyId=${created.body.id}`, { token: superToken })).body.list.length, { timeout: 5_000 }).toBe(1);
+      // Moving the due date by hand (PUT /companies/:id) brings that period's invoice too.
+      const later = new Date(Date.now() + 8 * DAY).toISOString().slice(0, 10);
+      await t.request('PUT', `/companies/${created.body.id}`, { token: superToken, body: { dueDate: later } });
+      await expect.poll(async () => (await t.request('GET', `/invoices/all?companyId=${created.body.id}`, { token: superToken })).body.list.map((i: { dueDate: string }) => i.dueDate.slice(0, 10)), { timeout: 5_000 }).toEqual([later, due]);
+    });
+
     it('shows an unpaid invoice past its due date as expired', async () => {
       const a = await seedTenant(t);
       await t.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() + 2 * DAY).toISOString(), version: eb('version', '+', 1) })).where('id', '=', a.company.id).execute();
