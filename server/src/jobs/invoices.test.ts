@@ -112,6 +112,20 @@ describe.each(DIALECTS)('invoice job on %s', (dialect) => {
     expect(await dueOf(c.id)).toBe('2029-02-28T00:00:00.000Z');
   });
 
+  it('a yearly plan due on 29 February 2028 renews to 28 February 2029, and a monthly one from 29 February to 29 March', async () => {
+    const yearly = await company('2028-02-29T10:00:00.000Z', 'ANUAL');
+    const monthly = await company('2028-02-29T10:00:00.000Z', 'MENSAL');
+    const now = new Date('2028-02-20T00:00:00Z');
+    await generateInvoices(t.deps, now);
+    const [y] = await invoicesOf(yearly.id);
+    const [m] = await invoicesOf(monthly.id);
+    expect(y!.detail).toContain('2028-02-29 – 2029-02-28');
+    await pay(y!.id, now);
+    await pay(m!.id, now);
+    expect(await dueOf(yearly.id)).toBe('2029-02-28T10:00:00.000Z');
+    expect(await dueOf(monthly.id)).toBe('2028-03-29T10:00:00.000Z');
+  });
+
   it('a late payment extends from today, not from the past due date; a second confirmation changes nothing', async () => {
     const c = await company('2030-06-10T00:00:00.000Z');
     await generateInvoices(t.deps, new Date('2030-06-05T00:00:00Z'));
