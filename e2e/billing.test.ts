@@ -96,6 +96,51 @@ describe('billing', () => {
     await context.close();
   });
 
+  it('a company in its trial pays from /subscription: the trial notices leave and the paid-until date moves, live', async () => {
+    const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
+    await superApi('PUT', '/billing/settings', { pixKey: '12345678000195', merchantName: 'Zapdesk', merchantCity: 'Recife' });
+    const plans = await superApi<{ id: number; value: number; isPublic: boolean }[]>('GET', '/plans/all');
+    const signup = await fetch(`${e2e.apiUrl}/companies/cadastro`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Padaria Trial', email: 'dona@padaria.test', phone: '(48) 99999-0000', password: 'padaria1', planId: plans.find((p) => p.isPublic && p.value > 0)!.id }),
+    });
+    expect(signup.status).toBe(201);
+    const company = (await signup.json()) as { id: number; dueDate: string };
+
+    const { context, page } = await newPage(e2e);
+    await login(page, 'dona@padaria.test', 'padaria1');
+    const banner = page.getByTestId('subscription-banner');
+    await banner.getByText('Your trial ends in 3 days.').waitFor();
+    await banner.getByRole('link', { name: 'Sign now' }).click();
+    const card = page.getByRole('main');
+    await card.getByText('Your trial ends in 3 days.').waitFor();
+    // The trial's invoice is already there (issued on sign-up): "Sign now" opens its checkout.
+    await page.getByRole('button', { name: 'Sign now' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Checkout' });
+    await wizard.getByLabel('First name').fill('Dona');
+    await wizard.getByLabel('Address line 2 (number, complement)').fill('Rua A, 1');
+    await wizard.getByLabel('City').fill('Florianópolis');
+    await wizard.getByLabel('ZIP code').fill('88000-000');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: /^Pay R\$/ }).click();
+    await page.getByLabel('Pix copy-and-paste code').waitFor();
+
+    const invoice = await e2e.server.deps.db.selectFrom('invoices').select(['id', 'dueDate']).where('companyId', '=', company.id).executeTakeFirstOrThrow();
+    expect(invoice.dueDate).toBe(company.dueDate);
+    const paid = await superApi<{ dueDate: string }>('POST', `/simulator/payments/${invoice.id}/confirm`);
+    const shown = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date(paid.dueDate));
+    await page.getByRole('status').filter({ hasText: 'Payment confirmed!' }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 8_000 });
+    await banner.waitFor({ state: 'detached' });
+    await page.goto('/subscription');
+    await page.getByTestId('paid-until').filter({ hasText: shown }).waitFor();
+    // A paying customer is no longer told about the trial.
+    await expect(card.getByText(/trial/i).count()).resolves.toBe(0);
+    await context.close();
+  });
+
   it("the super-admin sets the Pix receiving account, sees every company's invoices and marks one paid", async () => {
     const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
     const plans = await superApi<{ id: number; value: number }[]>('GET', '/plans/all');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { subscriptionBannerOf } from './subscription-banner.ts';
+import { subscriptionBannerOf, trialOf } from './subscription-banner.ts';
 
 const now = new Date('2027-03-10T12:00:00.000Z');
 const day = (n: number) => new Date(Date.UTC(2027, 2, 10 + n, 23, 59, 59, 999)).toISOString();
@@ -24,5 +24,15 @@ describe('subscriptionBannerOf', () => {
     expect(subscriptionBannerOf({ dueDate: day(33), trialExpiration: day(3) }, now)).toBeNull();
     expect(subscriptionBannerOf({ dueDate: day(2), trialExpiration: null }, now)).toEqual({ kind: 'due', days: 2, dueDate: day(2) });
     expect(subscriptionBannerOf({ dueDate: null, trialExpiration: null }, now)).toBeNull();
+  });
+});
+
+describe('trialOf', () => {
+  it('is active with its days, over once past unpaid, and nothing for a company that paid past it', () => {
+    expect(trialOf({ dueDate: day(3), trialExpiration: day(3) }, now)).toEqual({ state: 'active', days: 3 });
+    expect(trialOf({ dueDate: day(-1), trialExpiration: day(-1) }, now)).toEqual({ state: 'over' });
+    // Paid during the trial: the due date moved a month past the trial's end.
+    expect(trialOf({ dueDate: day(33), trialExpiration: day(3) }, now)).toBeNull();
+    expect(trialOf({ dueDate: day(30), trialExpiration: null }, now)).toBeNull();
   });
 });
