@@ -126,6 +126,24 @@ describe.each(DIALECTS)('invoice job on %s', (dialect) => {
     expect(await dueOf(monthly.id)).toBe('2028-03-29T10:00:00.000Z');
   });
 
+  it('paying extends by the period the invoice charged for, even if the recurrence changed since', async () => {
+    const c = await company('2032-06-10T00:00:00.000Z', 'MENSAL');
+    const now = new Date('2032-06-05T00:00:00Z');
+    await generateInvoices(t.deps, now);
+    const [monthly] = await invoicesOf(c.id);
+    expect(monthly!.valueCents).toBe(4900);
+    // The super-admin moves the company to yearly before the monthly invoice is paid.
+    await t.db.updateTable('companies').set({ recurrence: 'ANUAL', ...bumpVersion() }).where('id', '=', c.id).execute();
+    await pay(monthly!.id, now);
+    expect(await dueOf(c.id)).toBe('2032-07-10T00:00:00.000Z');
+    // The next invoice is the yearly one, and paying it buys the year.
+    await generateInvoices(t.deps, new Date('2032-07-05T00:00:00Z'));
+    const [, yearly] = await invoicesOf(c.id);
+    expect(yearly).toMatchObject({ valueCents: 58800, dueDate: '2032-07-10T00:00:00.000Z', detail: expect.stringContaining('ANUAL · 2032-07-10 – 2033-07-10') });
+    await pay(yearly!.id, new Date('2032-07-05T00:00:00Z'));
+    expect(await dueOf(c.id)).toBe('2033-07-10T00:00:00.000Z');
+  });
+
   it('a late payment extends from today, not from the past due date; a second confirmation changes nothing', async () => {
     const c = await company('2030-06-10T00:00:00.000Z');
     await generateInvoices(t.deps, new Date('2030-06-05T00:00:00Z'));

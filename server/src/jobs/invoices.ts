@@ -45,10 +45,11 @@ export async function generateInvoices(deps: AppDeps, now: Date = new Date()): P
   const inserted: number[] = [];
   for (const c of due) {
     const dueDate = c.dueDate!;
-    const months = RECURRENCE_MONTHS[recurrenceSchema.catch('MENSAL').parse(c.recurrence)];
+    const recurrence = recurrenceSchema.catch('MENSAL').parse(c.recurrence);
+    const months = RECURRENCE_MONTHS[recurrence];
     const id = await write(deps, async (tx) => {
       const row = await tenant(tx.db, c.id)
-        .insertInto('invoices', { detail: invoiceDetail(c.planName, c.recurrence, dueDate), valueCents: c.valueCents * months, dueDate, status: 'open' })
+        .insertInto('invoices', { detail: invoiceDetail(c.planName, recurrence, dueDate), valueCents: c.valueCents * months, dueDate, recurrence, status: 'open' })
         .onConflict((oc) => oc.columns(['companyId', 'dueDate']).doNothing())
         .returning('id')
         .executeTakeFirst();

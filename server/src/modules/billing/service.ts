@@ -4,7 +4,7 @@
 // super-admin by hand), goes through `confirmInvoicePayment`: paid once, due date extended once.
 import { randomBytes } from 'node:crypto';
 import { change, emit } from '../../events/emit.ts';
-import { AppError, buildPixCode, centsToPixAmount, type BillingSettings, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
+import { AppError, buildPixCode, centsToPixAmount, recurrenceSchema, type BillingSettings, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
@@ -83,7 +83,9 @@ export async function confirmInvoicePayment(tx: Tx, row: InvoiceRow, reference: 
   const changed = Number(result.numUpdatedRows) === 1;
   let dueDate: string | null;
   if (changed) {
-    const company = await renewCompany(tx, row.companyId, now);
+    // By the period the invoice charged for, whatever the company's recurrence is now.
+    const period = row.recurrence ? recurrenceSchema.catch('MENSAL').parse(row.recurrence) : undefined;
+    const company = await renewCompany(tx, row.companyId, now, period);
     dueDate = company.dueDate;
     const event: PaymentEvent = { action: 'CONCLUIDA', invoiceId: row.id, dueDate: dueDate ?? '' };
     tx.effects.afterCommit((app) => app.realtime.companyEvent(row.companyId, 'payment', event));
