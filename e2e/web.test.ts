@@ -84,6 +84,13 @@ describe('web app', () => {
     await expect(page.locator('header').textContent()).resolves.toContain('Welcome to Acme Support');
     // A fresh trial has fewer than 5 days left: the warning toast says so.
     await expect(page.getByRole('status').filter({ hasText: /Your subscription expires in \d days?/ }).count()).resolves.toBe(1);
+    // In its trial, the admin sees the trial banner, whose link leads to the subscription page.
+    const banner = page.getByTestId('subscription-banner');
+    await banner.getByText(/^Your trial ends in [0-3] days?\.$/).waitFor();
+    await banner.getByRole('link', { name: 'Sign now' }).click();
+    await page.waitForURL('**/subscription');
+    await page.getByRole('button', { name: 'Sign now' }).waitFor();
+    await page.getByText('owner@acme.test').waitFor();
     await context.close();
   });
 

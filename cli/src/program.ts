@@ -67,7 +67,7 @@ function addCommand(parent: Command, name: string, spec: CommandSpec<z.ZodObject
     });
     // A command with its own --json (tickets watch: one object per change) has printed it already.
     const json = !spec.noJson && Boolean((parsed.data as { json?: boolean }).json);
-    await emit(ctx, data, spec.show?.(data, input), json);
+    await emit(ctx, data, spec.show?.(data, { ...input, lang: ctx.lang }), json);
   });
 }
 

@@ -38,6 +38,14 @@ describe('zapdesk invoices', { timeout: 120_000 }, () => {
     expect(shown.stdout).toMatch(/due date\s+\d{4}-\d{2}-\d{2} \(5d left\)/);
     expect(shown.stdout).toContain(`#${invoiceId} R$ 1,234.50 due`);
 
+    // In Portuguese the same money reads R$ 1.234,50, in the table, the company and the plan.
+    const pt = await zapdesk(['invoices', 'list', '--company', String(companyId), '--lang', 'pt'], { home });
+    expect(pt.code, pt.stderr).toBe(0);
+    expect(pt.stdout).toMatch(new RegExp(`${invoiceId}\\s+Pagadora Ltda .*R\\$ 1\\.234,50.*open`));
+    expect((await zapdesk(['companies', 'show', String(companyId), '--lang', 'pt'], { home })).stdout).toContain(`#${invoiceId} R$ 1.234,50 due`);
+    expect((await zapdesk(['plans', 'list', '--lang', 'pt'], { home })).stdout).toMatch(/Enterprise .*R\$ 1\.234,50/);
+    expect((await zapdesk(['plans', 'list'], { home })).stdout).toMatch(/Enterprise .*R\$ 1,234\.50/);
+
     const paid = await zapdesk(['invoices', 'pay-sim', String(invoiceId)], { home });
     expect(paid.code, paid.stderr).toBe(0);
     expect(paid.stdout).toMatch(new RegExp(`Invoice ${invoiceId} paid \\(R\\$ 1,234\\.50\\): Pagadora Ltda is due \\d{4}-\\d{2}-\\d{2}\\.`));

@@ -32,3 +32,4 @@ export * from './domain/webhook.ts';
 export * from './flow/index.ts';
 export * from './domain/invoice.ts';
 export * from './pix.ts';
+export * from './money.ts';

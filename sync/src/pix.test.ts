@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPixCode, centsToPixAmount, crc16, parsePixCode, pixText } from './pix.ts';
+import { buildPixCode, centsToPixAmount, crc16, parsePixCode, pixKeyKind, pixText } from './pix.ts';
 
 // The static example of the central bank's "Manual do BR Code" (random key, no amount, no txid).
 const MANUAL_STATIC =
@@ -88,5 +88,24 @@ describe('parsePixCode', () => {
     const truncated = '000201269900';
     expect(parsePixCode(truncated + '6304' + crc16(truncated + '6304'))).toBeNull();
     expect(parsePixCode('')).toBeNull();
+  });
+});
+
+describe('pixKeyKind', () => {
+  it('knows the five kinds of key of the directory', () => {
+    expect(pixKeyKind('123e4567-e12b-12d1-a456-426655440000')).toBe('evp');
+    expect(pixKeyKind('+5511999998888')).toBe('phone');
+    expect(pixKeyKind('+551133334444')).toBe('phone');
+    expect(pixKeyKind('12345678909')).toBe('cpf');
+    expect(pixKeyKind('11144477735')).toBe('cpf');
+    expect(pixKeyKind('12345678000195')).toBe('cnpj');
+    expect(pixKeyKind('11222333000181')).toBe('cnpj');
+    expect(pixKeyKind('financeiro@empresa.com.br')).toBe('email');
+  });
+
+  it('refuses what a bank would not accept', () => {
+    for (const key of ['', 'chave', 'a b@c.com', 'abc@', '@x.com', '+1 555 0100', '+5511999', '12345678900', '11111111111', '12345678000100', '00000000000000', `${'a'.repeat(70)}@empresa.com`, '123e4567-e12b-12d1-a456-42665544000g']) {
+      expect(pixKeyKind(key), key).toBeNull();
+    }
   });
 });

@@ -60,6 +60,35 @@ export function pixText(text: string, max: number): string {
   return ascii.slice(0, max).trimEnd();
 }
 
+export type PixKeyKind = 'email' | 'phone' | 'cpf' | 'cnpj' | 'evp';
+
+/** CPF/CNPJ check digits: each is 11 minus the weighted sum mod 11 (0 when that is 10 or 11). */
+function checkDigitsOk(digits: string, weights: number[][]): boolean {
+  if (/^(\d)\1+$/.test(digits)) return false;
+  // The first weights cover the base and give the first check digit; the second, one longer, include it.
+  return weights.every((w) => {
+    const sum = w.reduce((acc, weight, j) => acc + weight * Number(digits[j]), 0);
+    const digit = 11 - (sum % 11);
+    return (digit >= 10 ? 0 : digit) === Number(digits[w.length]);
+  });
+}
+const CPF_WEIGHTS = [[10, 9, 8, 7, 6, 5, 4, 3, 2], [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]];
+const CNPJ_WEIGHTS = [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]];
+
+/**
+ * Which kind of Pix key this is, as the central bank's directory (DICT) writes them: an e-mail (77
+ * characters at most), a phone as +55 with area code, a CPF (11 digits) or CNPJ (14 digits) with
+ * valid check digits, or a random key (EVP, a UUID); null for anything a bank would not accept.
+ */
+export function pixKeyKind(key: string): PixKeyKind | null {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)) return 'evp';
+  if (/^\+55[1-9]{2}\d{8,9}$/.test(key)) return 'phone';
+  if (/^\d{11}$/.test(key)) return checkDigitsOk(key, CPF_WEIGHTS) ? 'cpf' : null;
+  if (/^\d{14}$/.test(key)) return checkDigitsOk(key, CNPJ_WEIGHTS) ? 'cnpj' : null;
+  if (key.length <= PIX_LIMITS.key && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(key)) return 'email';
+  return null;
+}
+
 /** A txid the manual accepts: letters and digits only, up to 25; "***" when nothing is left. */
 export function pixTxid(txid: string | undefined): string {
   const clean = (txid ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, PIX_LIMITS.txid);

@@ -1,10 +1,12 @@
 // Pieces the resource commands share: the id argument, the delete command, money and flag text.
+import { formatCents, reaisToCents } from '@zapdesk/sync';
 import { z } from 'zod';
 import type { ArgSpec } from '../define.ts';
 import { defineCommand } from '../define.ts';
 import { confirmDeletion } from '../confirm.ts';
 import type { Ctx } from '../context.ts';
 import { parseId } from '../input.ts';
+import type { CliLanguage } from '../lang.ts';
 
 export const idArg = (noun: string): ArgSpec => ({ name: 'id', description: `${noun} id` });
 
@@ -40,6 +42,5 @@ export function deleteCommand(noun: string, path: (id: number) => string, extra:
   });
 }
 
-/** Reais with 2 decimals and thousands grouped, as the web's English: R$ 1,234.56. */
-export const reais = (value: number | null | undefined) =>
-  value === null || value === undefined ? '-' : `R$ ${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Reais (the wire's `value`) as the web shows them in that language: R$ 1,234.56 in en, R$ 1.234,56 in pt and es. */
+export const reais = (value: number | null | undefined, lang: CliLanguage) => (value === null || value === undefined ? '-' : formatCents(reaisToCents(value), lang));

@@ -429,6 +429,7 @@ export interface Invoices {
   paidAt: string | null;
   paymentRef: string | null;
   pixCode: string | null;
+  recurrence: string | null;
   status: Generated<string>;
   txid: string | null;
   updatedAt: Generated<string>;

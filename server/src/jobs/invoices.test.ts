@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recurrence } from '@zapdesk/sync';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedPlan } from '../../test/seed.ts';
+import type { AppDeps } from '../context.ts';
+import { openDatabase } from '../db/database.ts';
 import { write } from '../db/write.ts';
 import { bumpVersion } from '../sync/version.ts';
 import { confirmInvoicePayment } from '../modules/billing/service.ts';
@@ -46,6 +48,40 @@ describe.each(DIALECTS)('invoice job on %s', (dialect) => {
     expect(await invoicesOf(c.id)).toHaveLength(1);
   });
 
+  /** A second server instance: its own connection pool (SQLite: its own connection) on the same database. */
+  async function secondInstance<T>(fn: (deps: AppDeps) => Promise<T>): Promise<T> {
+    const { db } = openDatabase(t.deps.config.databaseUrl);
+    try {
+      return await fn({ ...t.deps, db });
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('two instances running the job at once on one database issue each period once', async () => {
+    const companies = await Promise.all(['2032-02-03T00:00:00.000Z', '2032-02-05T00:00:00.000Z', '2032-02-07T00:00:00.000Z'].map((d) => company(d)));
+    const now = new Date('2032-02-01T00:00:00Z');
+    const [mine, theirs] = await secondInstance((other) => Promise.all([generateInvoices(t.deps, now), generateInvoices(other, now)]));
+    const rows = await Promise.all(companies.map((c) => invoicesOf(c.id)));
+    expect(rows.map((r) => r.length)).toEqual([1, 1, 1]);
+    // Each of these invoices was inserted by exactly one of the two runs.
+    const ids = rows.flat().map((r) => r.id);
+    const issued = [...mine, ...theirs].filter((id) => ids.includes(id));
+    expect(issued.sort()).toEqual(ids.sort());
+  });
+
+  it('two instances confirming one payment at once: paid once, due date moved once', async () => {
+    const c = await company('2032-03-10T00:00:00.000Z');
+    const now = new Date('2032-03-05T00:00:00Z');
+    await generateInvoices(t.deps, now);
+    const [invoice] = await invoicesOf(c.id);
+    const payOn = (deps: AppDeps) => write(deps, async (tx) => confirmInvoicePayment(tx, (await findInvoiceRow(tx.db, 'all', invoice!.id))!, 'race', now));
+    const outcomes = await secondInstance((other) => Promise.all([payOn(t.deps), payOn(other), payOn(t.deps)]));
+    expect(outcomes.map((o) => o.changed).sort()).toEqual([false, false, true]);
+    expect(await dueOf(c.id)).toBe('2032-04-10T00:00:00.000Z');
+    expect(outcomes.every((o) => o.invoice.status === 'paid')).toBe(true);
+  });
+
   it.each([
     ['MENSAL', 4900, '2028-02-29'],
     ['BIMESTRAL', 9800, '2028-03-31'],
@@ -74,6 +110,38 @@ describe.each(DIALECTS)('invoice job on %s', (dialect) => {
     const [invoice] = await invoicesOf(c.id);
     await pay(invoice!.id, new Date('2029-01-30T00:00:00Z'));
     expect(await dueOf(c.id)).toBe('2029-02-28T00:00:00.000Z');
+  });
+
+  it('a yearly plan due on 29 February 2028 renews to 28 February 2029, and a monthly one from 29 February to 29 March', async () => {
+    const yearly = await company('2028-02-29T10:00:00.000Z', 'ANUAL');
+    const monthly = await company('2028-02-29T10:00:00.000Z', 'MENSAL');
+    const now = new Date('2028-02-20T00:00:00Z');
+    await generateInvoices(t.deps, now);
+    const [y] = await invoicesOf(yearly.id);
+    const [m] = await invoicesOf(monthly.id);
+    expect(y!.detail).toContain('2028-02-29 – 2029-02-28');
+    await pay(y!.id, now);
+    await pay(m!.id, now);
+    expect(await dueOf(yearly.id)).toBe('2029-02-28T10:00:00.000Z');
+    expect(await dueOf(monthly.id)).toBe('2028-03-29T10:00:00.000Z');
+  });
+
+  it('paying extends by the period the invoice charged for, even if the recurrence changed since', async () => {
+    const c = await company('2032-06-10T00:00:00.000Z', 'MENSAL');
+    const now = new Date('2032-06-05T00:00:00Z');
+    await generateInvoices(t.deps, now);
+    const [monthly] = await invoicesOf(c.id);
+    expect(monthly!.valueCents).toBe(4900);
+    // The super-admin moves the company to yearly before the monthly invoice is paid.
+    await t.db.updateTable('companies').set({ recurrence: 'ANUAL', ...bumpVersion() }).where('id', '=', c.id).execute();
+    await pay(monthly!.id, now);
+    expect(await dueOf(c.id)).toBe('2032-07-10T00:00:00.000Z');
+    // The next invoice is the yearly one, and paying it buys the year.
+    await generateInvoices(t.deps, new Date('2032-07-05T00:00:00Z'));
+    const [, yearly] = await invoicesOf(c.id);
+    expect(yearly).toMatchObject({ valueCents: 58800, dueDate: '2032-07-10T00:00:00.000Z', detail: expect.stringContaining('ANUAL · 2032-07-10 – 2033-07-10') });
+    await pay(yearly!.id, new Date('2032-07-05T00:00:00Z'));
+    expect(await dueOf(c.id)).toBe('2033-07-10T00:00:00.000Z');
   });
 
   it('a late payment extends from today, not from the past due date; a second confirmation changes nothing', async () => {

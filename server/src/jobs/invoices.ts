@@ -9,6 +9,7 @@ import { RECURRENCE_MONTHS, recurrenceSchema, renewDueDate } from '@zapdesk/sync
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
+import { createPump, type Pump } from './pump.ts';
 import { startCronJob, type RunningJob } from './runner.ts';
 
 export const INVOICES_CRON = '*/10 * * * *';
@@ -44,10 +45,11 @@ export async function generateInvoices(deps: AppDeps, now: Date = new Date()): P
   const inserted: number[] = [];
   for (const c of due) {
     const dueDate = c.dueDate!;
-    const months = RECURRENCE_MONTHS[recurrenceSchema.catch('MENSAL').parse(c.recurrence)];
+    const recurrence = recurrenceSchema.catch('MENSAL').parse(c.recurrence);
+    const months = RECURRENCE_MONTHS[recurrence];
     const id = await write(deps, async (tx) => {
       const row = await tenant(tx.db, c.id)
-        .insertInto('invoices', { detail: invoiceDetail(c.planName, c.recurrence, dueDate), valueCents: c.valueCents * months, dueDate, status: 'open' })
+        .insertInto('invoices', { detail: invoiceDetail(c.planName, recurrence, dueDate), valueCents: c.valueCents * months, dueDate, recurrence, status: 'open' })
         .onConflict((oc) => oc.columns(['companyId', 'dueDate']).doNothing())
         .returning('id')
         .executeTakeFirst();
@@ -57,6 +59,23 @@ export async function generateInvoices(deps: AppDeps, now: Date = new Date()): P
     if (id !== undefined) inserted.push(id);
   }
   return inserted;
+}
+
+const pumps = new WeakMap<AppDeps['db'], Pump>();
+
+/**
+ * A pass now, for a company whose due date, plan or status was just written (sign-up, created,
+ * updated, renewed by the super-admin): its invoice shows at once rather than at the next tick, so
+ * "Sign now" in a 3-day trial finds something to pay. Single flight per database; passes are
+ * idempotent (the unique index), so a wake racing the cron or another instance issues nothing twice.
+ */
+export function wakeInvoices(deps: AppDeps): void {
+  let pump = pumps.get(deps.db);
+  if (!pump) {
+    pump = createPump({ pass: async () => void (await generateInvoices(deps)), onError: (err) => deps.log.error('job failed', { job: 'invoices', error: String(err) }) });
+    pumps.set(deps.db, pump);
+  }
+  pump.wake();
 }
 
 /** Ticks every 10 minutes, and once at start so a company near its due date sees its invoice at once. */

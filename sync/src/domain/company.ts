@@ -36,6 +36,21 @@ function addMonthsUtc(date: Date, months: number): Date {
   return target;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Whole days from today to a due date, counted in UTC calendar days (the zone dates are stored in),
+ * negative when past; null without a date. The web's banners and row colours and the CLI's
+ * "5d left" read the same number.
+ */
+export function daysToDue(dueDate: string | null | undefined, now: Date = new Date()): number | null {
+  if (!dueDate) return null;
+  const due = new Date(dueDate);
+  if (Number.isNaN(due.getTime())) return null;
+  const dayOf = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return Math.round((dayOf(due) - dayOf(now)) / DAY_MS);
+}
+
 /** PUT /companies/{id}/schedules: the company's business hours, in the same shape as a queue's. */
 export const companySchedulesSchema = z.object({ schedules: schedulesSchema });
 export type CompanySchedulesInput = z.infer<typeof companySchedulesSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PIX_LIMITS, pixKeyKind, pixText } from '../pix.ts';
 import { idSchema } from './common.ts';
 
 // Billing (spec/03 §2, §3, §4, §7; DESIGN §14): invoices as every transport sends them, their
@@ -81,9 +82,14 @@ export type PixCharge = z.infer<typeof pixChargeSchema>;
 
 /** The platform's receiving account (super-admin): GET/PUT /billing/settings. */
 export const billingSettingsSchema = z.object({
-  pixKey: z.string().trim().min(1, 'Required').max(77, 'Too Long!'),
-  merchantName: z.string().trim().min(1, 'Required').max(100),
-  merchantCity: z.string().trim().min(1, 'Required').max(100),
+  pixKey: z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .refine((key) => pixKeyKind(key) !== null, 'Not a Pix key: an e-mail, +55 phone, CPF, CNPJ or random key'),
+  // Banks read these as plain ASCII (pix.ts pixText): something must be left once accents are dropped.
+  merchantName: z.string().trim().min(1, 'Required').max(100).refine((s) => pixText(s, PIX_LIMITS.name) !== '', 'Use Latin letters'),
+  merchantCity: z.string().trim().min(1, 'Required').max(100).refine((s) => pixText(s, PIX_LIMITS.city) !== '', 'Use Latin letters'),
 });
 export type BillingSettings = z.infer<typeof billingSettingsSchema>;
 

@@ -1,4 +1,5 @@
 // Small formatting rules of the forms and tables, kept pure so they are unit-tested.
+import { daysToDue, formatCents, reaisToCents } from '@zapdesk/sync';
 
 /** The sign-up phone mask (99) 99999-9999 (spec/01 §5): at most 11 digits, formatted as typed. */
 export function maskPhone(input: string): string {
@@ -22,33 +23,12 @@ export function formatDate(iso: string | null | undefined, language: string): st
   return new Intl.DateTimeFormat(LOCALES[language] ?? 'en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(d);
 }
 
-/** Money is shown in Brazilian reais with 2 decimals (spec/01 §1): see formatCents. */
+/** Money is shown in Brazilian reais with 2 decimals (spec/01 §1): formatCents of sync/money.ts. */
 export function formatMoney(reais: number, language: string): string {
-  return formatCents(Math.round(reais * 100), language);
+  return formatCents(reaisToCents(reais), language);
 }
 
-/**
- * Cents as reais with 2 decimals, from integers (no float rounding), grouped by thousands:
- * "R$ 1.234,56" in pt and es, "R$ 1,234.56" in en (issue 17), a plain space after the symbol.
- */
-export function formatCents(cents: number, language: string): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.round(cents));
-  const [group, decimal] = language === 'en' ? [',', '.'] : ['.', ','];
-  const whole = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return `${sign}R$ ${whole}${decimal}${String(abs % 100).padStart(2, '0')}`;
-}
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** Whole days from today to a due date (UTC calendar days), negative when past. */
-export function daysToDue(dueDate: string | null | undefined, now: Date = new Date()): number | null {
-  if (!dueDate) return null;
-  const due = new Date(dueDate);
-  if (Number.isNaN(due.getTime())) return null;
-  const dayOf = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  return Math.round((dayOf(due) - dayOf(now)) / DAY_MS);
-}
+export { daysToDue, formatCents };
 
 export type DueTone = 'yellow' | 'orange' | 'red' | null;
 

@@ -1,13 +1,12 @@
 // How a company reads on the terminal: the due date with the days left, as the companies page colours it.
-import type { Company } from '@zapdesk/sync';
+import { daysToDue, type Company } from '@zapdesk/sync';
 import { column, type Shown } from '../../present.ts';
 
-const DAY_MS = 24 * 3600 * 1000;
-
-export function dueText(dueDate: string | null, now = Date.now()): string {
-  if (!dueDate) return '-';
-  const days = Math.ceil((Date.parse(dueDate) - now) / DAY_MS);
-  const when = days < 0 ? `${-days}d overdue` : `${days}d left`;
+/** "2026-12-01 (3d left)": days counted as the web counts them (calendar days, UTC). */
+export function dueText(dueDate: string | null, now = new Date()): string {
+  const days = daysToDue(dueDate, now);
+  if (!dueDate || days === null) return '-';
+  const when = days < 0 ? `${-days}d overdue` : days === 0 ? 'due today' : `${days}d left`;
   return `${dueDate.slice(0, 10)} (${when})`;
 }
 

@@ -1,10 +1,10 @@
 // `zapdesk companies show ID`: the company as `get` shows it, plus what it owes: its unpaid (open or
 // expired) invoices. (`get` stays the company alone, for scripts that read its JSON.)
-import type { Company, Invoice, InvoicesPage } from '@zapdesk/sync';
+import { formatCents, type Company, type Invoice, type InvoicesPage } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
-import { idArg, reais } from '../shared.ts';
+import { idArg } from '../shared.ts';
 import { showCompany } from './show.ts';
 
 export default defineCommand({
@@ -27,10 +27,10 @@ export default defineCommand({
     }
     return { ...company, openInvoices: unpaid.sort((a, b) => a.dueDate.localeCompare(b.dueDate)) };
   },
-  show: (c) => {
+  show: (c, { lang }) => {
     const shown = showCompany(c);
     if (shown.kind !== 'record') return shown;
-    const invoices = c.openInvoices.length ? c.openInvoices.map((i) => `#${i.id} ${reais(i.value)} due ${i.dueDate.slice(0, 10)} (${i.status})`).join('; ') : 'none';
+    const invoices = c.openInvoices.length ? c.openInvoices.map((i) => `#${i.id} ${formatCents(i.valueCents, lang)} due ${i.dueDate.slice(0, 10)} (${i.status})`).join('; ') : 'none';
     return { ...shown, fields: [...shown.fields, ['unpaid invoices', invoices]] };
   },
 });

@@ -21,5 +21,5 @@ export default defineCommand({
       if (!page.hasMore || page.list.length === 0) return all;
     }
   },
-  show: (invoices) => ({ kind: 'table', columns: invoiceColumns, rows: invoices, empty: 'No invoices found.' }),
+  show: (invoices, { lang }) => ({ kind: 'table', columns: invoiceColumns(lang), rows: invoices, empty: 'No invoices found.' }),
 });

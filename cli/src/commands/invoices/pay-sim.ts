@@ -1,8 +1,7 @@
-import type { Invoice } from '@zapdesk/sync';
+import { formatCents, type Invoice } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
-import { reais } from '../shared.ts';
 import { idArg } from '../shared.ts';
 
 type Outcome = { invoice: Invoice; dueDate: string | null; changed: boolean };
@@ -17,10 +16,10 @@ export default defineCommand({
     const id = parseId(args[0], 'invoice');
     return ctx.api().post<Outcome>(`/simulator/payments/${id}/confirm`);
   },
-  show: (o) => ({
+  show: (o, { lang }) => ({
     kind: 'text',
     text: o.changed
-      ? `Invoice ${o.invoice.id} paid (${reais(o.invoice.value)}): ${o.invoice.companyName} is due ${o.dueDate?.slice(0, 10) ?? '-'}.`
+      ? `Invoice ${o.invoice.id} paid (${formatCents(o.invoice.valueCents, lang)}): ${o.invoice.companyName} is due ${o.dueDate?.slice(0, 10) ?? '-'}.`
       : `Invoice ${o.invoice.id} was already paid: nothing changed (due ${o.dueDate?.slice(0, 10) ?? '-'}).`,
   }),
 });

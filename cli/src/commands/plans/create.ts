@@ -15,5 +15,5 @@ export default defineCommand({
     const body = await buildBody(ctx, planCreateSchema, options.fromFile, givenFlags(options));
     return ctx.api().post<Plan>('/plans', body);
   },
-  show: showPlan,
+  show: (plan, { lang }) => showPlan(plan, lang),
 });

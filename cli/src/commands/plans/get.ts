@@ -15,5 +15,5 @@ export default defineCommand({
     const id = parseId(args[0], 'plan');
     return ctx.api().get<Plan>(`/plans/${id}`);
   },
-  show: showPlan,
+  show: (plan, { lang }) => showPlan(plan, lang),
 });

@@ -8,5 +8,5 @@ export default defineCommand({
   examples: ['zapdesk plans list', "zapdesk plans list --json | jq '.[] | {id, name}'"],
   options: z.object({}),
   run: (_input, ctx) => ctx.api().get<Plan[]>('/plans/all'),
-  show: (plans) => ({ kind: 'table', columns: planColumns, rows: plans, empty: 'No plans yet: zapdesk plans create --help' }),
+  show: (plans, { lang }) => ({ kind: 'table', columns: planColumns(lang), rows: plans, empty: 'No plans yet: zapdesk plans create --help' }),
 });

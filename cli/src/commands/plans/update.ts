@@ -15,5 +15,5 @@ export default defineCommand({
     const body = await buildBody(ctx, planUpdateSchema, options.fromFile, givenFlags(options));
     return ctx.api().put<Plan>(`/plans/${id}`, body);
   },
-  show: showPlan,
+  show: (plan, { lang }) => showPlan(plan, lang),
 });

@@ -1,7 +1,7 @@
 import { parsePixCode } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { loginAs, seedCompany, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
+import { loginAs, seedCompany, seedPlan, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
 import { generateInvoices } from '../../jobs/invoices.ts';
 import type { ServerEvent } from '../../realtime/hub.ts';
 import { signWebhookBody } from './providers.ts';
@@ -51,6 +51,46 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await t.request('GET', '/invoices/all?searchParam=mensal', { token: a.token })).body.list).toHaveLength(1);
     });
 
+    it('pages 20 at a time, latest due date first, for the company and for the super-admin', async () => {
+      const a = await seedTenant(t);
+      const dueDates = Array.from({ length: 23 }, (_, i) => new Date(Date.UTC(2031, i, 10)).toISOString());
+      await t.db.insertInto('invoices').values(dueDates.map((dueDate, i) => ({ companyId: a.company.id, detail: `Fatura ${i}`, valueCents: 100 + i, dueDate, status: 'open' }))).execute();
+      const page1 = await t.request('GET', '/invoices/all', { token: a.adminSession.token });
+      expect(page1.body.list).toHaveLength(20);
+      expect(page1.body.hasMore).toBe(true);
+      expect(page1.body.list[0].dueDate).toBe(dueDates[22]);
+      const page2 = await t.request('GET', '/invoices/all?pageNumber=2', { token: a.adminSession.token });
+      expect(page2.body).toMatchObject({ hasMore: false });
+      expect(page2.body.list.map((i: { detail: string }) => i.detail)).toEqual(['Fatura 2', 'Fatura 1', 'Fatura 0']);
+      const superPage2 = await t.request('GET', `/invoices/all?pageNumber=2&companyId=${a.company.id}`, { token: superToken });
+      expect(superPage2.body.list.map((i: { id: number }) => i.id)).toEqual(page2.body.list.map((i: { id: number }) => i.id));
+      // The search narrows before paging.
+      const found = await t.request('GET', '/invoices/all?searchParam=fatura%2021', { token: a.adminSession.token });
+      expect(found.body).toMatchObject({ list: [{ detail: 'Fatura 21', value: 1.21, valueCents: 121 }], hasMore: false });
+    });
+
+    it('a company signed up or created near its due date has its invoice at once, not at the next tick', async () => {
+      const plan = await seedPlan(t, { name: `Trial ${Date.now()}` });
+      await t.db.updateTable('plans').set((eb) => ({ isPublic: 1, version: eb('version', '+', 1) })).where('id', '=', plan.id).execute();
+      const email = `trial-${Date.now()}@billing.test`;
+      const signed = await t.request('POST', '/companies/cadastro', { body: { name: 'Padaria Trial', email, phone: '(11) 98765-4321', password: 'secret', planId: plan.id } });
+      expect(signed.status).toBe(201);
+      const trialToken = (await t.request('POST', '/auth/login', { body: { email, password: 'secret' } })).body.token;
+      // The 3-day trial's invoice, issued by the wake after the sign-up's commit (no job runs here).
+      await expect.poll(async () => (await t.request('GET', '/invoices/all', { token: trialToken })).body.list, { timeout: 5_000 }).toEqual([
+        expect.objectContaining({ companyId: signed.body.id, dueDate: signed.body.dueDate, valueCents: 4900, status: 'open' }),
+      ]);
+
+      const due = new Date(Date.now() + 6 * DAY).toISOString().slice(0, 10);
+      const created = await t.request('POST', '/companies', { token: superToken, body: { name: 'Criada Agora', email: `c-${Date.now()}@billing.test`, planId: plan.id, dueDate: due } });
+      expect(created.status).toBe(201);
+      await expect.poll(async () => (await t.request('GET', `/invoices/all?companyId=${created.body.id}`, { token: superToken })).body.list.length, { timeout: 5_000 }).toBe(1);
+      // Moving the due date by hand (PUT /companies/:id) brings that period's invoice too.
+      const later = new Date(Date.now() + 8 * DAY).toISOString().slice(0, 10);
+      await t.request('PUT', `/companies/${created.body.id}`, { token: superToken, body: { dueDate: later } });
+      await expect.poll(async () => (await t.request('GET', `/invoices/all?companyId=${created.body.id}`, { token: superToken })).body.list.map((i: { dueDate: string }) => i.dueDate.slice(0, 10)), { timeout: 5_000 }).toEqual([later, due]);
+    });
+
     it('shows an unpaid invoice past its due date as expired', async () => {
       const a = await seedTenant(t);
       await t.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() + 2 * DAY).toISOString(), version: eb('version', '+', 1) })).where('id', '=', a.company.id).execute();
@@ -89,6 +129,30 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await t.request('GET', '/billing/settings', { token: superToken })).body.configured).toBe(true);
     });
 
+    it('refuses a receiving account no bank could read: a malformed key, a name or city with no Latin letters', async () => {
+      await configurePix();
+      const put = (body: object) => t.request('PUT', '/billing/settings', { token: superToken, body: { pixKey: 'cobranca@zapdesk.test', merchantName: 'Zapdesk', merchantCity: 'Recife', ...body } });
+      for (const pixKey of ['chave com espaço', 'não-é-email@', '+55 11 99999-8888', '123456', 'abc@', `${'a'.repeat(70)}@zapdesk.test`]) {
+        expect((await put({ pixKey })).body, pixKey).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'pixKey' }] });
+      }
+      expect((await put({ merchantName: '日本語' })).body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'merchantName' }] });
+      expect((await put({ merchantCity: '東京' })).body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'merchantCity' }] });
+      // Every kind of key the central bank knows: e-mail, +55 phone, CPF, CNPJ, random (EVP).
+      for (const pixKey of ['Cobranca@Zapdesk.test', '+5511999998888', '12345678909', '12345678000195', '123e4567-e12b-12d1-a456-426655440000']) {
+        expect((await put({ pixKey })).status, pixKey).toBe(200);
+      }
+      // Settings stored before these checks (written in the database) make checkout answer
+      // ERR_PIX_NOT_CONFIGURED, not a 500.
+      const a0 = await tenantWithInvoice();
+      await t.db.updateTable('platformSettings').set({ value: '日本語' }).where('key', '=', 'billing.merchantName').execute();
+      expect(await t.request('POST', '/subscription', { token: a0.token, body: checkout(a0.invoice.id) })).toMatchObject({ status: 409, body: { error: 'ERR_PIX_NOT_CONFIGURED' } });
+      await put({ pixKey: '123e4567-e12b-12d1-a456-426655440000' });
+      // The checkout still answers for what was stored, never a 500.
+      const a = await tenantWithInvoice();
+      expect(parsePixCode((await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) })).body.qrcode.qrcode)?.key).toBe('123e4567-e12b-12d1-a456-426655440000');
+      await configurePix();
+    });
+
     it('answers the Pix data of the invoice: a BR Code that parses back with the key, amount and txid', async () => {
       await configurePix();
       const a = await tenantWithInvoice();
@@ -100,6 +164,36 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       // The same invoice keeps its txid, so every code shown for it is settled by one payment.
       const again = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
       expect(again.body.txid).toBe(res.body.txid);
+    });
+
+    it('every code it answers parses back: a yearly invoice of R$ 1,481.40, the long accented name cut to 25 and city to 15', async () => {
+      const long = { pixKey: '+5541999990000', merchantName: 'Zapdesk Tecnologia e Serviços de Atendimento Ltda', merchantCity: 'São José dos Pinhais do Sul' };
+      expect((await t.request('PUT', '/billing/settings', { token: superToken, body: long })).status).toBe(200);
+      const plan = await seedPlan(t, { name: 'Anual Pro' });
+      await t.db.updateTable('plans').set((eb) => ({ valueCents: 12345, version: eb('version', '+', 1) })).where('id', '=', plan.id).execute();
+      const company = await seedCompany(t, { planId: plan.id, dueDate: new Date(Date.now() + 4 * DAY).toISOString() });
+      await t.db.updateTable('companies').set((eb) => ({ recurrence: 'ANUAL', version: eb('version', '+', 1) })).where('id', '=', company.id).execute();
+      const admin = await seedUser(t, company.id, { profile: 'admin' });
+      const token = (await loginAs(t, admin)).token;
+      await generateInvoices(t.deps);
+      const invoice = (await t.request('GET', '/invoices/all', { token })).body.list[0];
+      expect(invoice).toMatchObject({ value: 1481.4, valueCents: 148140 });
+      const res = await t.request('POST', '/subscription', { token, body: checkout(invoice.id) });
+      expect(res.body.valor).toEqual({ original: '1481.40' });
+      const code: string = res.body.qrcode.qrcode;
+      expect(parsePixCode(code)).toEqual({
+        key: '+5541999990000', name: 'Zapdesk Tecnologia e Serv', city: 'Sao Jose dos Pi', amountCents: 148140, txid: res.body.txid,
+        description: undefined, pointOfInitiation: undefined, url: undefined,
+      });
+      // The fields in ID order with their lengths, as the manual writes them.
+      const txid: string = res.body.txid;
+      expect(txid).toMatch(/^[A-Za-z0-9]{1,25}$/);
+      const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
+      expect(code).toBe(
+        '000201' + '26360014br.gov.bcb.pix0114+5541999990000' + '52040000' + '5303986' + '54071481.40' + '5802BR' +
+          '5925Zapdesk Tecnologia e Serv' + '6015Sao Jose dos Pi' + tlv('62', tlv('05', txid)) + '6304' + code.slice(-4),
+      );
+      await configurePix();
     });
 
     it('refuses bad input, another company\'s invoice and a paid one with catalogue errors', async () => {
@@ -175,6 +269,23 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
       expect((await send('{oops')).body.error).toBe('ERR_INVALID_JSON');
       expect((await send(JSON.stringify({ pix: [] }))).body.error).toBe('ERR_VALIDATION');
       expect(await t.request('GET', `/invoices/${a.invoice.id}`, { token: a.token })).toMatchObject({ body: { status: 'open' } });
+    });
+
+    it('a provider paying a code shown before the due date lifts the login refusal once the company is overdue', async () => {
+      await configurePix();
+      const a = await tenantWithInvoice();
+      const charge = await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) });
+      // The due date passes before the bank's notice arrives: the admin is refused at login.
+      await t.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() - DAY).toISOString(), version: eb('version', '+', 1) })).where('id', '=', a.company.id).execute();
+      expect((await t.request('POST', '/auth/login', { body: { email: a.admin.email, password: a.admin.password } })).body.error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+      const body = JSON.stringify({ pix: [{ txid: charge.body.txid, valor: '49.00', endToEndId: 'E999' }] });
+      const res = await t.request('POST', '/payments/webhook', { body, headers: { 'x-zapdesk-signature': signWebhookBody(SECRET, body) } });
+      expect(res.body.confirmed).toEqual([a.invoice.id]);
+      // Overdue: one recurrence (a month) from today.
+      const due = Date.parse((await companyDue(a.company.id))!);
+      expect(due).toBeGreaterThan(Date.now() + 27 * DAY);
+      expect(due).toBeLessThan(Date.now() + 32 * DAY);
+      expect((await loginAs(t, a.admin)).token).toEqual(expect.any(String));
     });
 
     it('the super-admin marks an invoice paid by hand, which lifts the login refusal of an overdue company', async () => {

@@ -4,7 +4,7 @@
 // super-admin by hand), goes through `confirmInvoicePayment`: paid once, due date extended once.
 import { randomBytes } from 'node:crypto';
 import { change, emit } from '../../events/emit.ts';
-import { AppError, buildPixCode, centsToPixAmount, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
+import { AppError, buildPixCode, centsToPixAmount, recurrenceSchema, type BillingSettings, type CheckoutInput, type Invoice, type PaymentEvent, type PixCharge } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
@@ -42,13 +42,26 @@ export async function createPixCharge(tx: Tx, actor: Actor, input: CheckoutInput
   const settings = await findBillingSettings(tx.db);
   if (!settings) throw new AppError('ERR_PIX_NOT_CONFIGURED');
   const txid = row.txid ?? newTxid(row.id);
-  const qrcode = buildPixCode({ key: settings.pixKey, name: settings.merchantName, city: settings.merchantCity, amountCents: row.valueCents, txid });
+  const qrcode = pixCodeOf(settings, row.valueCents, txid);
   await tenant(tx.db, row.companyId)
     .updateTable('invoices')
     .set({ txid, pixCode: qrcode, ...bumpVersion() })
     .where('invoices.id', '=', row.id)
     .execute();
   return { invoiceId: row.id, txid, valor: { original: centsToPixAmount(row.valueCents) }, qrcode: { qrcode } };
+}
+
+/**
+ * The BR Code, or ERR_PIX_NOT_CONFIGURED when the stored account cannot make one (settings written
+ * before PUT /billing/settings checked them: a name with no Latin letter left, a key too long).
+ */
+function pixCodeOf(settings: BillingSettings, amountCents: number, txid: string): string {
+  try {
+    return buildPixCode({ key: settings.pixKey, name: settings.merchantName, city: settings.merchantCity, amountCents, txid });
+  } catch (err) {
+    if (err instanceof RangeError) throw new AppError('ERR_PIX_NOT_CONFIGURED');
+    throw err;
+  }
 }
 
 export type PaymentOutcome = { invoice: Invoice; dueDate: string | null; changed: boolean };
@@ -70,7 +83,9 @@ export async function confirmInvoicePayment(tx: Tx, row: InvoiceRow, reference: 
   const changed = Number(result.numUpdatedRows) === 1;
   let dueDate: string | null;
   if (changed) {
-    const company = await renewCompany(tx, row.companyId, now);
+    // By the period the invoice charged for, whatever the company's recurrence is now.
+    const period = row.recurrence ? recurrenceSchema.catch('MENSAL').parse(row.recurrence) : undefined;
+    const company = await renewCompany(tx, row.companyId, now, period);
     dueDate = company.dueDate;
     const event: PaymentEvent = { action: 'CONCLUIDA', invoiceId: row.id, dueDate: dueDate ?? '' };
     tx.effects.afterCommit((app) => app.realtime.companyEvent(row.companyId, 'payment', event));

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { clientIp, requireAuth, requireSuper } from '../../auth/middleware.ts';
 import { hashPassword } from '../../auth/password.ts';
 import { write } from '../../db/write.ts';
+import { wakeInvoices } from '../../jobs/invoices.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { signUp } from './signup.ts';
 import {
@@ -18,7 +19,8 @@ import {
   type FirstAdmin,
 } from './service.ts';
 
-// Static paths come before `/companies/:id`. GET /companies/listPlan/{id} lives with the plans.
+// Static paths come before `/companies/:id`. Writes that touch a due date, plan or status wake the
+// invoice job (jobs/invoices.ts `wakeInvoices`). GET /companies/listPlan/{id} lives with the plans.
 export function companiesRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
   const companyId = (c: Parameters<typeof parseId>[0]) => parseId(c, 'id', 'ERR_NO_COMPANY_FOUND');
@@ -30,7 +32,9 @@ export function companiesRoutes(deps: AppDeps) {
       if (!deps.config.signup) throw new AppError('ERR_USER_CREATION_DISABLED');
       const input = await parseBody(c, signupSchema);
       const passwordHash = await hashPassword(input.password);
-      return c.json(await write(deps, (tx) => signUp(tx, input, passwordHash)), 201);
+      const created = await write(deps, (tx) => signUp(tx, input, passwordHash));
+      wakeInvoices(deps);
+      return c.json(created, 201);
     })
     .get('/companies/list', auth, requireSuper, async (c) => c.json(await listCompanies(deps.db)))
     .get('/companies', auth, requireSuper, async (c) => c.json(await listCompaniesPage(deps.db, parseQuery(c, listQuerySchema))))
@@ -41,13 +45,18 @@ export function companiesRoutes(deps: AppDeps) {
         const email = (input.adminEmail ?? input.email)!; // the schema requires one of them with a password
         admin = { name: input.adminName ?? input.name, email, passwordHash: await hashPassword(input.password) };
       }
-      return c.json(await write(deps, (tx) => createCompany(tx, input, admin)), 201);
+      const created = await write(deps, (tx) => createCompany(tx, input, admin));
+      wakeInvoices(deps);
+      return c.json(created, 201);
     })
     .get('/companies/:id', auth, async (c) => c.json(await getCompany(deps.db, c.get('actor'), companyId(c))))
     .put('/companies/:id', auth, requireSuper, async (c) => {
       const id = companyId(c);
       const input = await parseBody(c, companyUpdateSchema);
-      return c.json(await write(deps, (tx) => updateCompany(tx, id, input)));
+      const updated = await write(deps, (tx) => updateCompany(tx, id, input));
+      // A new due date, plan, recurrence or status may call for an invoice now.
+      wakeInvoices(deps);
+      return c.json(updated);
     })
     .delete('/companies/:id', auth, requireSuper, async (c) => {
       const id = companyId(c);
@@ -61,6 +70,8 @@ export function companiesRoutes(deps: AppDeps) {
     })
     .post('/companies/:id/renew', auth, requireSuper, async (c) => {
       const id = companyId(c);
-      return c.json(await write(deps, (tx) => renewCompany(tx, id)));
+      const renewed = await write(deps, (tx) => renewCompany(tx, id));
+      wakeInvoices(deps);
+      return c.json(renewed);
     });
 }

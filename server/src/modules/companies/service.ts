@@ -1,7 +1,7 @@
 // Companies: the super-admin manages them; a company's own users read it, and its admins set its hours.
 // Writes take the route's transaction (`tx`, db/write.ts); a change to a company's row (synced as
 // company/<id>, view.ts) pokes its users once committed.
-import { AppError, isCompanyAdmin, recurrenceSchema, renewDueDate, type CompaniesPage, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Schedule } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, recurrenceSchema, renewDueDate, type CompaniesPage, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ListQuery, type Recurrence, type Schedule } from '@zapdesk/sync';
 import type { Updateable } from 'kysely';
 import { resolveCompanyId } from '../../auth/company-scope.ts';
 import type { Actor } from '../../context.ts';
@@ -133,11 +133,12 @@ export async function updateCompanySchedules(tx: Tx, actor: Reader, id: number, 
 }
 
 /** Moves the due date one recurrence period on (spec/01 §4), from today when it has already passed. */
-export async function renewCompany(tx: Tx, id: number, now = new Date()): Promise<Company> {
+export async function renewCompany(tx: Tx, id: number, now = new Date(), period?: Recurrence): Promise<Company> {
   const row = await findCompanyRow(tx.db, id);
   if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
-  // A recurrence outside the list (written by hand in the database) renews as monthly.
-  const recurrence = recurrenceSchema.catch('MENSAL').parse(row.recurrence);
+  // The period paid for (an invoice's), else the company's; one outside the list (written by hand
+  // in the database) renews as monthly.
+  const recurrence = period ?? recurrenceSchema.catch('MENSAL').parse(row.recurrence);
   await updateCompanyRow(tx.db, id, { dueDate: renewDueDate(row.dueDate, recurrence, now) });
   tx.effects.poke(id);
   return readCompany(tx.db, id);

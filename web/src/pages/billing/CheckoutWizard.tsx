@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toDataURL } from 'qrcode';
-import type { Invoice, PixCharge } from '@zapdesk/sync';
+import { checkoutSchema, type Invoice, type PixCharge } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { formatCents, formatDate } from '../../forms/format.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -21,7 +21,6 @@ import './strings.ts';
 /** spec/03 §9: home after a payment. */
 export const PAID_REDIRECT_MS = 4000;
 const STEPS = ['data', 'customize', 'review'] as const;
-const REQUIRED = ['firstName', 'address2', 'city', 'zipcode', 'country'] as const;
 type Form = Record<'firstName' | 'lastName' | 'address1' | 'address2' | 'city' | 'state' | 'zipcode' | 'country', string>;
 
 export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose: () => void }) {
@@ -61,12 +60,25 @@ export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose
   function next(e?: FormEvent) {
     e?.preventDefault();
     if (step === 0) {
-      const missing = Object.fromEntries(REQUIRED.filter((k) => !form[k].trim()).map((k) => [k, t('validation.required')]));
-      setErrors(missing);
-      if (Object.keys(missing).length) return;
+      const problems = stepOneErrors();
+      setErrors(problems);
+      if (Object.keys(problems).length) return;
     }
     if (step < STEPS.length - 1) setStep(step + 1);
     else void pay();
+  }
+
+  /** spec/03 §5 step 1: the server's own checkout schema (sync/), its messages in the reader's language. */
+  function stepOneErrors(): Partial<Record<keyof Form, string>> {
+    const parsed = checkoutSchema.safeParse({ ...form, invoiceId: invoice.id });
+    if (parsed.success) return {};
+    const problems: Partial<Record<keyof Form, string>> = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as keyof Form;
+      if (!(key in form) || problems[key]) continue;
+      problems[key] = !form[key].trim() ? t('validation.required') : key === 'zipcode' ? t('billing.invalidZip') : t('validation.tooLong');
+    }
+    return problems;
   }
 
   async function pay() {

@@ -87,8 +87,8 @@ export function Component() {
                   <Td className="tabular-nums">{inv.id}</Td>
                   {user.super && <Td>{inv.companyName}</Td>}
                   <Td>{inv.detail}</Td>
-                  <Td className="text-right tabular-nums">{formatCents(inv.valueCents, i18n.language)}</Td>
-                  <Td>{formatDate(inv.dueDate, i18n.language)}</Td>
+                  <Td className="text-right whitespace-nowrap tabular-nums">{formatCents(inv.valueCents, i18n.language)}</Td>
+                  <Td className="whitespace-nowrap">{formatDate(inv.dueDate, i18n.language)}</Td>
                   <Td>
                     <Badge tone={TONE[inv.status]}>{t(`billing.status_${inv.status}`)}</Badge>
                   </Td>

@@ -1,11 +1,13 @@
-// /subscription (spec/03 §2): the trial days left (from the company's trialExpiration), the charge
+// /subscription (spec/03 §2): the trial days left (from the company's trialExpiration, while it is
+// still in its trial: layout/subscription-banner.ts `trialOf`), the charge
 // e-mail, the paid-until date (the synced company row: it moves live when a payment lands) and a
 // sign-now button that opens the checkout of the oldest unpaid invoice.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Invoice, InvoicesPage } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { daysToDue, formatDate } from '../../forms/format.ts';
+import { formatDate } from '../../forms/format.ts';
+import { trialOf } from '../../layout/subscription-banner.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card, Page } from '../../ui/Page.tsx';
@@ -19,7 +21,7 @@ export function Component() {
   const company = useSyncedList('company')?.[0];
   const [paying, setPaying] = useState<Invoice | null>(null);
   const [busy, setBusy] = useState(false);
-  const trialDays = daysToDue(company?.trialExpiration);
+  const trial = company ? trialOf(company) : null;
 
   async function signNow() {
     setBusy(true);
@@ -40,7 +42,7 @@ export function Component() {
   return (
     <Page title={t('billing.subscriptionTitle')}>
       <Card className="max-w-xl space-y-3 p-5">
-        {trialDays !== null && <p className="font-medium">{trialDays >= 0 ? t('billing.trialLeft', { count: trialDays }) : t('billing.trialOver')}</p>}
+        {trial && <p className="font-medium">{trial.state === 'active' ? t('billing.trialLeft', { count: trial.days }) : t('billing.trialOver')}</p>}
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <dt className="text-muted">{t('billing.plan')}</dt>
           <dd>{company?.plan?.name ?? '—'}</dd>
