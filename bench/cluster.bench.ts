@@ -14,7 +14,8 @@
 //     heartbeat, a customer's message sent through the balancer at once; the time until another
 //     instance holds the connection CONNECTED, and until that message is stored. The killed instance
 //     starts again on its ports between rounds. Requests through the balancer meanwhile are counted.
-// PostgreSQL from BENCH_POSTGRES_URL or TEST_POSTGRES_URL. Prints one JSON object.
+// PostgreSQL from BENCH_POSTGRES_URL or TEST_POSTGRES_URL. BENCH_SERVER_PROFILE=<dir>: each instance
+// writes a CPU profile there when it stops (not those killed). Prints one JSON object.
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,7 +59,8 @@ const cores = availableParallelism();
 const load0 = loadavg()[0]!;
 const pg = await createPostgresDatabase(pgBase);
 const dataDirs = [0, 1, 2].map(() => mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-cluster-')));
-const servers: ServerProcess[] = await Promise.all(dataDirs.map((dataDir) => startServerProcess({ dataDir, databaseUrl: pg.url, guard: false, env: ENV })));
+const execArgv = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
+const servers: ServerProcess[] = await Promise.all(dataDirs.map((dataDir) => startServerProcess({ dataDir, databaseUrl: pg.url, guard: false, env: ENV, execArgv })));
 const idOf = async (s: ServerProcess) => (await fetch(`${s.url}/health`)).headers.get(HEADER)!;
 const ids = await Promise.all(servers.map(idOf));
 const balancer = await startBalancer(servers);
@@ -242,7 +244,7 @@ async function takeovers(token: string, companyId: number, connectionId: number)
     if (stored.length !== 1) throw new Error(`round ${r}: the message sent at the kill stored ${stored.length} times`);
     rounds.push({ leaseMovedMs: Math.round(leaseMovedMs), heldMessageStoredMs: Math.round(heldMessageStoredMs), balancerRequests: requests, balancerFailures: failures });
     // The killed instance starts again on its ports (a new instance id) and rejoins the balancer.
-    servers[index] = await startServerProcess({ dataDir: dataDirs[index]!, databaseUrl: pg.url, guard: false, env: ENV, port: victim.port, webPort: victim.webPort });
+    servers[index] = await startServerProcess({ dataDir: dataDirs[index]!, databaseUrl: pg.url, guard: false, env: ENV, execArgv, port: victim.port, webPort: victim.webPort });
     ids[index] = await idOf(servers[index]!);
     while ((await fetch(`${balancer.url}/health`)).headers.get(HEADER) !== ids[index]) await sleep(200);
   }
