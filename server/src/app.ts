@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import { AppError } from '@zapdesk/sync';
 import type { AppDeps, AppEnv } from './context.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { instanceHeader } from './http/instance.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { billingRoutes } from './modules/billing/routes.ts';
 import { companiesRoutes } from './modules/companies/routes.ts';
@@ -55,6 +56,8 @@ export function createApp(deps: AppDeps) {
   const jsonLimit = bodyLimit({ maxSize: deps.config.maxJsonBytes, onError: tooLarge });
   const multipartLimit = bodyLimit({ maxSize: MAX_MULTIPART_BYTES, onError: tooLarge });
   const app = new Hono<AppEnv>()
+    // Which instance answered, for whoever looks through a load balancer (README "Several instances").
+    .use(instanceHeader(deps.instanceId))
     .use(cors({ origin: (origin) => (webOrigins.has(origin) ? origin : null), credentials: true }))
     .use((c, next) => (isMultipart(c.req.header('content-type')) ? multipartLimit(c, next) : jsonLimit(c, next)))
     .get('/health', (c) => c.json({ status: 'ok' }))

@@ -14,6 +14,12 @@ import type { WebhookWorker } from './webhooks/worker.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
+  /**
+   * This process's id, new at every start (a restarted instance is another one): every HTTP answer
+   * and the sync socket's upgrade carry it as X-Zapdesk-Instance, and the connection leases it holds
+   * name it as their owner (DESIGN §11), so behind a balancer one can tell which instance answered.
+   */
+  instanceId: string;
   db: Database;
   dialect: Dialect;
   config: Config;

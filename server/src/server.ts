@@ -2,6 +2,7 @@
 import { createAssistants } from './assistants/worker.ts';
 import { createWebhookWorker } from './webhooks/worker.ts';
 import { createSecretBox } from './auth/secret-box.ts';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -50,8 +51,10 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   // and simulator controls cross them over LISTEN/NOTIFY.
   const bus = dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined;
   // Status writes go through the app's write path on deps, which the closure reads only once sessions run.
-  const sessions = createChannelSessions({ db, log, config, dialect, bus, write: (fn) => write(deps, fn) });
+  const instanceId = randomUUID();
+  const sessions = createChannelSessions({ db, log, config, dialect, bus, instanceId, write: (fn) => write(deps, fn) });
   const deps: AppDeps = {
+    instanceId,
     db,
     dialect,
     config,

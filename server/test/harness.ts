@@ -2,7 +2,7 @@
 import { createAssistants } from '../src/assistants/worker.ts';
 import { createWebhookWorker } from '../src/webhooks/worker.ts';
 import { createSecretBox } from '../src/auth/secret-box.ts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,8 +56,10 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   const channels = new Map<number, Channel>();
   // Real sessions on the simulator: `beta` connections too, so no test ever reaches WhatsApp.
   // Status writes go through the app's write path on deps (read only once sessions run).
-  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false, write: (fn) => write(deps, fn) });
+  const instanceId = randomUUID();
+  const sessions = createChannelSessions({ db, log, config, realWhatsApp: false, instanceId, write: (fn) => write(deps, fn) });
   const deps: AppDeps = {
+    instanceId,
     db,
     dialect,
     config,

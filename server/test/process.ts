@@ -10,7 +10,7 @@ import { prepareGuardedDatabase } from './version-guard.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_PASSWORD = 'process-test-password';
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };
@@ -20,6 +20,9 @@ const freePort = () =>
 
 export type ServerProcess = {
   url: string;
+  /** The API's and the web app's ports (a balancer's `server` lines point at them). */
+  port: number;
+  webPort: number;
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr. */
   output(): string;
@@ -28,12 +31,16 @@ export type ServerProcess = {
   kill(signal: NodeJS.Signals): Promise<void>;
 };
 
-/** Starts server/src/main.ts and resolves once it listens. The same dataDir and databaseUrl start it again on the same data. */
-export async function startServerProcess(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string>; execArgv?: string[]; guard?: boolean }): Promise<ServerProcess> {
+/**
+ * Starts server/src/main.ts and resolves once it listens. The same dataDir and databaseUrl start it
+ * again on the same data; the same ports too when given (an instance back behind its balancer).
+ */
+export async function startServerProcess(opts: { dataDir: string; databaseUrl?: string; env?: Record<string, string>; execArgv?: string[]; guard?: boolean; port?: number; webPort?: number }): Promise<ServerProcess> {
   // A synced row updated without its version moving fails the statement (version-guard.ts); the
   // process logs such a refusal, and `output()` shows it. Benchmarks measure the product without it.
   if (opts.guard !== false) await prepareGuardedDatabase(opts.databaseUrl ?? path.join(opts.dataDir, 'zapdesk.db'));
-  const [port, webPort] = [await freePort(), await freePort()];
+  const port = opts.port ?? (await freePort());
+  const webPort = opts.webPort ?? (await freePort());
   const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: {
@@ -65,6 +72,8 @@ export async function startServerProcess(opts: { dataDir: string; databaseUrl?: 
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
+    port,
+    webPort,
     child,
     output: () => out,
     async request(method, route, { token, body } = {}) {

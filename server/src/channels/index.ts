@@ -25,12 +25,14 @@ export function createChannelSessions(opts: {
   dialect?: Dialect;
   /** The bus between instances (PostgreSQL): session commands and simulator controls reach the holder over it. */
   bus?: Bus;
+  /** This process's id (deps.instanceId): the owner its leases carry. */
+  instanceId?: string;
 }): SessionManager {
   // The simulated phones' outboxes live in DATA_DIR: like WhatsApp's servers, they outlive the process.
   const simulator = createSimulatorNetwork(opts.config.simulatorTiming, { dataDir: opts.config.dataDir });
   const beta = opts.realWhatsApp === false ? simulator.createChannel : createBaileysFactory({ log: opts.log });
   // One SQLite file serves one process: there is nobody to share a connection with.
-  const leases = opts.dialect === 'postgres' ? createLeases(opts.db, opts.config.leases.ttlMs) : undefined;
+  const leases = opts.dialect === 'postgres' ? createLeases(opts.db, opts.config.leases.ttlMs, opts.instanceId) : undefined;
   return createSessionManager({
     db: opts.db,
     log: opts.log,

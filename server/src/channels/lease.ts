@@ -15,8 +15,8 @@ export type Leases = {
   release(held: { companyId: number; connectionId: number }[]): Promise<void>;
 };
 
-export function createLeases(db: Database, leaseMs: number): Leases {
-  const owner = randomUUID();
+/** `owner` is the instance's id (deps.instanceId): the lease rows then name the process an X-Zapdesk-Instance header names. */
+export function createLeases(db: Database, leaseMs: number, owner: string = randomUUID()): Leases {
   const expiry = () => new Date(Date.now() + leaseMs).toISOString();
   return {
     owner,

@@ -22,6 +22,7 @@ import type { PullResponseV1 } from 'replicache';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
+import { INSTANCE_HEADER } from '../http/instance.ts';
 import { syncServiceOf, type VersionNotSupported } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
 import { createLiveChannels } from './channels.ts';
@@ -70,6 +71,8 @@ function messageOf(data: RawData): ClientMessage | undefined {
 
 export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingIntervalMs?: number; presence?: PresenceOptions } = {}) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  // The upgrade names the instance like every HTTP answer (http/instance.ts).
+  wss.on('headers', (headers) => headers.push(`${INSTANCE_HEADER}: ${deps.instanceId}`));
   const sync = syncServiceOf(deps);
   // users.online: set while a socket of the user is open here or on another instance (presence.ts).
   const presence = createPresence(deps, opts.presence);
