@@ -63,6 +63,21 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     expect(log.body.deliveries[0].durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('delivers a contact.created per contact of an import batch, each with its REST record', async () => {
+    const { token, mine } = await hooked(['contact.created']);
+    const rows = [0, 1, 2].map((i) => ({ name: `Sheet ${i}`, number: `55119777${dialect === 'sqlite' ? 1 : 2}000${i}` }));
+    const res = await t.request('POST', '/contacts/import/rows', { token, body: { rows, firstRow: 2 } });
+    expect(res.body).toMatchObject({ imported: 3 });
+    await settle();
+    expect(mine().map((r) => r.event)).toEqual(['contact.created', 'contact.created', 'contact.created']);
+    expect(new Set(mine().map((r) => r.json.id)).size).toBe(3);
+    for (const r of mine()) {
+      const data = r.json.data as { id: number };
+      expect(data).toEqual((await t.request('GET', `/contacts/${data.id}`, { token })).body);
+    }
+    expect(mine().map((r) => (r.json.data as { name: string }).name).sort()).toEqual(['Sheet 0', 'Sheet 1', 'Sheet 2']);
+  });
+
   it('retries a failing receiver with backoff and the same event id (500, 500, then 200)', async () => {
     const { token, hook, mine } = await hooked(['contact.created']);
     receiver.answerNext(500, 500);
