@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { tenant } from '../db/tenant.ts';
 import { runCampaignPass } from '../modules/campaigns/dispatch/job.ts';
+import { generateInvoices } from '../jobs/invoices.ts';
 import { DIALECTS } from '../../test/harness.ts';
 import { consumer } from '../../test/channel-consumer.ts';
 import { setupDesk, newNumber } from '../../test/conversation.ts';
@@ -85,15 +86,15 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     await c.join(ch('user'));
     // The attendant opens the web (a socket): online.
     const attendant = await open(desk.userSession.token);
-    const online = await c.next((m) => m.type === 'event' && m.channel === ch('user') && (m.data?.user as { id: number }).id === desk.user.id);
+    const online = await c.next((m) => m.type === 'event' && m.channel === ch('user') && (m.data?.user as { id: number } | undefined)?.id === desk.user.id);
     expect(online.data).toMatchObject({ action: 'update', user: { id: desk.user.id, online: true } });
     // They switch their language.
     expect((await req('POST', '/users/set-language/es', undefined, desk.userSession.token)).status).toBe(200);
-    const language = await c.next((m) => m.type === 'event' && m.channel === ch('user') && (m.data?.user as { language?: string }).language === 'es');
+    const language = await c.next((m) => m.type === 'event' && m.channel === ch('user') && (m.data?.user as { language?: string } | undefined)?.language === 'es');
     expect(language.data).toMatchObject({ action: 'update', user: { id: desk.user.id, language: 'es', online: true } });
     // They close it: offline once the grace period is over.
     attendant.ws.close();
-    const offline = await c.next((m) => m.type === 'event' && m.channel === ch('user') && (m.data?.user as { online: boolean }).online === false);
+    const offline = await c.next((m) => m.type === 'event' && m.channel === ch('user') && (m.data?.user as { online: boolean } | undefined)?.online === false);
     expect(offline.data).toMatchObject({ action: 'update', user: { id: desk.user.id, online: false } });
   });
 
@@ -108,7 +109,7 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as number;
     const status = async (want: string) => {
-      const e = await c.next((m) => m.type === 'event' && m.channel === ch('campaign') && (m.data?.campaign as { id: number; status: string }).status === want);
+      const e = await c.next((m) => m.type === 'event' && m.channel === ch('campaign') && (m.data?.campaign as { id: number; status: string } | undefined)?.status === want);
       expect(e.data).toMatchObject({ action: 'update', campaign: { id, status: want } });
     };
     await c.event(ch('campaign'), 'create');
@@ -122,7 +123,7 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     // A second campaign, started by the job when its time comes.
     const second = await req('POST', '/campaigns', { name: 'Live 2', message1: 'Olá', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: at.toISOString() });
     await runCampaignPass(live.deps, { now: () => new Date(at.getTime() + 1_000) });
-    const started = await c.next((m) => m.type === 'event' && m.channel === ch('campaign') && (m.data?.campaign as { id: number; status: string }).id === second.body.id && m.data?.action === 'update');
+    const started = await c.next((m) => m.type === 'event' && m.channel === ch('campaign') && (m.data?.campaign as { id: number; status: string } | undefined)?.id === second.body.id && m.data?.action === 'update');
     expect(started.data).toMatchObject({ campaign: { id: second.body.id, status: 'EM_ANDAMENTO' } });
     // It runs to its end: FINALIZADA.
     await waitFor(async () => {
@@ -131,7 +132,7 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
       const row = await tenant(live.db, desk.companyId).selectFrom('campaigns').select('campaigns.status').where('campaigns.id', '=', second.body.id).executeTakeFirstOrThrow();
       return row.status === 'FINALIZADA';
     });
-    const finished = await c.next((m) => m.type === 'event' && m.channel === ch('campaign') && (m.data?.campaign as { id: number; status: string }).status === 'FINALIZADA');
+    const finished = await c.next((m) => m.type === 'event' && m.channel === ch('campaign') && (m.data?.campaign as { id: number; status: string } | undefined)?.status === 'FINALIZADA');
     expect(finished.data).toMatchObject({ action: 'update', campaign: { id: second.body.id, status: 'FINALIZADA' } });
   });
 
@@ -140,9 +141,9 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     await c.join(ch('appMessage'));
     const number = newNumber();
     const inboundWid = await desk.say(number, 'first version');
-    const inbound = await c.next((m) => m.type === 'event' && m.channel === ch('appMessage') && (m.data?.message as { body: string }).body === 'first version');
+    const inbound = await c.next((m) => m.type === 'event' && m.channel === ch('appMessage') && (m.data?.message as { body: string } | undefined)?.body === 'first version');
     const ticket = (await desk.ticketOf(number))!;
-    const messageOf = (m: { data?: Record<string, unknown> }) => m.data?.message as { id: number; body: string; ack: number; isEdited: boolean; isDeleted: boolean; fromMe: boolean };
+    const messageOf = (m: { data?: Record<string, unknown> }) => (m.data?.message ?? {}) as { id: number; body: string; ack: number; isEdited: boolean; isDeleted: boolean; fromMe: boolean };
 
     expect((await req('PUT', `/tickets/${ticket.id}`, { status: 'open', userId: desk.admin.id })).status).toBe(200);
     const sent = await req('POST', `/messages/${ticket.id}`, { body: 'our answer' });
@@ -165,5 +166,112 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     expect(messageOf(edited).body).toBe('second version');
     expect((await req('POST', '/simulator/revokes', { connectionId: desk.connectionId, messageId: inboundWid })).status).toBe(200);
     await c.next((m) => m.data?.action === 'update' && messageOf(m).id === inboundId && messageOf(m).isDeleted);
+  });
+
+  it('sends update and delete with the record on every channel, the session status, and the payment', async () => {
+    const c = await open(desk.adminSession.token);
+    const names = ['whatsapp', 'whatsappSession', 'user', 'chat', 'ticket', 'contact', 'file', 'prompt', 'queueIntegration', 'queue', 'ContactList', 'ContactListItem', 'campaign', 'payment'];
+    for (const name of names) expect(await c.join(ch(name))).toEqual({ type: 'joined', channel: ch(name) });
+    /** The update's record is what GET answers afterwards; the delete carries the id. */
+    const updated = async (name: string, key: string, getUrl: string) => {
+      const e = await c.event(ch(name), 'update');
+      expect(e.data).toEqual({ action: 'update', [key]: (await req('GET', getUrl)).body });
+    };
+    const deleted = async (name: string, key: string, id: number) => expect((await c.event(ch(name), 'delete')).data).toEqual({ action: 'delete', [`${key}Id`]: id });
+    const ok = async (p: Promise<{ status: number; body: unknown }>) => {
+      const res = await p;
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      return res.body as { id: number };
+    };
+
+    const wa = await ok(req('POST', '/whatsapp', { name: 'Second line', provider: 'simulator' }));
+    await c.event(ch('whatsapp'), 'create');
+    await ok(req('PUT', `/whatsapp/${wa.id}`, { name: 'Second line (renamed)' }));
+    await updated('whatsapp', 'whatsapp', `/whatsapp/${wa.id}`);
+    // Its session: starting it shows a QR, scanning it connects (whatsappSession updates).
+    await ok(req('POST', `/whatsappsession/${wa.id}`));
+    const qr = await c.next((m) => m.channel === ch('whatsappSession') && (m.data?.whatsappSession as { status: string } | undefined)?.status === 'qrcode');
+    expect(qr.data).toMatchObject({ action: 'update', whatsappSession: { id: wa.id, status: 'qrcode' } });
+    await ok(req('POST', `/simulator/connections/${wa.id}/scan`));
+    await c.next((m) => m.channel === ch('whatsappSession') && (m.data?.whatsappSession as { id: number; status: string } | undefined)?.status === 'CONNECTED');
+    await ok(req('DELETE', `/whatsapp/${wa.id}`));
+    await deleted('whatsapp', 'whatsapp', wa.id);
+
+    const user = await ok(req('POST', '/users', { name: 'Duda', email: `duda-${dialect}@example.test`, password: 'Secret123', profile: 'user' }));
+    await c.event(ch('user'), 'create');
+    await ok(req('PUT', `/users/${user.id}`, { name: 'Duda Souza' }));
+    const userEvent = await c.event(ch('user'), 'update');
+    expect(userEvent.data).toEqual({ action: 'update', user: { ...(await req('GET', `/users/${user.id}`)).body, language: null } });
+    await ok(req('DELETE', `/users/${user.id}`));
+    await deleted('user', 'user', user.id);
+
+    const chat = await ok(req('POST', '/chats', { title: 'Ops', users: [{ id: desk.user.id }] }));
+    await c.event(ch('chat'), 'create');
+    await ok(req('PUT', `/chats/${chat.id}`, { title: 'Ops room', users: [{ id: desk.user.id }] }));
+    await updated('chat', 'chat', `/chats/${chat.id}`);
+    await ok(req('DELETE', `/chats/${chat.id}`));
+    await deleted('chat', 'chat', chat.id);
+
+    const contact = await ok(req('POST', '/contacts', { name: 'Eva', number: newNumber() }));
+    await c.event(ch('contact'), 'create');
+    await ok(req('PUT', `/contacts/${contact.id}`, { name: 'Eva Lima' }));
+    await updated('contact', 'contact', `/contacts/${contact.id}`);
+    const ticket = await ok(req('POST', '/tickets', { contactId: contact.id, status: 'open', whatsappId: desk.connectionId }));
+    await c.event(ch('ticket'), 'create');
+    await ok(req('DELETE', `/tickets/${ticket.id}`));
+    await deleted('ticket', 'ticket', ticket.id);
+    await ok(req('DELETE', `/contacts/${contact.id}`));
+    await deleted('contact', 'contact', contact.id);
+
+    const file = await ok(req('POST', '/files', { name: 'Menu', message: 'Our menu', options: [] }));
+    await c.event(ch('file'), 'create');
+    await ok(req('PUT', `/files/${file.id}`, { name: 'Menu 2', message: 'Our menu', options: [] }));
+    await updated('file', 'file', `/files/${file.id}`);
+    await ok(req('DELETE', `/files/${file.id}`));
+    await deleted('file', 'file', file.id);
+
+    await live.db.updateTable('plans').set({ useOpenAi: 1, useIntegrations: 1 }).where('id', '=', desk.plan.id).execute();
+    const queue = await ok(req('POST', '/queue', { name: 'AI desk', color: '#0A1B2C' }));
+    const prompt = await ok(req('POST', '/prompt', { name: 'Helper', prompt: 'You answer questions about bread, politely and briefly.', apiKey: 'sk-test-123456789', queueId: queue.id }));
+    await c.event(ch('prompt'), 'create');
+    await ok(req('PUT', `/prompt/${prompt.id}`, { name: 'Helper 2' }));
+    await updated('prompt', 'prompt', `/prompt/${prompt.id}`);
+    await ok(req('DELETE', `/prompt/${prompt.id}`));
+    await deleted('prompt', 'prompt', prompt.id);
+
+    const integration = await ok(req('POST', '/queueIntegration', { type: 'webhook', name: 'Hook', urlN8N: 'https://hooks.example.com/y' }));
+    await c.event(ch('queueIntegration'), 'create');
+    await ok(req('PUT', `/queueIntegration/${integration.id}`, { type: 'webhook', name: 'Hook 2', urlN8N: 'https://hooks.example.com/z' }));
+    await updated('queueIntegration', 'queueIntegration', `/queueIntegration/${integration.id}`);
+    await ok(req('DELETE', `/queueIntegration/${integration.id}`));
+    await deleted('queueIntegration', 'queueIntegration', integration.id);
+
+    const list = await ok(req('POST', '/contact-lists', { name: 'Temp' }));
+    await c.event(ch('ContactList'), 'create');
+    await ok(req('PUT', `/contact-lists/${list.id}`, { name: 'Temp 2' }));
+    await updated('ContactList', 'ContactList', `/contact-lists/${list.id}`);
+    const item = await ok(req('POST', '/contact-list-items', { contactListId: list.id, name: 'Gil', number: newNumber() }));
+    await c.event(ch('ContactListItem'), 'create');
+    await ok(req('PUT', `/contact-list-items/${item.id}`, { name: 'Gil Souza' }));
+    const itemEvent = await c.next((m) => m.channel === ch('ContactListItem') && m.data?.action === 'update' && (m.data.ContactListItem as { name: string } | undefined)?.name === 'Gil Souza');
+    expect(itemEvent.data).toEqual({ action: 'update', ContactListItem: (await req('GET', `/contact-list-items/${item.id}`)).body });
+
+    const campaign = await ok(req('POST', '/campaigns', { name: 'Draft' }));
+    await c.event(ch('campaign'), 'create');
+    await ok(req('PUT', `/campaigns/${campaign.id}`, { name: 'Draft 2' }));
+    await updated('campaign', 'campaign', `/campaigns/${campaign.id}`);
+    await ok(req('DELETE', `/campaigns/${campaign.id}`));
+    await deleted('campaign', 'campaign', campaign.id);
+    await ok(req('DELETE', `/contact-lists/${list.id}`));
+    await deleted('ContactList', 'ContactList', list.id);
+
+    // The payment: under the joined channel's full name, once.
+    await live.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() + 3 * 86_400_000).toISOString(), version: eb('version', '+', 1) })).where('id', '=', desk.companyId).execute();
+    await generateInvoices(live.deps);
+    const invoice = await live.db.selectFrom('invoices').select('id').where('companyId', '=', desk.companyId).executeTakeFirstOrThrow();
+    await ok(req('POST', `/simulator/payments/${invoice.id}/confirm`));
+    const payment = await c.event(ch('payment'));
+    expect(payment.data).toMatchObject({ action: 'CONCLUIDA', invoiceId: invoice.id });
+    expect(c.got.filter((m) => m.type === 'event' && m.channel === 'payment')).toEqual([]);
   });
 });
