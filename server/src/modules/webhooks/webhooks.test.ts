@@ -15,7 +15,7 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
-    t = await createTestApp(dialect, { simulator: true, webhooks: { concurrency: 10, timeoutMs: 5_000, attempts: 4, backoffMs: 10 } });
+    t = await createTestApp(dialect, { simulator: true, webhooks: { concurrency: 10, timeoutMs: 5_000, attempts: 4, backoffMs: 10, allowPrivate: true, retentionDays: 7, keepPerWebhook: 1_000 } });
     receiver = await startReceiver();
   });
   afterAll(async () => {
