@@ -2,6 +2,10 @@
 // external integrator would write one with the `ws` package: wait for `ready`, join and leave by
 // name, and await the events of a channel.
 import WebSocket from 'ws';
+import { liveEventProblem } from './openapi-check.ts';
+
+/** Events that did not match their documented schema (x-zapdesk-live-channels): a test file asserts none. */
+export const liveProblems: string[] = [];
 
 export type Msg = { type: string; channel?: string; data?: Record<string, unknown>; error?: string };
 
@@ -11,6 +15,10 @@ export async function consumer(live: { url: string }, token: string) {
   const waiters: { test: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
   ws.on('message', (raw) => {
     const m = JSON.parse(String(raw)) as Msg;
+    if (m.type === 'event' && m.channel?.startsWith('company-')) {
+      const problem = liveEventProblem(m.channel, m.data);
+      if (problem) liveProblems.push(problem);
+    }
     got.push(m);
     for (const w of [...waiters]) if (w.test(m)) {
       waiters.splice(waiters.indexOf(w), 1);

@@ -7,8 +7,9 @@ import type WebSocket from 'ws';
 import { tenant } from '../db/tenant.ts';
 import { runCampaignPass } from '../modules/campaigns/dispatch/job.ts';
 import { generateInvoices } from '../jobs/invoices.ts';
+import { settleProfilePictures } from '../modules/contacts/profile-picture.ts';
 import { DIALECTS } from '../../test/harness.ts';
-import { consumer } from '../../test/channel-consumer.ts';
+import { consumer, liveProblems } from '../../test/channel-consumer.ts';
 import { setupDesk, newNumber } from '../../test/conversation.ts';
 import { startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
 
@@ -35,6 +36,8 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
   afterAll(async () => {
     for (const ws of sockets) ws.terminate();
     await live?.close();
+    // Every event a consumer got matched its documented schema (/openapi.json x-zapdesk-live-channels).
+    expect(liveProblems).toEqual([]);
   });
 
   it('announces an import as one message per batch with every record, and the list check as item updates', async () => {
@@ -214,6 +217,10 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
 
     const contact = await ok(req('POST', '/contacts', { name: 'Eva', number: newNumber() }));
     await c.event(ch('contact'), 'create');
+    // Its profile picture is asked of the connection in the background: an update of its own.
+    await settleProfilePictures(live.deps);
+    const picture = await c.next((m) => m.channel === ch('contact') && m.data?.action === 'update' && Boolean((m.data.contact as { profilePicUrl: string | null } | undefined)?.profilePicUrl));
+    expect(picture.data).toMatchObject({ contact: { id: contact.id, name: 'Eva' } });
     await ok(req('PUT', `/contacts/${contact.id}`, { name: 'Eva Lima' }));
     await updated('contact', 'contact', `/contacts/${contact.id}`);
     const ticket = await ok(req('POST', '/tickets', { contactId: contact.id, status: 'open', whatsappId: desk.connectionId }));

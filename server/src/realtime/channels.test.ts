@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DIALECTS } from '../../test/harness.ts';
-import { consumer, type Msg } from '../../test/channel-consumer.ts';
+import { consumer, liveProblems, type Msg } from '../../test/channel-consumer.ts';
 import { startLiveApp, type LiveApp } from '../../test/live.ts';
 import { seedContact, seedQueue, seedTenant, seedUser, loginAs } from '../../test/seed.ts';
 
@@ -27,6 +27,8 @@ describe.each(DIALECTS)('live channels on /sync/ws (%s)', (dialect) => {
   afterAll(async () => {
     for (const ws of sockets) ws.terminate();
     await live?.close();
+    // Every event a consumer got matched its documented schema (/openapi.json x-zapdesk-live-channels).
+    expect(liveProblems).toEqual([]);
   });
 
   it('sends an event with the REST record for each entity changed through the API', async () => {
