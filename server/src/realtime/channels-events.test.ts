@@ -190,7 +190,9 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     const wa = await ok(req('POST', '/whatsapp', { name: 'Second line', provider: 'simulator' }));
     await c.event(ch('whatsapp'), 'create');
     await ok(req('PUT', `/whatsapp/${wa.id}`, { name: 'Second line (renamed)' }));
-    await updated('whatsapp', 'whatsapp', `/whatsapp/${wa.id}`);
+    // Its session may move (status, QR) between the event and a GET: the rename is what is checked.
+    const renamed = await c.next((m) => m.channel === ch('whatsapp') && m.data?.action === 'update' && (m.data.whatsapp as { name: string } | undefined)?.name === 'Second line (renamed)');
+    expect(renamed.data).toMatchObject({ action: 'update', whatsapp: { id: wa.id, name: 'Second line (renamed)' } });
     // Its session: starting it shows a QR, scanning it connects (whatsappSession updates).
     await ok(req('POST', `/whatsappsession/${wa.id}`));
     const qr = await c.next((m) => m.channel === ch('whatsappSession') && (m.data?.whatsappSession as { status: string } | undefined)?.status === 'qrcode');
@@ -269,8 +271,13 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     await updated('campaign', 'campaign', `/campaigns/${campaign.id}`);
     await ok(req('DELETE', `/campaigns/${campaign.id}`));
     await deleted('campaign', 'campaign', campaign.id);
+    // A campaign naming the list loses it when the list goes: an update of the campaign.
+    const named = await ok(req('POST', '/campaigns', { name: 'Uses the list', contactListId: list.id }));
+    await c.event(ch('campaign'), 'create');
     await ok(req('DELETE', `/contact-lists/${list.id}`));
     await deleted('ContactList', 'ContactList', list.id);
+    const detached = await c.event(ch('campaign'), 'update');
+    expect(detached.data).toMatchObject({ campaign: { id: named.id, contactListId: null } });
 
     // The payment: under the joined channel's full name, once.
     await live.db.updateTable('companies').set((eb) => ({ dueDate: new Date(Date.now() + 3 * 86_400_000).toISOString(), version: eb('version', '+', 1) })).where('id', '=', desk.companyId).execute();
