@@ -42,7 +42,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function startServer(dataDir: string, port: number, databaseUrl: string | undefined, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), WEB_PORT: String(await freePort()), DATA_DIR: dataDir, ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', SIMULATOR: '1', RATE_LIMIT_PER_IP: '1000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
+    env: { ...process.env, PORT: String(port), WEB_PORT: String(await freePort()), DATA_DIR: dataDir, ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', SIMULATOR: '1', RATE_LIMIT_PER_IP: '1000000', WEBHOOKS_ALLOW_PRIVATE: '1', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

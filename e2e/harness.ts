@@ -56,6 +56,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     SIMULATOR: '1',
     RATE_LIMIT_PER_IP: '10000',
     RATE_LIMIT_PER_ACCOUNT: '10000',
+    // The webhook receivers of the tests listen on 127.0.0.1 (the SSRF guard refuses it otherwise).
+    WEBHOOKS_ALLOW_PRIVATE: '1',
     ...env,
   });
   // A synced row updated without its version moving fails the statement (version-guard.ts).

@@ -65,8 +65,13 @@ export type Config = {
     publicUrl: string;
     speechBaseUrl?: string;
   };
-  /** Company webhooks (webhooks/README.md): posts in flight at once, a post's deadline, attempts before `failed`, first backoff. */
-  webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number };
+  /**
+   * Company webhooks (webhooks/README.md): posts in flight at once, a post's deadline, attempts
+   * before `failed`, first backoff; whether receivers on loopback or private addresses are allowed
+   * (WEBHOOKS_ALLOW_PRIVATE=1, self-hosted setups; off: the SSRF guard of webhooks/target.ts); how
+   * long delivered and failed deliveries are kept, and how many per webhook at most.
+   */
+  webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; allowPrivate: boolean; retentionDays: number; keepPerWebhook: number };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
   /**
@@ -170,6 +175,9 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env.WEBHOOK_TIMEOUT_MS, 10_000),
       attempts: int(env.WEBHOOK_ATTEMPTS, 8),
       backoffMs: int(env.WEBHOOK_BACKOFF_MS, 5_000),
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1',
+      retentionDays: int(env.WEBHOOK_RETENTION_DAYS, 7),
+      keepPerWebhook: int(env.WEBHOOK_KEEP_PER_WEBHOOK, 1_000),
     },
     simulatorTiming: {
       qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),

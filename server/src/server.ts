@@ -29,6 +29,7 @@ import { startSchedulesJob } from './jobs/schedules.ts';
 import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { startCampaignDispatch } from './modules/campaigns/dispatch/job.ts';
 import { startPresenceJob } from './jobs/presence.ts';
+import { startWebhookPruneJob } from './webhooks/prune.ts';
 import { startInvoicesJob } from './jobs/invoices.ts';
 import { startFlowTimerJob } from './flows-runtime/timers.ts';
 import { startMessageIndexJob } from './db/message-index.ts';
@@ -91,6 +92,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const invoicesJob = startInvoicesJob(deps);
   const flowTimers = startFlowTimerJob(deps);
   const messageIndex = startMessageIndexJob(deps);
+  const webhookPrune = startWebhookPruneJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -103,7 +105,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await flowTimers.stop();
       await deps.assistants.stop();
       await deps.webhooks.stop();
-      await Promise.all([...ticketJobs, presenceJob, invoicesJob].map((j) => j.stop()));
+      await Promise.all([...ticketJobs, presenceJob, invoicesJob, webhookPrune].map((j) => j.stop()));
       await web?.close();
       await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

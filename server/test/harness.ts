@@ -41,7 +41,7 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     dropDatabase = fresh.drop;
   }
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret' }),
+    ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret', WEBHOOKS_ALLOW_PRIVATE: '1' }),
     databaseUrl,
     rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
     ...overrides,

@@ -45,9 +45,11 @@ const validators = new Map<string, ValidateFunction>();
 const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void;
 
 function validatorFor(route: Route, status: number): ValidateFunction {
-  const pointer = ['paths', toOpenApiPath(route.path), route.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema']
-    .map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1')))
-    .join('/');
+  return validatorAt(['paths', toOpenApiPath(route.path), route.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema']);
+}
+
+function validatorAt(path: string[]): ValidateFunction {
+  const pointer = path.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
   let validate = validators.get(pointer);
   if (!validate) {
     if (!ajv) {
@@ -83,6 +85,27 @@ export function answerProblem(method: string, url: string, status: number, body:
   const errors = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
   return `${where}: the answer does not match its documented schema: ${errors.join('; ')}`;
 }
+
+const describeErrors = (validate: ValidateFunction) =>
+  (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`).join('; ');
+
+/** What is wrong with a webhook delivery's body as the document's `webhooks` describe it, or undefined. */
+export function webhookPayloadProblem(event: string, body: unknown): string | undefined {
+  if (!(buildDocument().webhooks as Record<string, unknown>)[event]) return `webhook ${event}: not documented`;
+  const validate = validatorAt(['webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema']);
+  return validate(body) ? undefined : `webhook ${event}: the payload does not match its documented schema: ${describeErrors(validate)}`;
+}
+
+/** What is wrong with a live channel's event `data` as `x-zapdesk-live-channels` describes it, or undefined. */
+export function liveEventProblem(channel: string, data: unknown): string | undefined {
+  const entity = /^company-\d+-([A-Za-z]+)/.exec(channel)?.[1];
+  if (!entity || !(buildDocument()['x-zapdesk-live-channels'] as Record<string, unknown>)[entity]) return `live channel ${channel}: not documented`;
+  const validate = validatorAt(['x-zapdesk-live-channels', entity, 'data']);
+  return validate(data) ? undefined : `live channel ${channel}: the event does not match its documented schema: ${describeErrors(validate)}`;
+}
+
+let built: Record<string, unknown> | undefined;
+const buildDocument = () => (built ??= buildOpenApiDocument());
 
 /** Watches each parse: the schema must be the one the route's document names. */
 export function watchParses(report: (problem: string) => void): () => void {

@@ -85,6 +85,8 @@ export const ERROR_STATUS = {
   ERR_PIX_NOT_CONFIGURED: 409,
   /** A payment webhook whose signature is missing or wrong (or webhooks are not configured). */
   ERR_INVALID_SIGNATURE: 401,
+  /** A company webhook's URL that is not http(s) or reaches a loopback, private, link-local, CGNAT, multicast or metadata address. */
+  ERR_WEBHOOK_URL_FORBIDDEN: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -11,7 +11,9 @@ import { getCampaignRow } from '../modules/campaigns/service.ts';
 import { toChatDtos } from '../modules/chats/dto.ts';
 import { findContactList } from '../modules/contact-lists/queries.ts';
 import { getContactListItem } from '../modules/contact-lists/service.ts';
+import { toContactDtos } from '../modules/contacts/dto.ts';
 import { getContact } from '../modules/contacts/service.ts';
+import { toContactListItemDto } from '../modules/contact-lists/dto.ts';
 import { findFileList } from '../modules/files/queries.ts';
 import { toMessageDtos } from '../modules/messages/dto.ts';
 import { getPrompt } from '../modules/prompts/service.ts';
@@ -32,7 +34,8 @@ type Render = (r: RecordReader, companyId: number, id: number) => Promise<unknow
 const renderers: Partial<Record<DomainEvent['entity'], Render>> = {
   whatsapp: (r, companyId, id) => getConnection(r.db, adminOf(companyId), companyId, id, true),
   whatsappSession: (r, companyId, id) => getConnection(r.db, adminOf(companyId), companyId, id, true),
-  user: (r, companyId, id) => findUser(r.db, companyId, id, 0),
+  // As the user reads their own row (with `language`): a language change is then visible.
+  user: (r, companyId, id) => findUser(r.db, companyId, id, id),
   chat: async (r, companyId, id) => {
     const row = await tenant(r.db, companyId).selectFrom('chats').selectAll('chats').where('chats.id', '=', id).executeTakeFirst();
     return row ? (await toChatDtos(r.db, companyId, [row]))[0] : undefined;
@@ -68,4 +71,36 @@ export async function renderRecord(r: RecordReader, e: DomainEvent): Promise<unk
     if (err instanceof AppError) return undefined;
     throw err;
   }
+}
+
+type RenderMany = (r: RecordReader, companyId: number, ids: number[]) => Promise<unknown[]>;
+
+/** Batches (imports) are read in one query per entity, not a query per row. */
+const manyRenderers: Partial<Record<DomainEvent['entity'], RenderMany>> = {
+  contact: async (r, companyId, ids) => {
+    const rows = await tenant(r.db, companyId).selectFrom('contacts').selectAll('contacts').where('contacts.id', 'in', ids).orderBy('contacts.id').execute();
+    return toContactDtos(r.db, companyId, rows);
+  },
+  ContactListItem: async (r, companyId, ids) => {
+    const rows = await tenant(r.db, companyId).selectFrom('contactListItems').selectAll('contactListItems').where('contactListItems.id', 'in', ids).orderBy('contactListItems.id').execute();
+    return rows.map(toContactListItemDto);
+  },
+};
+
+/** The records of a batch event still there (a row deleted since is left out), read in slices. */
+export async function renderRecords(r: RecordReader, e: DomainEvent): Promise<unknown[]> {
+  const ids = e.batch ?? [e.id];
+  if (e.action === 'delete') return ids.map((id) => ({ id }));
+  const many = manyRenderers[e.entity];
+  const out: unknown[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    if (many) out.push(...(await many(r, e.companyId, slice)));
+    else for (const id of slice) {
+      const { batch: _batch, ...single } = e;
+      const one = await renderRecord(r, { ...single, id });
+      if (one !== undefined) out.push(one);
+    }
+  }
+  return out;
 }

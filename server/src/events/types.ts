@@ -45,7 +45,15 @@ export type DomainEvent = {
   audience?: number[];
   /** A record given whole (payment: the billing event); otherwise it is rendered from the row. */
   data?: unknown;
+  /**
+   * A batch (an import's 1,000 rows): the same action on these rows, announced in one live message
+   * `{action, <entity>s: [records]}` and as one webhook delivery per record; `id` is the first.
+   */
+  batch?: number[];
 };
 
 /** The key of the live event's record in the message (spec: `{action:'update', whatsapp}`, `{action:'delete', whatsappId}`). */
 export const recordKey = (entity: LiveEntity): string => (entity === 'appMessage' ? 'message' : entity);
+
+/** The key of a batch's records: `contacts`, `ContactListItems`. */
+export const recordsKey = (entity: LiveEntity): string => `${recordKey(entity)}s`;

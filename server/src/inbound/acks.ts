@@ -4,6 +4,7 @@ import type { Ack } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
+import { change, emit } from '../events/emit.ts';
 
 export async function applyAck(deps: AppDeps, connection: { id: number; companyId: number }, update: { id: string; ack: Ack }): Promise<boolean> {
   return write(deps, async (tx) => {
@@ -13,9 +14,11 @@ export async function applyAck(deps: AppDeps, connection: { id: number; companyI
       .where('messages.whatsappId', '=', connection.id)
       .where('messages.wid', '=', update.id)
       .where('messages.ack', '<', update.ack)
+      .returning('messages.id')
       .executeTakeFirst();
-    const changed = Number(res.numUpdatedRows) > 0;
-    if (changed) tx.effects.poke(connection.companyId);
-    return changed;
+    if (!res) return false;
+    tx.effects.poke(connection.companyId);
+    await emit(tx, change(connection.companyId, 'appMessage', 'update', res.id));
+    return true;
   });
 }

@@ -5,6 +5,7 @@ import type { MessageChange } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
+import { change, emit } from '../events/emit.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 
 /**
@@ -12,16 +13,16 @@ import { previewOf } from '../modules/messages/dto.ts';
  * stored here (older than the platform, or ignored as a group message) changes nothing; a deleted
  * message is never edited back to life. Answers whether a row changed.
  */
-export async function applyMessageChange(deps: AppDeps, connection: { id: number; companyId: number }, change: MessageChange): Promise<boolean> {
+export async function applyMessageChange(deps: AppDeps, connection: { id: number; companyId: number }, edit: MessageChange): Promise<boolean> {
   return write(deps, async (tx) => {
     const t = tenant(tx.db, connection.companyId);
     const now = new Date().toISOString();
-    const values = change.kind === 'edit' ? { body: change.body, isEdited: 1 } : { isDeleted: 1 };
+    const values = edit.kind === 'edit' ? { body: edit.body, isEdited: 1 } : { isDeleted: 1 };
     const updated = await t
       .updateTable('messages')
       .set((eb) => ({ ...values, updatedAt: now, version: eb('messages.version', '+', 1) }))
       .where('messages.whatsappId', '=', connection.id)
-      .where('messages.wid', '=', change.id)
+      .where('messages.wid', '=', edit.id)
       .where('messages.isDeleted', '=', 0)
       .returning(['messages.id', 'messages.ticketId', 'messages.mediaType'])
       .executeTakeFirst();
@@ -35,15 +36,17 @@ export async function applyMessageChange(deps: AppDeps, connection: { id: number
       .limit(1)
       .executeTakeFirst();
     if (latest?.id === updated.id) {
-      const line = change.kind === 'edit' ? previewOf(change.body, updated.mediaType) : '';
+      const line = edit.kind === 'edit' ? previewOf(edit.body, updated.mediaType) : '';
       // The version moves, not updatedAt: an edit must not lift the ticket to the top of the list.
       await t
         .updateTable('tickets')
         .set((eb) => ({ lastMessage: line, version: eb('tickets.version', '+', 1) }))
         .where('tickets.id', '=', updated.ticketId)
         .execute();
+      await emit(tx, change(connection.companyId, 'ticket', 'update', updated.ticketId));
     }
     tx.effects.poke(connection.companyId);
+    await emit(tx, change(connection.companyId, 'appMessage', 'update', updated.id));
     return true;
   });
 }

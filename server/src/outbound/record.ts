@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
+import { change, emit } from '../events/emit.ts';
 import type { QueuedRow } from './dispatcher.ts';
 import { groupBy } from '../inbound/resolve.ts';
 import { tellOrigin } from './outcomes.ts';
@@ -17,6 +18,7 @@ export const UNCONFIRMED = 'ERR_SEND_UNCONFIRMED';
 export async function recordSent(tx: Tx, companyId: number, row: QueuedRow, wid: string): Promise<void> {
   await deleteEcho(tx.db, { companyId, whatsappId: row.whatsappId, wid, messageId: row.messageId });
   await markSent(tx.db, { companyId, messageId: row.messageId, wid, now: new Date().toISOString() });
+  await emit(tx, change(companyId, 'appMessage', 'update', row.messageId));
   await finish(tx, companyId, row, { status: 'sent' });
 }
 
@@ -63,6 +65,7 @@ export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[])
 /** The message failed for good with a catalogue code; the chat offers to send it again. */
 export async function recordFailed(tx: Tx, companyId: number, row: Pick<QueuedRow, 'id' | 'messageId' | 'origin'>, code: string): Promise<void> {
   await markFailed(tx, companyId, row.messageId, code);
+  await emit(tx, change(companyId, 'appMessage', 'update', row.messageId));
   await finish(tx, companyId, row, { status: 'failed', code });
 }
 

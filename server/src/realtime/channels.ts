@@ -7,8 +7,8 @@
 // in the order the events came per company.
 import { AppError, isCompanyAdmin, type Profile } from '@zapdesk/sync';
 import type { AppDeps } from '../context.ts';
-import { renderRecord } from '../events/records.ts';
-import { LIVE_ENTITIES, recordKey, type DomainEvent, type LiveEntity } from '../events/types.ts';
+import { renderRecord, renderRecords } from '../events/records.ts';
+import { LIVE_ENTITIES, recordKey, recordsKey, type DomainEvent, type LiveEntity } from '../events/types.ts';
 import type { ServerEvent } from './hub.ts';
 
 /** A socket as the channels know it. */
@@ -87,7 +87,16 @@ export function createLiveChannels(deps: AppDeps) {
     socket.send({ type: 'left', channel: name });
   }
 
+  /** A batch (an import): one message with its records, `{action, contacts: [...]}`. */
+  async function deliverBatch(e: DomainEvent, targets: [string, Set<LiveSocket>][]) {
+    const records = await renderRecords({ db: deps.db, secrets: deps.secrets }, e);
+    if (records.length === 0) return;
+    const data = { action: e.action, [recordsKey(e.entity)]: records };
+    for (const [channel, sockets] of targets) for (const s of sockets) s.send({ type: 'event', channel, data });
+  }
+
   async function deliver(e: DomainEvent, targets: [string, Set<LiveSocket>][]) {
+    if (e.batch) return deliverBatch(e, targets);
     const record = await renderRecord({ db: deps.db, secrets: deps.secrets }, e);
     if (record === undefined) return;
     const key = recordKey(e.entity);

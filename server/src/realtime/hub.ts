@@ -8,6 +8,9 @@ import type { Logger } from '../log.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { createLocalBus, type Bus, type BusMessage } from './bus.ts';
 
+/** Ids of a batch event per bus message: 500 ids of up to 11 characters stay under NOTIFY's 8000 bytes. */
+const BUS_BATCH_IDS = 500;
+
 /** What a connected socket must offer the hub. */
 export type SyncSocket = {
   companyId: number;
@@ -154,10 +157,27 @@ export function createRealtime(opts: { log: Logger; bus?: Bus; pokeDelayMs?: num
       for (const h of entityHandlers) h(events);
       if (!opts.bus) return;
       const slim = events.map(({ hooks: _hooks, orderKey: _orderKey, data, ...e }) => (data === undefined ? e : { ...e, data }));
-      // NOTIFY payloads stop at 8000 bytes: a batch of inbound messages goes in slices.
-      for (let i = 0; i < slim.length; i += 40) {
-        void bus.publish({ origin: instance, kind: 'entities', events: slim.slice(i, i + 40) }).catch((err: unknown) => opts.log.warn('realtime publish failed', { error: String(err) }));
+      const send = (list: DomainEvent[]) => void bus.publish({ origin: instance, kind: 'entities', events: list }).catch((err: unknown) => opts.log.warn('realtime publish failed', { error: String(err) }));
+      // NOTIFY payloads stop at 8000 bytes: a batch of inbound messages goes in slices of 40, and
+      // an import's batch event in slices of its ids (each one message, like a smaller batch).
+      let pending: DomainEvent[] = [];
+      const flush = () => {
+        if (pending.length) send(pending);
+        pending = [];
+      };
+      for (const e of slim) {
+        if (!e.batch) {
+          pending.push(e);
+          if (pending.length === 40) flush();
+          continue;
+        }
+        flush();
+        for (let i = 0; i < e.batch.length; i += BUS_BATCH_IDS) {
+          const ids = e.batch.slice(i, i + BUS_BATCH_IDS);
+          send([{ ...e, id: ids[0]!, batch: ids }]);
+        }
       }
+      flush();
     },
     onEntityEvents(handler) {
       entityHandlers.add(handler);

@@ -19,6 +19,7 @@ import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { createKeyedLock } from '../inbound/keyed-lock.ts';
 import { bumpVersion } from '../sync/version.ts';
+import { change, emit } from '../events/emit.ts';
 
 /** A reload reconnects well within this; closing the last socket marks offline after it. */
 export const PRESENCE_GRACE_MS = 5_000;
@@ -38,7 +39,10 @@ export async function markUsersOnline(tx: Tx, companyId: number, userIds: number
   const rest = userIds.filter((id) => !done.has(id));
   // Already online: only the last-seen time, which no client sees (no bump, no pull).
   if (rest.length) await t.updateTable('users').set({ lastSeenAt: seenAt }).where('users.id', 'in', rest).execute();
-  if (done.size) tx.effects.poke(companyId);
+  if (done.size) {
+    tx.effects.poke(companyId);
+    await emit(tx, [...done].map((id) => change(companyId, 'user', 'update', id)));
+  }
   return [...done];
 }
 
@@ -56,7 +60,10 @@ export async function markUsersOffline(tx: Tx, companyId: number, userIds: numbe
     .$if(seenUntil !== undefined, (q) => q.where((eb) => eb.or([eb('users.lastSeenAt', 'is', null), eb('users.lastSeenAt', '<=', seenUntil!)])))
     .returning('users.id')
     .execute();
-  if (rows.length) tx.effects.poke(companyId);
+  if (rows.length) {
+    tx.effects.poke(companyId);
+    await emit(tx, rows.map((r) => change(companyId, 'user', 'update', r.id)));
+  }
   return rows.map((r) => r.id);
 }
 

@@ -7,7 +7,7 @@ import type { WebhookPayload } from '@zapdesk/sync';
 import type { Config } from '../config.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Reader, Tx } from '../db/write.ts';
-import { renderRecord } from '../events/records.ts';
+import { renderRecord, renderRecords } from '../events/records.ts';
 import type { DomainEvent } from '../events/types.ts';
 
 export const SUBSCRIPTIONS_TTL_MS = 5_000;
@@ -54,6 +54,9 @@ export function deliveryRows(webhookIds: number[], event: string, companyId: num
   return webhookIds.map((webhookId) => ({ webhookId, eventId, event, orderKey: orderKey ?? `event:${eventId}`, payload: text }));
 }
 
+/** A batch's record is ordered like the single change of that row (`contact:{id}`). */
+const batchOrderKey = (e: DomainEvent, id: number) => (e.orderKey ? `${e.orderKey}${id}` : undefined);
+
 export async function queueWebhookDeliveries(tx: Tx, events: DomainEvent[]): Promise<void> {
   let byCompany: Map<number, DeliveryRow[]> | undefined;
   const now = Date.now();
@@ -63,18 +66,28 @@ export async function queueWebhookDeliveries(tx: Tx, events: DomainEvent[]): Pro
     if (subs.events.size === 0) continue;
     const wanted = e.hooks.filter((h) => subs.events.has(h));
     if (wanted.length === 0) continue;
-    const data = await renderRecord({ db: tx.db }, e);
-    if (data === undefined) continue;
     byCompany ??= new Map();
     const rows = byCompany.get(e.companyId) ?? [];
-    for (const event of wanted) rows.push(...deliveryRows(subs.hooks.filter((h) => h.events.has(event)).map((h) => h.id), event, e.companyId, e.orderKey, data));
     byCompany.set(e.companyId, rows);
+    if (e.batch) {
+      // An import's batch: one delivery per record, as if each had been created alone.
+      const records = (await renderRecords({ db: tx.db }, e)) as { id: number }[];
+      for (const event of wanted) {
+        const ids = subs.hooks.filter((h) => h.events.has(event)).map((h) => h.id);
+        for (const record of records) rows.push(...deliveryRows(ids, event, e.companyId, batchOrderKey(e, record.id), record));
+      }
+      continue;
+    }
+    const data = await renderRecord({ db: tx.db }, e);
+    if (data === undefined) continue;
+    for (const event of wanted) rows.push(...deliveryRows(subs.hooks.filter((h) => h.events.has(event)).map((h) => h.id), event, e.companyId, e.orderKey, data));
   }
   for (const [companyId, rows] of byCompany ?? []) await insertDeliveries(tx, companyId, rows);
 }
 
 export async function insertDeliveries(tx: Tx, companyId: number, rows: DeliveryRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tenant(tx.db, companyId).insertInto('webhookDeliveries', rows).execute();
+  // In slices: 1,000 deliveries × 5 columns stay under every dialect's bound-parameter limit.
+  for (let i = 0; i < rows.length; i += 1_000) await tenant(tx.db, companyId).insertInto('webhookDeliveries', rows.slice(i, i + 1_000)).execute();
   tx.effects.afterCommit((app) => app.webhooks.wake());
 }

@@ -11,6 +11,7 @@ import { write } from '../db/write.ts';
 import { createPump } from '../jobs/pump.ts';
 import { claimDeliveries, findQueuedDeliveries, hasLiveDeliveries, requeueAbandonedDeliveries, settleDelivery, type ClaimedDelivery, type Outcome } from './deliveries.ts';
 import { postDelivery } from './post.ts';
+import { assertWebhookTarget, type Resolve, type TargetPolicy } from './target.ts';
 
 export type WebhookWorker = {
   /** A write queued deliveries: look now (after the commit). */
@@ -20,9 +21,21 @@ export type WebhookWorker = {
   stop(): Promise<void>;
   /** Resolves once no delivery is queued or running (tests and benchmarks; retries wait for their time). */
   idle(): Promise<void>;
+  /** Refuses a URL this worker would not post to (ERR_WEBHOOK_URL_FORBIDDEN): call before the write that stores it. */
+  checkTarget(url: string): Promise<void>;
 };
 
-export type WebhookOptions = { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; pollMs?: number };
+export type WebhookOptions = {
+  concurrency: number;
+  timeoutMs: number;
+  attempts: number;
+  backoffMs: number;
+  pollMs?: number;
+  /** Loopback and private receivers allowed (WEBHOOKS_ALLOW_PRIVATE=1); off, the SSRF guard refuses them. */
+  allowPrivate?: boolean;
+  /** The resolver of the guard (tests inject one; default: the system's). */
+  resolve?: Resolve;
+};
 
 /** The wait before attempt n+1: doubling from `backoffMs`, capped at 10 minutes, with some jitter. */
 export function backoffOf(opts: Pick<WebhookOptions, 'backoffMs'>, attempts: number): number {
@@ -37,6 +50,7 @@ const RECOVER_EVERY_MS = 10_000;
 
 export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   const instance = randomUUID();
+  const policy: TargetPolicy = { allowPrivate: opts.allowPrivate ?? false, resolve: opts.resolve };
   const busyKeys = new Set<string>();
   const running = new Set<Promise<void>>();
   const abort = new AbortController();
@@ -129,12 +143,12 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
   async function run(app: AppDeps, d: ClaimedDelivery) {
     const secret = secretOf(app, d.secret);
     if (secret === undefined) return record(d.id, 'failed', { responseStatus: null, durationMs: 0, error: 'the signing secret cannot be opened with this data key' });
-    const outcome = await postDelivery({ ...d, secret }, opts.timeoutMs, abort.signal);
+    const outcome = await postDelivery({ ...d, secret }, opts.timeoutMs, abort.signal, policy);
     // Stopping: the row stays running and is taken again at the next start.
     if (abort.signal.aborted) return;
-    const { ok, ...result } = outcome;
+    const { ok, permanent, ...result } = outcome;
     if (ok) await record(d.id, 'done', result);
-    else if (d.attempts >= opts.attempts) await record(d.id, 'failed', result);
+    else if (permanent || d.attempts >= opts.attempts) await record(d.id, 'failed', result);
     else await record(d.id, 'queued', result, new Date(Date.now() + backoffOf(opts, d.attempts)).toISOString());
   }
 
@@ -154,6 +168,7 @@ export function createWebhookWorker(opts: WebhookOptions): WebhookWorker {
 
   return {
     wake,
+    checkTarget: (url) => assertWebhookTarget(url, policy),
     async start(app) {
       deps = app;
       // PostgreSQL: another live instance may be posting; only rows claimed long ago are its dead ones.

@@ -61,6 +61,7 @@ const en: Messages = {
   ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
   ERR_PIX_NOT_CONFIGURED: 'Pix payments are not configured yet. Please contact the platform administrator.',
   ERR_INVALID_SIGNATURE: 'Invalid signature.',
+  ERR_WEBHOOK_URL_FORBIDDEN: 'This URL cannot receive webhooks: use a public http or https address.',
 };
 
 const pt: Messages = {
@@ -116,6 +117,7 @@ const pt: Messages = {
   ERR_INVOICE_ALREADY_PAID: 'Esta fatura já está paga.',
   ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix ainda não foi configurado. Fale com o administrador da plataforma.',
   ERR_INVALID_SIGNATURE: 'Assinatura inválida.',
+  ERR_WEBHOOK_URL_FORBIDDEN: 'Esta URL não pode receber webhooks: use um endereço http ou https público.',
 };
 
 const es: Messages = {
@@ -171,6 +173,7 @@ const es: Messages = {
   ERR_INVOICE_ALREADY_PAID: 'Esta factura ya está pagada.',
   ERR_PIX_NOT_CONFIGURED: 'El pago por Pix aún no está configurado. Contacte al administrador de la plataforma.',
   ERR_INVALID_SIGNATURE: 'Firma inválida.',
+  ERR_WEBHOOK_URL_FORBIDDEN: 'Esta URL no puede recibir webhooks: use una dirección http o https pública.',
 };
 
 export const ERROR_TRANSLATIONS: Record<Language, Messages> = { en, pt, es };

@@ -3,6 +3,7 @@
 import { ERROR_STATUS, PLAN_FEATURES, type ErrorCode } from '@zapdesk/sync';
 import { z } from 'zod';
 import { INPUT_NAMES, isNamed, OUTPUT_NAMES } from './components.ts';
+import { LIVE_CHANNELS_MARKDOWN, LIVE_RECORDS, liveMessageOf, paymentLiveMessage, WEBHOOK_DATA, WEBHOOK_HEADERS, webhookPayloadOf } from './events.ts';
 import { ROUTE_DOCS } from './registry.ts';
 import { isRawAnswer, type AuthScheme, type Method, type RouteDoc } from './types.ts';
 
@@ -180,17 +181,38 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
       };
     }
   }
+  // What the API sends unasked (events.ts): the webhooks' deliveries and the live channels' messages.
+  const webhooks: Record<string, Json> = {};
+  for (const [event, { summary, data }] of Object.entries(WEBHOOK_DATA)) {
+    webhooks[event] = {
+      post: {
+        summary,
+        operationId: `webhook_${event.replace(/\W/g, '_')}`,
+        parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
+        requestBody: { required: true, content: { 'application/json': { schema: toSchema(webhookPayloadOf(event, data), 'output', `webhook_${event.replace(/\W/g, '_')}`, components) } } },
+        responses: { '200': { description: 'Any 2xx: delivered. Anything else (or no answer within 10 s): retried with backoff, with the same event id.' } },
+      },
+    };
+  }
+  const live: Record<string, Json> = {};
+  for (const [entity, { schema, what }] of Object.entries(LIVE_RECORDS)) {
+    live[entity] = { channel: `company-{companyId}-${entity}`, description: what, data: toSchema(liveMessageOf(entity, schema), 'output', `live_${entity}`, components) };
+  }
+  live.payment = { channel: 'company-{companyId}-payment', description: 'an invoice paid', data: toSchema(paymentLiveMessage, 'output', 'live_payment', components) };
   return {
     openapi: '3.1.0',
     info: {
       title: 'zapdesk API',
       version: '1.0.0',
       description:
-        'The HTTP API of zapdesk: customer service over WhatsApp for many companies. Generated from the zod schemas that validate each request. Every failure answers `{ error, message }` with a catalogue code.',
+        'The HTTP API of zapdesk: customer service over WhatsApp for many companies. Generated from the zod schemas that validate each request. Every failure answers `{ error, message }` with a catalogue code.' +
+        LIVE_CHANNELS_MARKDOWN,
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     tags: ROUTE_DOCS.map((a) => ({ name: a.tag, description: a.description })),
     paths,
+    webhooks,
+    'x-zapdesk-live-channels': live,
     components: { securitySchemes: SECURITY_SCHEMES, schemas: dropSafeIntBounds({ Error: ERROR_BODY, ...components }) },
   };
 }

@@ -5,6 +5,7 @@
 import type { ContactImportIssue, ContactImportSummary } from '@zapdesk/sync';
 import type { AppDeps } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
+import { change, emit } from '../../events/emit.ts';
 import type { Tx } from '../../db/write.ts';
 import { importRows, type ImportOptions } from '../contacts/import.ts';
 import { validateRow, type BatchResult, type CreatedContact, type NumberedRow } from '../contacts/import-batch.ts';
@@ -55,7 +56,10 @@ export async function importContactListBatch(tx: Tx, companyId: number, listId: 
     }
   }
   issues.sort((a, b) => a.row - b.row);
-  if (created.length > 0) tx.effects.poke(companyId);
+  if (created.length > 0) {
+    tx.effects.poke(companyId);
+    await emit(tx, change(companyId, 'ContactListItem', 'create', created[0]!.id, { batch: created.map((c) => c.id), listId }));
+  }
   return { created, issues };
 }
 

@@ -49,7 +49,7 @@ export async function updateContactList(tx: Tx, actor: Actor, listId: number, in
  * already written and lose the list, versions bumped (campaigns/detach.ts).
  */
 export async function deleteContactList(tx: Tx, actor: Actor, listId: number): Promise<void> {
-  await detachCampaigns(tx.db, actor.companyId, 'contactListId', listId);
+  await detachCampaigns(tx, actor.companyId, 'contactListId', listId);
   const result = await tenant(tx.db, actor.companyId).deleteFrom('contactLists').where('contactLists.id', '=', listId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw listNotFound();
   tx.effects.poke(actor.companyId);

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../context.ts';
 import type { ChannelQueries } from '../../channels/remote-channel.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
+import { change, emit } from '../../events/emit.ts';
 import { bumpVersion } from '../../sync/version.ts';
 
 /** Numbers asked of the channel at a time. */
@@ -109,19 +110,22 @@ async function checkUnchecked(deps: AppDeps, companyId: number, listId: number):
     const exists = new Map(answers.map((a) => [a.number, a.exists]));
     await write(deps, async (tx) => {
       const w = tenant(tx.db, companyId);
+      const checked: number[] = [];
       for (const item of items) {
         const valid = exists.get(item.number);
         if (valid === undefined) continue;
         // Only an item still unchecked with this number: one edited meanwhile is asked again.
-        await w
+        const res = await w
           .updateTable('contactListItems')
           .set({ isWhatsappValid: valid ? 1 : 0, ...bumpVersion() })
           .where('contactListItems.id', '=', item.id)
           .where('contactListItems.number', '=', item.number)
           .where('contactListItems.isWhatsappValid', 'is', null)
-          .execute();
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) > 0) checked.push(item.id);
       }
       tx.effects.poke(companyId);
+      if (checked.length) await emit(tx, change(companyId, 'ContactListItem', 'update', checked[0]!, { batch: checked, listId }));
     });
     afterId = items[items.length - 1]!.id;
   }

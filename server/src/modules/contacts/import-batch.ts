@@ -5,6 +5,7 @@
 import { contactNameSchema, contactNumberSchema, emailSchema, type ContactImportIssue, type ContactImportRow } from '@zapdesk/sync';
 import { CompiledQuery } from 'kysely';
 import { tenant } from '../../db/tenant.ts';
+import { change, emit } from '../../events/emit.ts';
 import type { Tx } from '../../db/write.ts';
 
 export type NumberedRow = { row: number; fields: ContactImportRow };
@@ -98,6 +99,10 @@ export async function importContactBatch(tx: Tx, companyId: number, importId: st
   }
   issues.sort((a, b) => a.row - b.row);
   // A batch of rows the company already had changes nothing a client shows: a rerun pokes no one.
-  if (created.length > 0) tx.effects.poke(companyId);
+  if (created.length > 0) {
+    tx.effects.poke(companyId);
+    // One event for the batch: one live message with its records, a contact.created per record.
+    await emit(tx, change(companyId, 'contact', 'create', created[0]!.id, { batch: created.map((c) => c.id), hooks: ['contact.created'], orderKey: 'contact:' }));
+  }
   return { created, issues };
 }

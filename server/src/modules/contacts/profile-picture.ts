@@ -10,6 +10,7 @@ import type { Peer } from '../../channels/types.ts';
 import { prepare } from '../../db/prepared.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
+import { change, emit } from '../../events/emit.ts';
 
 export const PROFILE_PIC_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -75,6 +76,7 @@ async function refresh(deps: AppDeps, ref: Ref): Promise<void> {
     if (!changed) return void (await update.set({ profilePicCheckedAt: checkedAt }).execute());
     await update.set((eb) => ({ profilePicUrl: url, profilePicCheckedAt: checkedAt, version: eb('contacts.version', '+', 1) })).execute();
     tx.effects.poke(ref.companyId);
+    await emit(tx, change(ref.companyId, 'contact', 'update', contact.id, { hooks: ['contact.updated'], orderKey: `contact:${contact.id}` }));
   });
 }
 

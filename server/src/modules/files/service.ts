@@ -76,7 +76,7 @@ export async function updateFileList(tx: Tx, actor: Actor, fileId: number, input
 export async function deleteFileList(tx: Tx, actor: Actor, fileId: number): Promise<void> {
   const options = (await findOptionsOf(tx.db, actor.companyId, [fileId])).get(fileId) ?? [];
   // Campaigns that named it lose it, versions bumped (campaigns/detach.ts).
-  await detachCampaigns(tx.db, actor.companyId, 'fileListId', fileId);
+  await detachCampaigns(tx, actor.companyId, 'fileListId', fileId);
   const result = await tenant(tx.db, actor.companyId).deleteFrom('files').where('files.id', '=', fileId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw fileListNotFound();
   for (const o of options) removeAttachmentAfterCommit(tx, o.path || null);

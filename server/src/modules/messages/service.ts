@@ -4,6 +4,7 @@
 import { AppError, isCompanyAdmin, MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { tenant } from '../../db/tenant.ts';
+import { change, emit } from '../../events/emit.ts';
 import type { Reader, Tx } from '../../db/write.ts';
 import { contactPeer, findContact } from '../contacts/queries.ts';
 import type { NewUpload } from '../media/uploads.ts';
@@ -59,6 +60,7 @@ export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow>
     .returningAll()
     .executeTakeFirstOrThrow();
   tx.effects.poke(row.companyId);
+  await emit(tx, change(row.companyId, 'ticket', 'update', row.id));
   const contact = row.whatsappId && unread.length ? await findContact(tx.db, row.companyId, row.contactId) : undefined;
   if (row.whatsappId && contact) {
     const connectionId = row.whatsappId;

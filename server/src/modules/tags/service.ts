@@ -83,7 +83,7 @@ export async function deleteTag(tx: Tx, actor: Actor, tagId: number): Promise<vo
   if (!(await findTagRow(db, actor.companyId, tagId))) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');
   // The cascade removes the ticket links; the tickets that carried the tag change in the view.
   await bumpTicketVersions(db, actor.companyId, await findTicketIdsWithTag(db, actor.companyId, tagId));
-  await detachCampaigns(db, actor.companyId, 'tagId', tagId);
+  await detachCampaigns(tx, actor.companyId, 'tagId', tagId);
   await tenant(db, actor.companyId).deleteFrom('tags').where('tags.id', '=', tagId).execute();
   tx.effects.poke(actor.companyId);
 }

@@ -182,5 +182,6 @@ export async function setLanguage(tx: Tx, actor: Actor, language: Language): Pro
   const user = await findUser(tx.db, actor.companyId, actor.userId, actor.userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
   tx.effects.poke(actor.companyId, [actor.userId]);
+  await emit(tx, change(actor.companyId, 'user', 'update', actor.userId));
   return user;
 }

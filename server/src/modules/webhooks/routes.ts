@@ -14,12 +14,15 @@ export function webhooksRoutes(deps: AppDeps) {
     .get('/webhooks/:id', auth, requireAdmin, async (c) => c.json(await getWebhook(deps.db, deps.secrets, c.get('actor').companyId, parseId(c, 'id'))))
     .post('/webhooks', auth, requireAdmin, async (c) => {
       const input = await parseBody(c, webhookCreateSchema);
+      // The SSRF guard resolves the name: before the write, never inside its transaction.
+      await deps.webhooks.checkTarget(input.url);
       const { companyId } = c.get('actor');
       return c.json(await write(deps, (tx) => createWebhook(tx, deps.secrets, companyId, input)), 201);
     })
     .put('/webhooks/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const input = await parseBody(c, webhookUpdateSchema);
+      if (input.url !== undefined) await deps.webhooks.checkTarget(input.url);
       const { companyId } = c.get('actor');
       return c.json(await write(deps, (tx) => updateWebhook(tx, deps.secrets, companyId, id, input)));
     })

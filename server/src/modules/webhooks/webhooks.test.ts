@@ -6,6 +6,7 @@ import { write } from '../../db/write.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
+import { webhookPayloadProblem } from '../../../test/openapi-check.ts';
 import { createContact } from '../contacts/service.ts';
 import { deliveryRows, insertDeliveries } from '../../webhooks/queue.ts';
 import { expireInactiveTickets } from '../../jobs/ticket-jobs.ts';
@@ -15,12 +16,17 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
-    t = await createTestApp(dialect, { simulator: true, webhooks: { concurrency: 10, timeoutMs: 5_000, attempts: 4, backoffMs: 10 } });
+    t = await createTestApp(dialect, { simulator: true, webhooks: { concurrency: 10, timeoutMs: 5_000, attempts: 4, backoffMs: 10, allowPrivate: true, retentionDays: 7, keepPerWebhook: 1_000 } });
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.close();
     await t?.close();
+    // Every payload received matched the document's `webhooks` schema for its event (/openapi.json).
+    // (The ordering test's hand-written rows carry made-up data: `{i}`, `{free}`.)
+    const handMade = (d: unknown) => typeof d === 'object' && d !== null && ('i' in d || 'free' in d);
+    const real = receiver.received.filter((r) => !handMade(r.json.data));
+    expect(real.map((r) => webhookPayloadProblem(r.event, r.json)).filter(Boolean)).toEqual([]);
   });
 
   async function hooked(events: string[]) {
@@ -61,6 +67,21 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     expect(log.body.deliveries).toHaveLength(2);
     expect(log.body.deliveries[0]).toMatchObject({ event: 'contact.updated', state: 'done', attempts: 1, responseStatus: 200, eventId: updated!.json.id });
     expect(log.body.deliveries[0].durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('delivers a contact.created per contact of an import batch, each with its REST record', async () => {
+    const { token, mine } = await hooked(['contact.created']);
+    const rows = [0, 1, 2].map((i) => ({ name: `Sheet ${i}`, number: `55119777${dialect === 'sqlite' ? 1 : 2}000${i}` }));
+    const res = await t.request('POST', '/contacts/import/rows', { token, body: { rows, firstRow: 2 } });
+    expect(res.body).toMatchObject({ imported: 3 });
+    await settle();
+    expect(mine().map((r) => r.event)).toEqual(['contact.created', 'contact.created', 'contact.created']);
+    expect(new Set(mine().map((r) => r.json.id)).size).toBe(3);
+    for (const r of mine()) {
+      const data = r.json.data as { id: number };
+      expect(data).toEqual((await t.request('GET', `/contacts/${data.id}`, { token })).body);
+    }
+    expect(mine().map((r) => (r.json.data as { name: string }).name).sort()).toEqual(['Sheet 0', 'Sheet 1', 'Sheet 2']);
   });
 
   it('retries a failing receiver with backoff and the same event id (500, 500, then 200)', async () => {

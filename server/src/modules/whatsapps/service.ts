@@ -154,5 +154,5 @@ async function detachConnection(tx: Tx, companyId: number, id: number) {
   const t = tenant(tx.db, companyId);
   await t.updateTable('tickets').set({ whatsappId: null, ...bumpVersion() }).where('tickets.whatsappId', '=', id).execute();
   await t.updateTable('contacts').set({ whatsappId: null, ...bumpVersion() }).where('contacts.whatsappId', '=', id).execute();
-  await detachCampaigns(tx.db, companyId, 'whatsappId', id);
+  await detachCampaigns(tx, companyId, 'whatsappId', id);
 }

@@ -24,6 +24,7 @@ import { startTracking } from '../../ticket-tracking/service.ts';
 import type { TicketRow } from '../../tickets/dto.ts';
 import { classifyUpload, mediaTypeOfKind, mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '../../media/storage.ts';
 import { queueMessages } from '../../messages/send.ts';
+import { change, emit, ticketEvent } from '../../../events/emit.ts';
 import { findOrCreateNotificationTickets } from '../../tickets/notification.ts';
 import type { CampaignRow } from '../dto.ts';
 import { readCampaignSettings } from '../settings.ts';
@@ -211,6 +212,7 @@ async function contactsOf(tx: Tx, companyId: number, connectionId: number, sends
     .returningAll()
     .execute();
   for (const c of created) byNumber.set(c.number, c);
+  if (created.length > 0) await emit(tx, change(companyId, 'contact', 'create', created[0]!.id, { batch: created.map((c) => c.id), hooks: ['contact.created'], orderKey: 'contact:' }));
   for (const n of missing) if (!byNumber.has(n)) byNumber.set(n, await findOrCreateContact(tx.db, companyId, { number: n, name: names.get(n) || undefined }, connectionId));
   return byNumber;
 }
@@ -232,6 +234,7 @@ async function findOrCreatePendingTicket(tx: Tx, connectionId: number, contact: 
   if (row) {
     await startTracking(tx.db, contact.companyId, row, { queuedAt: null, startedAt: null });
     tx.effects.poke(contact.companyId);
+    await emit(tx, ticketEvent('create', row));
     return row;
   }
   const raced = await active();

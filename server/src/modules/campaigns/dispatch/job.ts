@@ -8,6 +8,7 @@
 //
 // The start and the finish cross companies on purpose (one loop serves every tenant); each row is
 // then handled through tenant(db, row.companyId).
+import { change, emit } from '../../../events/emit.ts';
 import type { AppDeps } from '../../../context.ts';
 import { write } from '../../../db/write.ts';
 import { tenant } from '../../../db/tenant.ts';
@@ -51,6 +52,7 @@ export async function startDueCampaigns(deps: AppDeps, now: Date): Promise<numbe
       if (!row) return false;
       await materializeShipping(tx, row, now);
       tx.effects.poke(c.companyId);
+      await emit(tx, change(c.companyId, 'campaign', 'update', c.id));
       return true;
     });
     if (ok) started++;
