@@ -49,7 +49,19 @@ describe.each(DIALECTS)('recording taken sends on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     const before = await messagesOf(batch.db, batch.rows.map((r) => r.messageId));
 
-    await write(t.deps, (tx) => recordSentBatch(tx, batch.desk.companyId, batch.rows.map((row, i) => ({ row, wid: wids('b')[i]! }))));
+    // What the live channels hear after the commit.
+    const heard: { entity: string; action: string; id: number }[] = [];
+    const entityEvents = t.deps.realtime.entityEvents.bind(t.deps.realtime);
+    t.deps.realtime.entityEvents = (events) => {
+      heard.push(...events.map(({ entity, action, id }) => ({ entity, action, id })));
+      return entityEvents(events);
+    };
+    try {
+      await write(t.deps, (tx) => recordSentBatch(tx, batch.desk.companyId, batch.rows.map((row, i) => ({ row, wid: wids('b')[i]! }))));
+    } finally {
+      t.deps.realtime.entityEvents = entityEvents;
+    }
+    expect(heard.filter((e) => e.entity === 'appMessage')).toEqual(batch.rows.map((r) => ({ entity: 'appMessage', action: 'update', id: r.messageId })));
     await write(t.deps, async (tx) => {
       for (const [i, row] of single.rows.entries()) await recordSent(tx, single.desk.companyId, row, wids('s')[i]!);
     });

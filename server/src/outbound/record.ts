@@ -27,8 +27,9 @@ export type Taken = { row: QueuedRow; wid: string };
 
 /**
  * Several sends of one company the network took, recorded as `recordSent` records each, with one
- * statement per kind for all of them: echoes removed, messages marked sent, outbox rows gone. The
- * origins hear each outcome (in the order the sends were taken), and the company is poked once.
+ * statement per kind for all of them: echoes removed, messages marked sent (each announced, as one
+ * emit), outbox rows gone. The origins hear each outcome (in the order the sends were taken), and the
+ * company is poked once.
  */
 export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[]): Promise<void> {
   if (taken.length === 1) return recordSent(tx, companyId, taken[0]!.row, taken[0]!.wid);
@@ -57,6 +58,7 @@ export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[])
     }))
     .where('messages.id', 'in', messageIds)
     .execute();
+  await emit(tx, taken.map((s) => change(companyId, 'appMessage', 'update', s.row.messageId)));
   await t.deleteFrom('outbox').where('outbox.id', 'in', taken.map((s) => s.row.id)).execute();
   for (const s of taken) await tellOrigin(tx, companyId, s.row.origin, { status: 'sent' });
   tx.effects.poke(companyId);
