@@ -25,7 +25,7 @@ import { tenant } from '../server/src/db/tenant.ts';
 import { findHaproxy, HAPROXY_MISSING, startBalancer } from '../server/test/balancer.ts';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess, type ServerProcess } from '../server/test/process.ts';
-import { cpuSeconds, stats } from './lib.ts';
+import { cpuSeconds, runPool, stats } from './lib.ts';
 import { startClientPool } from './sync-client-pool.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -101,31 +101,17 @@ async function ingestion(token: string, companyId: number) {
     const body = { connectionId: conn.id, id: `bench-in-${i}`, from: `55219${String(c).padStart(8, '0')}`, name: `Contact ${c}`, body: `Message ${i} about order ${i % 97}` };
     return call(servers[conn.holder]!.url, 'POST', '/simulator/messages', { token, body });
   };
-  const runPool = async (total: number, job: (i: number) => Promise<unknown>) => {
-    const latencies: number[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < total) {
-        const i = next++;
-        const t0 = performance.now();
-        await job(i);
-        latencies.push(performance.now() - t0);
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-    return latencies;
-  };
   const lines = connections.map((c) => c.id);
   const count = async () => Number((await tenant(db, companyId).selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('whatsappId', 'in', lines).where('fromMe', '=', 0).executeTakeFirstOrThrow()).n);
 
   const cpu0 = servers.map((s) => cpuSeconds(s.child.pid!));
   const t0 = performance.now();
-  const latencies = await runPool(MESSAGES, deliver);
+  const latencies = await runPool(MESSAGES, IN_FLIGHT, deliver);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = servers.reduce((sum, s, i) => sum + cpuSeconds(s.child.pid!) - cpu0[i]!, 0);
   const stored = await count();
   const redelivered = Math.min(2_000, MESSAGES);
-  await runPool(redelivered, deliver);
+  await runPool(redelivered, IN_FLIGHT, deliver);
   const afterRedelivery = await count();
   const tickets = Number((await tenant(db, companyId).selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('whatsappId', 'in', lines).executeTakeFirstOrThrow()).n);
   return {

@@ -11,6 +11,7 @@ import type { Dialect } from '../server/src/db/database.ts';
 import { tenant } from '../server/src/db/tenant.ts';
 import { createTestApp } from '../server/test/harness.ts';
 import { seedCompany, seedPlan } from '../server/test/seed.ts';
+import { runPool } from './lib.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
@@ -22,22 +23,6 @@ const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(3)) : null;
 };
-
-/** Runs `total` jobs with at most `limit` in flight; returns each job's latency in ms. */
-async function runPool(total: number, limit: number, job: (i: number) => Promise<unknown>): Promise<number[]> {
-  const latencies = new Array<number>(total);
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      const i = next++;
-      const t0 = performance.now();
-      await job(i);
-      latencies[i] = performance.now() - t0;
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return latencies;
-}
 
 async function main() {
   const t = await createTestApp(dialect, { simulator: true });

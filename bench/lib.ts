@@ -1,4 +1,5 @@
-// What several benchmarks measure alike: percentiles of a list of timings, and a process's CPU time.
+// What several benchmarks measure alike: percentiles of a list of timings, a process's CPU time, and
+// a pool of jobs run with a bounded number in flight.
 import { readFileSync } from 'node:fs';
 
 /** The p-th percentile (nearest rank) of `xs`, rounded to `digits`; null for an empty list. */
@@ -14,4 +15,20 @@ export const stats = (xs: number[]) => ({ n: xs.length, p50: percentile(xs, 50),
 export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Runs `total` jobs (job i for i = 0 … total-1) with at most `limit` in flight; each job's latency in ms, by i. */
+export async function runPool(total: number, limit: number, job: (i: number) => Promise<unknown>): Promise<number[]> {
+  const latencies = new Array<number>(total);
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      const t0 = performance.now();
+      await job(i);
+      latencies[i] = performance.now() - t0;
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return latencies;
 }
