@@ -68,17 +68,22 @@ async function addStep(page: Page, type: string, fill: (dialog: Locator) => Prom
 type Graph = { nodes: { id: string; type: string; data: Record<string, unknown> }[]; connections: { source: string; target: string; sourceHandle?: string | null }[] };
 
 describe('flow builder', () => {
-  it('draws a flow, saves and reloads it, starts it from a phrase campaign, and the customer is served by it', async () => {
+  /** The demo admin in a new page (errors of the page collected), a flow named `name` added from the list. */
+  async function addFlow(name: string) {
     const { context, page } = await newPage(e2e, { width: 1440, height: 900 });
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await login(page, DEMO.admin, e2e.demoPassword);
-
-    // The list: a new flow.
     await page.goto('/flowbuilders');
     await page.getByRole('button', { name: 'Add flow' }).click();
-    await page.getByRole('dialog').getByLabel('Name').fill('Promo da loja');
+    await page.getByRole('dialog').getByLabel('Name').fill(name);
     await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+    return { context, page, errors };
+  }
+
+  it('draws a flow, saves and reloads it, starts it from a phrase campaign, and the customer is served by it', async () => {
+    // The list: a new flow.
+    const { context, page, errors } = await addFlow('Promo da loja');
     await page.getByText('Flow created successfully').waitFor();
     await page.getByRole('cell', { name: 'Promo da loja', exact: true }).click();
     await page.waitForURL(/\/flowbuilder\/\d+$/);
@@ -234,14 +239,7 @@ describe('flow builder', () => {
   });
 
   it('uploads an image into an image step, saves, and the customer receives that image', async () => {
-    const { context, page } = await newPage(e2e, { width: 1440, height: 900 });
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    await login(page, DEMO.admin, e2e.demoPassword);
-    await page.goto('/flowbuilders');
-    await page.getByRole('button', { name: 'Add flow' }).click();
-    await page.getByRole('dialog').getByLabel('Name').fill('Cardápio do dia');
-    await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+    const { context, page, errors } = await addFlow('Cardápio do dia');
     await page.getByRole('cell', { name: 'Cardápio do dia', exact: true }).click();
     await page.waitForURL(/\/flowbuilder\/\d+$/);
     const flowId = Number(new URL(page.url()).pathname.split('/').at(-1));
