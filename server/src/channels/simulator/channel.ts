@@ -89,7 +89,12 @@ export type SimulatorChannel = Channel & {
 type Creds = { simulator: true; number: string; pairedAt: string };
 
 export const digitsOf = (peer: Peer) => peer.number ?? (peer.jid ?? peer.lid ?? '').split('@')[0]!.split(':')[0]!.replace(/\D/g, '');
-export const newMessageId = () => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+// Message ids: unique per process by a random prefix, then a counter (16 hex digits as WhatsApp's
+// web ids have after 3EB0). Asking the system for random bytes per message cost more than the rest
+// of a simulated send.
+const idPrefix = randomBytes(3).toString('hex').toUpperCase();
+let idCounter = 0;
+export const newMessageId = () => `3EB0${idPrefix}${(++idCounter).toString(16).toUpperCase().padStart(10, '0')}`;
 const b64 = (n: number) => randomBytes(n).toString('base64');
 // WhatsApp's codes: 8 characters without look-alikes, shown as two groups of four.
 const CODE_CHARS = '123456789ABCDEFGHJKLMNPQRSTVWXYZ';

@@ -9,7 +9,7 @@ import { pullValue } from '../../../test/read-model.ts';
 import { simulatedProfilePicture } from '../../channels/simulator/avatar.ts';
 import { tenant } from '../../db/tenant.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { settleProfilePictures } from './profile-picture.ts';
+import { refreshProfilePicture, settleProfilePictures } from './profile-picture.ts';
 
 describe.each(DIALECTS)('contact profile pictures on %s', (dialect) => {
   let t: TestApp;
@@ -85,5 +85,41 @@ describe.each(DIALECTS)('contact profile pictures on %s', (dialect) => {
     const foreign = await t.request('GET', `/contacts/${created.body.id}`, { token: other.adminSession.token });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toBe('ERR_NO_CONTACT_FOUND');
+  });
+
+  it('answers that arrive together are recorded together: one write, each contact right, versions moved only for a new picture', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const db = tenant(t.db, desk.companyId);
+    // Every other number ends in 0: the simulated phone has no picture for it.
+    const numbers = Array.from({ length: 40 }, (_, i) => `${newNumber()}${i % 2 === 0 ? 7 : 0}`);
+    const contacts = await db
+      .insertInto('contacts', numbers.map((number, i) => ({ name: `Batch ${i}`, number, whatsappId: desk.connectionId })))
+      .returning(['contacts.id', 'contacts.number', 'contacts.version'])
+      .execute();
+    // The phone answers all 40 at the same moment, once the last was asked.
+    const channel = t.deps.sessions.getChannel(desk.connectionId)!;
+    const ask = channel.profilePictureUrl.bind(channel);
+    let release!: () => void;
+    const allAsked = new Promise<void>((r) => (release = r));
+    let asked = 0;
+    const held = vi.spyOn(channel, 'profilePictureUrl').mockImplementation(async (peer) => {
+      if (++asked === contacts.length) release();
+      await allAsked;
+      return ask(peer);
+    });
+    const poked = vi.spyOn(t.deps.realtime, 'pokeCompany');
+    await Promise.all(contacts.map((c) => refreshProfilePicture(t.deps, { companyId: desk.companyId, contactId: c.id, connectionId: desk.connectionId })));
+    // One write for the 20 new pictures: the company is poked once, not once per contact.
+    expect(poked.mock.calls.filter(([companyId]) => companyId === desk.companyId)).toHaveLength(1);
+    poked.mockRestore();
+    held.mockRestore();
+    const rows = await db.selectFrom('contacts').select(['contacts.id', 'contacts.profilePicUrl', 'contacts.profilePicCheckedAt', 'contacts.version']).where('contacts.id', 'in', contacts.map((c) => c.id)).execute();
+    for (const c of contacts) {
+      const row = rows.find((r) => r.id === c.id)!;
+      const picture = simulatedProfilePicture(c.number) ?? null;
+      expect(row.profilePicUrl).toBe(picture);
+      expect(row.profilePicCheckedAt).not.toBeNull();
+      expect(row.version).toBe(picture === null ? c.version : c.version + 1);
+    }
   });
 });

@@ -2,9 +2,9 @@
 // contact and then at most once a day (PROFILE_PIC_MAX_AGE_MS). The network call runs outside any
 // transaction (DESIGN §12): read the contact, ask the channel, then one short write stores the URL
 // (or null: no picture, hidden by privacy) with the time it was asked; when the URL changed, the
-// version moves and the company is poked. Refreshes run in the background of whoever triggered them (an inbound message, a new
-// contact), one at a time per contact; a channel that is not connected leaves the contact for the
-// next trigger.
+// version moves and the company is poked. Refreshes run in the background of whoever triggered
+// them (an inbound message, a new contact), one at a time per contact; answers that arrive together
+// share one write (below); a channel that is not connected leaves the contact for the next trigger.
 import type { AppDeps } from '../../context.ts';
 import type { Peer } from '../../channels/types.ts';
 import { prepare } from '../../db/prepared.ts';
@@ -68,16 +68,71 @@ async function refresh(deps: AppDeps, ref: Ref): Promise<void> {
   const peer: Peer = { number: contact.number, ...(contact.jid ? { jid: contact.jid } : {}), ...(contact.lid ? { lid: contact.lid } : {}) };
   // The network call: no transaction is open here.
   const url = (await channel.profilePictureUrl(peer)) ?? null;
-  const checkedAt = new Date().toISOString();
-  const changed = url !== contact.profilePicUrl;
-  await write(deps, async (tx) => {
-    const update = tenant(tx.db, ref.companyId).updateTable('contacts').where('contacts.id', '=', contact.id);
-    // The check time alone reaches no client: the version moves only with the picture.
-    if (!changed) return void (await update.set({ profilePicCheckedAt: checkedAt }).execute());
-    await update.set((eb) => ({ profilePicUrl: url, profilePicCheckedAt: checkedAt, version: eb('contacts.version', '+', 1) })).execute();
-    tx.effects.poke(ref.companyId);
-    await emit(tx, change(ref.companyId, 'contact', 'update', contact.id, { hooks: ['contact.updated'], orderKey: `contact:${contact.id}` }));
+  await recordPicture(deps, { companyId: ref.companyId, contactId: contact.id, url, changed: url !== contact.profilePicUrl, checkedAt: new Date().toISOString() });
+}
+
+// ── Recording ─────────────────────────────────────────────────────────────────────────────────
+// A burst of new contacts (a campaign's replies, an import's first messages) asks for hundreds of
+// pictures a second. Each answer is a tiny update, and one write each would queue hundreds of writes
+// ahead of the ones people wait for (a reply, an assistant's answer): the answers that arrive
+// together are recorded together, in one write.
+
+type Asked = { companyId: number; contactId: number; url: string | null; changed: boolean; checkedAt: string };
+type Pending = { asked: Asked; resolve: () => void; reject: (err: unknown) => void };
+
+/** Answers recorded in one write at most. */
+const RECORD_BATCH = 500;
+/** How long an answer waits for others to share its write. */
+const RECORD_GATHER_MS = 25;
+
+const recording = new WeakMap<AppDeps, { pending: Pending[]; timer: NodeJS.Timeout | undefined }>();
+
+function recordPicture(deps: AppDeps, asked: Asked): Promise<void> {
+  let state = recording.get(deps);
+  if (!state) recording.set(deps, (state = { pending: [], timer: undefined }));
+  const s = state;
+  return new Promise<void>((resolve, reject) => {
+    s.pending.push({ asked, resolve, reject });
+    s.timer ??= setTimeout(() => {
+      s.timer = undefined;
+      const batch = s.pending.splice(0);
+      for (let i = 0; i < batch.length; i += RECORD_BATCH) void writePictures(deps, batch.slice(i, i + RECORD_BATCH));
+    }, RECORD_GATHER_MS);
   });
+}
+
+async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
+  try {
+    await write(deps, async (tx) => {
+      // The check time alone reaches no client: the version moves only with the picture. The
+      // unchanged ones of a company take one statement (checked at the latest answer's time).
+      const unchanged = new Map<number, Asked[]>();
+      for (const { asked } of batch) {
+        if (!asked.changed) {
+          unchanged.set(asked.companyId, [...(unchanged.get(asked.companyId) ?? []), asked]);
+          continue;
+        }
+        await tenant(tx.db, asked.companyId)
+          .updateTable('contacts')
+          .where('contacts.id', '=', asked.contactId)
+          .set((eb) => ({ profilePicUrl: asked.url, profilePicCheckedAt: asked.checkedAt, version: eb('contacts.version', '+', 1) }))
+          .execute();
+        tx.effects.poke(asked.companyId);
+        await emit(tx, change(asked.companyId, 'contact', 'update', asked.contactId, { hooks: ['contact.updated'], orderKey: `contact:${asked.contactId}` }));
+      }
+      for (const [companyId, same] of unchanged) {
+        await tenant(tx.db, companyId)
+          .updateTable('contacts')
+          .where('contacts.id', 'in', same.map((a) => a.contactId))
+          .set({ profilePicCheckedAt: same.map((a) => a.checkedAt).sort().at(-1)! })
+          .execute();
+      }
+    });
+  } catch (err) {
+    for (const p of batch) p.reject(err);
+    return;
+  }
+  for (const p of batch) p.resolve();
 }
 
 async function defaultConnectionId(deps: AppDeps, companyId: number): Promise<number | undefined> {
