@@ -1,17 +1,22 @@
 // AI assistants benchmark (issue 16): 200 customers talk to an AI prompt at once (3 rounds each,
 // each message after a think time drawn between 0 and 2 s, as people type; BENCH_AI_THINK_MS)
-// against a local fake of OpenAI's chat completions that takes 500 ms per answer, while other
+// against a local fake of OpenAI's chat completions (its own process, fake-openai.ts, as the real
+// service is elsewhere; dialogflow and transcription go nowhere) that takes 500 ms per answer, while other
 // customers of other tickets write to four other connections at a steady 2,000 messages/s
 // (BENCH_AI_BACKGROUND_RATE). Reports how many of those other messages were stored per second during
 // the AI conversations and how long each took (the AI must never block the pipeline), and the
 // latency the AI path adds beyond the fake's own: from the customer's message to the AI's reply in
 // the simulator's outbox, minus the time the fake held the request. BENCH_AI_CUSTOMERS (200),
 // BENCH_AI_LATENCY_MS (500), BENCH_DIALECT=postgres (with TEST_POSTGRES_URL). Prints one JSON object.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { stats } from './lib.ts';
 import type { Dialect } from '../server/src/db/database.ts';
 import { tenant } from '../server/src/db/tenant.ts';
-import { completion, startFakeServices } from '../server/test/fakes/services.ts';
 import { createTestApp } from '../server/test/harness.ts';
 import { seedCompany, seedPlan } from '../server/test/seed.ts';
 
@@ -25,19 +30,14 @@ const BACKGROUND_RATE = Number(process.env.BENCH_AI_BACKGROUND_RATE ?? 2_000);
 const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as Dialect;
 
 async function main() {
-  const fake = await startFakeServices();
-  // When the fake received and answered each question (the question text is unique).
-  const held = new Map<string, { received: number; answered: number }>();
-  fake.on(/^\/v1\/chat\/completions$/, async (req) => {
-    const received = performance.now();
-    const question = (req.json as { messages: { content: string }[] }).messages.at(-1)!.content;
-    await new Promise((r) => setTimeout(r, LATENCY_MS));
-    held.set(question, { received, answered: performance.now() });
-    return { json: completion({ text: question.replace('Pergunta', 'Resposta') }), delayMs: 0 };
+  const fake = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-openai.ts')], {
+    env: { ...process.env, BENCH_AI_LATENCY_MS: String(LATENCY_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const [fakeUrl] = (await once(createInterface({ input: fake.stdout! }), 'line')) as [string];
   const t = await createTestApp(dialect, {
     simulator: true,
-    assistants: { concurrency: 256, timeoutMs: 20_000, attempts: 3, backoffMs: 1_000, openaiBaseUrl: `${fake.url}/v1`, transcriptionModel: 'whisper-1', dialogflowBaseUrl: fake.url, publicUrl: 'http://localhost' },
+    assistants: { concurrency: 256, timeoutMs: 20_000, attempts: 3, backoffMs: 1_000, openaiBaseUrl: `${fakeUrl}/v1`, transcriptionModel: 'whisper-1', dialogflowBaseUrl: fakeUrl, publicUrl: 'http://localhost' },
   });
   const plan = await seedPlan(t);
   const company = await seedCompany(t, { planId: plan.id });
@@ -102,7 +102,7 @@ async function main() {
     }
   };
 
-  const added: number[] = [];
+  const replied: { question: string; elapsed: number }[] = [];
   const total: number[] = [];
   const customer = async (i: number) => {
     const from = `55216${String(i).padStart(8, '0')}`;
@@ -113,9 +113,8 @@ async function main() {
       await network.deliver(aiLine, { from, name: `Cliente ${i}`, body: question });
       await replyOf(question.replace('Pergunta', 'Resposta'));
       const elapsed = arrived.get(question.replace('Pergunta', 'Resposta'))! - t0;
-      const h = held.get(question)!;
       total.push(elapsed);
-      added.push(elapsed - (h.answered - h.received));
+      replied.push({ question, elapsed });
     }
   };
 
@@ -133,6 +132,9 @@ async function main() {
   await poll;
   await t.deps.assistants.idle();
   await t.deps.outbox.idle();
+  // How long the fake held each question: the rest of a reply's time is the AI path's own.
+  const held = (await (await fetch(`${fakeUrl}/held`)).json()) as Record<string, number>;
+  const added = replied.map((r) => r.elapsed - held[r.question]!);
 
   const replies = network.outbox(aiLine);
   const distinct = new Set(replies.map((m) => m.body)).size;
@@ -167,7 +169,7 @@ async function main() {
     }),
   );
   await t.close();
-  await fake.close();
+  fake.kill('SIGTERM');
 }
 
 await main();
