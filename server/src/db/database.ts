@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer, type Checkpointer, type CheckpointStats } from './checkpointer.ts';
 import { FOLD_FUNCTION, foldText } from './fold.ts';
 import type { DB } from './schema.ts';
 
@@ -22,10 +23,12 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   const writer = openSqlite(file, false);
   // A file has a second, read-only connection: reads outside a write need not wait for it (WAL).
-  const reader = file === ':memory:' || file === '' ? undefined : openSqlite(file, true);
+  const onDisk = file !== ':memory:' && file !== '';
+  const reader = onDisk ? openSqlite(file, true) : undefined;
+  const checkpointer = onDisk ? startCheckpointer(file) : undefined;
   const mutex = new Mutex();
-  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex), plugins });
-  writers.set(db, { sqlite: writer, mutex });
+  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, checkpointer), plugins });
+  writers.set(db, { sqlite: writer, mutex, checkpointer });
   return { db, dialect: 'sqlite' };
 }
 
@@ -34,9 +37,11 @@ function openSqlite(file: string, readonly: boolean): SQLite.Database {
   if (!readonly) {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    // A checkpoint (copying the WAL back into the file) runs inside a commit, on this thread: every
-    // 10,000 pages (~40 MB of WAL) rather than 1,000, so a busy page is copied once, not ten times.
+    // Checkpoints (copying the WAL back into the file) run on a thread of their own (checkpointer.ts);
+    // SQLite's own, inside a commit on this thread, only past 10,000 pages (~40 MB of WAL), as a
+    // backstop. A WAL that grew under a burst is cut back to 64 MB when it starts over.
     sqlite.pragma('wal_autocheckpoint = 10000');
+    sqlite.pragma('journal_size_limit = 67108864');
     sqlite.pragma('foreign_keys = ON');
   }
   sqlite.pragma('busy_timeout = 5000');
@@ -64,12 +69,13 @@ class RoutedSqliteDialect extends SqliteDialect {
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database | undefined,
     private readonly mutex: Mutex,
+    private readonly checkpointer: Checkpointer | undefined,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex);
+    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex, this.checkpointer);
   }
 }
 
@@ -78,6 +84,7 @@ class RoutedSqliteDriver implements Driver {
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
     private readonly mutex: Mutex,
+    private readonly checkpointer: Checkpointer | undefined,
   ) {}
 
   async init(): Promise<void> {}
@@ -104,6 +111,7 @@ class RoutedSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.checkpointer?.close();
     if (this.reader !== this.writer) this.reader.close();
     this.writer.close();
   }
@@ -185,8 +193,13 @@ class Mutex {
   }
 }
 
-// Per SQLite database handle: its writer and the writer's mutex (runFirst, firstWaiting).
-const writers = new WeakMap<Database, { sqlite: SQLite.Database; mutex: Mutex }>();
+// Per SQLite database handle: its writer and the writer's mutex (runFirst, firstWaiting), and its checkpointer.
+const writers = new WeakMap<Database, { sqlite: SQLite.Database; mutex: Mutex; checkpointer: Checkpointer | undefined }>();
+
+/** The checkpoints run off the writer's thread so far (a SQLite file; undefined otherwise). */
+export function checkpointStats(db: Database): CheckpointStats | undefined {
+  return writers.get(db)?.checkpointer?.stats;
+}
 
 /**
  * Runs one short writing statement ahead of the transactions and statements waiting for SQLite's
