@@ -3,7 +3,7 @@
 // passes `wal_autocheckpoint` does it on the writer's thread, which is the server's event loop:
 // 50–80 ms during which no request, send or timer runs, every few seconds under a campaign. Here a
 // worker thread with a connection of its own runs PASSIVE checkpoints (they never block the writer
-// or readers) twice a second once the WAL holds a few megabytes; the writer's own autocheckpoint
+// or readers) once a second once the WAL holds a few megabytes; the writer's own autocheckpoint
 // stays as the backstop, and then finds the pages already copied.
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,7 +46,7 @@ parentPort.on('message', (msg) => {
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
 export function startCheckpointer(file: string, opts: CheckpointerOptions = {}): Checkpointer {
-  const everyMs = opts.everyMs ?? 500;
+  const everyMs = opts.everyMs ?? 1_000;
   const fromBytes = opts.fromBytes ?? 4 * 1024 * 1024;
   const stats: CheckpointStats = { runs: 0, framesCopied: 0, failures: 0 };
   let worker: Worker | undefined;

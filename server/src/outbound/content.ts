@@ -1,13 +1,13 @@
-// What the network is asked to send for one outbox row: read at dispatch time from the message row
-// (its text, its stored file, the network id of the message it quotes) and the contact.
+// What the network is asked to send for one outbox row: built at dispatch time from its message row
+// as the lane read it with the queue (its text, its stored file, the network id of the message it
+// quotes, the contact).
 import { readFile } from 'node:fs/promises';
 import { AppError } from '@zapdesk/sync';
 import type { OutboundContent, SendRequest } from '../channels/types.ts';
-import type { Database } from '../db/database.ts';
 import { contactPeer } from '../modules/contacts/queries.ts';
 import { resolveMediaFile } from '../modules/media/storage.ts';
 import { PENDING_WID_PREFIX } from '../modules/messages/send.ts';
-import { selectSendable } from './queries.ts';
+import type { Sendable } from './queries.ts';
 
 const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = {
   image: 'image',
@@ -16,9 +16,8 @@ const CHANNEL_MEDIA: Record<string, 'image' | 'audio' | 'video' | 'document'> = 
   application: 'document',
 };
 
-/** The request for a message, or an AppError that fails it for good (file or contact gone). */
-export async function buildSendRequest(db: Database, mediaDir: string, companyId: number, messageId: number): Promise<SendRequest> {
-  const message = (await selectSendable(db, { companyId, messageId })).rows[0];
+/** The request for a message read with its outbox row (null: the message or its contact is gone), or an AppError that fails it for good. */
+export async function requestFor(mediaDir: string, message: Sendable | null): Promise<SendRequest> {
   if (!message) throw new AppError('ERR_SENDING_WAPP_MSG', 'The message or its contact is gone.');
   const request: SendRequest = { to: contactPeer(message), content: await contentOf(mediaDir, message) };
   // A quoted message that never reached the network has no id there: sent without the quote.

@@ -6,19 +6,16 @@
 // went down). Rules in README.md beside this file.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@zapdesk/sync';
-import type { Selectable } from 'kysely';
 import type { Channel } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
-import type { Outbox as OutboxRow } from '../db/schema.ts';
-import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { createPump, type Pump } from '../jobs/pump.ts';
-import { buildSendRequest } from './content.ts';
-import { claimRows } from './queries.ts';
+import { requestFor } from './content.ts';
+import { claimRows, readQueue, type QueuedRow } from './queries.ts';
 import { groupBy } from '../inbound/resolve.ts';
 import { recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
 
-export type QueuedRow = Selectable<OutboxRow>;
+export type { QueuedRow } from './queries.ts';
 
 export type Outbox = {
   /** New rows on the connection were committed: its lane dispatches them (here, or on the instance running it). */
@@ -146,27 +143,19 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     // when slots are free and nothing in it could go (new rows may have been committed since).
     let fresh = false;
     if (lane.buffer.length < concurrency) {
-      lane.buffer = await readQueue(deps, lane);
+      lane.buffer = await readLaneQueue(deps, lane);
       fresh = true;
     }
     await dispatchBuffered(deps, lane, channel);
     if (!fresh && !full(lane) && !stopped) {
-      lane.buffer = await readQueue(deps, lane);
+      lane.buffer = await readLaneQueue(deps, lane);
       await dispatchBuffered(deps, lane, channel);
     }
   }
 
-  /** The oldest queued rows of the lane's connection, leaving out tickets with a row under way. */
-  function readQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
-    return tenant(deps.db, lane.companyId!)
-      .selectFrom('outbox')
-      .selectAll('outbox')
-      .where('outbox.whatsappId', '=', lane.connectionId)
-      .where('outbox.state', '=', 'queued')
-      .$if(lane.busy.size > 0, (q) => q.where('outbox.ticketId', 'not in', [...lane.busy]))
-      .orderBy('outbox.id')
-      .limit(concurrency * 8)
-      .execute();
+  /** The oldest queued rows of the lane's connection with what they send, leaving out tickets with a row under way. */
+  function readLaneQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
+    return readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: concurrency * 8 });
   }
 
   /**
@@ -218,7 +207,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     void (async () => {
       let request;
       try {
-        request = await buildSendRequest(deps.db, deps.config.mediaDir, companyId, row.messageId);
+        request = await requestFor(deps.config.mediaDir, row.sendable);
       } catch (err) {
         await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)), { first: true });
         return;

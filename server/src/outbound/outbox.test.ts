@@ -2,12 +2,14 @@
 // database connection, a dropped number keeps its queue and sends it once and in order when it is
 // back, a rolled-back push sends nothing and a retried one nothing twice, and REST and push writes
 // of the same action leave the same rows and the same synced values.
+import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { waitFor } from '../channels/testing.ts';
 import { tenant } from '../db/tenant.ts';
+import { resolveMediaFile } from '../modules/media/storage.ts';
 import { createOutbox } from './dispatcher.ts';
 import { bumpVersion } from '../sync/version.ts';
 
@@ -243,6 +245,39 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
       expect(await outbox.selectFrom('outbox').select('outbox.id').execute()).toEqual([]);
       // Never sent again on its own.
       expect((await desk.outbox(from)).map((m) => m.body)).toEqual([]);
+      await restarted.stop();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a queued file that is gone from disk when its turn comes fails with its code; the text queued after it still goes', async () => {
+    const t = await createTestApp(dialect, { simulator: true });
+    try {
+      const desk = await setupDesk(t, { queues: [{}] });
+      const from = newNumber();
+      await desk.say(from, 'hello');
+      const ticket = (await desk.ticketOf(from))!;
+      await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } });
+      await t.deps.outbox.stop();
+      const form = new FormData();
+      form.append('medias', new Blob([new Uint8Array(64)], { type: 'image/png' }), 'photo.png');
+      const uploaded = await t.app.request(`/messages/${ticket.id}`, { method: 'POST', headers: { authorization: `Bearer ${desk.userSession.token}` }, body: form });
+      expect(uploaded.status).toBe(201);
+      const [image] = ((await uploaded.json()) as { messages: { id: number; mediaUrl: string }[] }).messages;
+      const text = await t.request('POST', `/messages/${ticket.id}`, { token: desk.userSession.token, body: { body: 'and a text after it' } });
+      const db = tenant(t.db, desk.companyId);
+      const stored = await db.selectFrom('messages').select('messages.mediaUrl').where('messages.id', '=', image!.id).executeTakeFirstOrThrow();
+      rmSync(resolveMediaFile(t.deps.config.mediaDir, stored.mediaUrl!)!);
+
+      const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000 });
+      restarted.start({ ...t.deps, outbox: restarted });
+      restarted.wake(desk.connectionId);
+      const state = (id: number) => db.selectFrom('messages').select(['messages.sendStatus', 'messages.sendError']).where('messages.id', '=', id).executeTakeFirstOrThrow();
+      expect(await waitFor(() => state(image!.id), (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
+      expect(await waitFor(() => state(text.body.id), (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'sent', sendError: null });
+      await restarted.idle();
+      expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['and a text after it']);
       await restarted.stop();
     } finally {
       await t.close();

@@ -1,9 +1,66 @@
-// The dispatcher's statements, the per-send ones compiled once (../db/prepared.ts): a lane claims
-// what it starts together, then runs two reads and a record for every message. Each filters by company.
-import { sql } from 'kysely';
+// The dispatcher's statements, the per-send ones compiled once (../db/prepared.ts): a lane reads its
+// queue ahead with what each row sends, claims what it starts together, and records the outcomes.
+// Each filters by company.
+import { sql, type Selectable } from 'kysely';
 import { runFirst, type Database } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
+import type { Outbox } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
+
+/** What a send needs of its message: text, file, the contact and the quoted message's network id (null fields: gone). */
+export type Sendable = {
+  body: string;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  data: string | null;
+  quotedWid: string | null;
+  jid: string | null;
+  lid: string | null;
+  number: string;
+  isGroup: number;
+  name: string;
+};
+
+export type OutboxRow = Selectable<Outbox>;
+
+/** An outbox row as a lane holds it: with what it sends, read with it (null when its message or contact is gone). */
+export type QueuedRow = OutboxRow & { sendable: Sendable | null };
+
+/**
+ * The oldest queued rows of a connection, leaving out tickets with a row under way, each with what it
+ * sends: one statement for a lane's read-ahead instead of a read per send.
+ */
+export async function readQueue(db: Database, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }): Promise<QueuedRow[]> {
+  const rows = await tenant(db, p.companyId)
+    .selectFrom('outbox')
+    .leftJoin('messages', (j) => j.onRef('messages.id', '=', 'outbox.messageId').on('messages.companyId', '=', p.companyId))
+    .leftJoin('tickets', 'tickets.id', 'messages.ticketId')
+    .leftJoin('contacts', (j) => j.onRef('contacts.id', '=', 'tickets.contactId').on('contacts.companyId', '=', p.companyId))
+    .leftJoin('messages as quoted', 'quoted.id', 'messages.quotedMsgId')
+    .selectAll('outbox')
+    .select([
+      'messages.body as sBody',
+      'messages.mediaType as sMediaType',
+      'messages.mediaUrl as sMediaUrl',
+      'messages.data as sData',
+      'quoted.wid as sQuotedWid',
+      'contacts.jid as sJid',
+      'contacts.lid as sLid',
+      'contacts.number as sNumber',
+      'contacts.isGroup as sIsGroup',
+      'contacts.name as sName',
+    ])
+    .where('outbox.whatsappId', '=', p.connectionId)
+    .where('outbox.state', '=', 'queued')
+    .$if(p.skipTickets.length > 0, (q) => q.where('outbox.ticketId', 'not in', p.skipTickets))
+    .orderBy('outbox.id')
+    .limit(p.limit)
+    .execute();
+  return rows.map(({ sBody, sMediaType, sMediaUrl, sData, sQuotedWid, sJid, sLid, sNumber, sIsGroup, sName, ...row }) => ({
+    ...row,
+    sendable: sBody === null || sNumber === null ? null : { body: sBody, mediaType: sMediaType, mediaUrl: sMediaUrl, data: sData, quotedWid: sQuotedWid, jid: sJid, lid: sLid, number: sNumber, isGroup: sIsGroup ?? 0, name: sName ?? '' },
+  }));
+}
 
 /** queued → sending, named for this process: answers the ids claimed (not those taken or removed meanwhile). */
 export async function claimRows(db: Database, companyId: number, ids: number[], instance: string): Promise<Set<number>> {
@@ -17,29 +74,6 @@ export async function claimRows(db: Database, companyId: number, ids: number[], 
   const { rows } = await runFirst(db, claim.compile());
   return new Set(rows.map((r) => r.id));
 }
-
-/** What a send needs of its message: text, file, the contact (through the ticket) and the quoted message's network id. */
-export const selectSendable = prepare((db, p: { companyId: number; messageId: number }) =>
-  db
-    .selectFrom('messages')
-    .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
-    .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
-    .leftJoin('messages as quoted', 'quoted.id', 'messages.quotedMsgId')
-    .select([
-      'messages.body',
-      'messages.mediaType',
-      'messages.mediaUrl',
-      'messages.data',
-      'quoted.wid as quotedWid',
-      'contacts.jid',
-      'contacts.lid',
-      'contacts.number',
-      'contacts.isGroup',
-      'contacts.name',
-    ])
-    .where('messages.companyId', '=', p.companyId)
-    .where('messages.id', '=', p.messageId),
-);
 
 /**
  * A network that reports our own send back as a message from the phone may have had it stored

@@ -6,16 +6,15 @@ import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { change, emit } from '../events/emit.ts';
-import type { QueuedRow } from './dispatcher.ts';
 import { groupBy } from '../inbound/resolve.ts';
-import { tellOrigin } from './outcomes.ts';
-import { deleteEcho, deleteOutboxRow, markSent } from './queries.ts';
+import { tellOrigin, tellOriginsSent } from './outcomes.ts';
+import { deleteEcho, deleteOutboxRow, markSent, type OutboxRow } from './queries.ts';
 
 /** The failure code of a row that was in flight when its process died: it may or may not have left. */
 export const UNCONFIRMED = 'ERR_SEND_UNCONFIRMED';
 
 /** The network took the message: its id, ack 1 (or more, if an ack came first), `sent`. */
-export async function recordSent(tx: Tx, companyId: number, row: QueuedRow, wid: string): Promise<void> {
+export async function recordSent(tx: Tx, companyId: number, row: OutboxRow, wid: string): Promise<void> {
   await deleteEcho(tx.db, { companyId, whatsappId: row.whatsappId, wid, messageId: row.messageId });
   await markSent(tx.db, { companyId, messageId: row.messageId, wid, now: new Date().toISOString() });
   await emit(tx, change(companyId, 'appMessage', 'update', row.messageId));
@@ -23,13 +22,13 @@ export async function recordSent(tx: Tx, companyId: number, row: QueuedRow, wid:
 }
 
 /** A send the network took: the row and the message's network id. */
-export type Taken = { row: QueuedRow; wid: string };
+export type Taken = { row: OutboxRow; wid: string };
 
 /**
  * Several sends of one company the network took, recorded as `recordSent` records each, with one
  * statement per kind for all of them: echoes removed, messages marked sent (each announced, as one
- * emit), outbox rows gone. The origins hear each outcome (in the order the sends were taken), and the
- * company is poked once.
+ * emit), outbox rows gone. The origins hear each outcome (a campaign's recipients in one statement),
+ * and the company is poked once.
  */
 export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[]): Promise<void> {
   if (taken.length === 1) return recordSent(tx, companyId, taken[0]!.row, taken[0]!.wid);
@@ -60,19 +59,19 @@ export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[])
     .execute();
   await emit(tx, taken.map((s) => change(companyId, 'appMessage', 'update', s.row.messageId)));
   await t.deleteFrom('outbox').where('outbox.id', 'in', taken.map((s) => s.row.id)).execute();
-  for (const s of taken) await tellOrigin(tx, companyId, s.row.origin, { status: 'sent' });
+  await tellOriginsSent(tx, companyId, taken.map((s) => s.row.origin));
   tx.effects.poke(companyId);
 }
 
 /** The message failed for good with a catalogue code; the chat offers to send it again. */
-export async function recordFailed(tx: Tx, companyId: number, row: Pick<QueuedRow, 'id' | 'messageId' | 'origin'>, code: string): Promise<void> {
+export async function recordFailed(tx: Tx, companyId: number, row: Pick<OutboxRow, 'id' | 'messageId' | 'origin'>, code: string): Promise<void> {
   await markFailed(tx, companyId, row.messageId, code);
   await emit(tx, change(companyId, 'appMessage', 'update', row.messageId));
   await finish(tx, companyId, row, { status: 'failed', code });
 }
 
 /** Back in the queue: the connection went down (the attempt does not count), or a retry after `notBefore`. */
-export async function recordRequeued(tx: Tx, companyId: number, row: QueuedRow, opts: { countAttempt: boolean; notBefore?: string }): Promise<void> {
+export async function recordRequeued(tx: Tx, companyId: number, row: OutboxRow, opts: { countAttempt: boolean; notBefore?: string }): Promise<void> {
   await tenant(tx.db, companyId)
     .updateTable('outbox')
     .set((eb) => ({
@@ -115,7 +114,7 @@ async function markFailed(tx: Tx, companyId: number, messageId: number, code: st
     .execute();
 }
 
-async function finish(tx: Tx, companyId: number, row: Pick<QueuedRow, 'id' | 'origin'>, outcome: Parameters<typeof tellOrigin>[3]) {
+async function finish(tx: Tx, companyId: number, row: Pick<OutboxRow, 'id' | 'origin'>, outcome: Parameters<typeof tellOrigin>[3]) {
   await deleteOutboxRow(tx.db, { companyId, id: row.id });
   await tellOrigin(tx, companyId, row.origin, outcome);
   tx.effects.poke(companyId);
