@@ -3,7 +3,7 @@
 // records the outcome, so the two never disagree.
 import type { Tx } from '../db/write.ts';
 import { recordScheduleOutcome } from '../jobs/schedule-delivery.ts';
-import { recordCampaignOutcome, recordConfirmationOutcome } from '../modules/campaigns/dispatch/outcome.ts';
+import { recordCampaignOutcome, recordCampaignsSent, recordConfirmationOutcome } from '../modules/campaigns/dispatch/outcome.ts';
 
 export type SendOutcome = { status: 'sent' } | { status: 'failed'; code: string };
 
@@ -15,10 +15,30 @@ const HANDLERS: Record<string, OutcomeHandler> = {
   'campaign-confirm': recordConfirmationOutcome,
 };
 
+/** Handlers that take the `sent` outcomes of several rows at once (a campaign's batch of sends). */
+const SENT_BATCH_HANDLERS: Record<string, (tx: Tx, companyId: number, ids: number[]) => Promise<void>> = {
+  campaign: recordCampaignsSent,
+};
+
+function parse(origin: string | null): { kind: string; id: number } | undefined {
+  if (!origin) return undefined;
+  const [kind, id] = origin.split(':');
+  return kind && HANDLERS[kind] && Number.isInteger(Number(id)) ? { kind, id: Number(id) } : undefined;
+}
+
 /** `schedule:12` → the schedules handler for row 12; an unknown or malformed origin is ignored. */
 export async function tellOrigin(tx: Tx, companyId: number, origin: string | null, outcome: SendOutcome): Promise<void> {
-  if (!origin) return;
-  const [kind, id] = origin.split(':');
-  const handler = kind ? HANDLERS[kind] : undefined;
-  if (handler && Number.isInteger(Number(id))) await handler(tx, companyId, Number(id), outcome);
+  const parsed = parse(origin);
+  if (parsed) await HANDLERS[parsed.kind]!(tx, companyId, parsed.id, outcome);
+}
+
+/** Several rows sent, told as tellOrigin tells each (in order within a kind); a kind that can takes its rows at once. */
+export async function tellOriginsSent(tx: Tx, companyId: number, origins: (string | null)[]): Promise<void> {
+  const byKind = new Map<string, number[]>();
+  for (const parsed of origins.map(parse)) if (parsed) byKind.set(parsed.kind, [...(byKind.get(parsed.kind) ?? []), parsed.id]);
+  for (const [kind, ids] of byKind) {
+    const batch = SENT_BATCH_HANDLERS[kind];
+    if (batch) await batch(tx, companyId, ids);
+    else for (const id of ids) await HANDLERS[kind]!(tx, companyId, id, { status: 'sent' });
+  }
 }

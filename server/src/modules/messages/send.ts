@@ -3,6 +3,7 @@
 // once) and its outbox entry are written in the caller's transaction; the connection's dispatcher
 // (outbound/dispatcher.ts) sends it after the commit. Nothing here touches the network.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { change, emit, ticketOrder } from '../../events/emit.ts';
 import { AppError } from '@zapdesk/sync';
 import type { Tx } from '../../db/write.ts';
@@ -133,7 +134,22 @@ export async function queueMessages(
   if (!opts.ticketTouched) {
     const last = new Map<number, { lastMessage: string }>();
     items.forEach(({ ticket, out }, i) => last.set(ticket.id, { lastMessage: previewOf(out.body, messages[i]!.mediaType, out.media?.fileName) }));
-    for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
+    if (last.size === 1) {
+      for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
+    } else {
+      // A campaign's batch: a ticket each, one statement for all of them.
+      const previews = [...last].map(([ticketId, { lastMessage }]) => sql`when ${ticketId} then cast(${lastMessage} as text)`);
+      await t
+        .updateTable('tickets')
+        .set((eb) => ({
+          lastMessage: sql<string>`case ${sql.ref('tickets.id')} ${sql.join(previews, sql` `)} end`,
+          lastInteractionAt: now,
+          updatedAt: now,
+          version: eb('tickets.version', '+', 1),
+        }))
+        .where('tickets.id', 'in', [...last.keys()])
+        .execute();
+    }
   }
   tx.effects.poke(companyId);
   for (const connectionId of new Set(messages.map((m) => m.whatsappId!))) tx.effects.dispatch(connectionId);

@@ -72,6 +72,19 @@ export async function recordCampaignOutcome(tx: Tx, companyId: number, shippingI
   if (row) await finishCampaignIfDone(tx, companyId, row.campaignId, new Date());
 }
 
+/** Several recipients' messages sent (one record of the outbox): as recordCampaignOutcome for each, in one statement. */
+export async function recordCampaignsSent(tx: Tx, companyId: number, shippingIds: number[]): Promise<void> {
+  const now = new Date().toISOString();
+  const rows = await tenant(tx.db, companyId)
+    .updateTable('campaignShippings')
+    .set({ status: 'sent', deliveredAt: now, updatedAt: now })
+    .where('campaignShippings.id', 'in', shippingIds)
+    .where('campaignShippings.status', '=', 'queued')
+    .returning('campaignShippings.campaignId')
+    .execute();
+  for (const campaignId of new Set(rows.map((r) => r.campaignId))) await finishCampaignIfDone(tx, companyId, campaignId, new Date(now));
+}
+
 /** EM_ANDAMENTO → FINALIZADA once no recipient is open (OPEN_STATES); answers whether it finished now. */
 export async function finishCampaignIfDone(tx: Tx, companyId: number, campaignId: number, now: Date): Promise<boolean> {
   const res = await finishIfDone(tx.db, { companyId, campaignId, now: now.toISOString() });
