@@ -4,8 +4,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startCheckpointer } from './checkpointer.ts';
 import { checkpointStats, openDatabase } from './database.ts';
 
 describe('SQLite checkpointer', () => {
@@ -40,6 +42,31 @@ describe('SQLite checkpointer', () => {
     const again = openDatabase(file).db;
     expect((await sql<{ n: number; last: number }>`select count(*) as n, max(id) as last from blobs`.execute(again)).rows[0]).toEqual({ n: 2_100, last: 2_099 });
     await again.destroy();
+  });
+
+  it('past restartFrames it checkpoints again holding the writer’s turn, and the next write starts the WAL over', async () => {
+    const file = path.join(dir, 'restart.db');
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table blobs (id integer primary key, body text not null)');
+    const insert = writer.prepare('insert into blobs (body) values (?)');
+    for (let i = 0; i < 1_500; i++) insert.run('x'.repeat(4000));
+    let turns = 0;
+    const checkpointer = startCheckpointer(file, { everyMs: 60_000, fromBytes: 0, restartFrames: 1_000, lockWriter: async (fn) => (turns++, fn()) });
+    try {
+      await checkpointer.checkpoint();
+      expect(turns).toBe(1);
+      expect(checkpointer.stats).toMatchObject({ closing: 1, failures: 0 });
+      insert.run('after the checkpoint');
+      // Started over: the WAL holds only the last write's frames.
+      const [state] = writer.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+      expect(state!.log).toBeLessThan(10);
+      expect(writer.prepare('select count(*) as n from blobs').get()).toEqual({ n: 1_501 });
+    } finally {
+      await checkpointer.close();
+      writer.close();
+    }
   });
 
   it('a database in memory has no checkpointer', async () => {

@@ -1,19 +1,24 @@
-// SQLite checkpoints on a thread of their own. In WAL mode every commit appends pages to the -wal
-// file, and a checkpoint copies them back into the database file. Left to SQLite, the commit that
-// passes `wal_autocheckpoint` does it on the writer's thread, which is the server's event loop:
-// 50–80 ms during which no request, send or timer runs, every few seconds under a campaign. Here a
-// worker thread with a connection of its own runs PASSIVE checkpoints (they never block the writer
-// or readers) once a second once the WAL holds a few megabytes; the writer's own autocheckpoint
-// stays as the backstop, and then finds the pages already copied.
+// SQLite checkpoints off the event loop. In WAL mode every commit appends pages to the -wal file,
+// and a checkpoint copies them back into the database file. Left to SQLite, the commit that passes
+// `wal_autocheckpoint` copies them on the writer's thread, which is the server's event loop: 50–80 ms
+// during which no request, send or timer runs, every second or so under a campaign.
+//
+// Here a worker thread with a connection of its own copies the pages (PASSIVE checkpoints, which
+// never block the writer or readers) once a second while the WAL holds a few megabytes. Under a
+// steady stream of writes such a checkpoint never quite reaches the WAL's end, and a WAL starts over
+// only once copied to its end; so when it has grown past RESTART_FRAMES, the next checkpoint runs
+// while holding the writer's turn (`lockWriter`: writes wait, reads and the event loop go on). It
+// has little left to copy, reaches the end, and the next write starts the WAL over. SQLite's own
+// autocheckpoint stays as the backstop, should this thread fall behind.
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-export type CheckpointStats = { runs: number; framesCopied: number; failures: number };
+export type CheckpointStats = { runs: number; framesCopied: number; failures: number; /** Checkpoints run holding the writer's turn. */ closing: number };
 
 export type Checkpointer = {
   readonly stats: CheckpointStats;
-  /** Runs one checkpoint now (tests); resolves when it is done. */
+  /** Checkpoints now (tests); resolves when done. */
   checkpoint(): Promise<void>;
   close(): Promise<void>;
 };
@@ -23,10 +28,14 @@ export type CheckpointerOptions = {
   everyMs?: number;
   /** The worker starts, and checkpoints run, once the WAL file is this large. */
   fromBytes?: number;
+  /** Past this many frames in the WAL, a checkpoint holds the writer's turn to reach its end. */
+  restartFrames?: number;
+  /** Runs `fn` while no write is under way or can start (the writer's mutex). */
+  lockWriter?: <T>(fn: () => Promise<T>) => Promise<T>;
 };
 
 // The worker is plain CommonJS (no TypeScript loader in worker threads): it opens the database and
-// answers each message with one checkpoint's result, [busy, frames in the WAL, frames copied].
+// answers each message with its checkpoint's result: frames in the WAL, frames copied.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -35,7 +44,13 @@ db.pragma('busy_timeout = 0');
 parentPort.on('message', (msg) => {
   if (msg === 'close') { db.close(); process.exit(0); }
   try {
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Frames appended during a pass are copied by the next, shorter one: a WAL copied to its end
+    // starts over at the next write, so SQLite's own checkpoint (on the writer's thread) never comes.
+    let r;
+    for (let pass = 0; pass < 4; pass++) {
+      [r] = db.pragma('wal_checkpoint(PASSIVE)');
+      if (r.busy || r.checkpointed >= r.log) break;
+    }
     parentPort.postMessage({ ok: true, log: r.log, checkpointed: r.checkpointed });
   } catch (err) {
     parentPort.postMessage({ ok: false, error: String(err) });
@@ -48,7 +63,8 @@ const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 export function startCheckpointer(file: string, opts: CheckpointerOptions = {}): Checkpointer {
   const everyMs = opts.everyMs ?? 1_000;
   const fromBytes = opts.fromBytes ?? 4 * 1024 * 1024;
-  const stats: CheckpointStats = { runs: 0, framesCopied: 0, failures: 0 };
+  const restartFrames = opts.restartFrames ?? 4_000;
+  const stats: CheckpointStats = { runs: 0, framesCopied: 0, failures: 0, closing: 0 };
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
@@ -61,31 +77,49 @@ export function startCheckpointer(file: string, opts: CheckpointerOptions = {}):
     }
   };
 
-  function run(): Promise<void> {
-    if (running) return running;
+  /** One checkpoint on the worker; answers the frames in the WAL and copied (undefined: it failed). */
+  function run(): Promise<{ log: number; checkpointed: number } | undefined> {
     worker ??= new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
     const w = worker;
-    running = new Promise<void>((resolve) => {
+    return new Promise((resolve) => {
       const done = (answer: { ok: boolean; log?: number; checkpointed?: number }) => {
         w.off('error', failed);
-        running = undefined;
         stats.runs++;
-        if (answer.ok) count(answer.log ?? 0, answer.checkpointed ?? 0);
-        else stats.failures++;
-        resolve();
+        if (!answer.ok) {
+          stats.failures++;
+          return resolve(undefined);
+        }
+        count(answer.log ?? 0, answer.checkpointed ?? 0);
+        resolve({ log: answer.log ?? 0, checkpointed: answer.checkpointed ?? 0 });
       };
       const failed = () => {
-        // The worker died (it is started again at the next tick); the writer's backstop still checkpoints.
+        // The worker died (started again next time); the writer's backstop still checkpoints.
         w.off('message', done);
-        running = undefined;
         stats.failures++;
         if (worker === w) worker = undefined;
-        resolve();
+        resolve(undefined);
       };
       w.once('message', done);
       w.once('error', failed);
       w.postMessage('checkpoint');
     });
+  }
+
+  /** A checkpoint, then (the WAL past restartFrames) one holding the writer's turn; one at a time. */
+  function checkpoint(): Promise<void> {
+    running ??= (async () => {
+      try {
+        const result = await run();
+        if (!closed && result && result.log >= restartFrames && opts.lockWriter) {
+          await opts.lockWriter(async () => {
+            stats.closing++;
+            await run();
+          });
+        }
+      } finally {
+        running = undefined;
+      }
+    })();
     return running;
   }
 
@@ -99,13 +133,13 @@ export function startCheckpointer(file: string, opts: CheckpointerOptions = {}):
   }
 
   const timer = setInterval(() => {
-    if (!closed && !running && walBytes() >= fromBytes) void run();
+    if (!closed && !running && walBytes() >= fromBytes) void checkpoint();
   }, everyMs);
   timer.unref();
 
   return {
     stats,
-    checkpoint: () => (closed ? Promise.resolve() : run()),
+    checkpoint: () => (closed ? Promise.resolve() : checkpoint()),
     async close() {
       closed = true;
       clearInterval(timer);

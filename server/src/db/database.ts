@@ -25,8 +25,8 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   // A file has a second, read-only connection: reads outside a write need not wait for it (WAL).
   const onDisk = file !== ':memory:' && file !== '';
   const reader = onDisk ? openSqlite(file, true) : undefined;
-  const checkpointer = onDisk ? startCheckpointer(file) : undefined;
   const mutex = new Mutex();
+  const checkpointer = onDisk ? startCheckpointer(file, { lockWriter: (fn) => mutex.run(fn) }) : undefined;
   const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, checkpointer), plugins });
   writers.set(db, { sqlite: writer, mutex, checkpointer });
   return { db, dialect: 'sqlite' };
@@ -37,7 +37,7 @@ function openSqlite(file: string, readonly: boolean): SQLite.Database {
   if (!readonly) {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    // Checkpoints (copying the WAL back into the file) run on a thread of their own (checkpointer.ts);
+    // Checkpoints (copying the WAL back into the file) run off this thread (checkpointer.ts);
     // SQLite's own, inside a commit on this thread, only past 10,000 pages (~40 MB of WAL), as a
     // backstop. A WAL that grew under a burst is cut back to 64 MB when it starts over.
     sqlite.pragma('wal_autocheckpoint = 10000');
@@ -185,6 +185,16 @@ class Mutex {
     const next = this.firsts.shift() ?? this.waiting.shift();
     if (next) next();
     else this.held = false;
+  }
+
+  /** Runs `fn` holding the writer (in its turn, as a transaction does). */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    await this.lock();
+    try {
+      return await fn();
+    } finally {
+      this.unlock();
+    }
   }
 
   /** A statement asked to go first is waiting: a group of writes ends its transaction early for it. */
