@@ -58,7 +58,8 @@ export async function runTurn(deps: AppDeps, turn: TurnRow, stop: AbortSignal): 
     for (const [i, file] of await speakReplies(deps, loaded.ticket, outcome.replies, target.speech, signal)) files.set(i, file);
   }
   try {
-    await write(deps, (tx) => applyOutcome(tx, turn, target, outcome, files));
+    // A customer waits for this answer: it goes before the writes already queued (a short write).
+    await write(deps, (tx) => applyOutcome(tx, turn, target, outcome, files), { first: true });
   } catch (err) {
     await Promise.all([...files.values()].map((f) => removeMediaFile(deps.config.mediaDir, f.relPath)));
     throw err;
