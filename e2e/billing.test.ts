@@ -178,7 +178,8 @@ describe('billing', () => {
     const confirm = page.getByRole('dialog', { name: 'Mark as paid' });
     await confirm.getByText(`Mark invoice ${invoice.id} as paid?`, { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Mark as paid' }).click();
-    await row.getByText('Paid').waitFor();
+    // Exact: 'Paid' alone also matches the row's own "Mark as paid" button, there until the status changes.
+    await row.getByText('Paid', { exact: true }).waitFor();
     await expect(row.getByRole('button', { name: 'Mark as paid' }).count()).resolves.toBe(0);
     const after = await db.selectFrom('companies').select('dueDate').where('id', '=', company.id).executeTakeFirstOrThrow();
     expect(Date.parse(after.dueDate!)).toBeGreaterThan(Date.parse(`${due}T00:00:00Z`) + 27 * 86_400_000);
