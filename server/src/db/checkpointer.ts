@@ -6,7 +6,7 @@
 // Here a worker thread with a connection of its own copies the pages (PASSIVE checkpoints, which
 // never block the writer or readers) once a second while the WAL holds a few megabytes. Under a
 // steady stream of writes such a checkpoint never quite reaches the WAL's end, and a WAL starts over
-// only once copied to its end; so when it has grown past RESTART_FRAMES, the next checkpoint runs
+// only once copied to its end; so when it has grown past `restartFrames`, the next checkpoint runs
 // while holding the writer's turn (`lockWriter`: writes wait, reads and the event loop go on). It
 // has little left to copy, reaches the end, and the next write starts the WAL over. SQLite's own
 // autocheckpoint stays as the backstop, should this thread fall behind.
@@ -45,7 +45,7 @@ parentPort.on('message', (msg) => {
   if (msg === 'close') { db.close(); process.exit(0); }
   try {
     // Frames appended during a pass are copied by the next, shorter one: a WAL copied to its end
-    // starts over at the next write, so SQLite's own checkpoint (on the writer's thread) never comes.
+    // starts over at the next write, and SQLite's own checkpoint (on the writer's thread) rarely comes.
     let r;
     for (let pass = 0; pass < 4; pass++) {
       [r] = db.pragma('wal_checkpoint(PASSIVE)');
@@ -82,25 +82,25 @@ export function startCheckpointer(file: string, opts: CheckpointerOptions = {}):
     worker ??= new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
     const w = worker;
     return new Promise((resolve) => {
-      const done = (answer: { ok: boolean; log?: number; checkpointed?: number }) => {
-        w.off('error', failed);
-        stats.runs++;
-        if (!answer.ok) {
-          stats.failures++;
-          return resolve(undefined);
-        }
-        count(answer.log ?? 0, answer.checkpointed ?? 0);
-        resolve({ log: answer.log ?? 0, checkpointed: answer.checkpointed ?? 0 });
-      };
-      const failed = () => {
-        // The worker died (started again next time); the writer's backstop still checkpoints.
+      const settle = (result: { log: number; checkpointed: number } | undefined) => {
         w.off('message', done);
-        stats.failures++;
+        w.off('error', failed);
+        w.off('exit', failed);
+        stats.runs++;
+        if (result) count(result.log, result.checkpointed);
+        else stats.failures++;
+        resolve(result);
+      };
+      const done = (answer: { ok: boolean; log?: number; checkpointed?: number }) => settle(answer.ok ? { log: answer.log ?? 0, checkpointed: answer.checkpointed ?? 0 } : undefined);
+      // The worker died (started again next time; the writer's backstop still checkpoints). Never
+      // left waiting: a checkpoint may be holding the writer's turn.
+      const failed = () => {
         if (worker === w) worker = undefined;
-        resolve(undefined);
+        settle(undefined);
       };
       w.once('message', done);
       w.once('error', failed);
+      w.once('exit', failed);
       w.postMessage('checkpoint');
     });
   }

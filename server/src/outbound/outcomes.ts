@@ -2,6 +2,7 @@
 // message is sent or fails for good, the origin's handler runs in the same short transaction that
 // records the outcome, so the two never disagree.
 import type { Tx } from '../db/write.ts';
+import { groupBy } from '../inbound/resolve.ts';
 import { recordScheduleOutcome } from '../jobs/schedule-delivery.ts';
 import { recordCampaignOutcome, recordCampaignsSent, recordConfirmationOutcome } from '../modules/campaigns/dispatch/outcome.ts';
 
@@ -34,9 +35,9 @@ export async function tellOrigin(tx: Tx, companyId: number, origin: string | nul
 
 /** Several rows sent, told as tellOrigin tells each (in order within a kind); a kind that can takes its rows at once. */
 export async function tellOriginsSent(tx: Tx, companyId: number, origins: (string | null)[]): Promise<void> {
-  const byKind = new Map<string, number[]>();
-  for (const parsed of origins.map(parse)) if (parsed) byKind.set(parsed.kind, [...(byKind.get(parsed.kind) ?? []), parsed.id]);
-  for (const [kind, ids] of byKind) {
+  const parsed = origins.map(parse).filter((p) => p !== undefined);
+  for (const [kind, rows] of groupBy(parsed, (p) => p.kind)) {
+    const ids = rows.map((r) => r.id);
     const batch = SENT_BATCH_HANDLERS[kind];
     if (batch) await batch(tx, companyId, ids);
     else for (const id of ids) await HANDLERS[kind]!(tx, companyId, id, { status: 'sent' });

@@ -11,6 +11,7 @@ import { prepare } from '../../db/prepared.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { change, emit } from '../../events/emit.ts';
+import { groupBy } from '../../inbound/resolve.ts';
 
 export const PROFILE_PIC_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -106,21 +107,17 @@ async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
     await write(deps, async (tx) => {
       // The check time alone reaches no client: the version moves only with the picture. The
       // unchanged ones of a company take one statement (checked at the latest answer's time).
-      const unchanged = new Map<number, Asked[]>();
-      for (const { asked } of batch) {
-        if (!asked.changed) {
-          unchanged.set(asked.companyId, [...(unchanged.get(asked.companyId) ?? []), asked]);
-          continue;
-        }
-        await tenant(tx.db, asked.companyId)
+      const asked = batch.map((p) => p.asked);
+      for (const a of asked.filter((a) => a.changed)) {
+        await tenant(tx.db, a.companyId)
           .updateTable('contacts')
-          .where('contacts.id', '=', asked.contactId)
-          .set((eb) => ({ profilePicUrl: asked.url, profilePicCheckedAt: asked.checkedAt, version: eb('contacts.version', '+', 1) }))
+          .where('contacts.id', '=', a.contactId)
+          .set((eb) => ({ profilePicUrl: a.url, profilePicCheckedAt: a.checkedAt, version: eb('contacts.version', '+', 1) }))
           .execute();
-        tx.effects.poke(asked.companyId);
-        await emit(tx, change(asked.companyId, 'contact', 'update', asked.contactId, { hooks: ['contact.updated'], orderKey: `contact:${asked.contactId}` }));
+        tx.effects.poke(a.companyId);
+        await emit(tx, change(a.companyId, 'contact', 'update', a.contactId, { hooks: ['contact.updated'], orderKey: `contact:${a.contactId}` }));
       }
-      for (const [companyId, same] of unchanged) {
+      for (const [companyId, same] of groupBy(asked.filter((a) => !a.changed), (a) => a.companyId)) {
         await tenant(tx.db, companyId)
           .updateTable('contacts')
           .where('contacts.id', 'in', same.map((a) => a.contactId))
