@@ -223,7 +223,11 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('outbox start on %s', (dialect) => {
-  it('fails as unconfirmed what a dead process was sending, on a connection with nothing else queued', async () => {
+  /**
+   * A fresh app with a customer's ticket accepted and this process's outbox stopped (as a killed
+   * process leaves it); `restart` starts a new dispatcher, as the next start would.
+   */
+  async function withStoppedOutbox(fn: (s: { t: TestApp; desk: Awaited<ReturnType<typeof setupDesk>>; from: string; ticketId: number; restart: () => ReturnType<typeof createOutbox> }) => Promise<void>) {
     const t = await createTestApp(dialect, { simulator: true });
     try {
       const desk = await setupDesk(t, { queues: [{}] });
@@ -231,47 +235,48 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
       await desk.say(from, 'hello');
       const ticket = (await desk.ticketOf(from))!;
       await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } });
-      // This process's outbox stops; the row is left as a process killed mid-send leaves it.
       await t.deps.outbox.stop();
-      const sent = await t.request('POST', `/messages/${ticket.id}`, { token: desk.userSession.token, body: { body: 'in flight at the crash' } });
+      const restart = () => {
+        // No status event, no new row: only its first sweep (or a wake) finds the rows.
+        const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000 });
+        restarted.start({ ...t.deps, outbox: restarted });
+        return restarted;
+      };
+      await fn({ t, desk, from, ticketId: ticket.id, restart });
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('fails as unconfirmed what a dead process was sending, on a connection with nothing else queued', () =>
+    withStoppedOutbox(async ({ t, desk, from, ticketId, restart }) => {
+      // The row is left as a process killed mid-send leaves it.
+      const sent = await t.request('POST', `/messages/${ticketId}`, { token: desk.userSession.token, body: { body: 'in flight at the crash' } });
       const outbox = tenant(t.db, desk.companyId);
       await outbox.updateTable('outbox').set({ state: 'sending', claimedBy: 'a-dead-process', claimedAt: new Date().toISOString(), attempts: 1 }).where('outbox.messageId', '=', sent.body.id).execute();
 
-      // A new dispatcher starts (the restart): no status event, no new row, only its first sweep.
-      const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000 });
-      restarted.start({ ...t.deps, outbox: restarted });
+      const restarted = restart();
       const row = () => outbox.selectFrom('messages').select(['messages.sendStatus', 'messages.sendError']).where('messages.id', '=', sent.body.id).executeTakeFirstOrThrow();
       expect(await waitFor(row, (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'failed', sendError: 'ERR_SEND_UNCONFIRMED' });
       expect(await outbox.selectFrom('outbox').select('outbox.id').execute()).toEqual([]);
       // Never sent again on its own.
       expect((await desk.outbox(from)).map((m) => m.body)).toEqual([]);
       await restarted.stop();
-    } finally {
-      await t.close();
-    }
-  });
+    }));
 
-  it('a queued file that is gone from disk when its turn comes fails with its code; the text queued after it still goes', async () => {
-    const t = await createTestApp(dialect, { simulator: true });
-    try {
-      const desk = await setupDesk(t, { queues: [{}] });
-      const from = newNumber();
-      await desk.say(from, 'hello');
-      const ticket = (await desk.ticketOf(from))!;
-      await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } });
-      await t.deps.outbox.stop();
+  it('a queued file that is gone from disk when its turn comes fails with its code; the text queued after it still goes', () =>
+    withStoppedOutbox(async ({ t, desk, from, ticketId, restart }) => {
       const form = new FormData();
       form.append('medias', new Blob([new Uint8Array(64)], { type: 'image/png' }), 'photo.png');
-      const uploaded = await t.app.request(`/messages/${ticket.id}`, { method: 'POST', headers: { authorization: `Bearer ${desk.userSession.token}` }, body: form });
+      const uploaded = await t.app.request(`/messages/${ticketId}`, { method: 'POST', headers: { authorization: `Bearer ${desk.userSession.token}` }, body: form });
       expect(uploaded.status).toBe(201);
       const [image] = ((await uploaded.json()) as { messages: { id: number; mediaUrl: string }[] }).messages;
-      const text = await t.request('POST', `/messages/${ticket.id}`, { token: desk.userSession.token, body: { body: 'and a text after it' } });
+      const text = await t.request('POST', `/messages/${ticketId}`, { token: desk.userSession.token, body: { body: 'and a text after it' } });
       const db = tenant(t.db, desk.companyId);
       const stored = await db.selectFrom('messages').select('messages.mediaUrl').where('messages.id', '=', image!.id).executeTakeFirstOrThrow();
       rmSync(resolveMediaFile(t.deps.config.mediaDir, stored.mediaUrl!)!);
 
-      const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000 });
-      restarted.start({ ...t.deps, outbox: restarted });
+      const restarted = restart();
       restarted.wake(desk.connectionId);
       const state = (id: number) => db.selectFrom('messages').select(['messages.sendStatus', 'messages.sendError']).where('messages.id', '=', id).executeTakeFirstOrThrow();
       expect(await waitFor(() => state(image!.id), (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
@@ -279,8 +284,5 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
       await restarted.idle();
       expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['and a text after it']);
       await restarted.stop();
-    } finally {
-      await t.close();
-    }
-  });
+    }));
 });
