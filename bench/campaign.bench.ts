@@ -11,13 +11,14 @@
 // network's timestamps: with no jitter every gap is messageInterval (greaterInterval after every
 // longerIntervalAfter-th send) within 5 %; with jitter every gap lies within messageInterval ±
 // messageJitter (5 % slack on the bounds).
-// BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
+// BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL; BENCH_PACING=0 leaves the
+// pacing part out. Prints one JSON object.
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess } from '../server/test/process.ts';
-import { cpuSeconds, stats } from './lib.ts';
+import { cpuSeconds, serverExecArgv, stats } from './lib.ts';
 
 const CONNECTIONS = 4;
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
@@ -29,11 +30,7 @@ type OutboxEntry = { id: string; to: string; body: string; timestamp: string };
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-campaign-'));
 const pg = dialect === 'postgres' ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL!) : undefined;
-// BENCH_SERVER_PROFILE=<dir>: the server writes a CPU profile there when it stops. BENCH_SERVER_NODE_OPTIONS:
-// more Node flags for the server (e.g. `--require ./statement-timer.cjs` to time its SQL statements).
-const profile = process.env.BENCH_SERVER_PROFILE;
-const extraFlags = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
-const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...extraFlags] });
+const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: serverExecArgv() });
 try {
   const login = await server.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: PROCESS_PASSWORD } });
   const token = login.body.token as string;
@@ -179,7 +176,8 @@ try {
     });
     return { settings: s, sends: at.length, gaps: checked, allWithin5Percent: checked.every((g) => g.within5Percent) && at.length === sends };
   };
-  const pacing = {
+  // BENCH_PACING=0 leaves the pacing part out (quicker runs while working on throughput).
+  const pacing = process.env.BENCH_PACING === '0' ? 'not run (BENCH_PACING=0)' : {
     fixed: await pacingRun('fixed', { messageInterval: 1, messageJitter: 0, longerIntervalAfter: 4, greaterInterval: 2 }, 13),
     jitter: await pacingRun('jitter', { messageInterval: 2, messageJitter: 1, longerIntervalAfter: 0, greaterInterval: 0 }, 11),
   };

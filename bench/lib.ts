@@ -32,3 +32,13 @@ export async function runPool(total: number, limit: number, job: (i: number) => 
   await Promise.all(Array.from({ length: limit }, worker));
   return latencies;
 }
+
+/**
+ * Node flags for a benchmark's server process: BENCH_SERVER_PROFILE=<dir> writes a CPU profile there
+ * when it stops; BENCH_SERVER_NODE_OPTIONS adds flags (e.g. `--require ./statement-timer.cjs`).
+ */
+export function serverExecArgv(): string[] {
+  const profile = process.env.BENCH_SERVER_PROFILE;
+  const extra = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  return [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...extra];
+}

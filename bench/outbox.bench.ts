@@ -6,7 +6,8 @@
 // dispatch throughput against what that latency allows at the dispatcher's per-connection
 // concurrency, duplicates and losses (the simulated network's outbox against the message rows), and
 // the p95 of GET /tickets and of an incremental pull made meanwhile by a probe in this process.
-// BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
+// BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL; BENCH_SERVER_PROFILE and
+// BENCH_SERVER_NODE_OPTIONS as in lib.ts serverExecArgv. Prints one JSON object.
 import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../server/src/db/database.ts';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess } from '../server/test/process.ts';
-import { cpuSeconds, stats } from './lib.ts';
+import { cpuSeconds, serverExecArgv, stats } from './lib.ts';
 
 const CONNECTIONS = 4;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
@@ -28,9 +29,7 @@ const dialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-outbox-'));
 const pg = dialect === 'postgres' ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL!) : undefined;
-// BENCH_SERVER_PROFILE=<dir>: the server writes a CPU profile there when it stops.
-const profile = process.env.BENCH_SERVER_PROFILE;
-const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [] });
+const server = await startServerProcess({ dataDir, databaseUrl: pg?.url, guard: false, execArgv: serverExecArgv() });
 const concurrency = Number(process.env.OUTBOX_CONCURRENCY ?? 4);
 try {
   const login = await server.request('POST', '/auth/login', { body: { email: 'admin@demo.zapdesk.local', password: PROCESS_PASSWORD } });

@@ -4,7 +4,9 @@
 // during which no request, send or timer runs, every second or so under a campaign.
 //
 // Here a worker thread with a connection of its own copies the pages (PASSIVE checkpoints, which
-// never block the writer or readers) once a second while the WAL holds a few megabytes. Under a
+// never block the writer or readers) five times a second while the WAL holds a few megabytes: a
+// campaign appends 30–40 MB of WAL a second, so looking once a second let the WAL reach SQLite's
+// own threshold between two looks, and its checkpoint stalled the event loop anyway. Under a
 // steady stream of writes such a checkpoint never quite reaches the WAL's end, and a WAL starts over
 // only once copied to its end; so when it has grown past `restartFrames`, the next checkpoint runs
 // while holding the writer's turn (`lockWriter`: writes wait, reads and the event loop go on). It
@@ -61,7 +63,7 @@ parentPort.on('message', (msg) => {
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
 export function startCheckpointer(file: string, opts: CheckpointerOptions = {}): Checkpointer {
-  const everyMs = opts.everyMs ?? 1_000;
+  const everyMs = opts.everyMs ?? 200;
   const fromBytes = opts.fromBytes ?? 4 * 1024 * 1024;
   const restartFrames = opts.restartFrames ?? 4_000;
   const stats: CheckpointStats = { runs: 0, framesCopied: 0, failures: 0, closing: 0 };
