@@ -1,11 +1,14 @@
 // One pass of work at a time, however often it is asked for. `wake()` asks for a pass on the next
 // turn of the event loop (asks in the same turn fold into one); asks that come while a pass runs
-// fold into one more pass after it. Each pass starts on a fresh turn, so work woken by a commit
-// does not run ahead of the requests waiting for their answers.
+// fold into one more pass after it. Each pass starts on a fresh turn, and within that turn's
+// background budget (turns.ts), so work woken by a commit does not run ahead of the requests
+// waiting for their answers.
 //
 // Used by the outbox lanes, the assistants' worker and the webhooks' worker: each pass claims
 // what there is room for and starts it; whatever frees room (a send recorded, a turn ended) wakes
 // the pump again.
+
+import { backgroundTurn } from './turns.ts';
 
 export type Pump = {
   /** Asks for a pass. */
@@ -23,8 +26,6 @@ export type PumpOptions = {
   onSettled?: () => void;
 };
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
   let scheduled = false;
   let running = false;
@@ -36,7 +37,7 @@ export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
       do {
         again = false;
         if (await pass()) again = true;
-        if (again) await nextTurn();
+        if (again) await backgroundTurn();
       } while (again);
     } catch (err) {
       onError(err);
@@ -55,7 +56,7 @@ export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
     }
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() => {
+    void backgroundTurn().then(() => {
       scheduled = false;
       void run();
     });

@@ -10,6 +10,7 @@
 // then handled through tenant(db, row.companyId).
 import { change, emit } from '../../../events/emit.ts';
 import type { AppDeps } from '../../../context.ts';
+import { backgroundTurn } from '../../../jobs/turns.ts';
 import { write } from '../../../db/write.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { bumpVersion } from '../../../sync/version.ts';
@@ -82,8 +83,9 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
         // The outbox holds at most a few batches of the connection's messages: a pause (cancel)
         // then stops the campaign within a moment, and the sends already queued stay few.
         if ((await queuedOn(deps, companyId, whatsappId)) >= OUTBOX_BACKLOG) return wakeAt(BACKLOG_POLL_MS);
-        // A turn of the event loop between claims: requests are answered while a campaign runs.
-        await new Promise((resolve) => setImmediate(resolve));
+        // A turn of the event loop between claims, within its background budget: requests are
+        // answered while a campaign runs.
+        await backgroundTurn();
         const now = clock();
         const claim = await claimShippings(deps, companyId, whatsappId, { now, random: opts.random, max: max - done });
         result.sent += claim.sent;
