@@ -21,7 +21,7 @@ import { expireConfirmations } from './replies.ts';
 
 /** Campaign messages of one connection waiting in the outbox above which no more are claimed. */
 const OUTBOX_BACKLOG = 2 * BATCH;
-const BACKLOG_POLL_MS = 20;
+const BACKLOG_POLL_MS = 50;
 
 const queuedOn = async (deps: AppDeps, companyId: number, connectionId: number) =>
   Number(
