@@ -92,4 +92,43 @@ describe('createPump', () => {
     expect(passes).toBe(2);
     expect(pump.busy).toBe(false);
   });
+
+  it('keeps bulk passes to the turn budget, and leaves other passes free', async () => {
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    const passesPerTurn = async (bulk: boolean) => {
+      let turns = 0;
+      let counting = true;
+      const count = () => {
+        turns++;
+        if (counting) setImmediate(count);
+      };
+      setImmediate(count);
+      const ran: number[] = [];
+      let settle!: () => void;
+      const settled = new Promise<void>((resolve) => (settle = resolve));
+      const pumps = Array.from({ length: 4 }, () =>
+        createPump({
+          pass: async () => {
+            ran.push(turns);
+            busy(3);
+            if (ran.length === 4) settle();
+          },
+          onError: () => {},
+          bulk: () => bulk,
+        }),
+      );
+      for (const pump of pumps) pump.wake();
+      await settled;
+      counting = false;
+      const perTurn = new Map<number, number>();
+      for (const t of ran) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+      return Math.max(...perTurn.values());
+    };
+    // 3 ms passes against a 4 ms budget: at most two in one turn when bulk, all four otherwise.
+    expect(await passesPerTurn(true)).toBeLessThanOrEqual(2);
+    expect(await passesPerTurn(false)).toBe(4);
+  });
 });

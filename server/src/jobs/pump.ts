@@ -1,8 +1,8 @@
 // One pass of work at a time, however often it is asked for. `wake()` asks for a pass on the next
 // turn of the event loop (asks in the same turn fold into one); asks that come while a pass runs
-// fold into one more pass after it. Each pass starts on a fresh turn, and within that turn's
-// background budget (turns.ts), so work woken by a commit does not run ahead of the requests
-// waiting for their answers.
+// fold into one more pass after it. Each pass starts on a fresh turn, so work woken by a commit
+// does not run ahead of the requests waiting for their answers; while the pump's work is `bulk`,
+// its passes also keep to the turn's background budget (turns.ts).
 //
 // Used by the outbox lanes, the assistants' worker and the webhooks' worker: each pass claims
 // what there is room for and starts it; whatever frees room (a send recorded, a turn ended) wakes
@@ -24,9 +24,17 @@ export type PumpOptions = {
   onError: (err: unknown) => void;
   /** Called when the pump goes quiet (no pass scheduled or running). */
   onSettled?: () => void;
+  /**
+   * Asked before each pass: is the work at hand bulk (nobody waits on it this moment: a campaign's
+   * sends)? Then the pass takes turns with the requests (turns.ts backgroundTurn).
+   */
+  bulk?: () => boolean;
 };
 
-export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createPump({ pass, onError, onSettled, bulk }: PumpOptions): Pump {
+  const turn = () => (bulk?.() ? backgroundTurn() : nextTurn());
   let scheduled = false;
   let running = false;
   let again = false;
@@ -37,7 +45,7 @@ export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
       do {
         again = false;
         if (await pass()) again = true;
-        if (again) await backgroundTurn();
+        if (again) await turn();
       } while (again);
     } catch (err) {
       onError(err);
@@ -56,7 +64,7 @@ export function createPump({ pass, onError, onSettled }: PumpOptions): Pump {
     }
     if (scheduled) return;
     scheduled = true;
-    void backgroundTurn().then(() => {
+    void turn().then(() => {
       scheduled = false;
       void run();
     });

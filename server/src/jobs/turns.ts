@@ -1,7 +1,8 @@
-// Background work takes turns with the requests. Node runs, in every turn of its event loop, the
-// sockets that became readable (requests, their answers) and then every callback queued with
-// setImmediate. Under a campaign the outbox lanes, the campaign loops and the workers each queue a
-// pass, so one turn ran them all back to back (20–30 ms) and a request waited for the whole turn.
+// Bulk background work takes turns with the requests. Node runs, in every turn of its event loop,
+// the sockets that became readable (requests, their answers) and then every callback queued with
+// setImmediate. Under a campaign the campaign loops' claims, the outbox lanes and the writer each
+// queue work, so one turn ran it all back to back (20–30 ms) and a request waited for the whole turn.
+// Used by the campaign loops (modules/campaigns/dispatch/job.ts); not by the outbox lanes (README).
 //
 // `backgroundTurn()` resolves on a fresh turn in which background work has not yet run for
 // BUDGET_MS: once the passes of a turn have used it, the rest wait for the next turn, after the

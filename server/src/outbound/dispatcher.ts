@@ -101,6 +101,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         pass: () => (deps && !stopped ? dispatchLane(deps, created) : Promise.resolve()),
         onError: (err) => report('dispatch', created, err),
         onSettled: checkIdle,
+        // A lane with only campaign sends ahead takes turns with the requests; one with a reply of
+        // a conversation does not (the agent waits for it to leave).
+        bulk: () => created.buffer.length > 0 && created.buffer.every((r) => isBulk(r.origin)),
       }),
     };
     lanes.set(connectionId, created);
@@ -347,6 +350,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     channel: connected,
   };
 }
+
+/** Sends nobody waits on this moment: a campaign's messages and confirmation questions. */
+const isBulk = (origin: string | null) => origin !== null && origin.startsWith('campaign');
 
 function codeOf(err: unknown): string {
   return err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG';
