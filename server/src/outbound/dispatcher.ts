@@ -60,6 +60,8 @@ type Lane = {
   buffer: QueuedRow[];
   /** Tickets with a row under way: their later rows wait. */
   busy: Set<number>;
+  /** The last read of the queue found only a campaign's sends (see the pump's `bulk`). */
+  bulk: boolean;
   pump: Pump;
   recovered: boolean;
   timer: NodeJS.Timeout | undefined;
@@ -95,15 +97,16 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       recording: 0,
       buffer: [],
       busy: new Set(),
+      bulk: false,
       recovered: false,
       timer: undefined,
       pump: createPump({
         pass: () => (deps && !stopped ? dispatchLane(deps, created) : Promise.resolve()),
         onError: (err) => report('dispatch', created, err),
         onSettled: checkIdle,
-        // A lane with only campaign sends ahead takes turns with the requests; one with a reply of
-        // a conversation does not (the agent waits for it to leave).
-        bulk: () => created.buffer.length > 0 && created.buffer.every((r) => isBulk(r.origin)),
+        // A lane whose last read found only campaign sends takes turns with the requests; one with
+        // a conversation's reply ahead does not (the agent waits for it to leave).
+        bulk: () => created.bulk,
       }),
     };
     lanes.set(connectionId, created);
@@ -157,8 +160,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   /** The oldest queued rows of the lane's connection with what they send, leaving out tickets with a row under way. */
-  function readLaneQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
-    return readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: concurrency * 8 });
+  async function readLaneQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
+    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: concurrency * 8 });
+    lane.bulk = rows.length > 0 && rows.every((r) => isBulk(r.origin));
+    return rows;
   }
 
   /**
