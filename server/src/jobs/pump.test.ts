@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPump } from './pump.ts';
+import { busy, countTurns } from './testing.ts';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -94,25 +95,15 @@ describe('createPump', () => {
   });
 
   it('keeps bulk passes to the turn budget, and leaves other passes free', async () => {
-    const busy = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
     const passesPerTurn = async (bulk: boolean) => {
-      let turns = 0;
-      let counting = true;
-      const count = () => {
-        turns++;
-        if (counting) setImmediate(count);
-      };
-      setImmediate(count);
+      const turns = countTurns();
       const ran: number[] = [];
       let settle!: () => void;
       const settled = new Promise<void>((resolve) => (settle = resolve));
       const pumps = Array.from({ length: 4 }, () =>
         createPump({
           pass: async () => {
-            ran.push(turns);
+            ran.push(turns.now);
             busy(3);
             if (ran.length === 4) settle();
           },
@@ -122,7 +113,7 @@ describe('createPump', () => {
       );
       for (const pump of pumps) pump.wake();
       await settled;
-      counting = false;
+      turns.stop();
       const perTurn = new Map<number, number>();
       for (const t of ran) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
       return Math.max(...perTurn.values());

@@ -1,32 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { busy, countTurns } from './testing.ts';
 import { backgroundTurn } from './turns.ts';
-
-/** Keeps the thread busy for `ms`, as a pass reading and writing SQLite does. */
-function busy(ms: number) {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
 
 describe('backgroundTurn', () => {
   it('lets a turn run background passes for about 4 ms, and the rest on the next turns, in order', async () => {
     // A turn counter: an I/O-free stand-in for "the sockets were read again" (it runs once per turn).
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
 
     const ran: { pass: number; turn: number }[] = [];
     await Promise.all(
       Array.from({ length: 6 }, async (_, pass) => {
         await backgroundTurn();
-        ran.push({ pass, turn: turns });
+        ran.push({ pass, turn: turns.now });
         busy(3);
       }),
     );
-    counting = false;
+    turns.stop();
 
     // Started in order, none lost.
     expect(ran.map((r) => r.pass)).toEqual([0, 1, 2, 3, 4, 5]);
