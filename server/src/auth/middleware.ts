@@ -1,7 +1,20 @@
 import { AppError, can, isCompanyAdmin, type PermissionKey, type Profile } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../context.ts';
+import { prepare } from '../db/prepared.ts';
 import { verifyAccessToken } from './tokens.ts';
+
+// Every authenticated request runs it: compiled once (db/prepared.ts).
+const findSessionUser = prepare((db, p: { companyId: number; sessionId: string; userId: number }) =>
+  db
+    .selectFrom('userSessions')
+    .innerJoin('users', 'users.id', 'userSessions.userId')
+    .select(['users.profile', 'users.super', 'users.companyId'])
+    .where('userSessions.id', '=', p.sessionId)
+    .where('userSessions.revokedAt', 'is', null)
+    .where('users.id', '=', p.userId)
+    .where('users.companyId', '=', p.companyId),
+);
 
 /**
  * Bearer authentication. An expired token is 403 ERR_TOKEN_EXPIRED (the client refreshes once);
@@ -15,14 +28,8 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const verified = await verifyAccessToken(token, deps.config.jwtSecret);
     if (!verified.ok) throw new AppError(verified.reason === 'expired' ? 'ERR_TOKEN_EXPIRED' : 'ERR_SESSION_EXPIRED');
     const { sub, cid, sid } = verified.claims;
-    const row = await deps.db
-      .selectFrom('userSessions')
-      .innerJoin('users', 'users.id', 'userSessions.userId')
-      .select(['users.profile', 'users.super', 'users.companyId'])
-      .where('userSessions.id', '=', sid)
-      .where('userSessions.revokedAt', 'is', null)
-      .where('users.id', '=', sub)
-      .executeTakeFirst();
+    if (!Number.isInteger(cid) || cid <= 0) throw new AppError('ERR_SESSION_EXPIRED');
+    const [row] = (await findSessionUser(deps.db, { companyId: cid, sessionId: sid, userId: sub })).rows;
     if (!row || row.companyId !== cid) throw new AppError('ERR_SESSION_EXPIRED');
     c.set('actor', { userId: sub, companyId: cid, profile: row.profile as Profile, super: row.super === 1, sessionId: sid });
     await next();

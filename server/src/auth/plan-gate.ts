@@ -9,6 +9,7 @@ import { AppError, planAllows, type PlanFeature } from '@zapdesk/sync';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.ts';
 import type { Database } from '../db/database.ts';
+import { prepare } from '../db/prepared.ts';
 import { toPlanFlags } from '../modules/plans/dto.ts';
 
 const FEATURE_NAMES: Record<PlanFeature, string> = {
@@ -21,14 +22,17 @@ const FEATURE_NAMES: Record<PlanFeature, string> = {
   integrations: 'integrations',
 };
 
+// Gated routes run it on every request: compiled once (db/prepared.ts).
+const findCompanyPlan = prepare((db, p: { companyId: number }) =>
+  db.selectFrom('companies').innerJoin('plans', 'plans.id', 'companies.planId').selectAll('plans').where('companies.id', '=', p.companyId),
+);
+
+const isCompanyId = (id: number) => Number.isInteger(id) && id > 0;
+
 /** Whether the company's current plan includes `feature` (a company without a plan has none). */
 export async function companyPlanAllows(db: Database, companyId: number, feature: PlanFeature): Promise<boolean> {
-  const plan = await db
-    .selectFrom('companies')
-    .innerJoin('plans', 'plans.id', 'companies.planId')
-    .selectAll('plans')
-    .where('companies.id', '=', companyId)
-    .executeTakeFirst();
+  if (!isCompanyId(companyId)) return planAllows(undefined, feature);
+  const [plan] = (await findCompanyPlan(db, { companyId })).rows;
   return planAllows(plan && toPlanFlags(plan), feature);
 }
 
@@ -48,14 +52,9 @@ export async function companyPlanAllowsSoon(r: { db: Database; config: { databas
   if (cache.size > 10_000) cache.clear();
   const now = Date.now();
   let hit = cache.get(key);
+  if (!isCompanyId(companyId)) return planAllows(undefined, feature);
   if (!hit || now - hit.at >= PLAN_CACHE_MS) {
-    const plan = db
-      .selectFrom('companies')
-      .innerJoin('plans', 'plans.id', 'companies.planId')
-      .selectAll('plans')
-      .where('companies.id', '=', companyId)
-      .executeTakeFirst()
-      .then((row) => row && toPlanFlags(row));
+    const plan = findCompanyPlan(db, { companyId }).then(({ rows: [row] }) => row && toPlanFlags(row));
     hit = { at: now, plan };
     cache.set(key, hit);
     plan.catch(() => cache.delete(key));

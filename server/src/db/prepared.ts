@@ -6,12 +6,25 @@ import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { DB } from './schema.ts';
 
 class Slot {
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    /** The element of a list parameter, or undefined for a single value. */
+    readonly element?: number,
+  ) {}
 }
 
-type Compiled = { query: CompiledQuery; slots: [index: number, name: string][] };
+type Compiled = { query: CompiledQuery; slots: [index: number, name: string, element: number | undefined][] };
 
-export type Prepared<P extends { companyId: number }, O> = (db: Kysely<DB>, params: P) => Promise<QueryResult<O>>;
+type Params = { companyId: number };
+
+export type Prepared<P extends Params, O> = {
+  (db: Kysely<DB>, params: P): Promise<QueryResult<O>>;
+  /** The query with these values, compiled (to run it some other way: `runFirst`). */
+  compiled(db: Kysely<DB>, params: P): CompiledQuery<O>;
+};
+
+/** Lists longer than this are compiled for each run rather than remembered (one entry per length). */
+const LIST_CACHE_MAX = 200;
 
 /**
  * `prepare((db, p: { companyId: number; id: number }) => db.selectFrom('tickets').selectAll()
@@ -19,28 +32,60 @@ export type Prepared<P extends { companyId: number }, O> = (db: Kysely<DB>, para
  *
  * Tenant rule: every prepared query takes `companyId` and must use it (checked when compiled: the
  * slot must be among the parameters), and each run checks it is a valid company id, as `tenant()`
- * does. Values that change the SQL's shape (lists, nulls in `is` tests) cannot be slots.
+ * does. A list parameter (`where('outbox.id', 'in', p.ids)`) is compiled once per length; other
+ * values that change the SQL's shape (nulls in `is` tests) cannot be slots.
  */
-export function prepare<P extends { companyId: number }, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
-  // Per dialect adapter: a transaction shares its database's adapter, so it reuses the compiled query.
-  const cache = new WeakMap<object, Compiled>();
-  return (db, params) => {
+export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
+  // Per dialect adapter (a transaction shares its database's adapter, so it reuses the compiled
+  // query), then per the lengths of the list parameters.
+  const cache = new WeakMap<object, Map<string, Compiled>>();
+  const compiled = (db: Kysely<DB>, params: P): CompiledQuery<O> => {
     if (!Number.isInteger(params.companyId) || params.companyId <= 0) throw new Error(`prepared query: invalid companyId ${params.companyId}`);
     const adapter = db.getExecutor().adapter;
-    let compiled = cache.get(adapter);
-    if (!compiled) cache.set(adapter, (compiled = compile(db, build)));
-    const parameters = compiled.query.parameters.slice();
-    for (const [index, name] of compiled.slots) parameters[index] = params[name as keyof P];
-    return db.executeQuery<O>({ ...compiled.query, parameters });
+    let byShape = cache.get(adapter);
+    if (!byShape) cache.set(adapter, (byShape = new Map()));
+    const shape = shapeOf(params);
+    let query = shape === undefined ? undefined : byShape.get(shape);
+    if (!query) {
+      query = compile(db, build, params);
+      if (shape !== undefined) byShape.set(shape, query);
+    }
+    const parameters = query.query.parameters.slice();
+    for (const [index, name, element] of query.slots) {
+      const value = params[name as keyof P];
+      parameters[index] = element === undefined ? value : (value as unknown[])[element];
+    }
+    return { ...query.query, parameters } as CompiledQuery<O>;
   };
+  const run = (db: Kysely<DB>, params: P) => db.executeQuery<O>(compiled(db, params));
+  return Object.assign(run, { compiled });
 }
 
-function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilable<O>): Compiled {
-  const slots = new Proxy({}, { get: (_, name) => new Slot(String(name)) }) as P;
+/** The lengths of the list parameters (`ids:3`), which decide the SQL; undefined: too long to remember. */
+function shapeOf(params: object): string | undefined {
+  let shape = '';
+  for (const [name, value] of Object.entries(params)) {
+    if (!Array.isArray(value)) continue;
+    if (value.length > LIST_CACHE_MAX) return undefined;
+    shape += `${name}:${value.length};`;
+  }
+  return shape;
+}
+
+function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilable<O>, params: P): Compiled {
+  const slots = new Proxy(
+    {},
+    {
+      get: (_, name) => {
+        const value = params[name as keyof P];
+        return Array.isArray(value) ? value.map((_v, i) => new Slot(String(name), i)) : new Slot(String(name));
+      },
+    },
+  ) as P;
   const query = build(db, slots).compile();
-  const found: [number, string][] = [];
+  const found: Compiled['slots'] = [];
   query.parameters.forEach((value, index) => {
-    if (value instanceof Slot) found.push([index, value.name]);
+    if (value instanceof Slot) found.push([index, value.name, value.element]);
   });
   if (!found.some(([, name]) => name === 'companyId')) throw new Error(`prepared query does not filter by companyId: ${query.sql}`);
   return { query, slots: found };

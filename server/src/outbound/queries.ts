@@ -5,7 +5,6 @@ import { sql, type Selectable } from 'kysely';
 import { runFirst, type Database } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
 import type { Outbox } from '../db/schema.ts';
-import { tenant } from '../db/tenant.ts';
 
 /** What a send needs of its message: text, file, the contact and the quoted message's network id (null fields: gone). */
 export type Sendable = {
@@ -31,7 +30,15 @@ export type QueuedRow = OutboxRow & { sendable: Sendable | null };
  * sends: one statement for a lane's read-ahead instead of a read per send.
  */
 export async function readQueue(db: Database, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }): Promise<QueuedRow[]> {
-  const rows = await tenant(db, p.companyId)
+  const { rows } = await selectQueued(db, p);
+  return rows.map(({ sBody, sMediaType, sMediaUrl, sData, sQuotedWid, sJid, sLid, sNumber, sIsGroup, sName, ...row }) => ({
+    ...row,
+    sendable: sBody === null || sNumber === null ? null : { body: sBody, mediaType: sMediaType, mediaUrl: sMediaUrl, data: sData, quotedWid: sQuotedWid, jid: sJid, lid: sLid, number: sNumber, isGroup: sIsGroup ?? 0, name: sName ?? '' },
+  }));
+}
+
+const selectQueued = prepare((db, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }) =>
+  db
     .selectFrom('outbox')
     .leftJoin('messages', (j) => j.onRef('messages.id', '=', 'outbox.messageId').on('messages.companyId', '=', p.companyId))
     .leftJoin('tickets', 'tickets.id', 'messages.ticketId')
@@ -50,30 +57,30 @@ export async function readQueue(db: Database, p: { companyId: number; connection
       'contacts.isGroup as sIsGroup',
       'contacts.name as sName',
     ])
+    .where('outbox.companyId', '=', p.companyId)
     .where('outbox.whatsappId', '=', p.connectionId)
     .where('outbox.state', '=', 'queued')
     .$if(p.skipTickets.length > 0, (q) => q.where('outbox.ticketId', 'not in', p.skipTickets))
     .orderBy('outbox.id')
-    .limit(p.limit)
-    .execute();
-  return rows.map(({ sBody, sMediaType, sMediaUrl, sData, sQuotedWid, sJid, sLid, sNumber, sIsGroup, sName, ...row }) => ({
-    ...row,
-    sendable: sBody === null || sNumber === null ? null : { body: sBody, mediaType: sMediaType, mediaUrl: sMediaUrl, data: sData, quotedWid: sQuotedWid, jid: sJid, lid: sLid, number: sNumber, isGroup: sIsGroup ?? 0, name: sName ?? '' },
-  }));
-}
+    .limit(p.limit),
+);
 
 /** queued → sending, named for this process: answers the ids claimed (not those taken or removed meanwhile). */
 export async function claimRows(db: Database, companyId: number, ids: number[], instance: string): Promise<Set<number>> {
-  const claim = tenant(db, companyId)
-    .updateTable('outbox')
-    .set((eb) => ({ state: 'sending', claimedBy: instance, claimedAt: new Date().toISOString(), attempts: eb('outbox.attempts', '+', 1) }))
-    .where('outbox.id', 'in', ids)
-    .where('outbox.state', '=', 'queued')
-    .returning('outbox.id');
   // Ahead of the writes waiting for SQLite's writer: the lane's slots are idle until it is done.
-  const { rows } = await runFirst(db, claim.compile());
+  const { rows } = await runFirst(db, claim.compiled(db, { companyId, ids, instance, now: new Date().toISOString() }));
   return new Set(rows.map((r) => r.id));
 }
+
+const claim = prepare((db, p: { companyId: number; ids: number[]; instance: string; now: string }) =>
+  db
+    .updateTable('outbox')
+    .set((eb) => ({ state: 'sending', claimedBy: p.instance, claimedAt: p.now, attempts: eb('outbox.attempts', '+', 1) }))
+    .where('outbox.companyId', '=', p.companyId)
+    .where('outbox.id', 'in', p.ids)
+    .where('outbox.state', '=', 'queued')
+    .returning('outbox.id'),
+);
 
 /**
  * A network that reports our own send back as a message from the phone may have had it stored
@@ -107,4 +114,38 @@ export const markSent = prepare((db, p: { companyId: number; messageId: number; 
 /** The row leaves the queue once its message is sent or failed. */
 export const deleteOutboxRow = prepare((db, p: { companyId: number; id: number }) =>
   db.deleteFrom('outbox').where('outbox.companyId', '=', p.companyId).where('outbox.id', '=', p.id),
+);
+
+/** deleteEcho for several sends of one connection at once. */
+export const deleteEchoes = prepare((db, p: { companyId: number; whatsappId: number; wids: string[]; messageIds: number[] }) =>
+  db
+    .deleteFrom('messages')
+    .where('messages.companyId', '=', p.companyId)
+    .where('messages.whatsappId', '=', p.whatsappId)
+    .where('messages.wid', 'in', p.wids)
+    .where('messages.id', 'not in', p.messageIds),
+);
+
+/** markSent for several messages at once, each with its network id (`messageIds[i]` took `wids[i]`). */
+export const markSentBatch = prepare((db, p: { companyId: number; messageIds: number[]; wids: string[]; now: string }) =>
+  db
+    .updateTable('messages')
+    .set((eb) => ({
+      wid: sql<string>`case ${sql.ref('messages.id')} ${sql.join(
+        p.messageIds.map((id, i) => sql`when ${id} then cast(${p.wids[i]} as text)`),
+        sql` `,
+      )} end`,
+      ack: sql<number>`case when ack < 1 then 1 else ack end`,
+      sendStatus: 'sent',
+      sendError: null,
+      updatedAt: p.now,
+      version: eb('messages.version', '+', 1),
+    }))
+    .where('messages.companyId', '=', p.companyId)
+    .where('messages.id', 'in', p.messageIds),
+);
+
+/** deleteOutboxRow for several rows at once. */
+export const deleteOutboxRows = prepare((db, p: { companyId: number; ids: number[] }) =>
+  db.deleteFrom('outbox').where('outbox.companyId', '=', p.companyId).where('outbox.id', 'in', p.ids),
 );

@@ -1,14 +1,13 @@
 // The dispatcher's short transactions: how a send ended, written on the message row its readers see
 // (version bumped, the company poked) and on the outbox row, which leaves the queue once its message
 // is sent or failed. Each runs inside `write()`, never around a network call.
-import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { change, emit } from '../events/emit.ts';
 import { groupBy } from '../inbound/resolve.ts';
 import { tellOrigin, tellOriginsSent } from './outcomes.ts';
-import { deleteEcho, deleteOutboxRow, markSent, type OutboxRow } from './queries.ts';
+import { deleteEcho, deleteEchoes, deleteOutboxRow, deleteOutboxRows, markSent, markSentBatch, type OutboxRow } from './queries.ts';
 
 /** The failure code of a row that was in flight when its process died: it may or may not have left. */
 export const UNCONFIRMED = 'ERR_SEND_UNCONFIRMED';
@@ -32,33 +31,15 @@ export type Taken = { row: OutboxRow; wid: string };
  */
 export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[]): Promise<void> {
   if (taken.length === 1) return recordSent(tx, companyId, taken[0]!.row, taken[0]!.wid);
-  const t = tenant(tx.db, companyId);
   const messageIds = taken.map((s) => s.row.messageId);
   // A network id names one message of ours: a stored row with one of these ids that is not among
   // these messages is an echo (recordSent's deleteEcho, for all at once).
   for (const [whatsappId, group] of groupBy(taken, (s) => s.row.whatsappId)) {
-    await t
-      .deleteFrom('messages')
-      .where('messages.whatsappId', '=', whatsappId)
-      .where('messages.wid', 'in', group.map((s) => s.wid))
-      .where('messages.id', 'not in', messageIds)
-      .execute();
+    await deleteEchoes(tx.db, { companyId, whatsappId, wids: group.map((s) => s.wid), messageIds });
   }
-  const wids = taken.map((s) => sql`when ${s.row.messageId} then cast(${s.wid} as text)`);
-  await t
-    .updateTable('messages')
-    .set((eb) => ({
-      wid: sql<string>`case ${sql.ref('messages.id')} ${sql.join(wids, sql` `)} end`,
-      ack: sql<number>`case when ack < 1 then 1 else ack end`,
-      sendStatus: 'sent',
-      sendError: null,
-      updatedAt: new Date().toISOString(),
-      version: eb('messages.version', '+', 1),
-    }))
-    .where('messages.id', 'in', messageIds)
-    .execute();
+  await markSentBatch(tx.db, { companyId, messageIds, wids: taken.map((s) => s.wid), now: new Date().toISOString() });
   await emit(tx, taken.map((s) => change(companyId, 'appMessage', 'update', s.row.messageId)));
-  await t.deleteFrom('outbox').where('outbox.id', 'in', taken.map((s) => s.row.id)).execute();
+  await deleteOutboxRows(tx.db, { companyId, ids: taken.map((s) => s.row.id) });
   await tellOriginsSent(tx, companyId, taken.map((s) => s.row.origin));
   tx.effects.poke(companyId);
 }

@@ -35,6 +35,15 @@ const markDelivered = prepare((db, p: { companyId: number; id: number; now: stri
     .where('campaignShippings.status', '=', 'queued')
     .returning('campaignShippings.campaignId'),
 );
+const markAllDelivered = prepare((db, p: { companyId: number; ids: number[]; now: string }) =>
+  db
+    .updateTable('campaignShippings')
+    .set({ status: 'sent', deliveredAt: p.now, updatedAt: p.now })
+    .where('campaignShippings.companyId', '=', p.companyId)
+    .where('campaignShippings.id', 'in', p.ids)
+    .where('campaignShippings.status', '=', 'queued')
+    .returning('campaignShippings.campaignId'),
+);
 const markFailed = prepare((db, p: { companyId: number; id: number; code: string; now: string }) =>
   db
     .updateTable('campaignShippings')
@@ -75,13 +84,7 @@ export async function recordCampaignOutcome(tx: Tx, companyId: number, shippingI
 /** Several recipients' messages sent (one record of the outbox): as recordCampaignOutcome for each, in one statement. */
 export async function recordCampaignsSent(tx: Tx, companyId: number, shippingIds: number[]): Promise<void> {
   const now = new Date().toISOString();
-  const rows = await tenant(tx.db, companyId)
-    .updateTable('campaignShippings')
-    .set({ status: 'sent', deliveredAt: now, updatedAt: now })
-    .where('campaignShippings.id', 'in', shippingIds)
-    .where('campaignShippings.status', '=', 'queued')
-    .returning('campaignShippings.campaignId')
-    .execute();
+  const { rows } = await markAllDelivered(tx.db, { companyId, ids: shippingIds, now });
   for (const campaignId of new Set(rows.map((r) => r.campaignId))) await finishCampaignIfDone(tx, companyId, campaignId, new Date(now));
 }
 
