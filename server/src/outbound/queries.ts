@@ -82,41 +82,16 @@ const claim = prepare((db, p: { companyId: number; ids: number[]; instance: stri
     .returning('outbox.id'),
 );
 
-/**
- * A network that reports our own send back as a message from the phone may have had it stored
- * first: that row is this message, so it goes and ours takes its id.
- */
-export const deleteEcho = prepare((db, p: { companyId: number; whatsappId: number; wid: string; messageId: number }) =>
-  db
-    .deleteFrom('messages')
-    .where('messages.companyId', '=', p.companyId)
-    .where('messages.whatsappId', '=', p.whatsappId)
-    .where('messages.wid', '=', p.wid)
-    .where('messages.id', '!=', p.messageId),
-);
-
-/** The network took it: its id, ack 1 (or more, if an ack came first), `sent`, a new version. */
-export const markSent = prepare((db, p: { companyId: number; messageId: number; wid: string; now: string }) =>
-  db
-    .updateTable('messages')
-    .set((eb) => ({
-      wid: p.wid,
-      ack: sql<number>`case when ack < 1 then 1 else ack end`,
-      sendStatus: 'sent',
-      sendError: null,
-      updatedAt: p.now,
-      version: eb('messages.version', '+', 1),
-    }))
-    .where('messages.companyId', '=', p.companyId)
-    .where('messages.id', '=', p.messageId),
-);
-
 /** The row leaves the queue once its message is sent or failed. */
 export const deleteOutboxRow = prepare((db, p: { companyId: number; id: number }) =>
   db.deleteFrom('outbox').where('outbox.companyId', '=', p.companyId).where('outbox.id', '=', p.id),
 );
 
-/** deleteEcho for several sends of one connection at once. */
+/**
+ * A network that reports our own send back as a message from the phone may have had it stored
+ * first: a row of the connection with one of these network ids that is not among these messages is
+ * that echo, so it goes and ours takes its id.
+ */
 export const deleteEchoes = prepare((db, p: { companyId: number; whatsappId: number; wids: string[]; messageIds: number[] }) =>
   db
     .deleteFrom('messages')
@@ -126,7 +101,7 @@ export const deleteEchoes = prepare((db, p: { companyId: number; whatsappId: num
     .where('messages.id', 'not in', p.messageIds),
 );
 
-/** markSent for several messages at once, each with its network id (`messageIds[i]` took `wids[i]`). */
+/** The network took them (`messageIds[i]` as `wids[i]`): their ids, ack 1 (or more, if an ack came first), `sent`, new versions. */
 export const markSentBatch = prepare((db, p: { companyId: number; messageIds: number[]; wids: string[]; now: string }) =>
   db
     .updateTable('messages')

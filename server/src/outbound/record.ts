@@ -7,15 +7,15 @@ import { write, type Tx } from '../db/write.ts';
 import { change, emit } from '../events/emit.ts';
 import { groupBy } from '../inbound/resolve.ts';
 import { tellOrigin, tellOriginsSent } from './outcomes.ts';
-import { deleteEcho, deleteEchoes, deleteOutboxRow, deleteOutboxRows, markSent, markSentBatch, type OutboxRow } from './queries.ts';
+import { deleteEchoes, deleteOutboxRow, deleteOutboxRows, markSentBatch, type OutboxRow } from './queries.ts';
 
 /** The failure code of a row that was in flight when its process died: it may or may not have left. */
 export const UNCONFIRMED = 'ERR_SEND_UNCONFIRMED';
 
 /** The network took the message: its id, ack 1 (or more, if an ack came first), `sent`. */
 export async function recordSent(tx: Tx, companyId: number, row: OutboxRow, wid: string): Promise<void> {
-  await deleteEcho(tx.db, { companyId, whatsappId: row.whatsappId, wid, messageId: row.messageId });
-  await markSent(tx.db, { companyId, messageId: row.messageId, wid, now: new Date().toISOString() });
+  await deleteEchoes(tx.db, { companyId, whatsappId: row.whatsappId, wids: [wid], messageIds: [row.messageId] });
+  await markSentBatch(tx.db, { companyId, messageIds: [row.messageId], wids: [wid], now: new Date().toISOString() });
   await emit(tx, change(companyId, 'appMessage', 'update', row.messageId));
   await finish(tx, companyId, row, { status: 'sent' });
 }
@@ -33,7 +33,7 @@ export async function recordSentBatch(tx: Tx, companyId: number, taken: Taken[])
   if (taken.length === 1) return recordSent(tx, companyId, taken[0]!.row, taken[0]!.wid);
   const messageIds = taken.map((s) => s.row.messageId);
   // A network id names one message of ours: a stored row with one of these ids that is not among
-  // these messages is an echo (recordSent's deleteEcho, for all at once).
+  // these messages is an echo.
   for (const [whatsappId, group] of groupBy(taken, (s) => s.row.whatsappId)) {
     await deleteEchoes(tx.db, { companyId, whatsappId, wids: group.map((s) => s.wid), messageIds });
   }

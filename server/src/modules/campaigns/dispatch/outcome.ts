@@ -26,15 +26,6 @@ export async function recordConfirmationOutcome(tx: Tx, companyId: number, shipp
 }
 
 // Run for every message a campaign sends: compiled once (db/prepared.ts).
-const markDelivered = prepare((db, p: { companyId: number; id: number; now: string }) =>
-  db
-    .updateTable('campaignShippings')
-    .set({ status: 'sent', deliveredAt: p.now, updatedAt: p.now })
-    .where('campaignShippings.companyId', '=', p.companyId)
-    .where('campaignShippings.id', '=', p.id)
-    .where('campaignShippings.status', '=', 'queued')
-    .returning('campaignShippings.campaignId'),
-);
 const markAllDelivered = prepare((db, p: { companyId: number; ids: number[]; now: string }) =>
   db
     .updateTable('campaignShippings')
@@ -76,7 +67,7 @@ const finishIfDone = prepare((db, p: { companyId: number; campaignId: number; no
 
 export async function recordCampaignOutcome(tx: Tx, companyId: number, shippingId: number, outcome: { status: 'sent' } | { status: 'failed'; code: string }): Promise<void> {
   const now = new Date().toISOString();
-  const res = outcome.status === 'sent' ? await markDelivered(tx.db, { companyId, id: shippingId, now }) : await markFailed(tx.db, { companyId, id: shippingId, code: outcome.code, now });
+  const res = outcome.status === 'sent' ? await markAllDelivered(tx.db, { companyId, ids: [shippingId], now }) : await markFailed(tx.db, { companyId, id: shippingId, code: outcome.code, now });
   const row = res.rows[0];
   if (row) await finishCampaignIfDone(tx, companyId, row.campaignId, new Date());
 }
