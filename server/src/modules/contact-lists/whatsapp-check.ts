@@ -8,10 +8,11 @@
 // calls checkCompanyContactLists then) or the next write to the list starts a check.
 import type { AppDeps } from '../../context.ts';
 import type { ChannelQueries } from '../../channels/remote-channel.ts';
+import { sql } from 'kysely';
+import { prepare } from '../../db/prepared.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { change, emit } from '../../events/emit.ts';
-import { bumpVersion } from '../../sync/version.ts';
 
 /** Numbers asked of the channel at a time. */
 const CHECK_BATCH = 200;
@@ -108,25 +109,36 @@ async function checkUnchecked(deps: AppDeps, companyId: number, listId: number):
     // The network call: no transaction is open here.
     const answers = await channel.checkNumbers(items.map((i) => i.number));
     const exists = new Map(answers.map((a) => [a.number, a.exists]));
+    const answered = items.flatMap((item) => {
+      const valid = exists.get(item.number);
+      return valid === undefined ? [] : [{ ...item, valid: valid ? 1 : 0 }];
+    });
     await write(deps, async (tx) => {
-      const w = tenant(tx.db, companyId);
-      const checked: number[] = [];
-      for (const item of items) {
-        const valid = exists.get(item.number);
-        if (valid === undefined) continue;
-        // Only an item still unchecked with this number: one edited meanwhile is asked again.
-        const res = await w
-          .updateTable('contactListItems')
-          .set({ isWhatsappValid: valid ? 1 : 0, ...bumpVersion() })
-          .where('contactListItems.id', '=', item.id)
-          .where('contactListItems.number', '=', item.number)
-          .where('contactListItems.isWhatsappValid', 'is', null)
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) > 0) checked.push(item.id);
-      }
+      // Only items still unchecked with the number asked: one edited meanwhile is asked again.
+      const { rows } = answered.length
+        ? await recordAnswers(tx.db, { companyId, ids: answered.map((a) => a.id), valids: answered.map((a) => a.valid), numbers: answered.map((a) => a.number), now: new Date().toISOString() })
+        : { rows: [] };
+      const checked = rows.map((r) => r.id);
       tx.effects.poke(companyId);
       if (checked.length) await emit(tx, change(companyId, 'ContactListItem', 'update', checked[0]!, { batch: checked, listId }));
     });
     afterId = items[items.length - 1]!.id;
   }
 }
+
+/** The channel's answers for a batch of items (`ids[i]` has `numbers[i]`, valid `valids[i]`), in one statement. */
+const recordAnswers = prepare((db, p: { companyId: number; ids: number[]; valids: number[]; numbers: string[]; now: string }) => {
+  const byId = <T>(values: T[], type: 'integer' | 'text') =>
+    sql<T>`case ${sql.ref('contactListItems.id')} ${sql.join(
+      p.ids.map((id, i) => sql`when ${id} then cast(${values[i]} as ${sql.raw(type)})`),
+      sql` `,
+    )} end`;
+  return db
+    .updateTable('contactListItems')
+    .set({ isWhatsappValid: byId(p.valids, 'integer'), version: sql<number>`version + 1`, updatedAt: p.now })
+    .where('contactListItems.companyId', '=', p.companyId)
+    .where('contactListItems.id', 'in', p.ids)
+    .where('contactListItems.isWhatsappValid', 'is', null)
+    .where('contactListItems.number', '=', byId(p.numbers, 'text'))
+    .returning('contactListItems.id');
+});
