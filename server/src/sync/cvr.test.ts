@@ -1,7 +1,7 @@
 // Segmented listings (a view listed by parts, cvr.ts) must diff and encode exactly as the same
 // pairs listed flat: only the work differs.
 import { describe, expect, it } from 'vitest';
-import { diffListings, listingId, listingJson, parseListing, toListing, toSegmentedListing } from './cvr.ts';
+import { diffListings, fromParts, listingId, listingJson, parseListing, partsOfStored, storedParts, storedText, toListing, toSegmentedListing } from './cvr.ts';
 import type { VersionRow } from './views/types.ts';
 
 // A deterministic pseudo-random sequence, so a failure reproduces.
@@ -13,14 +13,27 @@ const part = (ticket: number, n: number, version = 1): VersionRow[] => Array.fro
 const sorted = (d: { puts: unknown[]; dels: unknown[] } | null) => d && { puts: [...d.puts].sort(), dels: [...d.dels].sort() };
 
 describe('segmented listings', () => {
-  it('encode to the same text and id as the flat listing of their pairs', () => {
+  it('encode their pairs as the flat listing does, and are stored as the list of their parts', () => {
     const parts = [part(1, 3), [], part(2, 2), part(3, 1)];
     const segmented = toSegmentedListing(parts);
     const flat = toListing(parts.flat());
     expect(listingJson(segmented)).toBe(listingJson(flat));
-    expect(listingId(segmented)).toBe(listingId(flat));
     expect(parseListing(listingJson(segmented)).ids).toEqual(flat.ids);
     expect(listingJson(toSegmentedListing([[], []]))).toBe('[]');
+
+    // Stored: each non-empty part a flat listing of its own, and the list of their ids.
+    const stored = storedParts(segmented)!;
+    expect(stored.map((p) => p.ids.length)).toEqual([3, 2, 1]);
+    expect(partsOfStored(storedText(segmented))).toEqual(stored.map(listingId));
+    expect(partsOfStored(storedText(flat))).toBeUndefined();
+    // Read back from the parts' rows: the same pairs, the same id.
+    const back = fromParts(stored.map((p) => parseListing(storedText(p), listingId(p))), listingId(segmented));
+    expect(back.ids).toEqual(flat.ids);
+    expect(back.versions).toEqual(flat.versions);
+    expect(listingId(toSegmentedListing(parts))).toBe(listingId(segmented));
+    // One part changed: one new part id, the others the same.
+    const changed = toSegmentedListing([part(1, 3), [], part(2, 2, 2), part(3, 1)]);
+    expect(partsOfStored(storedText(changed))!.filter((id, i) => id !== partsOfStored(storedText(segmented))![i])).toHaveLength(1);
   });
 
   it('share a segment object for a part kept as the same array', () => {

@@ -1,8 +1,11 @@
 // Client View Records: per view, the (id → version) pairs a client group was sent.
-// A listing is stored once per company as JSON `[id0,v0,id1,v1,…]` under the hash of that text
-// (its id), and a CVR row is the small map `{"<view>":"<listing id>"}`. Listings are immutable
-// once built, so two CVRs (or two users) share one listing object and one row, and an unchanged
-// view is skipped by identity (or by id) before any per-row work.
+// A listing is stored once per company under the hash of its stored text (its id): a flat listing
+// as JSON `[id0,v0,id1,v1,…]`; a listing by parts (the messages, per ticket) as the ids of its parts
+// `{"parts":[…]}`, each part a flat listing of its own, so a change in one ticket stores that
+// ticket's part and a short list rather than every ticket's messages again. A CVR row is the small
+// map `{"<view>":"<listing id>"}`. Listings are immutable once built, so two CVRs (or two users)
+// share one listing object and one row, and an unchanged view is skipped by identity (or by id)
+// before any per-row work.
 import { createHash } from 'node:crypto';
 import type { RowId, RowVersion, VersionRow } from './views/types.ts';
 
@@ -51,6 +54,11 @@ export function toSegmentedListing(parts: readonly (readonly VersionRow[])[]): L
     if (!segment) segmentOf.set(rows, (segment = toListing(rows as VersionRow[])));
     return segment;
   });
+  return { ...joined(segments), segments };
+}
+
+/** The pairs of consecutive segments as one list. */
+function joined(segments: readonly Listing[]): { ids: RowId[]; versions: RowVersion[] } {
   const ids: RowId[] = [];
   const versions: RowVersion[] = [];
   for (const segment of segments) {
@@ -59,7 +67,7 @@ export function toSegmentedListing(parts: readonly (readonly VersionRow[])[]): L
       versions.push(segment.versions[i]!);
     }
   }
-  return { ids, versions, segments };
+  return { ids, versions };
 }
 
 export function sameListing(a: Listing, b: Listing): boolean {
@@ -99,10 +107,31 @@ function jsonOf(listing: Listing): string {
 
 export { jsonOf as listingJson };
 
-/** The listing's id: a hash of its JSON (equal content, equal id, whoever listed it). */
+/** The parts a listing is stored as: its non-empty segments (undefined: stored flat). */
+export function storedParts(listing: Listing): readonly Listing[] | undefined {
+  return listing.segments?.filter((segment) => segment.ids.length > 0);
+}
+
+/** What the listing's row holds: its pairs, or (a listing by parts) its parts' ids. */
+export function storedText(listing: Listing): string {
+  const parts = storedParts(listing);
+  return parts ? JSON.stringify({ parts: parts.map(listingId) }) : jsonOf(listing);
+}
+
+/** The listing's id: a hash of its stored text (equal content listed alike, equal id, whoever listed it). */
 export function listingId(listing: Listing): string {
-  if (listing.id === undefined) listing.id = createHash('sha256').update(jsonOf(listing)).digest('base64url').slice(0, 32);
+  if (listing.id === undefined) listing.id = createHash('sha256').update(storedText(listing)).digest('base64url').slice(0, 32);
   return listing.id;
+}
+
+/** The part ids of a stored listing by parts; undefined for a flat one. */
+export function partsOfStored(text: string): string[] | undefined {
+  return text.startsWith('{') ? (JSON.parse(text) as { parts: string[] }).parts : undefined;
+}
+
+/** A listing by parts from its parts (read back from their rows), under its stored id. */
+export function fromParts(parts: readonly Listing[], id: string): Listing {
+  return { ...joined(parts), segments: parts, id };
 }
 
 /** A listing from its stored JSON; the text is kept, so its id costs no re-encoding. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
-import { seedCompany, seedPlan, seedUser } from '../../test/seed.ts';
+import { seedCompany, seedPlan, seedTicket, seedUser } from '../../test/seed.ts';
 import { pull } from './pull.ts';
 import { createSyncStore, CVRS_KEPT } from './store.ts';
 
@@ -105,14 +105,66 @@ describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {
     const order = (first.response.cookie as { order: number }).order;
     const row = await w.db.selectFrom('replicacheCvrs').select('replicacheCvrs.entries').where('replicacheCvrs.version', '=', order).executeTakeFirstOrThrow();
     const rows = new Map((await listingRows(t.db, w.company.id)).map((r) => [r.id, r.entries]));
+    // Inline rows hold each view's pairs (a listing by parts: its parts' pairs, in order).
+    const pairs = (text: string): unknown[] => (text.startsWith('{') ? (JSON.parse(text) as { parts: string[] }).parts.flatMap((id) => pairs(rows.get(id)!)) : (JSON.parse(text) as unknown[]));
     const inline = `{${Object.entries(JSON.parse(row.entries) as Record<string, string>)
-      .map(([view, id]) => `${JSON.stringify(view)}:${rows.get(id)}`)
+      .map(([view, id]) => `${JSON.stringify(view)}:${JSON.stringify(pairs(rows.get(id)!))}`)
       .join(',')}}`;
     await w.db.updateTable('replicacheCvrs').set({ entries: inline }).where('replicacheCvrs.version', '=', order).execute();
     await w.db.deleteFrom('replicacheListings').execute();
     await w.db.insertInto('tags', { name: 'new' }).execute();
     const next = await pull(t.deps, createSyncStore(t.db, dialect), w.user, req(`g-${w.company.id}`, first.response.cookie));
     expect(next.response.patch.map((p) => p.op)).toEqual(['put']);
+  });
+
+  it("stores the messages by ticket: a new message stores its ticket's part and the list, and cold reads, collection and pulls agree", async () => {
+    const w = await seedTeam();
+    const tickets: Awaited<ReturnType<typeof seedTicket>>[] = [];
+    for (let k = 0; k < 3; k++) {
+      const ticket = await seedTicket(t, w.company.id, { status: 'open', userId: w.admin.userId });
+      for (let m = 0; m < 4; m++) await w.db.insertInto('messages', { wid: `p-${ticket.id}-${m}`, ticketId: ticket.id, contactId: ticket.contactId, body: `m${m}` }).execute();
+      tickets.push(ticket);
+    }
+    const store = createSyncStore(t.db, dialect);
+    const group = `gm-${w.company.id}`;
+    const first = await pull(t.deps, store, w.admin, req(group, null));
+    expect(keysOf(first.response.patch, 'put').filter((k) => k.startsWith('message/'))).toHaveLength(12);
+    const rowsBefore = new Map((await listingRows(t.db, w.company.id)).map((r) => [r.id, r.entries]));
+    // Each ticket's messages a row of their own, listed by one `{"parts":[…]}` row.
+    const lists = [...rowsBefore.values()].filter((e) => e.startsWith('{'));
+    expect(lists.map((e) => (JSON.parse(e) as { parts: string[] }).parts.length)).toContain(3);
+
+    await w.db.insertInto('messages', { wid: 'p-new', ticketId: tickets[1]!.id, contactId: tickets[1]!.contactId, body: 'new' }).execute();
+    const second = await pull(t.deps, store, w.admin, req(group, first.response.cookie));
+    expect(keysOf(second.response.patch, 'put').filter((k) => k.startsWith('message/'))).toHaveLength(1);
+    const added = (await listingRows(t.db, w.company.id)).filter((r) => !rowsBefore.has(r.id));
+    const addedParts = added.filter((r) => r.entries.startsWith('[') && r.entries.includes(`"${tickets[1]!.id}/`));
+    expect(addedParts).toHaveLength(1);
+    expect(added.filter((r) => r.entries.startsWith('{'))).toHaveLength(1);
+    // No other ticket's messages were stored again.
+    for (const other of [tickets[0]!, tickets[2]!]) expect(added.some((r) => r.entries.includes(`"${other.id}/`))).toBe(false);
+
+    // A cold instance reads the list and its parts back: nothing changed, nothing sent.
+    expect((await pull(t.deps, createSyncStore(t.db, dialect), w.admin, req(group, second.response.cookie))).stats.path).toBe('unchanged');
+
+    // Collection: the first pull's list is no longer referenced once CVRS_KEPT newer ones exist;
+    // it goes, and so does the part only it listed; the parts the kept lists name stay.
+    let cookie = second.response.cookie;
+    for (let i = 0; i < CVRS_KEPT; i++) {
+      await w.db.insertInto('messages', { wid: `p-more-${i}`, ticketId: tickets[2]!.id, contactId: tickets[2]!.contactId, body: `more ${i}` }).execute();
+      cookie = (await pull(t.deps, store, w.admin, req(group, cookie))).response.cookie;
+    }
+    expect(await store.collectGarbage(w.company.id, -1000)).toBeGreaterThan(0);
+    const kept = new Map((await listingRows(t.db, w.company.id)).map((r) => [r.id, r.entries]));
+    for (const entries of kept.values()) {
+      for (const id of (entries.startsWith('{') ? (JSON.parse(entries) as { parts: string[] }).parts : [])) expect(kept.has(id)).toBe(true);
+    }
+    const cold = await pull(t.deps, createSyncStore(t.db, dialect), w.admin, req(group, cookie));
+    expect(cold.stats.path).toBe('unchanged');
+    await w.db.insertInto('messages', { wid: 'p-last', ticketId: tickets[0]!.id, contactId: tickets[0]!.contactId, body: 'last' }).execute();
+    const last = await pull(t.deps, createSyncStore(t.db, dialect), w.admin, req(group, cookie));
+    expect(keysOf(last.response.patch, 'put').filter((k) => k.startsWith('message/'))).toHaveLength(1);
+    expect(last.response.patch.some((p) => p.op === 'clear')).toBe(false);
   });
 
   it('collects listings no CVR references, and only those', async () => {

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
 import type { Database, Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
-import { decodeRefs, encodeRefs, listingId, listingJson, parseListing, type Cvr, type Listing } from './cvr.ts';
+import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
 import { chunk } from './views/types.ts';
 
@@ -122,7 +122,8 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
   // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
   // `${companyId}:${listing id}` → the listing, and → when this instance last knew its row exists.
-  const byId = new Lru<string, Listing>(5000);
+  // Parts included: a listing by parts is one entry per ticket with messages, plus the list.
+  const byId = new Lru<string, Listing>(50_000);
   const stored = new Lru<string, number>(50_000);
   const owners = new Lru<string, { userId: number; companyId: number }>(50_000);
   const lastGc = new Map<number, number>();
@@ -132,9 +133,17 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
   /**
    * Makes sure the listing's row exists (a write of its own, before the CVR that names it): after
    * a change, the pulls of the whole company meet the same new listing, and one upsert serves them.
+   * A listing by parts stores its parts first (only those this instance does not know to be
+   * stored: after one ticket's change, that ticket's), then the list of their ids.
    * A row written for a pull that then fails is an orphan the collection removes.
    */
-  function ensureStored(companyId: number, listing: Listing): Promise<void> | undefined {
+  async function ensureStored(companyId: number, listing: Listing): Promise<void> {
+    const parts = storedParts(listing);
+    if (parts) await Promise.all(parts.map((part) => storeRow(companyId, part)));
+    await storeRow(companyId, listing);
+  }
+
+  function storeRow(companyId: number, listing: Listing): Promise<void> | undefined {
     const key = `${companyId}:${listingId(listing)}`;
     const now = Date.now();
     if (now - (stored.get(key) ?? -Infinity) <= LISTING_TRUST_MS) return undefined;
@@ -143,7 +152,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       const at = new Date(now).toISOString();
       const upsert = (trx: Database) =>
         tenant(trx, companyId)
-          .insertInto('replicacheListings', { id: listing.id!, entries: listingJson(listing), usedAt: at })
+          .insertInto('replicacheListings', { id: listing.id!, entries: storedText(listing), usedAt: at })
           .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
           .execute();
       // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
@@ -154,6 +163,52 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     }
     return flying;
   }
+
+  /**
+   * The company's stored listings by id, from memory or their rows (a listing by parts with its
+   * parts); an id whose row, or one of whose parts, is gone is left out.
+   */
+  async function readListings(companyId: number, ids: string[]): Promise<Map<string, Listing>> {
+    const found = new Map<string, Listing>();
+    const texts = new Map<string, string>();
+    const missing = (want: string[]) => want.filter((id) => !found.has(id) && !texts.has(id) && byId.get(`${companyId}:${id}`) === undefined);
+    const fetch = async (want: string[]) => {
+      for (const part of chunk(want)) {
+        const rows = await tenant(db, companyId).selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.id', 'in', part).execute();
+        for (const r of rows) texts.set(r.id, r.entries);
+      }
+    };
+    await fetch(missing(ids));
+    const partIds = new Set<string>();
+    for (const text of texts.values()) for (const id of partsOfStored(text) ?? []) partIds.add(id);
+    await fetch(missing([...partIds]));
+    const get = (id: string): Listing | undefined => {
+      const key = `${companyId}:${id}`;
+      const hit = byId.get(key) ?? found.get(id);
+      if (hit) return hit;
+      const text = texts.get(id);
+      if (text === undefined) return undefined;
+      const partIdsOf = partsOfStored(text);
+      let listing: Listing | undefined;
+      if (!partIdsOf) listing = parseListing(text, id);
+      else {
+        const parts = partIdsOf.map(get);
+        if (parts.every((p) => p !== undefined)) listing = fromParts(parts as Listing[], id);
+      }
+      if (listing) {
+        found.set(id, listing);
+        byId.set(key, listing);
+      }
+      return listing;
+    };
+    const out = new Map<string, Listing>();
+    for (const id of ids) {
+      const listing = get(id);
+      if (listing) out.set(id, listing);
+    }
+    return out;
+  }
+
   const gcIntervalMs = opts.gcIntervalMs ?? LISTING_GC_INTERVAL_MS;
 
   async function bumpGroupVersion(trx: Database, companyId: number, groupId: string, baseVersion: number, now: string) {
@@ -274,24 +329,12 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       if (!row) return undefined;
       const { refs, inline } = decodeRefs(row.entries);
       const views: Record<string, Listing> = { ...inline };
-      const missing = new Set<string>();
+      const listings = await readListings(companyId, Object.values(refs));
       for (const [name, id] of Object.entries(refs)) {
-        const hit = byId.get(`${companyId}:${id}`);
-        if (hit) views[name] = hit;
-        else missing.add(id);
-      }
-      if (missing.size) {
-        for (const part of chunk([...missing])) {
-          const rows = await tenant(db, companyId).selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.id', 'in', part).execute();
-          for (const r of rows) byId.set(`${companyId}:${r.id}`, parseListing(r.entries, r.id));
-        }
-        for (const [name, id] of Object.entries(refs)) {
-          if (views[name]) continue;
-          const listing = byId.get(`${companyId}:${id}`);
-          // A listing row is gone (collected, or lost): the CVR is as good as lost, so a full resync.
-          if (!listing) return undefined;
-          views[name] = listing;
-        }
+        const listing = listings.get(id);
+        // A listing row (or a part of it) is gone (collected, or lost): the CVR is as good as lost, so a full resync.
+        if (!listing) return undefined;
+        views[name] = listing;
       }
       const cvr: Cvr = { watermark: row.watermark, clients: JSON.parse(row.clients) as Record<string, number>, views };
       cvrs.set(`${groupId}:${version}`, cvr);
@@ -339,6 +382,11 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       const referenced = new Set<string>();
       for (const r of await t.selectFrom('replicacheCvrs').select('replicacheCvrs.entries').execute()) {
         for (const id of Object.values(decodeRefs(r.entries).refs)) referenced.add(id);
+      }
+      // The parts of a listing that stays (referenced, or too recent to collect) stay with it.
+      const old = new Set(candidates.map((c) => c.id));
+      for (const r of await t.selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.entries', 'like', '{%').execute()) {
+        if (referenced.has(r.id) || !old.has(r.id)) for (const id of partsOfStored(r.entries) ?? []) referenced.add(id);
       }
       const doomed = candidates.map((c) => c.id).filter((id) => !referenced.has(id));
       let deleted = 0;
