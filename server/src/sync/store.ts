@@ -123,7 +123,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
   // `${companyId}:${listing id}` → the listing, and → when this instance last knew its row exists.
   // Parts included: a listing by parts is one entry per ticket with messages, plus the list.
-  const byId = new Lru<string, Listing>(50_000);
+  const byId = new Lru<string, Listing>(20_000);
   const stored = new Lru<string, number>(50_000);
   const owners = new Lru<string, { userId: number; companyId: number }>(50_000);
   const lastGc = new Map<number, number>();
