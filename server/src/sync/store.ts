@@ -133,35 +133,49 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
   /**
    * Makes sure the listing's row exists (a write of its own, before the CVR that names it): after
    * a change, the pulls of the whole company meet the same new listing, and one upsert serves them.
-   * A listing by parts stores its parts first (only those this instance does not know to be
-   * stored: after one ticket's change, that ticket's), then the list of their ids.
+   * A listing by parts stores, with its list of part ids, the parts this instance does not know to
+   * be stored (after one ticket's change, that ticket's): one statement for them all.
    * A row written for a pull that then fails is an orphan the collection removes.
    */
   async function ensureStored(companyId: number, listing: Listing): Promise<void> {
-    const parts = storedParts(listing);
-    if (parts) await Promise.all(parts.map((part) => storeRow(companyId, part)));
-    await storeRow(companyId, listing);
-  }
-
-  function storeRow(companyId: number, listing: Listing): Promise<void> | undefined {
-    const key = `${companyId}:${listingId(listing)}`;
+    const keyOf = (l: Listing) => `${companyId}:${listingId(l)}`;
     const now = Date.now();
-    if (now - (stored.get(key) ?? -Infinity) <= LISTING_TRUST_MS) return undefined;
-    let flying = storesInFlight.get(key);
-    if (!flying) {
-      const at = new Date(now).toISOString();
-      const upsert = (trx: Database) =>
-        tenant(trx, companyId)
-          .insertInto('replicacheListings', { id: listing.id!, entries: storedText(listing), usedAt: at })
-          .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
-          .execute();
-      // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
-      flying = (dialect === 'postgres' ? bookkeepingTransaction(upsert) : upsert(db))
-        .then(() => void stored.set(key, now))
-        .finally(() => storesInFlight.delete(key));
-      storesInFlight.set(key, flying);
+    const waits: Promise<void>[] = [];
+    const fresh = new Map<string, Listing>();
+    for (const l of [...(storedParts(listing) ?? []), listing]) {
+      const key = keyOf(l);
+      if (fresh.has(key) || now - (stored.get(key) ?? -Infinity) <= LISTING_TRUST_MS) continue;
+      const flying = storesInFlight.get(key);
+      if (flying) waits.push(flying);
+      else fresh.set(key, l);
     }
-    return flying;
+    if (fresh.size) {
+      const at = new Date(now).toISOString();
+      const rowsToStore = [...fresh.values()];
+      // The parts and the list in one transaction, a statement per 200 rows.
+      const upsert = async (trx: Database) => {
+        for (const rows of chunk(rowsToStore, 200)) {
+          await tenant(trx, companyId)
+            .insertInto(
+              'replicacheListings',
+              rows.map((l) => ({ id: l.id!, entries: storedText(l), usedAt: at })),
+            )
+            .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
+            .execute();
+        }
+      };
+      // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
+      const flying = (dialect === 'postgres' || rowsToStore.length > 200 ? bookkeepingTransaction(upsert) : upsert(db))
+        .then(() => {
+          for (const key of fresh.keys()) stored.set(key, now);
+        })
+        .finally(() => {
+          for (const key of fresh.keys()) storesInFlight.delete(key);
+        });
+      for (const key of fresh.keys()) storesInFlight.set(key, flying);
+      waits.push(flying);
+    }
+    await Promise.all(waits);
   }
 
   /**
