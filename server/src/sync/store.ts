@@ -4,7 +4,7 @@
 import { AppError } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
-import type { Database, Dialect } from '../db/database.ts';
+import { runFirst, type Database, type Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
@@ -153,19 +153,19 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       const at = new Date(now).toISOString();
       const rowsToStore = [...fresh.values()];
       // The parts and the list in one transaction, a statement per 200 rows.
+      const statement = (trx: Database, rows: Listing[]) =>
+        tenant(trx, companyId)
+          .insertInto(
+            'replicacheListings',
+            rows.map((l) => ({ id: l.id!, entries: storedText(l), usedAt: at })),
+          )
+          .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }));
       const upsert = async (trx: Database) => {
-        for (const rows of chunk(rowsToStore, 200)) {
-          await tenant(trx, companyId)
-            .insertInto(
-              'replicacheListings',
-              rows.map((l) => ({ id: l.id!, entries: storedText(l), usedAt: at })),
-            )
-            .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }))
-            .execute();
-        }
+        for (const rows of chunk(rowsToStore, 200)) await statement(trx, rows).execute();
       };
       // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
-      const flying = (dialect === 'postgres' || rowsToStore.length > 200 ? bookkeepingTransaction(upsert) : upsert(db))
+      // On SQLite one statement goes ahead of the writes waiting for the writer: a pull waits for it.
+      const flying = (dialect === 'postgres' || rowsToStore.length > 200 ? bookkeepingTransaction(upsert) : runFirst(db, statement(db, rowsToStore).compile()).then(() => undefined))
         .then(() => {
           for (const key of fresh.keys()) stored.set(key, now);
         })
