@@ -2,7 +2,8 @@
 // the sockets that became readable (requests, their answers) and then every callback queued with
 // setImmediate. Under a campaign the campaign loops' claims, the outbox lanes and the writer each
 // queue work, so one turn ran it all back to back (20–30 ms) and a request waited for the whole turn.
-// Used by the campaign loops (modules/campaigns/dispatch/job.ts); not by the outbox lanes (README).
+// Used by the campaign loops (modules/campaigns/dispatch/job.ts) and, through createPump's `bulk`,
+// by an outbox lane whose queue ahead holds only campaign sends; not for a conversation's reply.
 //
 // `backgroundTurn()` resolves on a fresh turn in which background work has not yet run for
 // BUDGET_MS: once the passes of a turn have used it, the rest wait for the next turn, after the
