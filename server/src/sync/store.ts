@@ -152,7 +152,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     if (fresh.size) {
       const at = new Date(now).toISOString();
       const rowsToStore = [...fresh.values()];
-      // The parts and the list in one transaction, a statement per 200 rows.
+      // The parts and the list together: one statement, or past 200 rows a transaction of one per 200.
       const statement = (trx: Database, rows: Listing[]) =>
         tenant(trx, companyId)
           .insertInto(
