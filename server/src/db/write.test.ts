@@ -6,7 +6,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
 import { tenant } from './tenant.ts';
 import { runFirst } from './database.ts';
-import { attempt, write, writeInOrder } from './write.ts';
+import { attempt, breathe, write, writeInOrder } from './write.ts';
 
 describe.each(DIALECTS)('write() on %s', (dialect) => {
   let t: TestApp;
@@ -167,5 +167,53 @@ describe('runFirst on sqlite', () => {
     await first;
     const written = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute()).map((r) => r.name);
     expect(written).toEqual(['w1', 'first', 'w2', 'w3', 'w4']);
+  });
+});
+
+describe('a long group of writes on sqlite', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => t.close());
+
+  /** Holds the thread, as a write's statements and JavaScript do. */
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('lets the event loop run between its writes and at a breathe point; reads meanwhile see the last commit; writes arriving meanwhile join it', async () => {
+    const { company } = await seedTenant(t);
+    const tags = () => tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute();
+    const order: string[] = [];
+    const seenMeanwhile: string[][] = [];
+    let joined: Promise<unknown> | undefined;
+    // Work of the event loop that comes due while the group runs, with a read and a write.
+    const meanwhile = () => {
+      order.push('event loop');
+      void tags().then((rows) => seenMeanwhile.push(rows.map((r) => r.name)));
+      joined = write(t.deps, async (tx) => {
+        order.push('joined write');
+        await tenant(tx.db, company.id).insertInto('tags', { name: 'joined', color: '#111111' }).execute();
+      });
+    };
+    const long = (name: string) =>
+      write(t.deps, async (tx) => {
+        order.push(`${name} starts`);
+        await tenant(tx.db, company.id).insertInto('tags', { name: `${name}-a`, color: '#111111' }).execute();
+        if (name === 'first') setImmediate(meanwhile);
+        busy(6);
+        await breathe(tx);
+        order.push(`${name} goes on`);
+        await tenant(tx.db, company.id).insertInto('tags', { name: `${name}-b`, color: '#111111' }).execute();
+      });
+    await Promise.all([long('first'), long('second')]);
+    await joined;
+    // The first write let go at its breathe point: the timer ran, its read saw nothing of the open
+    // transaction, and its write joined the group after the two queued ones.
+    expect(order).toEqual(['first starts', 'event loop', 'first goes on', 'second starts', 'second goes on', 'joined write']);
+    expect(seenMeanwhile).toEqual([[]]);
+    expect((await tags()).map((r) => r.name)).toEqual(['first-a', 'first-b', 'second-a', 'second-b', 'joined']);
   });
 });

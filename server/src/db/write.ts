@@ -210,18 +210,48 @@ export async function* writeInOrder<T>(deps: AppDeps, fns: ((tx: Tx) => Promise<
 // SQLite has one writer and here one connection: writes run one after the other anyway, and each
 // commit costs more than most writes (the WAL frames of every page touched, and the full-text
 // indexes flushing their pending terms as a new segment). Writes that arrive while a transaction
-// runs are run in the next one together, each in a savepoint: a write that fails is rolled back to
-// its savepoint and fails alone; the others commit, and every caller hears its outcome, and its
-// effects run, only after the real commit.
+// runs join it (it lets the event loop run every SLICE_MS) or run in the next one together, each in
+// a savepoint: a write that fails is rolled back to its savepoint and fails alone; the others
+// commit, and every caller hears its outcome, and its effects run, only after the real commit.
 
 /** Writes per transaction at most: bounds how long one waits for its commit, and reads for the connection. */
 const MAX_GROUP = 50;
 /**
- * A transaction takes no more writes once it ran this long. SQLite runs on this thread: while a
- * group runs, no timer fires and no socket is read (the outbox's sends finishing, a pull), so a
- * backlog of writes is cut into groups of about this length with a turn of the event loop between.
+ * A transaction takes no more writes once it held the thread this long. SQLite runs on this
+ * thread: while a group runs, no timer fires and no socket is read (the outbox's sends finishing, a
+ * pull), so a backlog of writes is cut into groups of about this length, each letting the event
+ * loop run every SLICE_MS, with a turn of the event loop between groups.
  */
 const GROUP_BUDGET_MS = 8;
+/**
+ * A group lets the event loop run between its writes (and a long write at its `breathe` points)
+ * once it held the thread this long: requests are read and answered meanwhile (their reads go to
+ * the reader connection and see the last commit; their writes join this group).
+ */
+const SLICE_MS = 4;
+
+/** How long a group has held the thread: since it last let go, and before. */
+type Clock = { slice: number; worked: number };
+const clocks = new WeakMap<object, Clock>();
+
+/** Lets the event loop run if the group held the thread for SLICE_MS; answers whether it did. */
+async function letGo(clock: Clock): Promise<boolean> {
+  const now = performance.now();
+  if (now - clock.slice < SLICE_MS) return false;
+  clock.worked += now - clock.slice;
+  await new Promise((resolve) => setImmediate(resolve));
+  clock.slice = performance.now();
+  return true;
+}
+
+/**
+ * A point in a long write (a campaign's batch) where the thread may be let go, as between the
+ * writes of a group: on SQLite, when the group has held it for a while. The transaction stays open.
+ */
+export async function breathe(tx: Tx): Promise<void> {
+  const clock = clocks.get(tx.db);
+  if (clock) await letGo(clock);
+}
 
 type Job = { fn: (tx: Tx) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
 type Group = { queue: Job[]; first: Job[]; running: boolean };
@@ -275,11 +305,14 @@ async function runGroup(deps: AppDeps, group: Group): Promise<void> {
     return;
   }
   const done: Done[] = [];
-  const started = performance.now();
+  const clock = { slice: performance.now(), worked: 0 };
+  clocks.set(trx, clock);
   try {
     // A statement asked to go first (runFirst: an outbox lane's claim) ends the group early: it
     // waits for one write at most, not for a whole group.
-    while (waiting(group) > 0 && done.length < MAX_GROUP && performance.now() - started < GROUP_BUDGET_MS && !(done.length > 0 && firstWaiting(deps.db))) {
+    while (waiting(group) > 0 && done.length < MAX_GROUP && clock.worked + performance.now() - clock.slice < GROUP_BUDGET_MS && !(done.length > 0 && firstWaiting(deps.db))) {
+      // What arrived meanwhile (a statement asked to go first) is looked at again.
+      if (await letGo(clock)) continue;
       const job = nextJob(group)!;
       const log = collectEffects();
       await trx.executeQuery(SAVEPOINT);

@@ -18,7 +18,7 @@ import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { AppDeps } from '../../../context.ts';
 import type { CampaignShippings } from '../../../db/schema.ts';
 import { tenant } from '../../../db/tenant.ts';
-import { attempt, write, type Tx } from '../../../db/write.ts';
+import { attempt, breathe, write, type Tx } from '../../../db/write.ts';
 import { findOrCreateContact, newContactValues, refreshContact, type ContactRow } from '../../contacts/queries.ts';
 import { startTracking } from '../../ticket-tracking/service.ts';
 import type { TicketRow } from '../../tickets/dto.ts';
@@ -261,8 +261,11 @@ const MESSAGE_FIELDS = ['message1', 'message2', 'message3', 'message4', 'message
  * row keeps what it got.
  */
 async function queueSends(tx: Tx, companyId: number, connectionId: number, sends: Send[], settings: CampaignSettings, now: Date, random: (n: number) => number) {
+  // A batch is a long write: the requests waiting get the thread between its steps.
   const contacts = await contactsOf(tx, companyId, connectionId, sends);
+  await breathe(tx);
   const tickets = await ticketsOf(tx, companyId, connectionId, [...contacts.values()], settings);
+  await breathe(tx);
   const extra = Object.fromEntries(settings.variables.map((v) => [v.key, v.value]));
   const timeZone = settings.timeZone ?? serverTimeZone();
   const items: Parameters<typeof queueMessages>[2] = [];
@@ -288,6 +291,7 @@ async function queueSends(tx: Tx, companyId: number, connectionId: number, sends
     for (const [i, f] of files.list.entries()) items.push({ ticket, out: { body: i === 0 ? renderTemplate(files.listMessage, vars) : '', media: await save(f) } });
   }
   const messages = await queueMessages(tx, companyId, items);
+  await breathe(tx);
   const asked = kept.filter((k) => k.send.asking);
   const told = kept.filter((k) => !k.send.asking);
   await recordQueued(tx.db, companyId, asked, { confirmationMessage: (k) => k.body, contactId: (k) => k.contact.id });
