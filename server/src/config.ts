@@ -46,7 +46,7 @@ export type Config = {
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes: number;
   /** The outbox dispatcher: sends in flight per connection, attempts of a transiently failing send, first backoff. */
-  outbox: { concurrency: number; attempts: number; backoffMs: number };
+  outbox: { concurrency: number; bulkConcurrency: number; attempts: number; backoffMs: number };
   /**
    * AI assistants and queue integrations (assistants/README.md): turns in flight at once, how long
    * a call may take, attempts of a webhook that fails, first backoff; the OpenAI-compatible endpoint
@@ -156,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
     outbox: {
       concurrency: int(env.OUTBOX_CONCURRENCY, 4),
+      bulkConcurrency: int(env.OUTBOX_BULK_CONCURRENCY, 8),
       attempts: int(env.OUTBOX_ATTEMPTS, 3),
       backoffMs: int(env.OUTBOX_BACKOFF_MS, 500),
     },

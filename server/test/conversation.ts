@@ -59,7 +59,7 @@ export async function setupDesk(t: TestApp, opts: DeskOptions = {}) {
     return res.body.id as string;
   }
   /** What the platform sent to a number, oldest first, once the outbox has sent what was queued. */
-  async function outbox(to?: string): Promise<{ id: string; body: string; ack: number; mediaType?: string; fileName?: string; quotedId?: string; deleted?: boolean }[]> {
+  async function outbox(to?: string): Promise<{ id: string; body: string; ack: number; timestamp: string; mediaType?: string; fileName?: string; quotedId?: string; deleted?: boolean }[]> {
     await t.deps.outbox.idle();
     const res = await t.request('GET', `/simulator/outbox?connectionId=${connectionId}${to ? `&to=${to}` : ''}`, { token });
     expect(res.status).toBe(200);

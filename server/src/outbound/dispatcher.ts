@@ -30,12 +30,20 @@ export type Outbox = {
   channel(connectionId: number): Channel | undefined;
   /** Sends per connection at once (rows of one ticket always one at a time, in order). */
   readonly concurrency: number;
+  /** The same while every row a lane has read ahead is a campaign's (see `bulkConcurrency`). */
+  readonly bulkConcurrency: number;
 };
 
 export type OutboxOptions = {
   getChannel: (connectionId: number) => Channel | undefined;
   /** Sends in flight per connection; rows of one ticket still go one after the other. */
   concurrency?: number;
+  /**
+   * Sends in flight per connection while its queue holds only campaign sends (paced already when
+   * the campaign queued them: nobody waits on one of them in particular). More at once means fewer,
+   * larger claims; a crash leaves at most twice this many of them unconfirmed.
+   */
+  bulkConcurrency?: number;
   /** Attempts of a send that fails with a transient error, the first included. */
   attempts?: number;
   /** Wait before the 2nd attempt; doubles after each failure. */
@@ -43,6 +51,9 @@ export type OutboxOptions = {
   /** How often every lane looks at its queue anyway (a wake from another instance may be lost). */
   sweepMs?: number;
 };
+
+/** Rows a lane reads ahead, per send its largest limit allows in flight. */
+const READ_AHEAD = 4;
 
 /** Sends recorded in one write at most. */
 const RECORD_BATCH = 100;
@@ -69,6 +80,7 @@ type Lane = {
 
 export function createOutbox(opts: OutboxOptions): Outbox {
   const concurrency = Math.max(1, opts.concurrency ?? 4);
+  const bulkConcurrency = Math.max(concurrency, opts.bulkConcurrency ?? 8);
   const attempts = Math.max(1, opts.attempts ?? 3);
   const backoffMs = opts.backoffMs ?? 500;
   // Names this process's claims: a row left `sending` under another name was in flight when its process died.
@@ -113,10 +125,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     return created;
   };
 
-  // At most `concurrency` sends on the wire, and as many more awaiting their record: a lane never has
-  // more than twice that many rows `sending` in the database, which bounds what a crash leaves
-  // unconfirmed.
-  const full = (lane: Lane) => lane.running >= concurrency || lane.running + lane.recording >= 2 * concurrency;
+  // At most `concurrency` sends on the wire (`bulkConcurrency` while the lane carries only a
+  // campaign's), and as many more awaiting their record: a lane never has more than twice that many
+  // rows `sending` in the database, which bounds what a crash leaves unconfirmed.
+  const limitOf = (lane: Lane) => (lane.bulk ? bulkConcurrency : concurrency);
+  const roomOf = (lane: Lane) => Math.min(limitOf(lane) - lane.running, 2 * limitOf(lane) - lane.running - lane.recording);
+  const full = (lane: Lane) => roomOf(lane) <= 0;
 
   const isIdle = () => [...lanes.values()].every((l) => l.running === 0 && l.recording === 0 && !l.pump.busy);
   const checkIdle = () => {
@@ -148,7 +162,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     // The buffer saves a read per send under a backlog; it is read again when it runs short, or
     // when slots are free and nothing in it could go (new rows may have been committed since).
     let fresh = false;
-    if (lane.buffer.length < concurrency) {
+    if (lane.buffer.length < limitOf(lane)) {
       lane.buffer = await readLaneQueue(deps, lane);
       fresh = true;
     }
@@ -161,7 +175,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   /** The oldest queued rows of the lane's connection with what they send, leaving out tickets with a row under way. */
   async function readLaneQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
-    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: concurrency * 8 });
+    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: READ_AHEAD * bulkConcurrency });
     lane.bulk = rows.length > 0 && rows.every((r) => isBulk(r.origin));
     return rows;
   }
@@ -172,7 +186,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
    */
   async function dispatchBuffered(deps: AppDeps, lane: Lane, channel: Channel) {
     const now = Date.now();
-    const room = Math.min(concurrency - lane.running, 2 * concurrency - lane.running - lane.recording);
+    const room = roomOf(lane);
     const seen = new Set<number>();
     const left: QueuedRow[] = [];
     const picked: QueuedRow[] = [];
@@ -313,6 +327,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   return {
     concurrency,
+    bulkConcurrency,
     wake(connectionId) {
       if (!deps || stopped) return;
       if (connected(connectionId)) pump(laneOf(connectionId));

@@ -11,6 +11,8 @@ import { waitFor } from '../channels/testing.ts';
 import { tenant } from '../db/tenant.ts';
 import { resolveMediaFile } from '../modules/media/storage.ts';
 import { createOutbox } from './dispatcher.ts';
+import { write } from '../db/write.ts';
+import { queueMessages } from '../modules/messages/send.ts';
 import { bumpVersion } from '../sync/version.ts';
 
 describe.each(DIALECTS)('outbox on %s', (dialect) => {
@@ -129,6 +131,39 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     expect(sent.map((m) => m.wid)).toEqual(outbox.map((m) => m.id));
     expect(sent.every((m) => m.ack === 1)).toBe(true);
     expect(await tenant(t.db, desk.companyId).selectFrom('outbox').select('outbox.id').where('outbox.ticketId', '=', ticket.id).execute()).toEqual([]);
+  });
+
+  it('has up to the bulk concurrency of a campaign’s messages on the wire at once, and up to the concurrency of conversations’', { timeout: 30_000 }, async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const tickets: NonNullable<Awaited<ReturnType<typeof desk.ticketOf>>>[] = [];
+    for (let i = 0; i < 24; i++) {
+      const from = newNumber();
+      await desk.say(from, 'hi');
+      tickets.push((await desk.ticketOf(from))!);
+    }
+    await t.deps.outbox.idle();
+    const admin = desk.adminSession.token;
+    await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { sendLatencyMs: 150 } });
+    /**
+     * Queues one message per ticket (a campaign's when `origin` is given) and answers how many left
+     * together at most: with 150 ms on the wire, the sends of one claim reach WhatsApp together and
+     * the next claim's 150 ms later.
+     */
+    const mostAtOnce = async (body: string, origin?: string) => {
+      await write(t.deps, (tx) => queueMessages(tx, desk.companyId, tickets.map((ticket) => ({ ticket, out: { body, origin } }))));
+      const arrived = (await desk.outbox()).filter((m) => m.body === body).map((m) => Date.parse(m.timestamp)).sort((a, b) => a - b);
+      expect(arrived).toHaveLength(tickets.length);
+      const waves = [1];
+      for (let i = 1; i < arrived.length; i++) {
+        if (arrived[i]! - arrived[i - 1]! > 60) waves.push(1);
+        else waves[waves.length - 1]! += 1;
+      }
+      return Math.max(...waves);
+    };
+    expect(t.deps.outbox.bulkConcurrency).toBe(8);
+    expect(await mostAtOnce('promo', 'campaign:0')).toBe(8);
+    expect(await mostAtOnce('a reply')).toBe(t.deps.outbox.concurrency);
+    await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { sendLatencyMs: 0 } });
   });
 
   it('a push whose mutation rolls back after queueing sends nothing; the retried push sends it once', async () => {
