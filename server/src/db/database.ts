@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer, type CheckpointStats } from './checkpointer.ts';
 import { FOLD_FUNCTION, foldText } from './fold.ts';
@@ -127,7 +128,7 @@ class RoutedConnection implements DatabaseConnection {
   ) {}
 
   async bind(): Promise<void> {
-    await this.mutex.lock();
+    await this.mutex.lock(firstScope.getStore() === true);
     this.bound = true;
   }
 
@@ -225,6 +226,19 @@ export async function runFirst<R>(db: Database, query: CompiledQuery<R>): Promis
   } finally {
     writer.mutex.unlock();
   }
+}
+
+// Set around a transaction that asked to go first (transactionFirst): its begin takes the writer's turn ahead.
+const firstScope = new AsyncLocalStorage<boolean>();
+
+/**
+ * `db.transaction().execute(work)`, taking SQLite's writer ahead of the transactions and statements
+ * waiting for it, as runFirst does for one statement (a pull's bookkeeping: the pull waits for it).
+ * A group of writes under way ends early for it. Elsewhere, an ordinary transaction.
+ */
+export function transactionFirst<T>(db: Database, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  if (!writers.has(db)) return db.transaction().execute(work);
+  return firstScope.run(true, () => db.transaction().execute(work));
 }
 
 /** Whether a statement asked to go first waits for SQLite's writer (see runFirst). */

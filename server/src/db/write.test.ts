@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
 import { tenant } from './tenant.ts';
-import { runFirst } from './database.ts';
+import { runFirst, transactionFirst } from './database.ts';
 import { attempt, breathe, write, writeInOrder } from './write.ts';
 
 describe.each(DIALECTS)('write() on %s', (dialect) => {
@@ -152,6 +152,38 @@ describe('runFirst on sqlite', () => {
     expect(written).toEqual(['w1', 'first', 'plain', 'w2', 'w3', 'w4']);
     expect(order[0]).toBe('write 1 starts');
   });
+
+  it('a transaction asked to go first goes before the writes waiting, and ends a group after its running write', async () => {
+    const { company } = await seedTenant(t);
+    let first: Promise<unknown> | undefined;
+    const writes = [1, 2, 3].map((n) =>
+      write(t.deps, async (tx) => {
+        if (n === 1) {
+          first = transactionFirst(t.db, async (trx) => {
+            await tenant(trx, company.id).insertInto('tags', { name: 'first-a', color: '#333333' }).execute();
+            await tenant(trx, company.id).insertInto('tags', { name: 'first-b', color: '#333333' }).execute();
+          });
+          // Queued after it, not asked to go first: waits for its turn.
+          void t.db.transaction().execute((trx) => tenant(trx, company.id).insertInto('tags', { name: 'plain', color: '#333333' }).execute());
+        }
+        await tenant(tx.db, company.id).insertInto('tags', { name: `w${n}`, color: '#111111' }).execute();
+      }),
+    );
+    await Promise.all(writes);
+    await first;
+    await waitForTag(company.id, 'plain');
+    const written = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute()).map((r) => r.name);
+    expect(written.slice(0, 3)).toEqual(['w1', 'first-a', 'first-b']);
+    expect(written.slice(3).sort()).toEqual(['plain', 'w2', 'w3']);
+  });
+
+  const waitForTag = async (companyId: number, name: string) => {
+    for (let i = 0; i < 100; i++) {
+      if (await tenant(t.db, companyId).selectFrom('tags').select('id').where('name', '=', name).executeTakeFirst()) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`tag ${name} never written`);
+  };
 
   it('ends a group of writes after its running write, and the group goes on after it', async () => {
     const { company } = await seedTenant(t);

@@ -4,7 +4,7 @@
 import { AppError } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
-import { runFirst, type Database, type Dialect } from '../db/database.ts';
+import { runFirst, transactionFirst, type Database, type Dialect } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
@@ -263,7 +263,8 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
    * The WAL keeps its order, so a CVR never outlives the listing written before it.
    */
   function bookkeepingTransaction<T>(work: (trx: Database) => Promise<T>): Promise<T> {
-    return db.transaction().execute(async (trx) => {
+    // On SQLite it goes ahead of the writes waiting for the writer: a pull waits for it.
+    return transactionFirst(db, async (trx) => {
       if (dialect === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(trx);
       return work(trx);
     });
