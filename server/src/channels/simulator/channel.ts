@@ -54,8 +54,8 @@ export type SimulatedPhone = {
   /** The messages simulated contacts sent it (id → sender's number), so only those can be edited or revoked. */
   received: Map<string, string>;
   faults: SendFaults;
-  /** Persists an outbox change; throws when it cannot, so nothing is recorded in memory either. */
-  record: (event: OutboxEvent) => void;
+  /** Persists an outbox change; rejects when it cannot, so nothing is recorded in memory either. */
+  record: (event: OutboxEvent) => Promise<void>;
 };
 
 /** The error of a fault-injected send: a plain Error, so senders see a retryable failure, not a final code. */
@@ -231,7 +231,9 @@ export function createSimulatorChannel(
       if (!entry) throw new AppError('ERR_NOT_FOUND', `No sent message ${messageId} on this connection.`);
       // Acks only move forward: a late "delivered" after "read" changes nothing.
       if (ack > entry.ack) {
-        phone.record({ type: 'ack', id: entry.id, ack });
+        await phone.record({ type: 'ack', id: entry.id, ack });
+        // A higher ack recorded meanwhile stands.
+        if (ack <= entry.ack) return entry;
         entry.ack = ack;
         await events.emit('ack', { id: entry.id, ack, to: { number: entry.to, jid: `${entry.to}@s.whatsapp.net` } });
       }
@@ -261,7 +263,7 @@ export function createSimulatorChannel(
       if (c.kind === 'location') Object.assign(entry, { location: { latitude: c.latitude, longitude: c.longitude, description: c.description } });
       if (c.kind === 'vcard') Object.assign(entry, { body: c.displayName, vcard: c.vcard });
       if (request.quotedId) entry.quotedId = request.quotedId;
-      phone.record({ type: 'sent', entry });
+      await phone.record({ type: 'sent', entry });
       phone.outbox.push(entry);
       return { id: entry.id, timestamp: entry.timestamp };
     },
@@ -289,7 +291,7 @@ export function createSimulatorChannel(
       requireConnected();
       const entry = phone.outbox.find((m) => m.id === messageId);
       if (!entry || entry.deleted) throw new AppError('ERR_DELETE_WAPP_MSG');
-      phone.record({ type: 'deleted', id: entry.id });
+      await phone.record({ type: 'deleted', id: entry.id });
       entry.deleted = true;
     },
 

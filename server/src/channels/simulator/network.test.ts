@@ -76,6 +76,19 @@ describe('the simulated network outbox journal', () => {
     expect(createSimulatorNetwork({}, { dataDir }).outbox(7).map((m) => m.id)).toEqual([kept.id, next.id]);
   });
 
+  it('sends started together are written together, each on disk before its sender hears back, in order', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-sim-'));
+    const { network, channel } = await connectedChannel(dataDir);
+    const onDisk = () => readFileSync(journalOf(dataDir), 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { entry: { body: string } }).entry.body);
+    const heard: string[][] = [];
+    const bodies = ['one', 'two', 'three', 'four', 'five'];
+    await Promise.all(bodies.map((b) => channel.send(text(b)).then(() => heard.push(onDisk()))));
+    expect(onDisk()).toEqual(bodies);
+    // Every sender heard back with all five already written: one write for the five.
+    expect(heard).toEqual(bodies.map(() => bodies));
+    expect(network.outbox(7).map((m) => m.body)).toEqual(bodies);
+  });
+
   it('sends in flight under latency are journaled in the order WhatsApp accepted them; failed ones not at all', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-sim-'));
     const { network, channel } = await connectedChannel(dataDir);

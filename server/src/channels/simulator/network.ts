@@ -66,7 +66,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
         contacts: new Map(),
         received: new Map(),
         faults: { sendLatencyMs: 0, failSends: 0 },
-        record: journal ? (event) => journal.append(connectionId, event) : () => undefined,
+        record: journal ? (event) => journal.append(connectionId, event) : () => Promise.resolve(),
       };
       phones.set(connectionId, phone);
     }

@@ -4,8 +4,10 @@
 //
 // One append-only file, `<dataDir>/simulator/outbox.jsonl`, one JSON line per event:
 //   {"c":7,"t":"sent","entry":{…OutboxEntry}}   {"c":7,"t":"ack","id":"3EB0…","ack":3}   {"c":7,"t":"deleted","id":"3EB0…"}
-// Each event is written synchronously before memory changes, so whatever a caller was told was sent
-// is on disk (in the OS's page cache: it survives the process, not a power cut; no fsync, to stay fast).
+// Each event is written before memory changes and before its caller hears back, so whatever a
+// caller was told was sent is on disk (in the OS's page cache: it survives the process, not a power
+// cut; no fsync, to stay fast). The events of one turn of work (the sends an outbox claim starts
+// together) go in one write.
 // The file is only appended to, never rewritten; it is replayed once when the network is created.
 // It stays open for appends from the first one on (one descriptor per network, for its lifetime):
 // a write per event rather than an open, a write and a close.
@@ -16,7 +18,8 @@ import type { OutboxEntry, OutboxEvent } from './channel.ts';
 export type OutboxJournal = {
   /** The outboxes as they stood when the network was created, by connection id, oldest first. */
   readonly loaded: Map<number, OutboxEntry[]>;
-  append(connectionId: number, event: OutboxEvent): void;
+  /** Resolves once the event is written (with the others appended in the same microtask run); rejects if it could not be. */
+  append(connectionId: number, event: OutboxEvent): Promise<void>;
 };
 
 type Line = { c: number } & ({ t: 'sent'; entry: OutboxEntry } | { t: 'ack'; id: string; ack: OutboxEntry['ack'] } | { t: 'deleted'; id: string });
@@ -27,12 +30,29 @@ export function openOutboxJournal(dataDir: string): OutboxJournal {
   mkdirSync(dir, { recursive: true });
   const loaded = replay(file);
   let fd: number | undefined;
+  let pending: { text: string; written: { resolve: () => void; reject: (err: unknown) => void }[] } | undefined;
+  const flush = () => {
+    const batch = pending!;
+    pending = undefined;
+    try {
+      fd ??= openSync(file, 'a');
+      writeSync(fd, batch.text);
+    } catch (err) {
+      for (const w of batch.written) w.reject(err);
+      return;
+    }
+    for (const w of batch.written) w.resolve();
+  };
   return {
     loaded,
     append(connectionId, event) {
       const line: Line = event.type === 'sent' ? { c: connectionId, t: 'sent', entry: event.entry } : event.type === 'ack' ? { c: connectionId, t: 'ack', id: event.id, ack: event.ack } : { c: connectionId, t: 'deleted', id: event.id };
-      fd ??= openSync(file, 'a');
-      writeSync(fd, `${JSON.stringify(line)}\n`);
+      if (!pending) {
+        pending = { text: '', written: [] };
+        queueMicrotask(flush);
+      }
+      pending.text += `${JSON.stringify(line)}\n`;
+      return new Promise<void>((resolve, reject) => pending!.written.push({ resolve, reject }));
     },
   };
 }
