@@ -12,6 +12,7 @@ import { change, emit } from '../../../events/emit.ts';
 import type { AppDeps } from '../../../context.ts';
 import { backgroundTurn } from '../../../jobs/turns.ts';
 import { write } from '../../../db/write.ts';
+import { prepare } from '../../../db/prepared.ts';
 import { tenant } from '../../../db/tenant.ts';
 import { bumpVersion } from '../../../sync/version.ts';
 import { BATCH, claimShippings } from './claim.ts';
@@ -19,14 +20,19 @@ import { finishCampaignIfDone, OPEN_STATES } from './outcome.ts';
 import { materializeShipping } from './recipients.ts';
 import { expireConfirmations } from './replies.ts';
 
-/** Campaign messages of one connection waiting in the outbox above which no more are claimed. */
+/**
+ * Messages of one connection waiting in the outbox (a campaign's, and any other) above which its
+ * campaigns claim no more: a pause stops a campaign within a moment, and an agent's reply waits
+ * behind at most this many.
+ */
 const OUTBOX_BACKLOG = 2 * BATCH;
 const BACKLOG_POLL_MS = 50;
 
-const queuedOn = async (deps: AppDeps, companyId: number, connectionId: number) =>
-  Number(
-    (await tenant(deps.db, companyId).selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('outbox.whatsappId', '=', connectionId).where('outbox.origin', 'like', 'campaign%').executeTakeFirstOrThrow()).n,
-  );
+// Read from the (company, connection, state, id) index alone, before every claim (db/prepared.ts).
+const countQueued = prepare((db, p: { companyId: number; connectionId: number }) =>
+  db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('outbox.companyId', '=', p.companyId).where('outbox.whatsappId', '=', p.connectionId),
+);
+const queuedOn = async (deps: AppDeps, companyId: number, connectionId: number) => Number((await countQueued(deps.db, { companyId, connectionId })).rows[0]?.n ?? 0);
 
 export type CampaignPassOptions = { now?: () => Date; random?: () => number; maxPerConnection?: number };
 export type CampaignPassResult = { started: number; sent: number; skipped: number; finished: number; wakeInMs: number | null };
@@ -80,8 +86,7 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
     connections.map(async ({ whatsappId, companyId }) => {
       if (whatsappId === null || !deps.outbox.channel(whatsappId)) return;
       for (let done = 0; done < max; ) {
-        // The outbox holds at most a few batches of the connection's messages: a pause (cancel)
-        // then stops the campaign within a moment, and the sends already queued stay few.
+        // The outbox holds at most a few batches of the connection's messages (OUTBOX_BACKLOG).
         if ((await queuedOn(deps, companyId, whatsappId)) >= OUTBOX_BACKLOG) return wakeAt(BACKLOG_POLL_MS);
         // A turn of the event loop between claims, within its background budget: requests are
         // answered while a campaign runs.
