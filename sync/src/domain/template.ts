@@ -86,11 +86,17 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+let last: { at: number; timeZone: string; parts: ZonedParts } | undefined;
 /** The wall-clock fields of an instant in a time zone (IANA name), zero-padded. */
 export function zonedParts(instant: Date, timeZone: string): ZonedParts {
+  // A batch (a campaign's 50 recipients) renders with one instant: the last answer is kept.
+  const at = instant.getTime();
+  if (last && last.at === at && last.timeZone === timeZone) return { ...last.parts };
   const parts = zoneFormat(timeZone).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
-  return { year: get('year').padStart(4, '0'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  const zoned = { year: get('year').padStart(4, '0'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  last = { at, timeZone, parts: zoned };
+  return { ...zoned };
 }
 
 /** True when the runtime knows the IANA zone name. */
