@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -28,9 +29,29 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   const reader = onDisk ? openSqlite(file, true) : undefined;
   const mutex = new Mutex();
   const checkpointer = onDisk ? startCheckpointer(file, { lockWriter: (fn) => mutex.run(fn) }) : undefined;
-  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, checkpointer), plugins });
-  writers.set(db, { sqlite: writer, mutex, checkpointer });
+  const key = onDisk ? path.resolve(file) : undefined;
+  if (key) handlesOfFile.set(key, (handlesOfFile.get(key) ?? 0) + 1);
+  const released = () => {
+    if (key) handlesOfFile.set(key, handlesOfFile.get(key)! - 1);
+  };
+  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, checkpointer, released), plugins });
+  writers.set(db, { sqlite: writer, mutex, checkpointer, file: key });
   return { db, dialect: 'sqlite' };
+}
+
+// Open handles per SQLite file in this process (see soleWriter).
+const handlesOfFile = new Map<string, number>();
+
+/**
+ * Whether this SQLite handle is the only one open on its file in this process. Only then may a
+ * transaction stay open while the event loop runs (db/write.ts lets a long group of writes do so):
+ * another handle of this thread asking for the file's write lock would wait for it synchronously,
+ * holding the very thread the open transaction needs to end. (Two handles on one file in one
+ * process: tests that play two instances.)
+ */
+export function soleWriter(db: Database): boolean {
+  const writer = writers.get(db);
+  return writer !== undefined && (writer.file === undefined || handlesOfFile.get(writer.file) === 1);
 }
 
 function openSqlite(file: string, readonly: boolean): SQLite.Database {
@@ -71,12 +92,13 @@ class RoutedSqliteDialect extends SqliteDialect {
     private readonly reader: SQLite.Database | undefined,
     private readonly mutex: Mutex,
     private readonly checkpointer: Checkpointer | undefined,
+    private readonly released: () => void,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex, this.checkpointer);
+    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex, this.checkpointer, this.released);
   }
 }
 
@@ -86,6 +108,7 @@ class RoutedSqliteDriver implements Driver {
     private readonly reader: SQLite.Database,
     private readonly mutex: Mutex,
     private readonly checkpointer: Checkpointer | undefined,
+    private readonly released: () => void,
   ) {}
 
   async init(): Promise<void> {}
@@ -115,6 +138,7 @@ class RoutedSqliteDriver implements Driver {
     await this.checkpointer?.close();
     if (this.reader !== this.writer) this.reader.close();
     this.writer.close();
+    this.released();
   }
 }
 
@@ -205,7 +229,7 @@ class Mutex {
 }
 
 // Per SQLite database handle: its writer and the writer's mutex (runFirst, firstWaiting), and its checkpointer.
-const writers = new WeakMap<Database, { sqlite: SQLite.Database; mutex: Mutex; checkpointer: Checkpointer | undefined }>();
+const writers = new WeakMap<Database, { sqlite: SQLite.Database; mutex: Mutex; checkpointer: Checkpointer | undefined; file: string | undefined }>();
 
 /** The checkpoints run off the writer's thread so far (a SQLite file; undefined otherwise). */
 export function checkpointStats(db: Database): CheckpointStats | undefined {

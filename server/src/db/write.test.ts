@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedTenant } from '../../test/seed.ts';
 import { tenant } from './tenant.ts';
-import { runFirst, transactionFirst } from './database.ts';
+import { openDatabase, runFirst, soleWriter, transactionFirst } from './database.ts';
 import { attempt, breathe, write, writeInOrder } from './write.ts';
 
 describe.each(DIALECTS)('write() on %s', (dialect) => {
@@ -247,5 +247,31 @@ describe('a long group of writes on sqlite', () => {
     expect(order).toEqual(['first starts', 'event loop', 'first goes on', 'second starts', 'second goes on', 'joined write']);
     expect(seenMeanwhile).toEqual([[]]);
     expect((await tags()).map((r) => r.name)).toEqual(['first-a', 'first-b', 'second-a', 'second-b', 'joined']);
+  });
+
+  it('keeps the thread while another handle of this process is open on the file (it would wait on the lock holding the thread)', async () => {
+    const { company } = await seedTenant(t);
+    expect(soleWriter(t.db)).toBe(true);
+    const other = openDatabase(t.deps.config.databaseUrl).db;
+    try {
+      expect(soleWriter(t.db)).toBe(false);
+      const order: string[] = [];
+      await Promise.all([
+        write(t.deps, async (tx) => {
+          await tenant(tx.db, company.id).insertInto('tags', { name: 'mine', color: '#111111' }).execute();
+          setImmediate(() => order.push('event loop'));
+          busy(6);
+          await breathe(tx);
+          order.push('write goes on');
+        }),
+        write({ ...t.deps, db: other }, (tx) => tenant(tx.db, company.id).insertInto('tags', { name: 'theirs', color: '#111111' }).execute()),
+      ]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual(['write goes on', 'event loop']);
+      expect((await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('name').execute()).map((r) => r.name)).toEqual(['mine', 'theirs']);
+    } finally {
+      await other.destroy();
+    }
+    expect(soleWriter(t.db)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../context.ts';
 import type { Logger } from '../log.ts';
-import { firstWaiting, type Database, type Dialect } from './database.ts';
+import { firstWaiting, soleWriter, type Database, type Dialect } from './database.ts';
 import type { DB } from './schema.ts';
 
 /** What a read needs: `AppDeps` is one, and so is a `Tx` (reads inside a write see its rows). */
@@ -230,14 +230,14 @@ const GROUP_BUDGET_MS = 8;
  */
 const SLICE_MS = 4;
 
-/** How long a group has held the thread: since it last let go, and before. */
-type Clock = { slice: number; worked: number };
+/** How long a group has held the thread: since it last let go, and before; whether it may let go (soleWriter). */
+type Clock = { slice: number; worked: number; mayLetGo: boolean };
 const clocks = new WeakMap<object, Clock>();
 
 /** Lets the event loop run if the group held the thread for SLICE_MS; answers whether it did. */
 async function letGo(clock: Clock): Promise<boolean> {
   const now = performance.now();
-  if (now - clock.slice < SLICE_MS) return false;
+  if (!clock.mayLetGo || now - clock.slice < SLICE_MS) return false;
   clock.worked += now - clock.slice;
   await new Promise((resolve) => setImmediate(resolve));
   clock.slice = performance.now();
@@ -246,7 +246,8 @@ async function letGo(clock: Clock): Promise<boolean> {
 
 /**
  * A point in a long write (a campaign's batch) where the thread may be let go, as between the
- * writes of a group: on SQLite, when the group has held it for a while. The transaction stays open.
+ * writes of a group: on SQLite, when the group has held it for a while (and its handle is the
+ * file's only one here: soleWriter). The transaction stays open.
  */
 export async function breathe(tx: Tx): Promise<void> {
   const clock = clocks.get(tx.db);
@@ -305,7 +306,7 @@ async function runGroup(deps: AppDeps, group: Group): Promise<void> {
     return;
   }
   const done: Done[] = [];
-  const clock = { slice: performance.now(), worked: 0 };
+  const clock = { slice: performance.now(), worked: 0, mayLetGo: soleWriter(deps.db) };
   clocks.set(trx, clock);
   try {
     // A statement asked to go first (runFirst: an outbox lane's claim) ends the group early: it
