@@ -65,12 +65,13 @@ async function main() {
   let polling = true;
   const poll = (async () => {
     while (polling) {
-      const all = network.outbox(aiLine);
-      for (const m of all.slice(seen)) {
+      // Only what is new: this loop shares the server's thread.
+      const fresh = network.outboxFrom(aiLine, seen);
+      for (const m of fresh) {
         arrived.set(m.body, performance.now());
         waiters.get(m.body)?.();
       }
-      seen = all.length;
+      seen += fresh.length;
       await new Promise((r) => setTimeout(r, 1));
     }
   })();

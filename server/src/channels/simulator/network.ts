@@ -31,6 +31,8 @@ export type SimulatorNetwork = {
   /** The contact edits (`body`) or deletes for everyone (`body` undefined) a message it sent; resolves after the platform handled it. */
   change(connectionId: number, messageId: string, body?: string): Promise<{ id: string; kind: 'edit' | 'revoke' }>;
   outbox(connectionId: number, to?: string): OutboxEntry[];
+  /** The connection's outbox from its `from`-th entry on (what a watcher has not seen yet: no copy of the rest). */
+  outboxFrom(connectionId: number, from: number): OutboxEntry[];
   ack(connectionId: number, messageId: string, ack: Ack): Promise<OutboxEntry>;
   /** `forMs`: after a network drop, the time until it comes back (default `options.reconnectDelayMs`). */
   drop(connectionId: number, cause: DropCause, forMs?: number): Promise<void>;
@@ -109,6 +111,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
       return { id: messageId, kind: change.kind };
     },
     outbox: (connectionId, to) => phoneOf(connectionId).outbox.filter((m) => to === undefined || m.to === to),
+    outboxFrom: (connectionId, from) => phoneOf(connectionId).outbox.slice(from),
     ack: (connectionId, messageId, ack) => channelOf(connectionId).advanceAck(messageId, ack),
     drop: (connectionId, cause, forMs) => channelOf(connectionId).drop(cause, forMs),
     setFaults(connectionId, changes) {
