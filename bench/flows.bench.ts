@@ -5,7 +5,11 @@
 // reply arrived. Reports inbound events per second, the latency from a customer's message to the
 // flow's first reply in the simulator outbox (waits excluded), how late each interval's timer fired
 // after its due time (flow_timers.fired_at - due_at), and duplicate replies (must be 0).
-// BENCH_CUSTOMERS (default 1000); BENCH_DIALECT=postgres (with TEST_POSTGRES_URL). Prints one JSON object.
+// BENCH_CUSTOMERS (default 1000); BENCH_DIALECT=postgres (with TEST_POSTGRES_URL); BENCH_FLOW_THINK_MS (default 0):
+// each customer waits up to this long (uniformly drawn) before each answer, as people type. With no
+// wait the customers form a closed loop: 1,000 of them always waiting, so the reply latency is about
+// 1,000 / throughput (Little's law) whatever each step costs; a think time shows the latency at a
+// load below saturation. Prints one JSON object.
 import { availableParallelism, loadavg } from 'node:os';
 import type { Dialect } from '../server/src/db/database.ts';
 import { tenant } from '../server/src/db/tenant.ts';
@@ -16,6 +20,7 @@ import { seedQueue, seedTenant } from '../server/test/seed.ts';
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000);
 const CONNECTIONS = 4;
 const INTERVAL_SEC = 1;
+const THINK_MS = Number(process.env.BENCH_FLOW_THINK_MS ?? 0);
 const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as Dialect;
 
 const percentile = (xs: number[], p: number) => {
@@ -109,6 +114,7 @@ async function main() {
     const from = `55217${String(i).padStart(8, '0')}`;
     const connectionId = connections[i % CONNECTIONS]!;
     const say = async (body: string, expectTotal: number) => {
+      if (THINK_MS > 0) await new Promise((r) => setTimeout(r, Math.random() * THINK_MS));
       const before = arrived.get(from)?.length ?? 0;
       const t0 = performance.now();
       await network.deliver(connectionId, { from, name: `Cliente ${i}`, body });
@@ -147,14 +153,16 @@ async function main() {
   const distinct = replies.reduce((s, l) => s + new Set(l.map((m) => m.body)).size, 0);
   const finished = await db.selectFrom('flowRuns').select((eb) => eb.fn.countAll<number>().as('n')).where('flowRuns.endReason', '=', 'handover').executeTakeFirstOrThrow();
   const inQueue = await db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('tickets.queueId', '=', queue.id).where('tickets.status', '=', 'pending').executeTakeFirstOrThrow();
-  // Inbound events over the time customers were actually waiting on the platform (the 1 s waits excluded).
-  const busySeconds = seconds - INTERVAL_SEC;
+  // Inbound events over the time customers were actually waiting on the platform (the 1 s waits excluded;
+  // with a think time, over the whole run).
+  const busySeconds = THINK_MS > 0 ? seconds : seconds - INTERVAL_SEC;
   console.log(
     JSON.stringify({
       dialect,
       customers: CUSTOMERS,
       connections: CONNECTIONS,
       flowNodes: 12,
+      thinkMsUpTo: THINK_MS,
       inboundEvents: events,
       seconds: Number(seconds.toFixed(3)),
       inboundEventsPerSecond: Math.round(events / busySeconds),
