@@ -52,7 +52,11 @@ export type OutboxOptions = {
   sweepMs?: number;
 };
 
-/** Rows a lane reads ahead, per send its largest limit allows in flight. */
+/**
+ * Rows a lane reads ahead, per send it may have in flight. Under a backlog a lane reads again each
+ * time its buffer runs short or holds only rows of tickets with a send under way: more rows per read
+ * cost more per read than they save in reads.
+ */
 const READ_AHEAD = 4;
 
 /** Sends recorded in one write at most. */
@@ -175,7 +179,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   /** The oldest queued rows of the lane's connection with what they send, leaving out tickets with a row under way. */
   async function readLaneQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
-    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: READ_AHEAD * bulkConcurrency });
+    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: READ_AHEAD * limitOf(lane) });
     lane.bulk = rows.length > 0 && rows.every((r) => isBulk(r.origin));
     return rows;
   }
