@@ -10,7 +10,7 @@
 // together) go in one write.
 // The file is only appended to, never rewritten; it is replayed once when the network is created.
 // It stays open for appends from the first one on (one descriptor per network, for its lifetime):
-// a write per event rather than an open, a write and a close.
+// a write per batch of events rather than an open, a write and a close per event.
 import { mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { OutboxEntry, OutboxEvent } from './channel.ts';
