@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { AppError } from '@zapdesk/sync';
 import type { AppDeps, AppEnv } from './context.ts';
+import { declaredBodyLimit } from './http/body-limit.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { instanceHeader } from './http/instance.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -53,8 +53,8 @@ export function createApp(deps: AppDeps) {
   const tooLarge = () => {
     throw new AppError('ERR_PAYLOAD_TOO_LARGE');
   };
-  const jsonLimit = bodyLimit({ maxSize: deps.config.maxJsonBytes, onError: tooLarge });
-  const multipartLimit = bodyLimit({ maxSize: MAX_MULTIPART_BYTES, onError: tooLarge });
+  const jsonLimit = declaredBodyLimit(deps.config.maxJsonBytes, tooLarge);
+  const multipartLimit = declaredBodyLimit(MAX_MULTIPART_BYTES, tooLarge);
   const app = new Hono<AppEnv>()
     // Which instance answered, for whoever looks through a load balancer (README "Several instances").
     .use(instanceHeader(deps.instanceId))

@@ -54,4 +54,37 @@ describe.each(DIALECTS)('an oversize body on a real connection (%s)', (dialect) 
     await small.text();
   });
 
+  // A chunked body declares no size: it is counted as it is read (Hono's bodyLimit), not let through.
+  const chunked = (size: number) => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= size) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    return fetch(`${url}/plans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+  };
+
+  it('answers a chunked JSON body over the limit with 413, and reads one within it', async () => {
+    const big = await chunked(2 * 1024 * 1024);
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: string }).error).toBe('ERR_PAYLOAD_TOO_LARGE');
+    const small = await fetch(`${url}/plans`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"name": 5}'));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    // Read and validated: a wrong type, not a refused body.
+    expect(small.status).toBe(400);
+    expect(((await small.json()) as { error: string }).error).toBe('ERR_VALIDATION');
+  });
 });

@@ -3,7 +3,7 @@
 // messages stay on paginated REST.
 import type { Message } from '@zapdesk/sync';
 import { sql, type RawBuilder } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { selectArrays, type Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId, type VersionRow, type ViewContext } from '../../sync/views/types.ts';
 import { ACTIVE_TICKET_TABLES, activeTicketsAudience, findActiveVisibleTickets } from '../tickets/view.ts';
 import { toMessageDtos } from './dto.ts';
@@ -33,8 +33,6 @@ function partsOf(db: Database, now: number): Map<number, Part> {
   return entry.parts;
 }
 
-type WindowRow = { id: number; ticket_id: number; version: number; contact_version: number | null; quoted_version: number | null; quoted_ticket_id: number | null };
-
 // Tickets per statement: SQLite allows 500 terms in a compound select.
 const WINDOW_CHUNK = 100;
 
@@ -43,10 +41,12 @@ const WINDOW_CHUNK = 100;
  * newest first and stopped at 50: a ticket's older history is never read (a window function over
  * the tickets' messages read all of them, 10 ms for 20 tickets of 400 messages against 0.7 ms). On
  * SQLite that index also holds the columns read here (migration 20261129T040000), so the windows
- * never touch the table's pages.
+ * never touch the table's pages. Rows come as arrays (selectArrays): a pull under traffic reads
+ * thousands of them, and an object per row cost as much as the read.
  * SQLite: one limited select per ticket, joined by UNION ALL; PostgreSQL: a LATERAL join.
+ * Each row: [id, ticket_id, version, contact_version, quoted_version, quoted_ticket_id].
  */
-function windowRows(ctx: ViewContext, ticketIds: number[]) {
+async function windowRows(ctx: ViewContext, ticketIds: number[]): Promise<unknown[][]> {
   const companyId = ctx.actor.companyId;
   const newest = (ticket: RawBuilder<unknown>) =>
     sql`select id, ticket_id, version, contact_id, quoted_msg_id from messages where company_id = ${companyId} and ticket_id = ${ticket} order by created_at desc, id desc limit ${SYNCED_MESSAGES_PER_TICKET}`;
@@ -54,11 +54,12 @@ function windowRows(ctx: ViewContext, ticketIds: number[]) {
     ctx.dialect === 'postgres'
       ? sql`(select w.* from unnest(${sql.val(ticketIds)}::int[]) as t(ticket_id) cross join lateral (${newest(sql.ref('t.ticket_id'))}) w)`
       : sql`(${sql.join(ticketIds.map((id) => sql`select * from (${newest(sql.val(id))})`), sql` union all `)})`;
-  return sql<WindowRow>`
+  const query = sql`
     select m.id, m.ticket_id, m.version, c.version as contact_version, q.version as quoted_version, q.ticket_id as quoted_ticket_id
     from ${windows} m
     left join contacts c on c.id = m.contact_id
-    left join messages q on q.id = m.quoted_msg_id`.execute(ctx.db.withoutPlugins());
+    left join messages q on q.id = m.quoted_msg_id`.compile(ctx.db.withoutPlugins());
+  return selectArrays(ctx.db, query);
 }
 
 /** The newest 50 messages of each ticket, with the sender's and the quoted message's versions folded in. */
@@ -66,16 +67,17 @@ async function readWindows(ctx: ViewContext, ticketIds: number[]) {
   const byTicket = new Map<number, { rows: VersionRow[]; cacheable: boolean }>();
   for (const id of ticketIds) byTicket.set(id, { rows: [], cacheable: true });
   for (const part of chunk(ticketIds, WINDOW_CHUNK)) {
-    const rows = await windowRows(ctx, part);
-    for (const r of rows.rows) {
-      const window = byTicket.get(r.ticket_id)!;
-      window.rows.push({ id: `${r.ticket_id}/${r.id}`, version: `${r.version}:${r.contact_version ?? 0}.${r.quoted_version ?? 0}` });
+    for (const [id, ticketId, version, contactVersion, quotedVersion, quotedTicketId] of (await windowRows(ctx, part)) as WindowRow[]) {
+      const window = byTicket.get(ticketId)!;
+      window.rows.push({ id: `${ticketId}/${id}`, version: `${version}:${contactVersion ?? 0}.${quotedVersion ?? 0}` });
       // A quote of another ticket's message moves with that ticket's mark, not this one's.
-      if (r.quoted_ticket_id !== null && r.quoted_ticket_id !== r.ticket_id) window.cacheable = false;
+      if (quotedTicketId !== null && quotedTicketId !== ticketId) window.cacheable = false;
     }
   }
   return byTicket;
 }
+
+type WindowRow = [id: number, ticketId: number, version: number, contactVersion: number | null, quotedVersion: number | null, quotedTicketId: number | null];
 
 async function readMarks(ctx: ViewContext, ticketIds: number[]): Promise<Map<number, number>> {
   const marks = new Map<number, number>();
