@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
@@ -34,8 +33,10 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   const released = () => {
     if (key) handlesOfFile.set(key, handlesOfFile.get(key)! - 1);
   };
-  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, checkpointer, released), plugins });
-  writers.set(db, { sqlite: writer, reader: reader ?? writer, mutex, checkpointer, file: key });
+  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, { checkpointer, released }), plugins });
+  // The same connections, whose transactions take the writer ahead of those waiting (transactionFirst).
+  const first = new Kysely<DB>({ dialect: new RoutedSqliteDialect(writer, reader, mutex, { first: true }), plugins });
+  writers.set(db, { sqlite: writer, reader: reader ?? writer, mutex, checkpointer, file: key, first });
   return { db, dialect: 'sqlite' };
 }
 
@@ -78,6 +79,13 @@ function openSqlite(file: string, readonly: boolean): SQLite.Database {
 }
 
 /**
+ * How a driver uses the connections: the database's own closes them when destroyed (`released`
+ * tells the handle count, see soleWriter); the one transactionFirst uses (`first`) takes the
+ * writer ahead of those waiting and never closes what it shares.
+ */
+type RouteOptions = { checkpointer?: Checkpointer; released?: () => void; first?: boolean };
+
+/**
  * Kysely's SQLite driver has one connection behind a mutex: a transaction holds it from begin to
  * commit, across every await in between, so a plain read (a GET, a pull's view) waits for whatever
  * write is under way — with group commit and a campaign's batch, tens of milliseconds. This driver
@@ -91,14 +99,13 @@ class RoutedSqliteDialect extends SqliteDialect {
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database | undefined,
     private readonly mutex: Mutex,
-    private readonly checkpointer: Checkpointer | undefined,
-    private readonly released: () => void,
+    private readonly options: RouteOptions,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex, this.checkpointer, this.released);
+    return new RoutedSqliteDriver(this.writer, this.reader ?? this.writer, this.mutex, this.options);
   }
 }
 
@@ -107,14 +114,13 @@ class RoutedSqliteDriver implements Driver {
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
     private readonly mutex: Mutex,
-    private readonly checkpointer: Checkpointer | undefined,
-    private readonly released: () => void,
+    private readonly options: RouteOptions,
   ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new RoutedConnection(this.writer, this.reader, this.mutex);
+    return new RoutedConnection(this.writer, this.reader, this.mutex, this.options.first === true);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -135,10 +141,11 @@ class RoutedSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.checkpointer?.close();
+    if (this.options.first) return;
+    await this.options.checkpointer?.close();
     if (this.reader !== this.writer) this.reader.close();
     this.writer.close();
-    this.released();
+    this.options.released?.();
   }
 }
 
@@ -149,10 +156,11 @@ class RoutedConnection implements DatabaseConnection {
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
     private readonly mutex: Mutex,
+    private readonly first: boolean,
   ) {}
 
   async bind(): Promise<void> {
-    await this.mutex.lock(firstScope.getStore() === true);
+    await this.mutex.lock(this.first);
     this.bound = true;
   }
 
@@ -229,7 +237,7 @@ class Mutex {
 }
 
 // Per SQLite database handle: its writer and the writer's mutex (runFirst, firstWaiting), and its checkpointer.
-const writers = new WeakMap<Database, { sqlite: SQLite.Database; reader: SQLite.Database; mutex: Mutex; checkpointer: Checkpointer | undefined; file: string | undefined }>();
+const writers = new WeakMap<Database, { sqlite: SQLite.Database; reader: SQLite.Database; mutex: Mutex; checkpointer: Checkpointer | undefined; file: string | undefined; first: Database }>();
 
 /** The checkpoints run off the writer's thread so far (a SQLite file; undefined otherwise). */
 export function checkpointStats(db: Database): CheckpointStats | undefined {
@@ -271,17 +279,13 @@ export async function selectArrays(db: Database, query: CompiledQuery): Promise<
   }
 }
 
-// Set around a transaction that asked to go first (transactionFirst): its begin takes the writer's turn ahead.
-const firstScope = new AsyncLocalStorage<boolean>();
-
 /**
  * `db.transaction().execute(work)`, taking SQLite's writer ahead of the transactions and statements
  * waiting for it, as runFirst does for one statement (a pull's bookkeeping: the pull waits for it).
  * A group of writes under way ends early for it. Elsewhere, an ordinary transaction.
  */
 export function transactionFirst<T>(db: Database, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  if (!writers.has(db)) return db.transaction().execute(work);
-  return firstScope.run(true, () => db.transaction().execute(work));
+  return (writers.get(db)?.first ?? db).transaction().execute(work);
 }
 
 /** Whether a statement asked to go first waits for SQLite's writer (see runFirst). */
