@@ -135,7 +135,7 @@ function Recipients({ report, count }: { report: ReturnType<typeof useCampaignRe
               <Th>{t('campaigns.state')}</Th>
               <Th>{t('campaigns.reason')}</Th>
               <Th>{t('campaigns.variant')}</Th>
-              <Th>{t('campaigns.deliveredAt')}</Th>
+              <Th>{t('campaigns.sentAt')}</Th>
             </tr>
           </thead>
           <tbody>

@@ -77,7 +77,7 @@ export const strings = defineStrings('campaigns', {
     state: 'State',
     reason: 'Reason',
     variant: 'Message',
-    deliveredAt: 'Delivered at',
+    sentAt: 'Sent at',
     noRecipients: 'No recipients yet: they are listed when the campaign starts.',
     states: {
       pending: 'Waiting',
@@ -207,7 +207,7 @@ export const strings = defineStrings('campaigns', {
     state: 'Situação',
     reason: 'Motivo',
     variant: 'Mensagem',
-    deliveredAt: 'Entregue em',
+    sentAt: 'Enviada em',
     noRecipients: 'Nenhum destinatário ainda: eles aparecem quando a campanha começa.',
     states: {
       pending: 'Aguardando',
@@ -337,7 +337,7 @@ export const strings = defineStrings('campaigns', {
     state: 'Estado',
     reason: 'Motivo',
     variant: 'Mensaje',
-    deliveredAt: 'Entregado el',
+    sentAt: 'Enviado el',
     noRecipients: 'Todavía no hay destinatarios: aparecen cuando la campaña empieza.',
     states: {
       pending: 'En espera',
