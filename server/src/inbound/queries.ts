@@ -27,8 +27,8 @@ export const insertPendingTicket = prepare(
 /** A message row as the pipeline inserts it (store.ts, one multi-row insert per batch). */
 export type MessageValues = Required<Pick<Insertable<Messages>, 'wid' | 'ticketId' | 'contactId' | 'whatsappId' | 'body' | 'fromMe' | 'read' | 'ack' | 'mediaType' | 'mediaUrl' | 'quotedMsgId' | 'participant' | 'data' | 'createdAt'>>;
 
-/** A new message in the ticket: preview, clocks, unread count (+0 or +1) and a new version. */
-export const touchTicket = prepare((db, p: { companyId: number; ticketId: number; lastMessage: string; now: string; unread: number }) =>
+/** New messages in the ticket: the last one's preview, clocks, unread count (+ those unread) and new versions (one per message). */
+export const touchTicket = prepare((db, p: { companyId: number; ticketId: number; lastMessage: string; now: string; unread: number; versions: number }) =>
   db
     .updateTable('tickets')
     .set((eb) => ({
@@ -36,7 +36,7 @@ export const touchTicket = prepare((db, p: { companyId: number; ticketId: number
       lastInteractionAt: p.now,
       updatedAt: p.now,
       unreadMessages: eb('tickets.unreadMessages', '+', p.unread),
-      version: eb('tickets.version', '+', 1),
+      version: eb('tickets.version', '+', p.versions),
     }))
     .where('tickets.companyId', '=', p.companyId)
     .where('tickets.id', '=', p.ticketId),

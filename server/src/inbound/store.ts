@@ -3,7 +3,7 @@
 // are stored already (one lookup), contacts and tickets (resolve.ts, with lookups.ts reading them
 // for the batch at once), files, then every message with one multi-row insert, each ticket's
 // counters, and what the automation after the commit will ask (phrase campaigns, confirmations).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { emit, ticketEvent, ticketOrder } from '../events/emit.ts';
 import type { InboundMessage } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
@@ -169,12 +169,17 @@ async function insertMessages(db: Database, plans: Plan[]): Promise<Map<string, 
  * Preview, clocks, unread count and version of each message's ticket. The row is read earlier in
  * this transaction; what the update changes is computed here rather than returned (RETURNING *
  * costs SQLite as much as the update), folding in earlier messages of the batch to the same ticket.
+ * One statement per company for the whole batch (touchTicketsOnce): a statement per message cost
+ * PostgreSQL a round trip each, with the tickets' row locks held meanwhile.
  * On PostgreSQL a concurrent transition may have moved the ticket meanwhile: the automation chain
  * re-checks the ticket's state with conditional updates, so a stale copy only makes it stay silent.
  */
 async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Map<string, number>): Promise<(Stored | 'duplicate')[]> {
   const current = new Map<number, TicketRow>();
+  // Per ticket, what the batch adds: the last preview, the unread messages, the versions.
+  const touched = new Map<number, Touch>();
   const outcomes: (Stored | 'duplicate')[] = [];
+  const now = new Date().toISOString();
   for (const plan of plans) {
     if (plan === 'duplicate') {
       outcomes.push(plan);
@@ -184,10 +189,10 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
     const { connection, msg } = delivery;
     const before = current.get(plan.ticket.id) ?? plan.ticket;
     const unread = plan.ticket !== waiting && !msg.fromMe ? 1 : 0;
-    const now = new Date().toISOString();
     const lastMessage = previewOf(values.body, values.mediaType, msg.media?.fileName);
-    const touched = await touchTicket(db, { companyId: connection.companyId, ticketId: before.id, lastMessage, now, unread });
-    if (touched.numAffectedRows === 0n) throw new Error(`ticket ${before.id} vanished while storing a message`);
+    const sum = touched.get(before.id);
+    if (sum) Object.assign(sum, { lastMessage, unread: sum.unread + unread, versions: sum.versions + 1 });
+    else touched.set(before.id, { companyId: connection.companyId, ticketId: before.id, lastMessage, unread, versions: 1 });
     const ticket: TicketRow = { ...before, lastMessage, lastInteractionAt: now, updatedAt: now, unreadMessages: before.unreadMessages + unread, version: before.version + 1 };
     current.set(ticket.id, ticket);
     const messageId = ids.get(widKey(connection.companyId, connection.id, msg.id));
@@ -195,7 +200,41 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
     const ratingTicket = msg.fromMe ? undefined : plan.ticket === waiting ? ticket : waiting;
     outcomes.push({ messageId, fromMe: msg.fromMe, ticket, contact, created, phraseCampaigns: false, ...(ratingTicket ? { ratingTicket } : {}) });
   }
+  for (const [companyId, group] of groupBy([...touched.values()], (t) => t.companyId)) await touchTicketsOnce(db, companyId, group, now);
   return outcomes;
+}
+
+type Touch = { companyId: number; ticketId: number; lastMessage: string; unread: number; versions: number };
+
+/** The tickets' previews, clocks, unread counts and versions, as one statement (`case id when … then … end`, typed casts so both dialects read the values alike). */
+async function touchTicketsOnce(db: Database, companyId: number, touches: Touch[], now: string): Promise<void> {
+  if (touches.length === 1) {
+    const [t] = touches as [Touch];
+    const { numAffectedRows } = await touchTicket(db, { companyId, ticketId: t.ticketId, lastMessage: t.lastMessage, now, unread: t.unread, versions: t.versions });
+    if (numAffectedRows === 0n) throw new Error(`ticket ${t.ticketId} vanished while storing a message`);
+    return;
+  }
+  const byId = <T extends string | number>(value: (t: Touch) => T, type: 'text' | 'integer') =>
+    sql<T>`case ${sql.ref('tickets.id')} ${sql.join(
+      touches.map((t) => sql`when ${t.ticketId} then cast(${value(t)} as ${sql.raw(type)})`),
+      sql` `,
+    )} end`;
+  const result = await tenant(db, companyId)
+    .updateTable('tickets')
+    .set((eb) => ({
+      lastMessage: byId((t) => t.lastMessage, 'text'),
+      lastInteractionAt: now,
+      updatedAt: now,
+      unreadMessages: eb('tickets.unreadMessages', '+', byId((t) => t.unread, 'integer')),
+      version: eb('tickets.version', '+', byId((t) => t.versions, 'integer')),
+    }))
+    .where(
+      'tickets.id',
+      'in',
+      touches.map((t) => t.ticketId),
+    )
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== touches.length) throw new Error('a ticket vanished while storing messages');
 }
 
 /**

@@ -5,6 +5,7 @@
 // version moves and the company is poked. Refreshes run in the background of whoever triggered
 // them (an inbound message, a new contact), one at a time per contact; answers that arrive together
 // share one write (below); a channel that is not connected leaves the contact for the next trigger.
+import { sql } from 'kysely';
 import type { AppDeps } from '../../context.ts';
 import type { Peer } from '../../channels/types.ts';
 import { prepare } from '../../db/prepared.ts';
@@ -12,6 +13,7 @@ import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { change, emit } from '../../events/emit.ts';
 import { groupBy } from '../../inbound/resolve.ts';
+import { chunk } from '../../sync/views/types.ts';
 
 export const PROFILE_PIC_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -51,17 +53,53 @@ export async function settleProfilePictures(deps: AppDeps): Promise<void> {
   await Promise.all([...runningOf(deps).values()]);
 }
 
-// Read after every inbound message: compiled once (../../db/prepared.ts).
-const selectPictureState = prepare((db, p: { companyId: number; contactId: number }) =>
+// Read after every inbound message's new contact: compiled once per list length (../../db/prepared.ts).
+const selectPictureStates = prepare((db, p: { companyId: number; contactIds: number[] }) =>
   db
     .selectFrom('contacts')
     .select(['contacts.id', 'contacts.number', 'contacts.jid', 'contacts.lid', 'contacts.whatsappId', 'contacts.profilePicUrl', 'contacts.profilePicCheckedAt'])
     .where('contacts.companyId', '=', p.companyId)
-    .where('contacts.id', '=', p.contactId),
+    .where('contacts.id', 'in', p.contactIds),
 );
 
+type PictureState = Awaited<ReturnType<typeof selectPictureStates>>['rows'][number];
+
+// The refreshes a batch of inbound messages starts together read their contacts in one statement
+// per company (a read each cost PostgreSQL a round trip each under a burst of new contacts).
+const reading = new WeakMap<AppDeps, Map<number, Map<number, ((row: PictureState | undefined) => void)[]>>>();
+
+function readPictureState(deps: AppDeps, companyId: number, contactId: number): Promise<PictureState | undefined> {
+  let byCompany = reading.get(deps);
+  if (!byCompany) {
+    reading.set(deps, (byCompany = new Map()));
+    const asked = byCompany;
+    setImmediate(() => {
+      reading.delete(deps);
+      for (const [company, waiting] of asked) void readPictureStates(deps, company, waiting);
+    });
+  }
+  let waiting = byCompany.get(companyId);
+  if (!waiting) byCompany.set(companyId, (waiting = new Map()));
+  const mine = waiting.get(contactId) ?? [];
+  waiting.set(contactId, mine);
+  return new Promise((resolve) => mine.push(resolve));
+}
+
+async function readPictureStates(deps: AppDeps, companyId: number, waiting: Map<number, ((row: PictureState | undefined) => void)[]>): Promise<void> {
+  const found = new Map<number, PictureState>();
+  try {
+    for (const part of chunk([...waiting.keys()])) {
+      for (const row of (await selectPictureStates(deps.db, { companyId, contactIds: part })).rows) found.set(row.id, row);
+    }
+  } catch (err) {
+    deps.log.warn('profile picture read failed', { companyId, error: String(err) });
+  }
+  // A contact not read (gone, or the read failed) is left for the next trigger.
+  for (const [contactId, resolves] of waiting) for (const resolve of resolves) resolve(found.get(contactId));
+}
+
 async function refresh(deps: AppDeps, ref: Ref): Promise<void> {
-  const contact = (await selectPictureState(deps.db, { companyId: ref.companyId, contactId: ref.contactId })).rows[0];
+  const contact = await readPictureState(deps, ref.companyId, ref.contactId);
   if (!contact || !profilePictureDue(contact.profilePicCheckedAt)) return;
   const connectionId = ref.connectionId ?? contact.whatsappId ?? (await defaultConnectionId(deps, ref.companyId));
   const channel = connectionId ? deps.sessions.getChannel(connectionId) : undefined;
@@ -107,15 +145,27 @@ async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
     await write(deps, async (tx) => {
       // The check time alone reaches no client: the version moves only with the picture. The
       // unchanged ones of a company take one statement (checked at the latest answer's time).
+      // The changed ones of a company take one statement too (each its own URL).
       const asked = batch.map((p) => p.asked);
-      for (const a of asked.filter((a) => a.changed)) {
-        await tenant(tx.db, a.companyId)
+      for (const [companyId, changed] of groupBy(asked.filter((a) => a.changed), (a) => a.companyId)) {
+        const url = sql<string | null>`case ${sql.ref('contacts.id')} ${sql.join(
+          changed.map((a) => sql`when ${a.contactId} then cast(${a.url} as text)`),
+          sql` `,
+        )} end`;
+        await tenant(tx.db, companyId)
           .updateTable('contacts')
-          .where('contacts.id', '=', a.contactId)
-          .set((eb) => ({ profilePicUrl: a.url, profilePicCheckedAt: a.checkedAt, version: eb('contacts.version', '+', 1) }))
+          .where(
+            'contacts.id',
+            'in',
+            changed.map((a) => a.contactId),
+          )
+          .set((eb) => ({ profilePicUrl: url, profilePicCheckedAt: changed.map((a) => a.checkedAt).sort().at(-1)!, version: eb('contacts.version', '+', 1) }))
           .execute();
-        tx.effects.poke(a.companyId);
-        await emit(tx, change(a.companyId, 'contact', 'update', a.contactId, { hooks: ['contact.updated'], orderKey: `contact:${a.contactId}` }));
+        tx.effects.poke(companyId);
+        await emit(
+          tx,
+          changed.map((a) => change(companyId, 'contact', 'update', a.contactId, { hooks: ['contact.updated'], orderKey: `contact:${a.contactId}` })),
+        );
       }
       for (const [companyId, same] of groupBy(asked.filter((a) => !a.changed), (a) => a.companyId)) {
         await tenant(tx.db, companyId)
