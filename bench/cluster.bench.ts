@@ -25,7 +25,7 @@ import { tenant } from '../server/src/db/tenant.ts';
 import { findHaproxy, HAPROXY_MISSING, startBalancer } from '../server/test/balancer.ts';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess, type ServerProcess } from '../server/test/process.ts';
-import { cpuSeconds, runPool, stats } from './lib.ts';
+import { cpuSeconds, runPool, serverExecArgv, stats } from './lib.ts';
 import { startClientPool } from './sync-client-pool.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -59,7 +59,7 @@ const cores = availableParallelism();
 const load0 = loadavg()[0]!;
 const pg = await createPostgresDatabase(pgBase);
 const dataDirs = [0, 1, 2].map(() => mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-cluster-')));
-const execArgv = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
+const execArgv = serverExecArgv();
 const servers: ServerProcess[] = await Promise.all(dataDirs.map((dataDir) => startServerProcess({ dataDir, databaseUrl: pg.url, guard: false, env: ENV, execArgv })));
 const idOf = async (s: ServerProcess) => (await fetch(`${s.url}/health`)).headers.get(HEADER)!;
 const ids = await Promise.all(servers.map(idOf));
