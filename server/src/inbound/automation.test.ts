@@ -53,6 +53,26 @@ describe.each(DIALECTS)('automation chain on %s', (dialect) => {
     expect(list.body.tickets.map((x: { contact: { number: string } }) => x.contact.number)).toContain(from);
   });
 
+  it('a change to the connection, a queue or a setting applies to the very next message', async () => {
+    const desk = await setupDesk(t, { queues: [{ name: 'Sales' }, { name: 'Support' }], connection: { greetingMessage: 'Old greeting', outOfHoursMessage: 'Closed now.' } });
+    // A closed week, which counts only once the company's schedule is the one in force (below).
+    await t.db.updateTable('companies').set({ schedules: JSON.stringify(CLOSED_WEEK.map((d) => ({ ...d, startTime: '', endTime: '' }))), ...bumpVersion() }).where('companies.id', '=', desk.companyId).execute();
+    const token = desk.adminSession.token;
+    const reply = async () => {
+      const from = newNumber();
+      await desk.say(from, 'hi');
+      return (await desk.outbox(from)).at(-1)?.body;
+    };
+    expect(await reply()).toMatch(/^Old greeting\n/);
+    // Each at once after its save, well within the moment the pipeline keeps what it read.
+    expect((await t.request('PUT', `/whatsapp/${desk.connectionId}`, { token, body: { greetingMessage: 'New greeting' } })).status).toBe(200);
+    expect(await reply()).toMatch(/^New greeting\n/);
+    expect((await t.request('PUT', `/queue/${desk.queues[1]!.id}`, { token, body: { name: 'Help desk', greetingMessage: 'Help desk here' } })).status).toBe(200);
+    expect(await reply()).toContain('*2* - Help desk');
+    expect((await t.request('PUT', '/settings/scheduleType', { token, body: { value: 'company' } })).status).toBe(200);
+    expect(await reply()).toBe('Closed now.');
+  });
+
   it('stops the bot after maxUseBotQueues menus without a choice', async () => {
     const desk = await setupDesk(t, { queues: [{}, {}], connection: { maxUseBotQueues: 2 } });
     const from = newNumber();

@@ -1,8 +1,11 @@
 // What the pipeline reads about a connection on every message (its row, the company's settings and
 // the connection's queues), kept for a moment: under a burst of deliveries these three reads would
-// otherwise repeat for every message. A change in the admin screens applies within CONTEXT_TTL_MS.
+// otherwise repeat for every message. A write that changes a connection, a queue or a setting
+// forgets what is kept once it commits (`connectionsChanged`), so an admin's change applies to the
+// next message on this instance; on another instance (PostgreSQL, DESIGN §11) within CONTEXT_TTL_MS.
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../context.ts';
+import type { Tx } from '../db/write.ts';
 import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import { findConnectionQueues, type MenuQueue } from './menu.ts';
@@ -14,12 +17,13 @@ export type ConnectionContext = { connection: Selectable<Whatsapps>; settings: C
 
 type Entry = { at: number; value: Promise<ConnectionContext | undefined> };
 
-// Per app (keyed by its deps), never shared between apps or tests.
-const caches = new WeakMap<AppDeps, Map<number, Entry>>();
+// Per app, never shared between apps or tests: keyed by its session manager, which the effects
+// after a commit reach too (db/write.ts EffectSinks).
+const caches = new WeakMap<AppDeps['sessions'], Map<number, Entry>>();
 
 export function loadConnectionContext(deps: AppDeps, ref: { id: number; companyId: number }): Promise<ConnectionContext | undefined> {
-  let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new Map()));
+  let cache = caches.get(deps.sessions);
+  if (!cache) caches.set(deps.sessions, (cache = new Map()));
   const now = Date.now();
   const hit = cache.get(ref.id);
   if (hit && now - hit.at < CONTEXT_TTL_MS) return hit.value;
@@ -35,9 +39,11 @@ export function loadConnectionContext(deps: AppDeps, ref: { id: number; companyI
   return value;
 }
 
-/** Forgets what is kept (tests that change a connection and expect the next message to see it). */
-export function forgetConnectionContext(deps: AppDeps, connectionId?: number): void {
-  const cache = caches.get(deps);
-  if (connectionId === undefined) cache?.clear();
-  else cache?.delete(connectionId);
+/**
+ * Registers, in a write that changes a connection, a queue (its greeting, prompt, integration, the
+ * connections it serves) or a company setting, that what is kept goes once the write commits: all of
+ * it, as a queue or a setting reaches many connections and the next message reads it all again.
+ */
+export function connectionsChanged(tx: Tx): void {
+  tx.effects.afterCommit((app) => caches.get(app.sessions)?.clear());
 }

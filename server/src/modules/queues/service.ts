@@ -12,6 +12,7 @@ import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { assertOwnLinks, invalid, lockPlanLimits } from '../whatsapps/access.ts';
 import { toQueueDto } from './dto.ts';
+import { connectionsChanged } from '../../inbound/connection-context.ts';
 
 export async function listQueues(db: Database, companyId: number): Promise<Queue[]> {
   const rows = await tenant(db, companyId)
@@ -67,6 +68,7 @@ function toColumns(input: QueueCreateInput | QueueUpdateInput): Updateable<Queue
 }
 
 export async function createQueue(tx: Tx, companyId: number, input: QueueCreateInput): Promise<Queue> {
+  connectionsChanged(tx);
   const { db } = tx;
   const plan = await lockPlanLimits(tx, companyId);
   const count = await countQueues(db, companyId);
@@ -88,6 +90,7 @@ export async function createQueue(tx: Tx, companyId: number, input: QueueCreateI
 }
 
 export async function updateQueue(tx: Tx, companyId: number, id: number, input: QueueUpdateInput): Promise<Queue> {
+  connectionsChanged(tx);
   const { db } = tx;
   const current = await getQueue(db, companyId, id);
   await assertUnique(db, companyId, input, id);
@@ -111,6 +114,7 @@ export async function updateQueue(tx: Tx, companyId: number, id: number, input: 
  * them unseen by sync.
  */
 export async function deleteQueue(tx: Tx, companyId: number, id: number): Promise<void> {
+  connectionsChanged(tx);
   const t = tenant(tx.db, companyId);
   await getQueue(tx.db, companyId, id);
   await t.updateTable('tickets').set({ queueId: null, ...bumpVersion() }).where('tickets.queueId', '=', id).execute();

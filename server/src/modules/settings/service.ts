@@ -4,6 +4,7 @@ import { nowIso, type Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { toSettingDto, toSettingDtos } from './dto.ts';
+import { connectionsChanged } from '../../inbound/connection-context.ts';
 
 /**
 /** Every setting of the company, defaults filled (dto.ts). */
@@ -16,6 +17,7 @@ export async function findSettings(db: Database, companyId: number): Promise<Set
  * and the company's users pull it once the write commits.
  */
 export async function upsertSetting(tx: Tx, companyId: number, key: SettingKey, value: string): Promise<Setting> {
+  connectionsChanged(tx);
   const t = nowIso();
   const row = await tenant(tx.db, companyId)
     .insertInto('settings', { key, value, createdAt: t, updatedAt: t })

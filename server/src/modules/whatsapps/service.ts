@@ -16,6 +16,7 @@ import { bumpVersion } from '../../sync/version.ts';
 import { assertOwnLinks, invalid, lockPlanLimits } from './access.ts';
 import { findConnectionDtos } from './dto.ts';
 import { detachCampaigns } from '../campaigns/detach.ts';
+import { connectionsChanged } from '../../inbound/connection-context.ts';
 
 const newToken = () => randomBytes(24).toString('base64url');
 
@@ -83,6 +84,7 @@ export async function createConnection(tx: Tx, actor: Actor, companyId: number, 
 }
 
 export async function updateConnection(tx: Tx, actor: Actor, companyId: number, id: number, input: WhatsappUpdateInput): Promise<Connection> {
+  connectionsChanged(tx);
   const { db } = tx;
   const t = tenant(db, companyId);
   const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();
@@ -112,6 +114,7 @@ export async function updateConnection(tx: Tx, actor: Actor, companyId: number, 
  * good. Its session ends after the commit: the row is gone, so it unlinks without writing to it.
  */
 export async function deleteConnection(tx: Tx, companyId: number, id: number): Promise<{ promotedId?: number }> {
+  connectionsChanged(tx);
   const t = tenant(tx.db, companyId);
   const row = await t.selectFrom('whatsapps').select(['id', 'isDefault']).where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
