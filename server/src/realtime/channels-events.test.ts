@@ -261,6 +261,8 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     await updated('ContactList', 'ContactList', `/contact-lists/${list.id}`);
     const item = await ok(req('POST', '/contact-list-items', { contactListId: list.id, name: 'Gil', number: newNumber() }));
     await c.event(ch('ContactListItem'), 'create');
+    // The new item's number is checked on WhatsApp after its write: once that is stored, the update's event and a GET read the same record.
+    await expect.poll(async () => (await req('GET', `/contact-list-items/${item.id}`)).body.isWhatsappValid).not.toBeNull();
     await ok(req('PUT', `/contact-list-items/${item.id}`, { name: 'Gil Souza' }));
     const itemEvent = await c.next((m) => m.channel === ch('ContactListItem') && m.data?.action === 'update' && (m.data.ContactListItem as { name: string } | undefined)?.name === 'Gil Souza');
     expect(itemEvent.data).toEqual({ action: 'update', ContactListItem: (await req('GET', `/contact-list-items/${item.id}`)).body });
