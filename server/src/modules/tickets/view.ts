@@ -21,9 +21,21 @@ async function selectActiveVisibleTickets(ctx: ViewContext) {
   return viewer.isCompanyAdmin ? q : q.where(attendantScope(viewer));
 }
 
-/** The open and pending tickets the actor may see. */
-export async function findActiveVisibleTickets(ctx: ViewContext) {
-  return (await selectActiveVisibleTickets(ctx)).select(['tickets.id', 'tickets.version', 'tickets.contactId']).execute();
+type ActiveTicket = { id: number; version: number; contactId: number };
+
+// Per pull (its ViewContext): the ticket, contact and message views list the same tickets, read once.
+const activeOfPull = new WeakMap<ViewContext, Promise<ActiveTicket[]>>();
+
+/** The open and pending tickets the actor may see (read once per pull; the caller must not change the list). */
+export function findActiveVisibleTickets(ctx: ViewContext): Promise<ActiveTicket[]> {
+  let found = activeOfPull.get(ctx);
+  if (!found) {
+    found = selectActiveVisibleTickets(ctx).then((q) => q.select(['tickets.id', 'tickets.version', 'tickets.contactId']).execute());
+    activeOfPull.set(ctx, found);
+    // A failed read is not kept.
+    found.catch(() => activeOfPull.delete(ctx));
+  }
+  return found;
 }
 
 /**
