@@ -236,7 +236,8 @@ class Mutex {
   }
 }
 
-// Per SQLite database handle: its writer and the writer's mutex (runFirst, firstWaiting), and its checkpointer.
+// Per SQLite database handle: its writer and reader connections, the writer's mutex (runFirst, firstWaiting),
+// its checkpointer, and the Kysely over the same connections that transactionFirst uses.
 const writers = new WeakMap<Database, { sqlite: SQLite.Database; reader: SQLite.Database; mutex: Mutex; checkpointer: Checkpointer | undefined; file: string | undefined; first: Database }>();
 
 /** The checkpoints run off the writer's thread so far (a SQLite file; undefined otherwise). */
