@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
+import { openDatabase } from '../db/database.ts';
 import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
 import { deleteConnection } from '../modules/whatsapps/service.ts';
@@ -36,8 +37,14 @@ describe.each(DIALECTS)('deliveries arriving together on %s', (dialect) => {
     const gone = await setupDesk(t);
     const goneConn = { id: gone.connectionId, companyId: gone.companyId };
     await ingest(t.deps, goneConn, text(`G0-${newNumber()}`, { number: newNumber() }, 'before the delete'));
-    const otherInstance: AppDeps = { ...t.deps, sessions: Object.create(t.deps.sessions) as AppDeps['sessions'] };
-    await write(otherInstance, (tx) => deleteConnection(tx, gone.companyId, gone.connectionId));
+    // Its own database handle (its writes and their after-commit effects are its own) and session manager.
+    const { db: otherDb } = openDatabase(t.deps.config.databaseUrl);
+    try {
+      const otherInstance: AppDeps = { ...t.deps, db: otherDb, sessions: Object.create(t.deps.sessions) as AppDeps['sessions'] };
+      await write(otherInstance, (tx) => deleteConnection(tx, gone.companyId, gone.connectionId));
+    } finally {
+      await otherDb.destroy();
+    }
 
     const photoFrom = newNumber();
     const photo: InboundMessage = { ...text(`P-${photoFrom}`, { number: photoFrom }, 'photo'), mediaType: 'image', media: { data: Buffer.from('jpeg bytes'), mimeType: 'image/jpeg', fileName: 'photo.jpg' } };
