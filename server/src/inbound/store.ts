@@ -3,7 +3,7 @@
 // are stored already (one lookup), contacts and tickets (resolve.ts, with lookups.ts reading them
 // for the batch at once), files, then every message with one multi-row insert, each ticket's
 // counters, and what the automation after the commit will ask (phrase campaigns, confirmations).
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { emit, ticketEvent, ticketOrder } from '../events/emit.ts';
 import type { InboundMessage } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
@@ -20,6 +20,7 @@ import { findAwaitingConfirmations, type AwaitingConfirmation } from '../modules
 import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
 import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
+import { valueById } from '../db/value-by-id.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
 
@@ -206,7 +207,7 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
 
 type Touch = { companyId: number; ticketId: number; lastMessage: string; unread: number; versions: number };
 
-/** The tickets' previews, clocks, unread counts and versions, as one statement (`case id when … then … end`, typed casts so both dialects read the values alike). */
+/** The tickets' previews, clocks, unread counts and versions, as one statement (db/value-by-id.ts). */
 async function touchTicketsOnce(db: Database, companyId: number, touches: Touch[], now: string): Promise<void> {
   if (touches.length === 1) {
     const [t] = touches as [Touch];
@@ -214,11 +215,7 @@ async function touchTicketsOnce(db: Database, companyId: number, touches: Touch[
     if (numAffectedRows === 0n) throw new Error(`ticket ${t.ticketId} vanished while storing a message`);
     return;
   }
-  const byId = <T extends string | number>(value: (t: Touch) => T, type: 'text' | 'integer') =>
-    sql<T>`case ${sql.ref('tickets.id')} ${sql.join(
-      touches.map((t) => sql`when ${t.ticketId} then cast(${value(t)} as ${sql.raw(type)})`),
-      sql` `,
-    )} end`;
+  const byId = <T extends string | number>(value: (t: Touch) => T, type: 'text' | 'integer') => valueById<T>('tickets.id', touches.map((t) => [t.ticketId, value(t)]), type);
   const result = await tenant(db, companyId)
     .updateTable('tickets')
     .set((eb) => ({

@@ -5,6 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import { runFirst, type Database } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
 import type { Outbox } from '../db/schema.ts';
+import { valueById } from '../db/value-by-id.ts';
 
 /** What a send needs of its message: text, file, the contact and the quoted message's network id (null fields: gone). */
 export type Sendable = {
@@ -106,10 +107,7 @@ export const markSentBatch = prepare((db, p: { companyId: number; messageIds: nu
   db
     .updateTable('messages')
     .set((eb) => ({
-      wid: sql<string>`case ${sql.ref('messages.id')} ${sql.join(
-        p.messageIds.map((id, i) => sql`when ${id} then cast(${p.wids[i]} as text)`),
-        sql` `,
-      )} end`,
+      wid: valueById<string>('messages.id', p.messageIds.map((id, i) => [id, p.wids[i]]), 'text'),
       ack: sql<number>`case when ack < 1 then 1 else ack end`,
       sendStatus: 'sent',
       sendError: null,

@@ -13,6 +13,7 @@ import { prepare } from '../../db/prepared.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { change, emit } from '../../events/emit.ts';
+import { valueById } from '../../db/value-by-id.ts';
 
 /** Numbers asked of the channel at a time. */
 const CHECK_BATCH = 200;
@@ -128,11 +129,7 @@ async function checkUnchecked(deps: AppDeps, companyId: number, listId: number):
 
 /** The channel's answers for a batch of items (`ids[i]` has `numbers[i]`, valid `valids[i]`), in one statement. */
 const recordAnswers = prepare((db, p: { companyId: number; ids: number[]; valids: number[]; numbers: string[]; now: string }) => {
-  const byId = <T>(values: T[], type: 'integer' | 'text') =>
-    sql<T>`case ${sql.ref('contactListItems.id')} ${sql.join(
-      p.ids.map((id, i) => sql`when ${id} then cast(${values[i]} as ${sql.raw(type)})`),
-      sql` `,
-    )} end`;
+  const byId = <T>(values: T[], type: 'integer' | 'text') => valueById<T>('contactListItems.id', p.ids.map((id, i) => [id, values[i]]), type);
   return db
     .updateTable('contactListItems')
     .set({ isWhatsappValid: byId(p.valids, 'integer'), version: sql<number>`version + 1`, updatedAt: p.now })

@@ -5,7 +5,6 @@
 // version moves and the company is poked. Refreshes run in the background of whoever triggered
 // them (an inbound message, a new contact), one at a time per contact; answers that arrive together
 // share one write (below); a channel that is not connected leaves the contact for the next trigger.
-import { sql } from 'kysely';
 import type { AppDeps } from '../../context.ts';
 import type { Peer } from '../../channels/types.ts';
 import { prepare } from '../../db/prepared.ts';
@@ -14,6 +13,7 @@ import { write } from '../../db/write.ts';
 import { change, emit } from '../../events/emit.ts';
 import { groupBy } from '../../inbound/resolve.ts';
 import { chunk } from '../../sync/views/types.ts';
+import { valueById } from '../../db/value-by-id.ts';
 
 export const PROFILE_PIC_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -148,10 +148,7 @@ async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
       // The changed ones of a company take one statement too (each its own URL).
       const asked = batch.map((p) => p.asked);
       for (const [companyId, changed] of groupBy(asked.filter((a) => a.changed), (a) => a.companyId)) {
-        const url = sql<string | null>`case ${sql.ref('contacts.id')} ${sql.join(
-          changed.map((a) => sql`when ${a.contactId} then cast(${a.url} as text)`),
-          sql` `,
-        )} end`;
+        const url = valueById<string | null>('contacts.id', changed.map((a) => [a.contactId, a.url]), 'text');
         await tenant(tx.db, companyId)
           .updateTable('contacts')
           .where(

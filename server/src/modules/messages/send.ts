@@ -3,7 +3,6 @@
 // once) and its outbox entry are written in the caller's transaction; the connection's dispatcher
 // (outbound/dispatcher.ts) sends it after the commit. Nothing here touches the network.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { change, emit, ticketOrder } from '../../events/emit.ts';
 import { AppError } from '@zapdesk/sync';
 import type { Tx } from '../../db/write.ts';
@@ -13,6 +12,7 @@ import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
 import { insertOutboxRow, insertQueuedMessage, insertQueuedMessageId, touchTicketOnSend } from './queries.ts';
+import { valueById } from '../../db/value-by-id.ts';
 
 /** The WhatsApp id of a message the network has not accepted yet (unique per connection until it does). */
 export const PENDING_WID_PREFIX = 'pending:';
@@ -138,11 +138,10 @@ export async function queueMessages(
       for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
     } else {
       // A campaign's batch: a ticket each, one statement for all of them.
-      const previews = [...last].map(([ticketId, { lastMessage }]) => sql`when ${ticketId} then cast(${lastMessage} as text)`);
       await t
         .updateTable('tickets')
         .set((eb) => ({
-          lastMessage: sql<string>`case ${sql.ref('tickets.id')} ${sql.join(previews, sql` `)} end`,
+          lastMessage: valueById<string>('tickets.id', [...last].map(([ticketId, { lastMessage }]) => [ticketId, lastMessage]), 'text'),
           lastInteractionAt: now,
           updatedAt: now,
           version: eb('tickets.version', '+', 1),

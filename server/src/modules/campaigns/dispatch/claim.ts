@@ -29,6 +29,7 @@ import { findOrCreateNotificationTickets } from '../../tickets/notification.ts';
 import type { CampaignRow } from '../dto.ts';
 import { readCampaignSettings } from '../settings.ts';
 import { decidePacing, type PacingState } from './pacing.ts';
+import { valueById } from '../../../db/value-by-id.ts';
 
 type ShippingRow = Selectable<CampaignShippings>;
 type FileToSend = { data: Buffer; fileName: string; mimeType: string; kind: ReturnType<typeof classifyUpload>['kind'] };
@@ -300,7 +301,7 @@ async function queueSends(tx: Tx, companyId: number, connectionId: number, sends
 
 type Kept = { send: Send; contact: ContactRow; item: number; variant: number; body: string };
 type QueuedColumn = 'confirmationMessage' | 'messageId' | 'variant' | 'message' | 'contactId';
-const SQL_TYPE: Record<QueuedColumn, string> = { confirmationMessage: 'text', message: 'text', messageId: 'integer', variant: 'integer', contactId: 'integer' };
+const SQL_TYPE: Record<QueuedColumn, 'text' | 'integer'> = { confirmationMessage: 'text', message: 'text', messageId: 'integer', variant: 'integer', contactId: 'integer' };
 
 /**
  * What each recipient got (its confirmation question, or its message: id, variant, text), in one
@@ -311,8 +312,7 @@ async function recordQueued(db: Tx['db'], companyId: number, kept: Kept[], colum
   if (kept.length === 0) return;
   const set: Record<string, RawBuilder<unknown>> = {};
   for (const [column, value] of Object.entries(columns) as [QueuedColumn, (k: Kept) => string | number][]) {
-    const cases = kept.map((k) => sql`when ${k.send.row.id} then cast(${value(k)} as ${sql.raw(SQL_TYPE[column])})`);
-    set[column] = sql`case ${sql.ref('campaignShippings.id')} ${sql.join(cases, sql` `)} end`;
+    set[column] = valueById('campaignShippings.id', kept.map((k) => [k.send.row.id, value(k)]), SQL_TYPE[column]);
   }
   await tenant(db, companyId)
     .updateTable('campaignShippings')
