@@ -4,6 +4,7 @@
 // follow the same listing: the helpers they share are exported here.
 import { isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
 import { toTicketDtos } from './dto.ts';
 import { attendantScope, loadViewer } from './visibility.ts';
@@ -48,20 +49,65 @@ function digest(text: string): string {
   return (h >>> 0).toString(36);
 }
 
+type ShownRelations = { queues: Map<number, string>; users: Map<number, string>; whatsapps: Map<number, string>; tags: Map<number, string> };
+
+/** The tables whose rows findShownRelations reads. */
+const SHOWN_TABLES = ['queues', 'users', 'whatsapps', 'tags'];
+
+// Per database, per company: the digests as read at the companies' counters of SHOWN_TABLES. Every
+// user of a company lists the same queues, holders, connections and tags, so after a change (a tag
+// renamed, a presence moving the users' counter) the first pull reads them and the others reuse it.
+const shownByDb = new WeakMap<Database, Map<number, { key: string; shown: Promise<ShownRelations> }>>();
+
 /** What the values show of the company's queues, holders, connections and tags: one digest per row, keyed by id. */
-async function findShownRelations(ctx: ViewContext) {
-  const [queues, users, whatsapps, tags, ticketTags] = await Promise.all([
+function findShownRelations(ctx: ViewContext): Promise<ShownRelations> {
+  const versions = ctx.tableVersions;
+  if (!versions) return readShownRelations(ctx);
+  // The counters were read before any row of this pull, so what is read under a key is at least as
+  // new as the key says (a change in between only costs one more read next time).
+  const key = SHOWN_TABLES.map((t) => versions.get(t) ?? 0).join('.');
+  let byCompany = shownByDb.get(ctx.db);
+  if (!byCompany) shownByDb.set(ctx.db, (byCompany = new Map()));
+  const cached = byCompany.get(ctx.actor.companyId);
+  if (cached?.key === key) return cached.shown;
+  const shown = readShownRelations(ctx);
+  const entry = { key, shown };
+  byCompany.set(ctx.actor.companyId, entry);
+  // A failed read is not kept.
+  shown.catch(() => byCompany.get(ctx.actor.companyId) === entry && byCompany.delete(ctx.actor.companyId));
+  return shown;
+}
+
+async function readShownRelations(ctx: ViewContext): Promise<ShownRelations> {
+  const [queues, users, whatsapps, tags] = await Promise.all([
     ctx.t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).execute(),
     ctx.t.selectFrom('users').select(['users.id', 'users.name']).execute(),
     ctx.t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).execute(),
     ctx.t.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.color']).execute(),
-    ctx.t.selectFrom('ticketTags').select(['ticketTags.ticketId', 'ticketTags.tagId']).orderBy('ticketTags.tagId').execute(),
   ]);
   const byId = (rows: { id: number }[]) => new Map(rows.map((r) => [r.id, digest(JSON.stringify(r))]));
-  const tagDigests = byId(tags);
+  return { queues: byId(queues), users: byId(users), whatsapps: byId(whatsapps), tags: byId(tags) };
+}
+
+/** The tags of the company's active tickets, as `tagId.digest,` in tag order, by ticket id. */
+async function findTagsOf(ctx: ViewContext, tags: Map<number, string>): Promise<Map<number, string>> {
+  // From the active tickets (their status index), not from the company's ticket tags: closed
+  // tickets keep theirs, and a company's history outgrows what is open.
+  const rows = await ctx.t
+    .selectFrom('tickets')
+    .innerJoin('ticketTags', 'ticketTags.ticketId', 'tickets.id')
+    .where('tickets.status', 'in', ['open', 'pending'])
+    .select(['ticketTags.ticketId', 'ticketTags.tagId'])
+    .execute();
+  const idsOf = new Map<number, number[]>();
+  for (const r of rows) {
+    const ids = idsOf.get(r.ticketId);
+    if (ids) ids.push(r.tagId);
+    else idsOf.set(r.ticketId, [r.tagId]);
+  }
   const tagsOf = new Map<number, string>();
-  for (const r of ticketTags) tagsOf.set(r.ticketId, `${tagsOf.get(r.ticketId) ?? ''}${r.tagId}.${tagDigests.get(r.tagId)},`);
-  return { queues: byId(queues), users: byId(users), whatsapps: byId(whatsapps), tagsOf };
+  for (const [ticketId, ids] of idsOf) tagsOf.set(ticketId, ids.sort((a, b) => a - b).map((id) => `${id}.${tags.get(id)},`).join(''));
+  return tagsOf;
 }
 
 export const ticketsView = defineView({
@@ -84,8 +130,9 @@ export const ticketsView = defineView({
         .execute(),
       findShownRelations(ctx),
     ]);
+    const tagsOf = await findTagsOf(ctx, shown.tags);
     return tickets.map((r) => {
-      const related = [r.contactVersion, shown.queues.get(r.queueId ?? 0), shown.users.get(r.userId ?? 0), shown.whatsapps.get(r.whatsappId ?? 0), shown.tagsOf.get(r.id)];
+      const related = [r.contactVersion, shown.queues.get(r.queueId ?? 0), shown.users.get(r.userId ?? 0), shown.whatsapps.get(r.whatsappId ?? 0), tagsOf.get(r.id)];
       return { id: r.id, version: `${r.version}:${digest(related.join('|'))}` };
     });
   },
