@@ -124,6 +124,13 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     const stored = await db.selectFrom('messages').select(['body', 'ticketId']).where('whatsappId', '=', id).where('fromMe', '=', 0).orderBy('id').execute();
     expect(stored.map((m) => m.body)).toEqual(['hello 0', 'hello 1', 'hello 2']);
     expect(new Set(stored.map((m) => m.ticketId)).size).toBe(1);
+    // A burst through each instance: stored once each, whichever instance took it.
+    for (const [i, s] of servers.entries()) {
+      const { ids } = await call(s, 'POST', `/simulator/connections/${id}/messages`, { messages: [0, 1, 2].map((k) => ({ from: '5511955500004', body: `burst ${i}.${k}` })) });
+      expect(ids).toHaveLength(3);
+    }
+    const burst = await db.selectFrom('messages').select('body').where('whatsappId', '=', id).where('body', 'like', 'burst %').execute();
+    expect(burst.map((m) => m.body).sort()).toEqual(['0', '1', '2'].flatMap((i) => [0, 1, 2].map((k) => `burst ${i}.${k}`)));
     // Past NOTIFY's 8000 bytes, the call travels in parts (accents: more bytes than characters).
     const long = 'ação '.repeat(6_000);
     await call(a, 'POST', '/simulator/messages', { connectionId: id, from: '5511955500003', body: long });

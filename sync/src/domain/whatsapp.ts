@@ -121,6 +121,17 @@ export const simulatorMessageSchema = z.object({
 });
 export type SimulatorMessageInput = z.infer<typeof simulatorMessageSchema>;
 
+/** Most messages one burst may carry. */
+export const SIMULATOR_BURST_MAX = 500;
+
+/**
+ * A burst of contacts' messages arriving on one connection at once (as WhatsApp hands a busy
+ * socket several messages together): each one as `POST /simulator/messages` takes it.
+ */
+export const simulatorBurstSchema = z.object({
+  messages: z.array(simulatorMessageSchema.omit({ connectionId: true })).min(1).max(SIMULATOR_BURST_MAX),
+});
+
 export const simulatorOutboxQuerySchema = z.object({ connectionId: idSchema, to: phoneDigitsSchema.optional() });
 
 export const simulatorAckSchema = z.object({

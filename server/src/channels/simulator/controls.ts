@@ -19,6 +19,8 @@ export type SimulatorControls = {
   scan(t: Target, number?: string): Promise<{ status: ConnectionStatus | undefined }>;
   drop(t: Target, cause: DropCause, forMs?: number): Promise<{ status: ConnectionStatus | undefined }>;
   deliver(t: Target, input: Omit<SimulatorMessageInput, 'connectionId'>): Promise<{ id: string }>;
+  /** Several messages at once, answered when every one is stored; the ids in the order given. */
+  deliverBurst(t: Target, inputs: Omit<SimulatorMessageInput, 'connectionId'>[]): Promise<{ ids: string[] }>;
   change(t: Target, messageId: string, body?: string): Promise<{ id: string; kind: 'edit' | 'revoke' }>;
   ack(t: Target, messageId: string, ack: Ack): Promise<OutboxEntry>;
   outbox(t: Target, to?: string): Promise<OutboxEntry[]>;
@@ -45,10 +47,15 @@ export function createSimulatorControls(
       return { status: session.status(connectionId) };
     },
   };
+  // A burst's messages arrive together: the pipeline stores them in the same batches.
+  const deliverHere = async (connectionId: number, inputs: Omit<SimulatorMessageInput, 'connectionId'>[]) => ({
+    ids: (await Promise.all(inputs.map((input) => network.deliver(connectionId, input)))).map((r) => r.id),
+  });
   routing.register({
     'sim.scan': (a) => here.scan(a.connectionId, str(a.number)),
     'sim.drop': (a) => here.drop(a.connectionId, a.cause as DropCause, num(a.forMs)),
     'sim.deliver': (a) => network.deliver(a.connectionId, a.input as Omit<SimulatorMessageInput, 'connectionId'>),
+    'sim.burst': (a) => deliverHere(a.connectionId, a.inputs as Omit<SimulatorMessageInput, 'connectionId'>[]),
     'sim.change': (a) => network.change(a.connectionId, String(a.messageId), str(a.body)),
     'sim.ack': (a) => network.ack(a.connectionId, String(a.messageId), a.ack as Ack),
     'sim.outbox': async (a) => network.outbox(a.connectionId, str(a.to)),
@@ -63,6 +70,10 @@ export function createSimulatorControls(
     deliver(t, input) {
       const held = { ...input, id: input.id ?? newMessageId() };
       return routing.onHolder(t, 'sim.deliver', { input: held }, () => network.deliver(t.connectionId, held), { timeoutMs: 30_000, waitMs: HELD_MS });
+    },
+    deliverBurst(t, inputs) {
+      const held = inputs.map((input) => ({ ...input, id: input.id ?? newMessageId() }));
+      return routing.onHolder(t, 'sim.burst', { inputs: held }, () => deliverHere(t.connectionId, held), { timeoutMs: 30_000, waitMs: HELD_MS });
     },
     change: (t, messageId, body) => routing.onHolder(t, 'sim.change', { messageId, body }, () => network.change(t.connectionId, messageId, body), { waitMs: HELD_MS }),
     ack: (t, messageId, ack) => routing.onHolder(t, 'sim.ack', { messageId, ack }, () => network.ack(t.connectionId, messageId, ack)),

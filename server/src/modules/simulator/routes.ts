@@ -3,6 +3,7 @@
 import {
   AppError,
   simulatorAckSchema,
+  simulatorBurstSchema,
   simulatorDropSchema,
   simulatorEditSchema,
   simulatorFaultsSchema,
@@ -55,6 +56,12 @@ export function simulatorRoutes(deps: AppDeps) {
       const changes = await parseBody(c, simulatorFaultsSchema);
       const faults: SimulatorFaults = { id: conn.id, ...(await network.setFaults(conn, changes)) };
       return c.json(faults);
+    })
+    // A burst on one connection: the messages arrive together and are stored in the same batches.
+    .post('/simulator/connections/:id/messages', auth, requireAdmin, async (c) => {
+      const conn = await ownConnection(c, parseId(c, 'id', 'ERR_NO_WAPP_FOUND'));
+      const { messages } = await parseBody(c, simulatorBurstSchema);
+      return c.json(await network.deliverBurst(conn, messages));
     })
     .post('/simulator/messages', auth, requireAdmin, async (c) => {
       const { connectionId, ...input } = await parseBody(c, simulatorMessageSchema);

@@ -170,6 +170,47 @@ describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dia
     expect((await faults(root.session.token, id, { failSends: 1 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 1 });
   });
 
+  it('a burst stores each message once, answers their ids in order, and a repeated burst stores nothing new', async () => {
+    const { id, token, company } = await pairedConnection();
+    const messages = Array.from({ length: 30 }, (_, i) => ({ from: `55219000${String(i % 7).padStart(5, '0')}`, name: `Burst ${i % 7}`, body: `burst ${i}`, ...(i % 3 === 0 ? { id: `burst-${i}` } : {}) }));
+    const burst = await t.request('POST', `/simulator/connections/${id}/messages`, { token, body: { messages } });
+    expect(burst.status).toBe(200);
+    const ids = burst.body.ids as string[];
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect(ids.filter((_, i) => i % 3 === 0)).toEqual(messages.filter((_, i) => i % 3 === 0).map((m) => m.id));
+    // Answered once stored: every message is there, in its contact's ticket.
+    const stored = async () =>
+      t.db.selectFrom('messages').innerJoin('contacts', 'contacts.id', 'messages.contactId').select(['messages.wid', 'messages.body', 'contacts.number']).where('messages.companyId', '=', company.id).where('messages.whatsappId', '=', id).execute();
+    const rows = await stored();
+    expect(new Map(rows.map((r) => [r.wid, [r.body, r.number]]))).toEqual(new Map(ids.map((wid, i) => [wid, [messages[i]!.body, messages[i]!.from]])));
+    const tickets = await t.db.selectFrom('tickets').select('tickets.contactId').where('tickets.companyId', '=', company.id).where('tickets.whatsappId', '=', id).execute();
+    expect(tickets).toHaveLength(7);
+
+    // The same burst again (the same ids): nothing new.
+    const again = await t.request('POST', `/simulator/connections/${id}/messages`, { token, body: { messages: messages.map((m, i) => ({ ...m, id: ids[i] })) } });
+    expect(again.body.ids).toEqual(ids);
+    expect(await stored()).toHaveLength(30);
+  });
+
+  it('validates a burst (1 to 500 messages, each as POST /simulator/messages takes it) and answers only its company', async () => {
+    const { id, token, company } = await pairedConnection();
+    const one = { from: '5521900001234', body: 'hi' };
+    for (const [body, path] of [[{ messages: [] }, 'messages'], [{ messages: Array(501).fill(one) }, 'messages'], [{ messages: [one, { from: 'abc' }] }, 'messages.1.from'], [{}, 'messages']] as const) {
+      const res = await t.request('POST', `/simulator/connections/${id}/messages`, { token, body });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+      expect(res.body.issues[0].path).toBe(path);
+    }
+    const other = await seedTenant(t);
+    expect((await t.request('POST', `/simulator/connections/${id}/messages`, { token: other.adminSession.token, body: { messages: [one] } })).body.error).toBe('ERR_NO_WAPP_FOUND');
+    expect((await t.request('POST', `/simulator/connections/${id}/messages`, { token: other.userSession.token, body: { messages: [one] } })).status).toBe(403);
+    expect((await t.request('POST', `/simulator/connections/999999/messages`, { token, body: { messages: [one] } })).body.error).toBe('ERR_NO_WAPP_FOUND');
+    // Nothing was stored by the refused calls.
+    const n = await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('messages.companyId', '=', company.id).executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(0);
+  });
+
   it('the outbox outlives the process: a restarted server lists what was sent, in order, with ids and acks', async () => {
     const { id, token } = await pairedConnection();
     const channel = t.deps.sessions.getChannel(id)!;
