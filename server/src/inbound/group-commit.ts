@@ -9,8 +9,10 @@
 //   insert, store.ts). One queue for the whole app.
 // - PostgreSQL: one queue per company. A company's deliveries take turns under its advisory lock
 //   anyway (below), so a transaction per delivery bought no concurrency and paid a dozen round trips
-//   and a commit each; companies still run side by side on the pool's connections. A deadlock or
-//   serialisation failure with other work is retried.
+//   and a commit each; companies still run side by side on the pool's connections. The store takes
+//   the lock after its reads, before its first write (lockCompanyIngest), so a company's batches on
+//   several instances take turns only for their writes. A deadlock or serialisation failure with
+//   other work is retried.
 import { CompiledQuery, sql, type ControlledTransaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
@@ -26,8 +28,8 @@ export const MAX_GROUP = 200;
 export type Store<I, O> = (tx: Tx, items: I[]) => Promise<O[]>;
 
 type Job<I, O> = { item: I; resolve: (value: O) => void; reject: (err: unknown) => void };
-/** A queue of deliveries; `companyId` is its company's on PostgreSQL (locked per transaction), 0 on SQLite. */
-type Group<I, O> = { companyId: number; queue: Job<I, O>[]; draining: boolean };
+/** A queue of deliveries: one per company on PostgreSQL, one for the app on SQLite. */
+type Group<I, O> = { queue: Job<I, O>[]; draining: boolean };
 
 // Per app, store function and company (PostgreSQL), never shared between apps or tests.
 const groups = new WeakMap<AppDeps, Map<Store<never, unknown>, Map<number, Group<never, unknown>>>>();
@@ -45,7 +47,7 @@ export function runGrouped<I, O>(deps: AppDeps, companyId: number, item: I, stor
   let byCompany = byStore.get(store as Store<never, unknown>);
   if (!byCompany) byStore.set(store as Store<never, unknown>, (byCompany = new Map()));
   let group = byCompany.get(key) as Group<I, O> | undefined;
-  if (!group) byCompany.set(key, (group = { companyId: key, queue: [], draining: false }) as Group<never, unknown>);
+  if (!group) byCompany.set(key, (group = { queue: [], draining: false }) as Group<never, unknown>);
   const g = group;
   return new Promise<O>((resolve, reject) => {
     g.queue.push({ item, resolve, reject });
@@ -63,8 +65,8 @@ async function drain<I, O>(deps: AppDeps, group: Group<I, O>, store: Store<I, O>
   try {
     while (group.queue.length > 0) {
       const batch = group.queue.splice(0, MAX_GROUP);
-      const stored = await runBatch(deps, group.companyId, batch, store);
-      if (!stored) await runOneByOne(deps, group.companyId, batch, store);
+      const stored = await runBatch(deps, batch, store);
+      if (!stored) await runOneByOne(deps, batch, store);
     }
   } finally {
     group.draining = false;
@@ -76,29 +78,20 @@ const isRetryable = (err: unknown) => RETRYABLE.has((err as { code?: string }).c
 const ATTEMPTS = 5;
 const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
 
-/** A transaction for a batch: on PostgreSQL holding the company's ingest lock. */
-async function begin(deps: AppDeps, companyId: number): Promise<ControlledTransaction<DB>> {
-  const trx = await deps.db.startTransaction().execute();
-  if (deps.dialect === 'postgres') {
-    try {
-      await sql`select pg_advisory_xact_lock(${INGEST_LOCK}, ${companyId})`.execute(trx);
-    } catch (err) {
-      await trx.rollback().execute().catch(() => undefined);
-      throw err;
-    }
-  }
-  return trx;
+/** A transaction for a batch; the store takes the company's ingest lock before its first write (lockCompanyIngest). */
+async function begin(deps: AppDeps): Promise<ControlledTransaction<DB>> {
+  return deps.db.startTransaction().execute();
 }
 
 /**
  * The whole batch in one call and one transaction; false (rolled back) when the call failed. A
  * deadlock on PostgreSQL is tried again, the whole batch.
  */
-async function runBatch<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>[], store: Store<I, O>): Promise<boolean> {
+async function runBatch<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     let trx;
     try {
-      trx = await begin(deps, companyId);
+      trx = await begin(deps);
     } catch (err) {
       if (isRetryable(err) && attempt < ATTEMPTS) {
         await backOff(attempt);
@@ -131,12 +124,12 @@ async function runBatch<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>
 }
 
 /** Each delivery in its own savepoint of one transaction: a failure rolls back alone and is its caller's (a deadlock is tried again). */
-async function runOneByOne<I, O>(deps: AppDeps, companyId: number, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
+async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store<I, O>): Promise<void> {
   const outcomes: ({ ok: true; value: O } | { ok: false; error: unknown })[] = [];
   const kept: EffectLog[] = [];
   let trx;
   try {
-    trx = await begin(deps, companyId);
+    trx = await begin(deps);
   } catch (err) {
     for (const job of batch) job.reject(err);
     return;

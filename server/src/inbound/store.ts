@@ -11,12 +11,13 @@ import type { Whatsapps } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import type { DomainEvent } from '../events/types.ts';
-import type { ContactRow } from '../modules/contacts/queries.ts';
+import { peerNumber, type ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
 import { findAwaitingConfirmations, type AwaitingConfirmation } from '../modules/campaigns/dispatch/replies.ts';
+import { lockCompanyIngest } from './group-commit.ts';
 import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
 import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
@@ -58,9 +59,16 @@ type Plan = { delivery: Delivery; contact: ContactRow; ticket: TicketRow; waitin
  */
 export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(Stored | 'duplicate')[]> {
   const trx = tx.db;
+  // Reads first, then the company's ingest lock, then the writes (PostgreSQL; group-commit.ts): the
+  // lock serialises a company's batches across instances, so it is held only for the writes. What
+  // another instance may write between these reads and the lock is settled by the writes themselves
+  // (a contact or ticket insert that conflicts yields to the row that exists, resolve.ts); a
+  // connection's messages come only through its holder, whose batches of a company take turns.
   const seen = await findStoredWids(trx, deliveries);
   const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
   const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
+  const hints = await readAutomationHints(tx, fresh);
+  for (const companyId of new Set(deliveries.map((d) => d.connection.companyId))) await lockCompanyIngest(tx, companyId);
   const drafts: Draft[] = [];
   const slots: (Draft | 'duplicate')[] = [];
   for (const d of deliveries) {
@@ -87,7 +95,7 @@ export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(
       ids,
     );
     await emit(tx, inboundEvents(outcomes, newContacts));
-    await readAutomationHints(tx, outcomes);
+    await applyAutomationHints(tx, hints, outcomes);
     return outcomes;
   } catch (err) {
     await Promise.all(deliveries.map((d) => d.media && removeMediaFile(tx.config.mediaDir, d.media.relPath)));
@@ -234,19 +242,39 @@ async function touchTicketsOnce(db: Database, companyId: number, touches: Touch[
   if (Number(result.numUpdatedRows) !== touches.length) throw new Error('a ticket vanished while storing messages');
 }
 
+type AutomationHints = { phraseCampaigns: Map<number, boolean>; awaiting: Map<number, Map<string, AwaitingConfirmation>>; asked: Set<string> };
+
 /**
- * What the automation after the commit asks of each customer's message, read here for the whole
- * batch (per company: whether it has an active phrase campaign, and which senders a running campaign
- * asked to confirm) rather than by a read per message after it.
+ * What the automation after the commit asks of each customer's message, read for the whole batch
+ * before the writes (per company: whether it has an active phrase campaign, and which senders a
+ * running campaign asked to confirm) rather than by a read per message after it.
  */
-async function readAutomationHints(tx: Tx, outcomes: (Stored | 'duplicate')[]): Promise<void> {
+async function readAutomationHints(tx: Tx, deliveries: Delivery[]): Promise<AutomationHints> {
+  const hints: AutomationHints = { phraseCampaigns: new Map(), awaiting: new Map(), asked: new Set() };
+  const inbound = deliveries.filter((d) => !d.msg.fromMe);
+  for (const [companyId, group] of groupBy(inbound, (d) => d.connection.companyId)) {
+    hints.phraseCampaigns.set(companyId, await mayStartPhraseFlow(tx, companyId));
+    const asked = group.flatMap((d) => {
+      const number = peerNumber(d.msg.from);
+      return number ? [{ number, connectionId: d.connection.id }] : [];
+    });
+    for (const a of asked) hints.asked.add(`${companyId}:${a.connectionId}:${a.number}`);
+    hints.awaiting.set(companyId, await findAwaitingConfirmations(tx.db, companyId, asked));
+  }
+  return hints;
+}
+
+/** Sets the hints on each customer's message; a sender known only by another address (a LID) is read now. */
+async function applyAutomationHints(tx: Tx, hints: AutomationHints, outcomes: (Stored | 'duplicate')[]): Promise<void> {
   const inbound = outcomes.filter((o): o is Stored => o !== 'duplicate' && !o.fromMe);
   for (const [companyId, group] of groupBy(inbound, (o) => o.ticket.companyId)) {
-    const phraseCampaigns = await mayStartPhraseFlow(tx, companyId);
-    const awaiting = await findAwaitingConfirmations(tx.db, companyId, group.flatMap((o) => (o.ticket.whatsappId === null ? [] : [{ number: o.contact.number, connectionId: o.ticket.whatsappId }])));
+    const unasked = group.flatMap((o) => (o.ticket.whatsappId === null || hints.asked.has(`${companyId}:${o.ticket.whatsappId}:${o.contact.number}`) ? [] : [{ number: o.contact.number, connectionId: o.ticket.whatsappId }]));
+    const late = unasked.length ? await findAwaitingConfirmations(tx.db, companyId, unasked) : undefined;
+    const phraseCampaigns = hints.phraseCampaigns.get(companyId) ?? (await mayStartPhraseFlow(tx, companyId));
     for (const o of group) {
       o.phraseCampaigns = phraseCampaigns;
-      const waiting = awaiting.get(`${o.ticket.whatsappId}:${o.contact.number}`);
+      const key = `${o.ticket.whatsappId}:${o.contact.number}`;
+      const waiting = hints.awaiting.get(companyId)?.get(key) ?? late?.get(key);
       if (waiting) o.awaitingConfirmation = waiting;
     }
   }
