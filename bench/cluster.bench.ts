@@ -3,9 +3,14 @@
 // free ones: server/test/balancer.ts), the production lease timings, on this one machine.
 //
 // (a) Ingestion: 20,000 customer messages from 2,000 contacts over 6 simulator connections, two held
-//     by each instance, each message handed to the instance holding its connection (as WhatsApp's
-//     socket is: POST /simulator/messages answers once the message is stored). Stored messages a
-//     second over all three, duplicates (counted, then 2,000 redelivered with the same ids: nothing new).
+//     by each instance, offered at 3,300 a second (BENCH_OFFERED; open loop: each at its due moment,
+//     as customers write whatever the ones before them are doing) and handed to the instance holding
+//     the connection as its socket would: every 10 ms (BENCH_TICK_MS) the messages due on each
+//     connection in one POST /simulator/connections/:id/messages, answered once they are stored.
+//     Stored messages a second over all three (first offer to last stored) and duplicates (counted,
+//     then 2,000 redelivered with the same ids: nothing new). For comparison, BENCH_SINGLE (4,000)
+//     more messages one request each (POST /simulator/messages, 128 in flight), where each message
+//     also pays for an HTTP request, its session check and its connection lookup.
 // (b) Poke-to-visible: 50 real Replicache clients (bench/sync-client-pool.ts) signed in, pulling and
 //     listening (/sync/ws) through the balancer, so spread round-robin over the instances; each round
 //     a tag renamed through one instance (in turn), timed from the rename's request to each client's
@@ -20,6 +25,7 @@ import { mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import argon2 from 'argon2';
+import { SIMULATOR_BURST_MAX } from '@zapdesk/sync';
 import { openDatabase } from '../server/src/db/database.ts';
 import { tenant } from '../server/src/db/tenant.ts';
 import { findHaproxy, HAPROXY_MISSING, startBalancer } from '../server/test/balancer.ts';
@@ -32,6 +38,11 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
 const CONNECTIONS = 6;
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 128);
+// Messages offered a second in all (open loop), handed over every TICK_MS.
+const OFFERED = Number(process.env.BENCH_OFFERED ?? 3_300);
+const TICK_MS = Number(process.env.BENCH_TICK_MS ?? 10);
+// Messages sent afterwards one request each, for comparison.
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 4_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const TAKEOVERS = Number(process.env.BENCH_TAKEOVERS ?? 5);
@@ -95,40 +106,96 @@ async function ingestion(token: string, companyId: number) {
     await call(s.url, 'POST', `/simulator/connections/${created.id}/scan`, { token, body: { number: `5511900000${String(i).padStart(2, '0')}` } });
     connections.push({ id: created.id, holder: (await holderOf(companyId, created.id)).index });
   }
-  const deliver = (i: number) => {
+  const message = (i: number) => {
     const c = i % CONTACTS;
     const conn = connections[c % CONNECTIONS]!;
-    const body = { connectionId: conn.id, id: `bench-in-${i}`, from: `55219${String(c).padStart(8, '0')}`, name: `Contact ${c}`, body: `Message ${i} about order ${i % 97}` };
-    return call(servers[conn.holder]!.url, 'POST', '/simulator/messages', { token, body });
+    return { conn, input: { id: `bench-in-${i}`, from: `55219${String(c).padStart(8, '0')}`, name: `Contact ${c}`, body: `Message ${i} about order ${i % 97}` } };
+  };
+  // Messages arrive at OFFERED a second, each at its due moment whatever the ones before it are doing
+  // (customers do not wait for us). Every TICK_MS, the messages due on each connection go to its
+  // holder together, as its socket would hand them over: one POST /simulator/connections/:id/messages
+  // per connection and tick, answered once they are stored.
+  const bursts: Promise<void>[] = [];
+  const latencies: number[] = [];
+  const burstSizes: number[] = [];
+  const offer = async () => {
+    const start = performance.now();
+    let offered = 0;
+    while (offered < MESSAGES) {
+      const due = Math.min(MESSAGES, Math.floor(((performance.now() - start) / 1000) * OFFERED));
+      const byConnection = new Map<(typeof connections)[number], number[]>();
+      for (; offered < due; offered++) {
+        const { conn } = message(offered);
+        const list = byConnection.get(conn);
+        if (list) list.push(offered);
+        else byConnection.set(conn, [offered]);
+      }
+      for (const [conn, list] of byConnection) {
+        for (let b = 0; b < list.length; b += SIMULATOR_BURST_MAX) {
+          const part = list.slice(b, b + SIMULATOR_BURST_MAX);
+          burstSizes.push(part.length);
+          const dueAt = part.map((i) => start + (i / OFFERED) * 1000);
+          bursts.push(
+            call(servers[conn.holder]!.url, 'POST', `/simulator/connections/${conn.id}/messages`, { token, body: { messages: part.map((i) => message(i).input) } }).then(() => {
+              const now = performance.now();
+              for (const at of dueAt) latencies.push(now - at);
+            }),
+          );
+        }
+      }
+      await new Promise((r) => setTimeout(r, TICK_MS));
+    }
+  };
+  const deliverOne = (i: number) => {
+    const { conn, input } = message(i);
+    return call(servers[conn.holder]!.url, 'POST', '/simulator/messages', { token, body: { connectionId: conn.id, ...input } });
   };
   const lines = connections.map((c) => c.id);
   const count = async () => Number((await tenant(db, companyId).selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('whatsappId', 'in', lines).where('fromMe', '=', 0).executeTakeFirstOrThrow()).n);
 
   const cpu0 = servers.map((s) => cpuSeconds(s.child.pid!));
   const t0 = performance.now();
-  const latencies = await runPool(MESSAGES, IN_FLIGHT, deliver);
+  await offer();
+  await Promise.all(bursts);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = servers.reduce((sum, s, i) => sum + cpuSeconds(s.child.pid!) - cpu0[i]!, 0);
   const stored = await count();
+  // For comparison, the path of one request per message: SINGLE more messages (new ids, the same contacts).
+  const r0 = performance.now();
+  const cpu1 = servers.map((s) => cpuSeconds(s.child.pid!));
+  const singleLatencies = await runPool(SINGLE, IN_FLIGHT, (k) => deliverOne(MESSAGES + k));
+  const singleSeconds = (performance.now() - r0) / 1000;
+  const singleCpu = servers.reduce((sum, s, i) => sum + cpuSeconds(s.child.pid!) - cpu1[i]!, 0);
+  const storedSingle = (await count()) - stored;
+  // The first 2,000 again (the same ids), one request each: nothing new.
   const redelivered = Math.min(2_000, MESSAGES);
-  await runPool(redelivered, IN_FLIGHT, deliver);
-  const afterRedelivery = await count();
+  await runPool(redelivered, IN_FLIGHT, deliverOne);
+  const afterRedelivery = (await count()) - storedSingle;
   const tickets = Number((await tenant(db, companyId).selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('whatsappId', 'in', lines).executeTakeFirstOrThrow()).n);
   return {
     messages: MESSAGES,
     contacts: CONTACTS,
     connections: CONNECTIONS,
     connectionsPerInstance: servers.map((_, i) => connections.filter((c) => c.holder === i).length),
-    inFlight: IN_FLIGHT,
-    path: 'POST /simulator/messages to the instance holding the connection, which answers once the message is stored',
+    offeredPerSecond: OFFERED,
+    path: `every ${TICK_MS} ms, the messages due on each connection in one POST /simulator/connections/:id/messages to its holder, answered once they are stored`,
+    messagesPerRequest: stats(burstSizes),
     seconds: Number(seconds.toFixed(3)),
     storedMessagesPerSecond: Math.round(stored / seconds),
-    latencyMs: stats(latencies),
+    latencyMs: { ...stats(latencies), from: "the message's due moment to the answer of its request" },
     instancesCpuSecondsPerThousand: Number(((cpu / MESSAGES) * 1000).toFixed(3)),
     stored,
     duplicates: stored - MESSAGES + (afterRedelivery - stored),
     tickets,
     redelivered,
+    oneRequestPerMessage: {
+      path: `POST /simulator/messages, one message a request, ${IN_FLIGHT} in flight`,
+      messages: SINGLE,
+      stored: storedSingle,
+      storedMessagesPerSecond: Math.round(storedSingle / singleSeconds),
+      latencyMs: stats(singleLatencies),
+      instancesCpuSecondsPerThousand: Number(((singleCpu / SINGLE) * 1000).toFixed(3)),
+    },
     afterRedelivery,
     target: 3_000,
     met: stored === MESSAGES && stored / seconds >= 3_000,
