@@ -4,10 +4,10 @@
 // follow the same listing: the helpers they share are exported here.
 import { isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
-import type { Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
 import { toTicketDtos } from './dto.ts';
-import { attendantScope, loadViewer } from './visibility.ts';
+import { sharedByCompany } from '../../sync/views/company-cache.ts';
+import { canSeeTicket, loadViewer } from './visibility.ts';
 
 /** The tables whose changes can change who sees which active ticket. */
 export const ACTIVE_TICKET_TABLES = ['tickets', 'ticket_tags', 'user_queues', 'users'];
@@ -15,23 +15,28 @@ export const ACTIVE_TICKET_TABLES = ['tickets', 'ticket_tags', 'user_queues', 'u
 /** Admins share one listing; an attendant's depends on their id, queues and flags. */
 export const activeTicketsAudience = (actor: Actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`);
 
-/** The open and pending tickets the actor may see, as a query to select from. */
-async function selectActiveVisibleTickets(ctx: ViewContext) {
-  const viewer = await loadViewer(ctx.db, ctx.actor);
-  const q = ctx.t.selectFrom('tickets').where('tickets.status', 'in', ['open', 'pending']);
-  return viewer.isCompanyAdmin ? q : q.where(attendantScope(viewer));
-}
+/** A company's open or pending ticket, with what decides who sees it. */
+type CompanyTicket = { id: number; version: number; contactId: number; queueId: number | null; userId: number | null; status: string };
+type ActiveTicket = Pick<CompanyTicket, 'id' | 'version' | 'contactId'>;
 
-type ActiveTicket = { id: number; version: number; contactId: number };
+/** The company's open and pending tickets in id order, read once per change of its tickets for all its pulls. */
+function findCompanyActiveTickets(ctx: ViewContext): Promise<CompanyTicket[]> {
+  return sharedByCompany(ctx, 'active-tickets', ['tickets'], () =>
+    ctx.t.selectFrom('tickets').where('tickets.status', 'in', ['open', 'pending']).select(['tickets.id', 'tickets.version', 'tickets.contactId', 'tickets.queueId', 'tickets.userId', 'tickets.status']).orderBy('tickets.id').execute(),
+  );
+}
 
 // Per pull (its ViewContext): the ticket, contact and message views list the same tickets, read once.
 const activeOfPull = new WeakMap<ViewContext, Promise<ActiveTicket[]>>();
 
-/** The open and pending tickets the actor may see (read once per pull; the caller must not change the list). */
+/**
+ * The open and pending tickets the actor may see, in id order (read once per pull; the caller must
+ * not change the list): the company's, through the same rules as REST (visibility.ts).
+ */
 export function findActiveVisibleTickets(ctx: ViewContext): Promise<ActiveTicket[]> {
   let found = activeOfPull.get(ctx);
   if (!found) {
-    found = selectActiveVisibleTickets(ctx).then((q) => q.select(['tickets.id', 'tickets.version', 'tickets.contactId']).execute());
+    found = Promise.all([loadViewer(ctx.db, ctx.actor), findCompanyActiveTickets(ctx)]).then(([viewer, tickets]) => (viewer.isCompanyAdmin ? tickets : tickets.filter((t) => canSeeTicket(viewer, t))));
     activeOfPull.set(ctx, found);
     // A failed read is not kept.
     found.catch(() => activeOfPull.delete(ctx));
@@ -51,31 +56,13 @@ function digest(text: string): string {
 
 type ShownRelations = { queues: Map<number, string>; users: Map<number, string>; whatsapps: Map<number, string>; tags: Map<number, string> };
 
-/** The tables whose rows findShownRelations reads. */
-const SHOWN_TABLES = ['queues', 'users', 'whatsapps', 'tags'];
-
-// Per database, per company: the digests as read at the companies' counters of SHOWN_TABLES. Every
-// user of a company lists the same queues, holders, connections and tags, so after a change (a tag
-// renamed, a presence moving the users' counter) the first pull reads them and the others reuse it.
-const shownByDb = new WeakMap<Database, Map<number, { key: string; shown: Promise<ShownRelations> }>>();
-
-/** What the values show of the company's queues, holders, connections and tags: one digest per row, keyed by id. */
+/**
+ * What the values show of the company's queues, holders, connections and tags: one digest per row,
+ * keyed by id. Every user of a company shows the same, so after a change (a tag renamed, a presence
+ * moving the users' counter) the first pull reads them and the others reuse it.
+ */
 function findShownRelations(ctx: ViewContext): Promise<ShownRelations> {
-  const versions = ctx.tableVersions;
-  if (!versions) return readShownRelations(ctx);
-  // The counters were read before any row of this pull, so what is read under a key is at least as
-  // new as the key says (a change in between only costs one more read next time).
-  const key = SHOWN_TABLES.map((t) => versions.get(t) ?? 0).join('.');
-  let byCompany = shownByDb.get(ctx.db);
-  if (!byCompany) shownByDb.set(ctx.db, (byCompany = new Map()));
-  const cached = byCompany.get(ctx.actor.companyId);
-  if (cached?.key === key) return cached.shown;
-  const shown = readShownRelations(ctx);
-  const entry = { key, shown };
-  byCompany.set(ctx.actor.companyId, entry);
-  // A failed read is not kept.
-  shown.catch(() => byCompany.get(ctx.actor.companyId) === entry && byCompany.delete(ctx.actor.companyId));
-  return shown;
+  return sharedByCompany(ctx, 'ticket-relations', ['queues', 'users', 'whatsapps', 'tags'], () => readShownRelations(ctx));
 }
 
 async function readShownRelations(ctx: ViewContext): Promise<ShownRelations> {
@@ -110,31 +97,46 @@ async function findTagsOf(ctx: ViewContext, tags: Map<number, string>): Promise<
   return tagsOf;
 }
 
+/** The tables whose rows decide a ticket's listed version: its own, its contact's and what its value shows of others. */
+const TICKET_VALUE_TABLES = ['tickets', 'contacts', 'queues', 'users', 'whatsapps', 'tags', 'ticket_tags'];
+
+/**
+ * Each active ticket's listed version, by id, for the whole company (each user's listing picks the
+ * ones they see). The value shows fields of other rows, which change without the ticket's version:
+ * they are folded into it, so a renamed contact, tag or queue reaches the client as REST would
+ * answer it. The contact by its version (it rarely changes otherwise); the others by the shown text,
+ * since a user's version moves with presence and a connection's with every QR code, which no ticket shows.
+ */
+function findTicketVersions(ctx: ViewContext): Promise<Map<number, string>> {
+  return sharedByCompany(ctx, 'ticket-versions', TICKET_VALUE_TABLES, async () => {
+    const [tickets, shown] = await Promise.all([
+      ctx.t
+        .selectFrom('tickets')
+        .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
+        .where('tickets.status', 'in', ['open', 'pending'])
+        .select(['tickets.id', 'tickets.version', 'tickets.queueId', 'tickets.userId', 'tickets.whatsappId', 'contacts.version as contactVersion'])
+        .execute(),
+      findShownRelations(ctx),
+    ]);
+    const tagsOf = await findTagsOf(ctx, shown.tags);
+    const versions = new Map<number, string>();
+    for (const r of tickets) {
+      const related = [r.contactVersion, shown.queues.get(r.queueId ?? 0), shown.users.get(r.userId ?? 0), shown.whatsapps.get(r.whatsappId ?? 0), tagsOf.get(r.id)];
+      versions.set(r.id, `${r.version}:${digest(related.join('|'))}`);
+    }
+    return versions;
+  });
+}
+
 export const ticketsView = defineView({
   name: 'ticket',
   prefix: 'ticket',
   // Besides visibility: the rows whose fields the value shows (contact, queue, holder, connection, tags).
   tables: [...ACTIVE_TICKET_TABLES, 'contacts', 'queues', 'whatsapps', 'tags'],
   audience: activeTicketsAudience,
-  /**
-   * The value shows fields of other rows, which change without the ticket's version: fold them into
-   * the version, so a renamed contact, tag or queue reaches the client as REST would answer it. The
-   * contact by its version (it rarely changes otherwise); the others by the shown text, since a
-   * user's version moves with presence and a connection's with every QR code, which no ticket shows.
-   */
   async listVersions(ctx) {
-    const [tickets, shown] = await Promise.all([
-      (await selectActiveVisibleTickets(ctx))
-        .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
-        .select(['tickets.id', 'tickets.version', 'tickets.queueId', 'tickets.userId', 'tickets.whatsappId', 'contacts.version as contactVersion'])
-        .execute(),
-      findShownRelations(ctx),
-    ]);
-    const tagsOf = await findTagsOf(ctx, shown.tags);
-    return tickets.map((r) => {
-      const related = [r.contactVersion, shown.queues.get(r.queueId ?? 0), shown.users.get(r.userId ?? 0), shown.whatsapps.get(r.whatsappId ?? 0), tagsOf.get(r.id)];
-      return { id: r.id, version: `${r.version}:${digest(related.join('|'))}` };
-    });
+    const [visible, versions] = await Promise.all([findActiveVisibleTickets(ctx), findTicketVersions(ctx)]);
+    return visible.map((t) => ({ id: t.id, version: versions.get(t.id) ?? String(t.version) }));
   },
   async getValues(ctx, ids) {
     const out: { id: RowId; value: Ticket }[] = [];
