@@ -224,6 +224,7 @@ export function createSessionManager(deps: {
       status: (connectionId) => sessions.get(connectionId)?.channel.status(),
     }),
     getChannel: (connectionId) => sessions.get(connectionId)?.channel,
+    companyOf: (connectionId) => sessions.get(connectionId)?.companyId,
     queries: (companyId, connectionId) => remoteChannels.queries({ companyId, connectionId }),
     flush: async (connectionId) => {
       // A write may queue another (a status listener); wait until the chain is quiet.

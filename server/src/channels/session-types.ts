@@ -42,6 +42,8 @@ export type SessionManager = {
   /** Shutdown: closes sockets but keeps statuses, so the next boot reconnects. */
   stopAll(): Promise<void>;
   getChannel(connectionId: number): Channel | undefined;
+  /** The company of a connection whose session runs here (a connection never changes company). */
+  companyOf(connectionId: number): number | undefined;
   /** Network questions (numbers, address book, delete, read receipts) answered where the session runs (remote-channel.ts). */
   queries(companyId: number, connectionId: number): ChannelQueries;
   /** Resolves when the status writes queued so far for the connection are committed. */

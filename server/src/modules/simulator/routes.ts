@@ -29,6 +29,9 @@ export function simulatorRoutes(deps: AppDeps) {
   /** The connection must be the actor's company's (any company's for the super-admin). */
   const ownConnection = async (c: Context<AppEnv>, id: number) => {
     const actor = c.get('actor');
+    // A session running here knows its company: no read (a burst of deliveries asks once a request).
+    const running = deps.sessions.companyOf(id);
+    if (running !== undefined && (actor.super || running === actor.companyId)) return { id, companyId: running, connectionId: id };
     // The super-admin drives any company's simulator, so only their lookup skips the company filter.
     const from = actor.super ? deps.db.selectFrom('whatsapps') : tenant(deps.db, actor.companyId).selectFrom('whatsapps');
     const row = await from.select(['whatsapps.id', 'whatsapps.companyId']).where('whatsapps.id', '=', id).executeTakeFirst();
