@@ -66,6 +66,8 @@ export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(
   // connection's messages come only through its holder, whose batches of a company take turns.
   const seen = await findStoredWids(trx, deliveries);
   const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
+  // Redeliveries only: nothing to write, no lock to take.
+  if (fresh.length === 0) return deliveries.map(() => 'duplicate');
   const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
   const hints = await readAutomationHints(tx, fresh);
   for (const companyId of new Set(deliveries.map((d) => d.connection.companyId))) await lockCompanyIngest(tx, companyId);
