@@ -273,4 +273,37 @@ describe('flow builder', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('a large flow fitted to the screen draws its nodes as an overview, and as cards once zoomed in', async () => {
+    // 120 messages in a 12 × 10 grid: fitted, far below the zoom at which a card can be read.
+    const nodes = [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } }];
+    const connections: { id: string; source: string; target: string; sourceHandle: string; type: string }[] = [];
+    for (let i = 1; i < 120; i++) {
+      nodes.push({ id: `m${i}`, type: 'message', position: { x: (i % 12) * 300, y: Math.floor(i / 12) * 260 }, data: { label: `Mensagem ${i}` } });
+      connections.push({ id: `e${i}`, source: nodes[i - 1]!.id, target: `m${i}`, sourceHandle: 'a', type: 'buttonedge' });
+    }
+    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name: 'Visão geral' });
+    await admin('POST', '/flowbuilder/flow', { idFlow: id, nodes, connections });
+
+    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto(`/flowbuilder/${id}`);
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 120);
+    // Every edge still has both ends: the overview keeps the handles.
+    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 119);
+    const first = page.locator('.react-flow__node').filter({ hasText: 'Message' }).first();
+    await expect.poll(() => first.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    expect(await page.getByText('Mensagem 7', { exact: true }).count()).toBe(0);
+    await shot(page, 'flows-overview');
+
+    // Zoomed in (the canvas controls), the cards come back with their text and buttons.
+    for (let i = 0; i < 6; i++) await page.getByRole('button', { name: 'Zoom In' }).click();
+    await page.getByText(/^Mensagem \d+$/).first().waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Edit', exact: true }).count()).toBeGreaterThan(0);
+    expect(await page.locator('.react-flow__edge').count()).toBe(119);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

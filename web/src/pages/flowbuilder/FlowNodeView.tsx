@@ -4,7 +4,7 @@
 // save check are written on the node; a highlighted node has a blue border and the others dim.
 import { createContext, memo, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { FLOW_HANDLES, type FlowNodeType } from '@zapdesk/sync';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { outputsOf, type EditorNode, type FlowNote } from './flow-graph.ts';
@@ -81,7 +81,53 @@ function useOutputLabel(type: FlowNodeType, d: D): (handle: string) => string {
   };
 }
 
-function FlowNodeViewBase({ id, type, data }: NodeProps<EditorNode>) {
+/**
+ * Below this zoom a card's text is too small to read (a 240 px card is under 100 px wide): nodes draw
+ * as an overview instead (see OverviewNode), which also keeps dragging smooth in a large flow.
+ */
+export const OVERVIEW_ZOOM = 0.4;
+const zoomedOut = (s: ReactFlowState) => s.transform[2] < OVERVIEW_ZOOM;
+
+function FlowNodeViewBase(props: NodeProps<EditorNode>) {
+  // A boolean selector: the nodes draw again only when the zoom crosses the threshold.
+  const overview = useStore(zoomedOut);
+  return overview ? <OverviewNode {...props} /> : <NodeCard {...props} />;
+}
+
+/**
+ * A node seen from far: the card's outline and border in its type's colour, its type's icon and name
+ * in large letters, and the same handles (edges keep their ends), without the summary, buttons and
+ * output labels nobody could read at that size. Highlight, dimming, the test run and the save
+ * check's marks show as in the card.
+ */
+function OverviewNode({ id, type, data }: NodeProps<EditorNode>) {
+  const { t } = useTranslation();
+  const view = useContext(EditorViewContext);
+  const kind = type as FlowNodeType;
+  const outputs = outputsOf(kind, data);
+  const style = NODE_STYLE[kind];
+  const errors = view?.errors.get(id) ?? [];
+  const warnings = view?.warnings.get(id) ?? [];
+  const highlighted = view?.highlight === id;
+  const dimmed = view?.highlight != null && !highlighted;
+  const running = view?.running === id;
+  const border = errors.length ? 'border-danger border-8' : highlighted ? 'border-blue-500 border-8' : warnings.length ? 'border-amber-400 border-8' : 'border-transparent border-2';
+  return (
+    <div
+      data-testid={`flow-node-${kind}`}
+      className={`relative flex h-24 w-60 items-center gap-3 rounded-lg px-4 text-white ${style.color} ${border} ${dimmed ? 'opacity-40' : ''} ${running ? 'outline-8 outline-offset-4 outline-emerald-500' : ''}`}
+    >
+      {kind !== 'start' && <Handle type="target" position={Position.Left} className="!size-3.5 !border-2 !border-surface !bg-slate-500" />}
+      <Icon name={style.icon} className="size-10 shrink-0" />
+      <span className="min-w-0 flex-1 truncate text-3xl font-semibold">{t(`flowbuilder.nodes.${kind}`)}</span>
+      {outputs.map((h, i) => (
+        <Handle key={h} type="source" id={h} position={Position.Right} style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }} className="!size-3 !border-2 !border-surface !bg-brand" />
+      ))}
+    </div>
+  );
+}
+
+function NodeCard({ id, type, data }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
   const view = useContext(EditorViewContext);
   const kind = type as FlowNodeType;
