@@ -58,4 +58,25 @@ describe('zapdesk sim edit / revoke', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it('flood sends N messages from M contacts, one a request or in bursts, each stored once', async () => {
+    const to = String(connectionId);
+    const one = await zapdesk(['sim', 'flood', '--to', to, '--messages', '6', '--contacts', '2', '--prefix', '5521700', '--json'], { home });
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ sent: 6, failed: 0, contacts: 2 });
+    const burst = await zapdesk(['sim', 'flood', '--to', to, '--messages', '30', '--contacts', '4', '--prefix', '5521800', '--burst', '7', '--concurrency', '2'], { home });
+    expect(burst.code, burst.stderr).toBe(0);
+    expect(burst.stdout).toMatch(/^Sent 30 messages from 4 contacts in /);
+
+    const tickets = (await http('GET', '/tickets?showAll=true&status=pending')).tickets as { id: number; contact: { number: string }; unreadMessages: number }[];
+    const flooded = tickets.filter((t) => /^55218/.test(t.contact.number));
+    expect(flooded).toHaveLength(4);
+    // 30 messages over 4 contacts: 8, 8, 7 and 7, each stored once.
+    expect(flooded.map((t) => t.unreadMessages).sort()).toEqual([7, 7, 8, 8]);
+    expect(tickets.filter((t) => /^55217/.test(t.contact.number)).map((t) => t.unreadMessages)).toEqual([3, 3]);
+
+    const tooBig = await zapdesk(['sim', 'flood', '--to', to, '--burst', '501'], { home });
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr.trim()).toBe("error: --burst must be at most 500 (got '501') (see zapdesk sim flood --help)");
+  });
 });

@@ -1,3 +1,4 @@
+import { SIMULATOR_BURST_MAX } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
@@ -7,12 +8,17 @@ const count = (what: string, max: number) => z.coerce.number().int().min(1).max(
 
 export default defineCommand({
   description: 'Simulator: N messages from M contacts to a connection, for demos and load',
-  examples: ['zapdesk sim flood --to 3 --messages 200 --contacts 20', 'zapdesk sim flood --to 3 --messages 5000 --contacts 500 --concurrency 16 --json'],
+  examples: [
+    'zapdesk sim flood --to 3 --messages 200 --contacts 20',
+    'zapdesk sim flood --to 3 --messages 5000 --contacts 500 --concurrency 16 --json',
+    'zapdesk sim flood --to 3 --messages 100000 --contacts 2000 --burst 50',
+  ],
   options: z.object({
     to: z.string().describe('the connection id'),
     messages: count('how many messages in all (default 100)', 1_000_000).default(100),
     contacts: count('how many different contacts send them (default 10)', 100_000).default(10),
     concurrency: count('requests in flight at once (default 8)', 64).default(8),
+    burst: count('messages a request carries, arriving together as a busy number gets them (default 1; up to 500)', SIMULATOR_BURST_MAX).default(1),
     prefix: z.string().regex(/^\d{4,12}$/, 'digits only').default('55119000').describe('first digits of the generated numbers'),
   }),
   async run({ options }, ctx) {
@@ -25,18 +31,27 @@ export default defineCommand({
     let next = 0;
     let lastReport = started;
     const errors = new Map<string, number>();
+    const message = (n: number) => {
+      const contact = n % options.contacts;
+      return { from: `${options.prefix}${String(contact).padStart(width, '0')}`, name: `Contact ${contact + 1}`, body: `Message ${n + 1} from contact ${contact + 1}` };
+    };
+    // One message a request (POST /simulator/messages), or up to --burst of them together.
+    const post = (first: number, size: number) =>
+      size === 1 && options.burst === 1
+        ? api.post('/simulator/messages', { connectionId, ...message(first) })
+        : api.post(`/simulator/connections/${connectionId}/messages`, { messages: Array.from({ length: size }, (_, k) => message(first + k)) });
     const worker = async () => {
       while (next < options.messages) {
-        const n = next++;
-        const contact = n % options.contacts;
-        const from = `${options.prefix}${String(contact).padStart(width, '0')}`;
+        const first = next;
+        const size = Math.min(options.burst, options.messages - first);
+        next += size;
         try {
-          await api.post('/simulator/messages', { connectionId, from, name: `Contact ${contact + 1}`, body: `Message ${n + 1} from contact ${contact + 1}` });
-          sent++;
+          await post(first, size);
+          sent += size;
         } catch (err) {
-          failed++;
+          failed += size;
           const code = (err as { code?: string }).code ?? (err as Error).message;
-          errors.set(code, (errors.get(code) ?? 0) + 1);
+          errors.set(code, (errors.get(code) ?? 0) + size);
         }
         if (Date.now() - lastReport >= 1000) {
           lastReport = Date.now();
@@ -44,7 +59,7 @@ export default defineCommand({
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, options.messages) }, worker));
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.ceil(options.messages / options.burst)) }, worker));
     const seconds = (Date.now() - started) / 1000;
     return { sent, failed, contacts: options.contacts, seconds: Number(seconds.toFixed(2)), perSecond: Math.round(sent / Math.max(seconds, 0.001)), errors: Object.fromEntries(errors) };
   },
