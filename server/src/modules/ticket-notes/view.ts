@@ -3,7 +3,8 @@
 // answer (dto.ts); the author's name rides along, so the author's version is folded into the note's.
 import { isCompanyAdmin, type TicketNote } from '@zapdesk/sync';
 import { chunk, defineView, type RowId } from '../../sync/views/types.ts';
-import { attendantScope, loadViewer } from '../tickets/visibility.ts';
+import { loadPullViewer } from '../tickets/view.ts';
+import { attendantScope } from '../tickets/visibility.ts';
 import { selectNotes, toTicketNoteDto } from './dto.ts';
 
 export const ticketNotesView = defineView({
@@ -12,8 +13,9 @@ export const ticketNotesView = defineView({
   // Visibility follows the tickets and the viewer's queues and flags; the author's name rides along.
   tables: ['ticket_notes', 'tickets', 'user_queues', 'users'],
   audience: (actor) => (isCompanyAdmin(actor) ? 'admin' : `user:${actor.userId}`),
-  async listVersions({ db, t, actor }) {
-    const viewer = await loadViewer(db, actor);
+  async listVersions(ctx) {
+    const { t } = ctx;
+    const viewer = await loadPullViewer(ctx);
     const rows = await t
       .selectFrom('ticketNotes')
       .innerJoin('tickets', 'tickets.id', 'ticketNotes.ticketId')

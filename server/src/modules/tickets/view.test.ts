@@ -51,6 +51,40 @@ describe.each(DIALECTS)('tickets in the sync view on %s', (dialect) => {
     expect(keys(third.patch, 'message/', 'del')).toHaveLength(2);
   });
 
+  it("follows the viewer: joining the ticket's queue, leaving it, and the flags for tickets of no queue", async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const from = newNumber();
+    await desk.say(from, 'hello', { name: 'Vera' });
+    const ticket = (await desk.ticketOf(from))!;
+    const group = `viewer-${++seq}`;
+    const admin = desk.adminSession.token;
+    const user = async (body: Record<string, unknown>) => expect((await t.request('PUT', `/users/${desk.outsider.id}`, { token: admin, body })).status).toBe(200);
+    // The attendant's first pull and another user's (same company, same counters) before each change.
+    const first = await pull(desk.outsiderSession.token, group);
+    expect(keys(first.patch, 'ticket/')).toEqual([]);
+    await pull(desk.userSession.token, `other-${seq}`);
+
+    await user({ queueIds: [desk.queues[0]!.id] });
+    const joined = await pull(desk.outsiderSession.token, group, first.cookie);
+    expect(keys(joined.patch, 'ticket/')).toEqual([`ticket/${ticket.id}`]);
+
+    await user({ queueIds: [] });
+    const left = await pull(desk.outsiderSession.token, group, joined.cookie);
+    expect(keys(left.patch, 'ticket/', 'del')).toEqual([`ticket/${ticket.id}`]);
+
+    // A ticket of no queue: seen with "tickets without a queue" on, gone with it off.
+    const loose = newNumber();
+    await desk.say(loose, 'no queue here', { name: 'Ivo' });
+    const looseTicket = (await desk.ticketOf(loose))!;
+    await tenant(t.db, desk.companyId).updateTable('tickets').set((eb) => ({ queueId: null, version: eb('version', '+', 1) })).where('tickets.id', '=', looseTicket.id).execute();
+    await user({ showNoQueue: true });
+    const on = await pull(desk.outsiderSession.token, group, left.cookie);
+    expect(keys(on.patch, 'ticket/')).toEqual([`ticket/${looseTicket.id}`]);
+    await user({ showNoQueue: false });
+    const off = await pull(desk.outsiderSession.token, group, on.cookie);
+    expect(keys(off.patch, 'ticket/', 'del')).toEqual([`ticket/${looseTicket.id}`]);
+  });
+
   it('puts each ticket as GET /tickets/{id} answers it, and again when its contact, queue, holder, connection or tags change', async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const admin = desk.adminSession.token;

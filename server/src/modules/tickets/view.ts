@@ -2,12 +2,12 @@
 // as REST: visibility.ts), each as GET /tickets/{id} answers it (dto.ts). Closed tickets stay on
 // paginated REST. The contacts and messages of these tickets (contacts/view.ts, messages/view.ts)
 // follow the same listing: the helpers they share are exported here.
-import { isCompanyAdmin, type Ticket } from '@zapdesk/sync';
+import { AppError, isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
 import { toTicketDtos } from './dto.ts';
 import { sharedByCompany } from '../../sync/views/company-cache.ts';
-import { canSeeTicket, loadViewer } from './visibility.ts';
+import { canSeeTicket, viewerOf, type Viewer, type ViewerFlags } from './visibility.ts';
 
 /** The tables whose changes can change who sees which active ticket. */
 export const ACTIVE_TICKET_TABLES = ['tickets', 'ticket_tags', 'user_queues', 'users'];
@@ -26,6 +26,32 @@ function findCompanyActiveTickets(ctx: ViewContext): Promise<CompanyTicket[]> {
   );
 }
 
+type CompanyViewers = { flags: Map<number, ViewerFlags>; queueIds: Map<number, number[]> };
+
+/**
+ * The actor's viewer (visibility.ts) for a pull: the flags and queues of every user of the company,
+ * read once per change of users or queue memberships for all its pulls, and the actor's taken from
+ * them. A user that is gone is ERR_SESSION_EXPIRED, as loadViewer answers.
+ */
+export async function loadPullViewer(ctx: ViewContext): Promise<Viewer> {
+  const viewers = await sharedByCompany(ctx, 'viewers', ['users', 'user_queues'], async (): Promise<CompanyViewers> => {
+    const [users, memberships] = await Promise.all([
+      ctx.t.selectFrom('users').select(['users.id', 'users.showNoQueue', 'users.allTicket']).execute(),
+      ctx.t.selectFrom('userQueues').select(['userQueues.userId', 'userQueues.queueId']).execute(),
+    ]);
+    const queueIds = new Map<number, number[]>();
+    for (const m of memberships) {
+      const ids = queueIds.get(m.userId);
+      if (ids) ids.push(m.queueId);
+      else queueIds.set(m.userId, [m.queueId]);
+    }
+    return { flags: new Map(users.map((u) => [u.id, u])), queueIds };
+  });
+  const flags = viewers.flags.get(ctx.actor.userId);
+  if (!flags) throw new AppError('ERR_SESSION_EXPIRED');
+  return viewerOf(ctx.actor, flags, viewers.queueIds.get(ctx.actor.userId) ?? []);
+}
+
 // Per pull (its ViewContext): the ticket, contact and message views list the same tickets, read once.
 const activeOfPull = new WeakMap<ViewContext, Promise<ActiveTicket[]>>();
 
@@ -36,7 +62,7 @@ const activeOfPull = new WeakMap<ViewContext, Promise<ActiveTicket[]>>();
 export function findActiveVisibleTickets(ctx: ViewContext): Promise<ActiveTicket[]> {
   let found = activeOfPull.get(ctx);
   if (!found) {
-    found = Promise.all([loadViewer(ctx.db, ctx.actor), findCompanyActiveTickets(ctx)]).then(([viewer, tickets]) => (viewer.isCompanyAdmin ? tickets : tickets.filter((t) => canSeeTicket(viewer, t))));
+    found = Promise.all([loadPullViewer(ctx), findCompanyActiveTickets(ctx)]).then(([viewer, tickets]) => (viewer.isCompanyAdmin ? tickets : tickets.filter((t) => canSeeTicket(viewer, t))));
     activeOfPull.set(ctx, found);
     // A failed read is not kept.
     found.catch(() => activeOfPull.delete(ctx));

@@ -24,12 +24,20 @@ export async function loadViewer(db: Database, actor: Actor): Promise<Viewer> {
   const user = await t.selectFrom('users').select(['users.showNoQueue', 'users.allTicket']).where('users.id', '=', actor.userId).executeTakeFirst();
   if (!user) throw new AppError('ERR_SESSION_EXPIRED');
   const queues = await t.selectFrom('userQueues').select('userQueues.queueId').where('userQueues.userId', '=', actor.userId).execute();
+  return viewerOf(actor, user, queues.map((q) => q.queueId));
+}
+
+/** What the visibility rules need of a user row. */
+export type ViewerFlags = { showNoQueue: number; allTicket: string };
+
+/** The viewer of an actor, from their user row's flags and their queues. */
+export function viewerOf(actor: Actor, user: ViewerFlags, queueIds: number[]): Viewer {
   return {
     companyId: actor.companyId,
     userId: actor.userId,
     isCompanyAdmin: isCompanyAdmin(actor),
     canShowAll: can(actor, 'tickets-manager:showall'),
-    queueIds: queues.map((q) => q.queueId),
+    queueIds,
     showNoQueue: user.showNoQueue === 1,
     allTicket: user.allTicket === 'enabled',
   };
