@@ -162,6 +162,9 @@ export const ticketsView = defineView({
   audience: activeTicketsAudience,
   async listVersions(ctx) {
     const [visible, versions] = await Promise.all([findActiveVisibleTickets(ctx), findTicketVersions(ctx)]);
+    // A ticket the two reads saw differently (it became active between them) lists under its own
+    // version alone; its value is read fresh all the same, and the next listing after a change of
+    // what it shows carries the full version.
     return visible.map((t) => ({ id: t.id, version: versions.get(t.id) ?? String(t.version) }));
   },
   async getValues(ctx, ids) {
