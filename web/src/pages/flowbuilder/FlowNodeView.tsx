@@ -88,6 +88,18 @@ function useOutputLabel(type: FlowNodeType, d: D): (handle: string) => string {
 export const OVERVIEW_ZOOM = 0.4;
 const zoomedOut = (s: ReactFlowState) => s.transform[2] < OVERVIEW_ZOOM;
 
+/** What the editor marks on a node: the save check's notes, the highlight, the test run. */
+function marksOf(view: EditorView | null, id: string) {
+  const highlighted = view?.highlight === id;
+  return {
+    errors: view?.errors.get(id) ?? [],
+    warnings: view?.warnings.get(id) ?? [],
+    highlighted,
+    dimmed: view?.highlight != null && !highlighted,
+    running: view?.running === id,
+  };
+}
+
 function FlowNodeViewBase(props: NodeProps<EditorNode>) {
   // A boolean selector: the nodes draw again only when the zoom crosses the threshold.
   const overview = useStore(zoomedOut);
@@ -106,11 +118,7 @@ function OverviewNode({ id, type, data }: NodeProps<EditorNode>) {
   const kind = type as FlowNodeType;
   const outputs = outputsOf(kind, data);
   const style = NODE_STYLE[kind];
-  const errors = view?.errors.get(id) ?? [];
-  const warnings = view?.warnings.get(id) ?? [];
-  const highlighted = view?.highlight === id;
-  const dimmed = view?.highlight != null && !highlighted;
-  const running = view?.running === id;
+  const { errors, warnings, highlighted, dimmed, running } = marksOf(view, id);
   const border = errors.length ? 'border-danger border-8' : highlighted ? 'border-blue-500 border-8' : warnings.length ? 'border-amber-400 border-8' : 'border-transparent border-2';
   return (
     <div
@@ -135,11 +143,7 @@ function NodeCard({ id, type, data }: NodeProps<EditorNode>) {
   const outputs = outputsOf(kind, data);
   const summary = useSummary(kind, data);
   const label = useOutputLabel(kind, data);
-  const errors = view?.errors.get(id) ?? [];
-  const warnings = view?.warnings.get(id) ?? [];
-  const highlighted = view?.highlight === id;
-  const dimmed = view?.highlight != null && !highlighted;
-  const running = view?.running === id;
+  const { errors, warnings, highlighted, dimmed, running } = marksOf(view, id);
   const single = outputs.length === 1 && outputs[0] === FLOW_HANDLES.next;
   const style = NODE_STYLE[kind];
   const border = errors.length ? 'border-danger' : highlighted ? 'border-blue-500 ring-2 ring-blue-500/40' : warnings.length ? 'border-amber-400' : 'border-line';
