@@ -31,7 +31,7 @@ import { tenant } from '../server/src/db/tenant.ts';
 import { findHaproxy, HAPROXY_MISSING, startBalancer } from '../server/test/balancer.ts';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess, type ServerProcess } from '../server/test/process.ts';
-import { cpuSeconds, runPool, serverExecArgv, stats } from './lib.ts';
+import { cpuSeconds, createJsonClient, runPool, serverExecArgv, stats } from './lib.ts';
 import { startClientPool } from './sync-client-pool.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -111,6 +111,10 @@ async function ingestion(token: string, companyId: number) {
     const conn = connections[c % CONNECTIONS]!;
     return { conn, input: { id: `bench-in-${i}`, from: `55219${String(c).padStart(8, '0')}`, name: `Contact ${c}`, body: `Message ${i} about order ${i % 97}` } };
   };
+  // The customers' side is this process, on the machine under test: its requests go out through a
+  // lean client (createJsonClient), and its CPU is reported beside the instances'.
+  const post = createJsonClient();
+  const auth = { authorization: `Bearer ${token}` };
   // Messages arrive at OFFERED a second, each at its due moment whatever the ones before it are doing
   // (customers do not wait for us). Every TICK_MS, the messages due on each connection go to its
   // holder together, as its socket would hand them over: one POST /simulator/connections/:id/messages
@@ -136,7 +140,7 @@ async function ingestion(token: string, companyId: number) {
           burstSizes.push(part.length);
           const dueAt = part.map((i) => start + (i / OFFERED) * 1000);
           bursts.push(
-            call(servers[conn.holder]!.url, 'POST', `/simulator/connections/${conn.id}/messages`, { token, body: { messages: part.map((i) => message(i).input) } }).then(() => {
+            post(`${servers[conn.holder]!.url}/simulator/connections/${conn.id}/messages`, 'POST', auth, { messages: part.map((i) => message(i).input) }).then(() => {
               const now = performance.now();
               for (const at of dueAt) latencies.push(now - at);
             }),
@@ -148,17 +152,19 @@ async function ingestion(token: string, companyId: number) {
   };
   const deliverOne = (i: number) => {
     const { conn, input } = message(i);
-    return call(servers[conn.holder]!.url, 'POST', '/simulator/messages', { token, body: { connectionId: conn.id, ...input } });
+    return post(`${servers[conn.holder]!.url}/simulator/messages`, 'POST', auth, { connectionId: conn.id, ...input });
   };
   const lines = connections.map((c) => c.id);
   const count = async () => Number((await tenant(db, companyId).selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('whatsappId', 'in', lines).where('fromMe', '=', 0).executeTakeFirstOrThrow()).n);
 
   const cpu0 = servers.map((s) => cpuSeconds(s.child.pid!));
+  const own0 = process.cpuUsage();
   const t0 = performance.now();
   await offer();
   await Promise.all(bursts);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = servers.reduce((sum, s, i) => sum + cpuSeconds(s.child.pid!) - cpu0[i]!, 0);
+  const own = process.cpuUsage(own0);
   const stored = await count();
   // For comparison, the path of one request per message: SINGLE more messages (new ids, the same contacts).
   const r0 = performance.now();
@@ -184,6 +190,7 @@ async function ingestion(token: string, companyId: number) {
     storedMessagesPerSecond: Math.round(stored / seconds),
     latencyMs: { ...stats(latencies), from: "the message's due moment to the answer of its request" },
     instancesCpuSecondsPerThousand: Number(((cpu / MESSAGES) * 1000).toFixed(3)),
+    loadGeneratorCpuSecondsPerThousand: Number((((own.user + own.system) / 1e6 / MESSAGES) * 1000).toFixed(3)),
     stored,
     duplicates: stored - MESSAGES + (afterRedelivery - stored),
     tickets,
