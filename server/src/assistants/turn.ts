@@ -9,7 +9,6 @@ import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
 import { emit, ticketEvent } from '../events/emit.ts';
-import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { textLanguage } from '../inbound/reply.ts';
 import { texts } from '../inbound/texts.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
@@ -100,12 +99,10 @@ async function readSession<T>(deps: AppDeps, turn: TurnRow, integrationId: numbe
 }
 
 /**
- * The ticket, read again in the write (PostgreSQL: locked). The company's ingest lock comes first:
- * deliveries write messages and tickets in either order, so a write of both beside them takes
- * turns with them (flows-runtime/README.md, the same order as the flow runtime's writes).
+ * The ticket, read again in the write (PostgreSQL: locked, first, as every runtime write locks it:
+ * flows-runtime/README.md).
  */
 async function lockTicket(tx: Tx, turn: TurnRow): Promise<TicketRow | undefined> {
-  await lockCompanyIngest(tx, turn.companyId);
   return tenant(tx.db, turn.companyId)
     .selectFrom('tickets')
     .selectAll('tickets')

@@ -11,7 +11,6 @@ import { sql } from 'kysely';
 import { buildTemplateVars, createFlowState, selectPhraseCampaign, step, type FlowAction, type FlowContext, type FlowEvent, type FlowGraph, type FlowMedia, type FlowState } from '@zapdesk/sync';
 import { companyPlanAllows, companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import { emit, ticketEvent } from '../events/emit.ts';
-import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { tenant } from '../db/tenant.ts';
 import { prepare } from '../db/prepared.ts';
 import type { Database } from '../db/database.ts';
@@ -202,9 +201,8 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
   }
   const running = !result.state.finished;
   const companyId = ticket.companyId;
-  // The ticket first, then the messages, as the bot's steps do (PostgreSQL locks the company's sync
-  // counter row of each synced table at its first write; the callers hold the ingest lock too). The
-  // ticket's preview follows the step's last message in this same update (queueMessages is told so).
+  // The ticket first, then the messages, as the bot's steps do (the callers hold the ticket's lock
+  // already; PostgreSQL locks the sync counters only at commit). The ticket's preview follows the step's last message in this same update (queueMessages is told so).
   const flowColumns = running
     ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
     : { flowId: null, flowNodeId: null, flowData: null };
@@ -285,10 +283,6 @@ export type FlowInbound = { ticket: TicketRow; connectionId: number; messageId: 
  */
 export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<boolean> {
   const { ticket } = input;
-  // PostgreSQL: take turns with the company's deliveries (their ingest lock). They write messages and
-  // tickets in either order (a new contact: tickets first; a known one: messages first), so any write
-  // of both that runs beside them can deadlock on the sync counter rows; under the lock it cannot.
-  await lockCompanyIngest(tx, ticket.companyId);
   // A running flow shows on its ticket (flowId): without one, no run to look up. Runs start only
   // here, one message of a contact at a time, so the row the pipeline read is current enough.
   if (ticket.flowId !== null) await lockTicket(tx, ticket.companyId, ticket.id);
@@ -366,7 +360,6 @@ export async function fireRunTimer(tx: Tx, companyId: number, runId: number, tim
  * (the run ended, or waits elsewhere): nothing happens.
  */
 export async function resumeExternal(tx: Tx, companyId: number, runId: number, nodeId: string, outcome: 'done' | 'failed', now = new Date()): Promise<boolean> {
-  await lockCompanyIngest(tx, companyId);
   const peek = await tenant(tx.db, companyId).selectFrom('flowRuns').select('flowRuns.ticketId').where('flowRuns.id', '=', runId).executeTakeFirst();
   if (!peek) return false;
   await lockTicket(tx, companyId, peek.ticketId);

@@ -12,7 +12,6 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { prepare } from '../db/prepared.ts';
 import { write } from '../db/write.ts';
-import { lockCompanyIngest } from '../inbound/group-commit.ts';
 import { lockTicket } from './runs.ts';
 import { fireRunTimer } from './runtime.ts';
 
@@ -52,9 +51,8 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
     const fired = await write(deps, async (tx) => {
       // fired_at: when it really fired (the pass's `now` may be a test's chosen moment).
       const at = new Date().toISOString();
-      // PostgreSQL: the company's ingest lock, then the ticket, as every runtime write and ticket
-      // transition takes it first (runs.ts, lockTicket): no deadlock with deliveries or an accept.
-      await lockCompanyIngest(tx, timer.companyId);
+      // PostgreSQL: the ticket first, as every runtime write and ticket transition locks it (runs.ts,
+      // lockTicket): a timer and a message or an accept of the same ticket take turns.
       await lockTicket(tx, timer.companyId, timer.ticketId);
       const claimed = await claimTimer(tx.db, { companyId: timer.companyId, id: timer.id, at });
       if (Number(claimed.numAffectedRows ?? 0n) === 0) return false;

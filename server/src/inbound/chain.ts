@@ -2,8 +2,8 @@
 // business hours, assistants). It runs in a write of its own after the message's commit, so the
 // ticket the delivery stored may have moved meanwhile: an agent accepted or closed it, a flow's due
 // timer handed it over to a queue, an assistant's turn moved it. The chain therefore reads the
-// ticket again at its start, locked for this write (PostgreSQL: after the company's ingest lock, in
-// the runtime's order), and acts on that row only; on the row the delivery saw, a message typed just
+// ticket again at its start, locked for this write (PostgreSQL: the runtime's order, the ticket
+// first), and acts on that row only; on the row the delivery saw, a message typed just
 // before a flow's hand-over got the queue menu on top of it, and a phrase written as an agent took
 // the ticket started a flow in the agent's conversation.
 import { tenant } from '../db/tenant.ts';
@@ -12,7 +12,6 @@ import { takeInboundForFlow, type FlowInbound } from '../flows-runtime/runtime.t
 import type { ContactRow } from '../modules/contacts/queries.ts';
 import { runAutomation, wantsAutomation } from './automation.ts';
 import type { ConnectionContext } from './connection-context.ts';
-import { lockCompanyIngest } from './group-commit.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 
 export type ChainInput = {
@@ -35,8 +34,7 @@ async function lockCurrentTicket(tx: Tx, companyId: number, ticketId: number): P
 export async function runInboundChain(tx: Tx, input: ChainInput): Promise<void> {
   const { context, contact, messageId, body, now } = input;
   const companyId = input.ticket.companyId;
-  // The order of every runtime write: the company's ingest lock, then the ticket row.
-  await lockCompanyIngest(tx, companyId);
+  // Every runtime write locks the ticket row first.
   const ticket = await lockCurrentTicket(tx, companyId, input.ticket.id);
   if (!ticket || !wantsAutomation({ ticket, contact })) return;
   // Flows come first (DESIGN §5): a running flow, or a phrase campaign that starts one, takes the message.

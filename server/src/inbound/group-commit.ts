@@ -7,13 +7,13 @@
 // - SQLite has one writer and one connection here, so deliveries are serialised anyway; what costs
 //   is each commit (WAL frames for every page touched) and each statement (a full-text segment per
 //   insert, store.ts). One queue for the whole app.
-// - PostgreSQL: one queue per company. A company's deliveries take turns under its advisory lock
-//   anyway (below), so a transaction per delivery bought no concurrency and paid a dozen round trips
-//   and a commit each; companies still run side by side on the pool's connections. The store takes
-//   the lock after its reads, before its first write (lockCompanyIngest), so a company's batches on
-//   several instances take turns only for their writes. A deadlock or serialisation failure with
-//   other work is retried.
-import { CompiledQuery, sql, type ControlledTransaction } from 'kysely';
+// - PostgreSQL: one queue per company on each instance: a transaction per delivery paid a dozen
+//   round trips and a commit each. Companies run side by side on the pool's connections, and so do
+//   a company's batches on several instances (their connections differ): the sync counters they
+//   bump are locked only at commit, in one order (migration 20261129T150000), so batches no longer
+//   take turns for their writes. A deadlock or serialisation failure with other work (two batches
+//   updating the same tickets in another order) is retried.
+import { CompiledQuery, type ControlledTransaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
 import { collectEffects, txOf, type EffectLog, type Tx } from '../db/write.ts';
@@ -78,7 +78,7 @@ const isRetryable = (err: unknown) => RETRYABLE.has((err as { code?: string }).c
 const ATTEMPTS = 5;
 const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
 
-/** A transaction for a batch; the store takes the company's ingest lock before its first write (lockCompanyIngest). */
+/** A transaction for a batch. */
 async function begin(deps: AppDeps): Promise<ControlledTransaction<DB>> {
   return deps.db.startTransaction().execute();
 }
@@ -172,23 +172,4 @@ async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store
     if (outcome.ok) job.resolve(outcome.value);
     else job.reject(outcome.error);
   });
-}
-
-/**
- * PostgreSQL: every write to a synced table bumps the company's per-table sync counters by trigger,
- * row locks taken in the order the tables are touched. Two deliveries touching tables in different
- * orders (a new contact: contacts, tickets, messages; a known one: messages, tickets) would deadlock
- * on those rows. A transaction-scoped advisory lock per company makes deliveries of one company take
- * turns (the counter rows serialise them anyway); a deadlock or serialisation failure with other
- * work is retried.
- */
-const INGEST_LOCK = 0x7a64; // "zd": the advisory-lock namespace of the inbound pipeline
-
-/**
- * PostgreSQL: takes the company's ingest lock in this transaction, so another writer that touches
- * the same synced tables under load (the flow timer job) takes turns with deliveries instead of
- * deadlocking with them on the counter rows. No-op on SQLite (one writer).
- */
-export async function lockCompanyIngest(tx: Tx, companyId: number): Promise<void> {
-  if (tx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${INGEST_LOCK}, ${companyId})`.execute(tx.db);
 }

@@ -17,7 +17,6 @@ import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/m
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
 import { findAwaitingConfirmations, type AwaitingConfirmation } from '../modules/campaigns/dispatch/replies.ts';
-import { lockCompanyIngest } from './group-commit.ts';
 import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
 import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
@@ -59,18 +58,18 @@ type Plan = { delivery: Delivery; contact: ContactRow; ticket: TicketRow; waitin
  */
 export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(Stored | 'duplicate')[]> {
   const trx = tx.db;
-  // Reads first, then the company's ingest lock, then the writes (PostgreSQL; group-commit.ts): the
-  // lock serialises a company's batches across instances, so it is held only for the writes. What
-  // another instance may write between these reads and the lock is settled by the writes themselves
-  // (a contact or ticket insert that conflicts yields to the row that exists, resolve.ts); a
-  // connection's messages come only through its holder, whose batches of a company take turns.
+  // Reads first, then the writes. On PostgreSQL batches of one company on several instances run side
+  // by side (the sync counters they bump are locked only at commit, in one order: migration
+  // 20261129T150000). What another instance may write between these reads and the writes is settled
+  // by the writes themselves (a contact or ticket insert that conflicts yields to the row that
+  // exists, resolve.ts); a connection's messages come only through its holder, whose batches of a
+  // company take turns (group-commit.ts).
   const seen = await findStoredWids(trx, deliveries);
   const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
   // Redeliveries only: nothing to write, no lock to take.
   if (fresh.length === 0) return deliveries.map(() => 'duplicate');
   const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
   const hints = await readAutomationHints(tx, fresh);
-  for (const companyId of new Set(deliveries.map((d) => d.connection.companyId))) await lockCompanyIngest(tx, companyId);
   const drafts: Draft[] = [];
   const slots: (Draft | 'duplicate')[] = [];
   for (const d of deliveries) {
