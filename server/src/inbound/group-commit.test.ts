@@ -90,6 +90,23 @@ describe.each(DIALECTS)('deliveries arriving together on %s', (dialect) => {
     expect(rows.map((r) => r.wid).sort()).toEqual([`K1-${number}`, `K2-${number}`]);
   });
 
+  it('store every text of a batch exactly as sent, and each ticket its last preview and unread count', async () => {
+    const desk = await setupDesk(t);
+    const conn = { id: desk.connectionId, companyId: desk.companyId };
+    // PostgreSQL writes a batch as one array per column (db/unnest.ts): these must survive its quoting.
+    const bodies = ['say "hi"', 'back\\slash \\"', '{braces}, commas, {"json": [1, 2]}', 'NULL', '', 'line one\nline two\ttab', 'emoji 😀 ção', "it's; drop table messages; --"];
+    const [first, second] = [newNumber(), newNumber()];
+    const results = await Promise.all(bodies.map((body, i) => ingest(t.deps, conn, text(`Q${i}-${first}`, { number: i % 2 ? second : first }, body))));
+    expect(results.every((r) => r.status === 'stored')).toBe(true);
+    for (const [number, parity] of [[first, 0], [second, 1]] as const) {
+      const ticket = (await desk.ticketOf(number))!;
+      const rows = await tenant(t.db, desk.companyId).selectFrom('messages').select(['messages.body', 'messages.mediaUrl', 'messages.quotedMsgId']).where('messages.ticketId', '=', ticket.id).orderBy('messages.id').execute();
+      const sent = bodies.filter((_, i) => i % 2 === parity);
+      expect(rows).toEqual(sent.map((body) => ({ body, mediaUrl: null, quotedMsgId: null })));
+      expect(ticket).toMatchObject({ unreadMessages: sent.length, lastMessage: sent.at(-1) });
+    }
+  });
+
   it('contacts looked up for a whole batch still learn their phone number and name', async () => {
     const desk = await setupDesk(t);
     const conn = { id: desk.connectionId, companyId: desk.companyId };

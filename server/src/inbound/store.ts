@@ -3,7 +3,7 @@
 // are stored already (one lookup), contacts and tickets (resolve.ts, with lookups.ts reading them
 // for the batch at once), files, then every message with one multi-row insert, each ticket's
 // counters, and what the automation after the commit will ask (phrase campaigns, confirmations).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { emit, ticketEvent, ticketOrder } from '../events/emit.ts';
 import type { InboundMessage } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
@@ -21,6 +21,7 @@ import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
 import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
 import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
 import { valueById } from '../db/value-by-id.ts';
+import { columnList, unnestRows, type Column } from '../db/unnest.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
 
@@ -88,10 +89,10 @@ export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(
     await resolveTickets(trx, drafts, lookups, newContacts);
     const plans = new Map<Draft, Plan>();
     for (const draft of drafts) plans.set(draft, await planMessage(tx, draft));
-    const ids = await insertMessages(trx, [...plans.values()]);
+    const ids = await insertMessages(tx, [...plans.values()]);
     for (const plan of plans.values()) tx.effects.poke(plan.delivery.connection.companyId);
     const outcomes = await touchTickets(
-      trx,
+      tx,
       slots.map((slot) => (slot === 'duplicate' ? slot : plans.get(slot)!)),
       ids,
     );
@@ -158,22 +159,42 @@ async function planMessage(tx: Tx, draft: Draft): Promise<Plan> {
 }
 
 /** One insert per company; the new ids by (company, connection, wid). Throws InsertConflict when a row was refused. */
-async function insertMessages(db: Database, plans: Plan[]): Promise<Map<string, number>> {
+async function insertMessages(tx: Tx, plans: Plan[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const [companyId, group] of groupBy(plans, (p) => p.delivery.connection.companyId)) {
-    const rows = await tenant(db, companyId)
-      .insertInto(
-        'messages',
-        group.map((p) => p.values),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning(['messages.id', 'messages.whatsappId', 'messages.wid'])
-      .execute();
+    const values = group.map((p) => p.values);
+    const rows =
+      tx.dialect === 'postgres'
+        ? (
+            await sql<{ id: number; whatsappId: number | null; wid: string }>`
+              insert into messages (${columnList(MESSAGE_COLUMNS)}, company_id)
+              select ${columnList(MESSAGE_COLUMNS, 'v.')}, ${companyId} from ${unnestRows(values, MESSAGE_COLUMNS, 'v')}
+              on conflict do nothing returning id, whatsapp_id as "whatsappId", wid`.execute(tx.db)
+          ).rows
+        : await tenant(tx.db, companyId).insertInto('messages', values).onConflict((oc) => oc.doNothing()).returning(['messages.id', 'messages.whatsappId', 'messages.wid']).execute();
     for (const r of rows) ids.set(widKey(companyId, r.whatsappId, r.wid), r.id);
     if (rows.length < group.length) throw new InsertConflict('a message of the batch was stored meanwhile');
   }
   return ids;
 }
+
+/** A message row's columns (MessageValues) for PostgreSQL's insert by column arrays (db/unnest.ts). */
+const MESSAGE_COLUMNS: Column<MessageValues>[] = [
+  ['wid', 'text', (v) => v.wid],
+  ['ticket_id', 'integer', (v) => v.ticketId],
+  ['contact_id', 'integer', (v) => v.contactId],
+  ['whatsapp_id', 'integer', (v) => v.whatsappId],
+  ['body', 'text', (v) => v.body],
+  ['from_me', 'integer', (v) => v.fromMe],
+  ['read', 'integer', (v) => v.read],
+  ['ack', 'integer', (v) => v.ack],
+  ['media_type', 'text', (v) => v.mediaType],
+  ['media_url', 'text', (v) => v.mediaUrl],
+  ['quoted_msg_id', 'integer', (v) => v.quotedMsgId],
+  ['participant', 'text', (v) => v.participant],
+  ['data', 'text', (v) => v.data],
+  ['created_at', 'timestamptz', (v) => v.createdAt],
+];
 
 /**
  * Preview, clocks, unread count and version of each message's ticket. The row is read earlier in
@@ -184,7 +205,7 @@ async function insertMessages(db: Database, plans: Plan[]): Promise<Map<string, 
  * On PostgreSQL a concurrent transition may have moved the ticket meanwhile: the automation chain
  * re-checks the ticket's state with conditional updates, so a stale copy only makes it stay silent.
  */
-async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Map<string, number>): Promise<(Stored | 'duplicate')[]> {
+async function touchTickets(tx: Tx, plans: (Plan | 'duplicate')[], ids: Map<string, number>): Promise<(Stored | 'duplicate')[]> {
   const current = new Map<number, TicketRow>();
   // Per ticket, what the batch adds: the last preview, the unread messages, the versions.
   const touched = new Map<number, Touch>();
@@ -210,38 +231,60 @@ async function touchTickets(db: Database, plans: (Plan | 'duplicate')[], ids: Ma
     const ratingTicket = msg.fromMe ? undefined : plan.ticket === waiting ? ticket : waiting;
     outcomes.push({ messageId, fromMe: msg.fromMe, ticket, contact, created, phraseCampaigns: false, ...(ratingTicket ? { ratingTicket } : {}) });
   }
-  for (const [companyId, group] of groupBy([...touched.values()], (t) => t.companyId)) await touchTicketsOnce(db, companyId, group, now);
+  for (const [companyId, group] of groupBy([...touched.values()], (t) => t.companyId)) await touchTicketsOnce(tx, companyId, group, now);
   return outcomes;
 }
 
 type Touch = { companyId: number; ticketId: number; lastMessage: string; unread: number; versions: number };
 
-/** The tickets' previews, clocks, unread counts and versions, as one statement (db/value-by-id.ts). */
-async function touchTicketsOnce(db: Database, companyId: number, touches: Touch[], now: string): Promise<void> {
+/**
+ * The tickets' previews, clocks, unread counts and versions, as one statement: SQLite with a CASE
+ * per column (db/value-by-id.ts), PostgreSQL joining the values as column arrays (db/unnest.ts).
+ */
+async function touchTicketsOnce(tx: Tx, companyId: number, touches: Touch[], now: string): Promise<void> {
+  const db = tx.db;
   if (touches.length === 1) {
     const [t] = touches as [Touch];
     const { numAffectedRows } = await touchTicket(db, { companyId, ticketId: t.ticketId, lastMessage: t.lastMessage, now, unread: t.unread, versions: t.versions });
     if (numAffectedRows === 0n) throw new Error(`ticket ${t.ticketId} vanished while storing a message`);
     return;
   }
-  const byId = <T extends string | number>(value: (t: Touch) => T, type: 'text' | 'integer') => valueById<T>('tickets.id', touches.map((t) => [t.ticketId, value(t)]), type);
-  const result = await tenant(db, companyId)
-    .updateTable('tickets')
-    .set((eb) => ({
-      lastMessage: byId((t) => t.lastMessage, 'text'),
-      lastInteractionAt: now,
-      updatedAt: now,
-      unreadMessages: eb('tickets.unreadMessages', '+', byId((t) => t.unread, 'integer')),
-      version: eb('tickets.version', '+', byId((t) => t.versions, 'integer')),
-    }))
-    .where(
-      'tickets.id',
-      'in',
-      touches.map((t) => t.ticketId),
-    )
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== touches.length) throw new Error('a ticket vanished while storing messages');
+  let updated: bigint | undefined;
+  if (tx.dialect === 'postgres') {
+    const result = await sql`
+      update tickets set last_message = v.last_message, last_interaction_at = ${now}, updated_at = ${now},
+        unread_messages = tickets.unread_messages + v.unread, version = tickets.version + v.versions
+      from ${unnestRows(touches, TOUCH_COLUMNS, 'v')}
+      where tickets.company_id = ${companyId} and tickets.id = v.id`.execute(db);
+    updated = result.numAffectedRows;
+  } else {
+    const byId = <T extends string | number>(value: (t: Touch) => T, type: 'text' | 'integer') => valueById<T>('tickets.id', touches.map((t) => [t.ticketId, value(t)]), type);
+    const result = await tenant(db, companyId)
+      .updateTable('tickets')
+      .set((eb) => ({
+        lastMessage: byId((t) => t.lastMessage, 'text'),
+        lastInteractionAt: now,
+        updatedAt: now,
+        unreadMessages: eb('tickets.unreadMessages', '+', byId((t) => t.unread, 'integer')),
+        version: eb('tickets.version', '+', byId((t) => t.versions, 'integer')),
+      }))
+      .where(
+        'tickets.id',
+        'in',
+        touches.map((t) => t.ticketId),
+      )
+      .executeTakeFirst();
+    updated = result.numUpdatedRows;
+  }
+  if (Number(updated) !== touches.length) throw new Error('a ticket vanished while storing messages');
 }
+
+const TOUCH_COLUMNS: Column<Touch>[] = [
+  ['id', 'integer', (t) => t.ticketId],
+  ['last_message', 'text', (t) => t.lastMessage],
+  ['unread', 'integer', (t) => t.unread],
+  ['versions', 'integer', (t) => t.versions],
+];
 
 type AutomationHints = { phraseCampaigns: Map<number, boolean>; awaiting: Map<number, Map<string, AwaitingConfirmation>>; asked: Set<string> };
 
