@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
+import { corsFor } from './http/cors.ts';
 import { AppError } from '@zapdesk/sync';
 import type { AppDeps, AppEnv } from './context.ts';
 import { declaredBodyLimit } from './http/body-limit.ts';
@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>()
     // Which instance answered, for whoever looks through a load balancer (README "Several instances").
     .use(instanceHeader(deps.instanceId))
-    .use(cors({ origin: (origin) => (webOrigins.has(origin) ? origin : null), credentials: true }))
+    .use(corsFor((origin) => webOrigins.has(origin)))
     .use((c, next) => (isMultipart(c.req.header('content-type')) ? multipartLimit(c, next) : jsonLimit(c, next)))
     .get('/health', (c) => c.json({ status: 'ok' }))
     .route('/', openApiRoutes())

@@ -5,10 +5,13 @@ import type { MiddlewareHandler } from 'hono';
 
 export const INSTANCE_HEADER = 'X-Zapdesk-Instance';
 
-/** Sets the header after the handler, so error answers (onError) carry it too. */
+/**
+ * Sets the header after the handler, so error answers (onError) carry it too; on the answer's own
+ * headers, since c.header() on a finished answer makes Hono copy it (http/cors.ts).
+ */
 export const instanceHeader =
   (instanceId: string): MiddlewareHandler =>
   async (c, next) => {
     await next();
-    c.header(INSTANCE_HEADER, instanceId);
+    c.res.headers.set(INSTANCE_HEADER, instanceId);
   };
