@@ -202,7 +202,8 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
   const running = !result.state.finished;
   const companyId = ticket.companyId;
   // The ticket first, then the messages, as the bot's steps do (the callers hold the ticket's lock
-  // already; PostgreSQL locks the sync counters only at commit). The ticket's preview follows the step's last message in this same update (queueMessages is told so).
+  // already; PostgreSQL locks the sync counters only at commit). The ticket's preview follows the
+  // step's last message in this same update (queueMessages is told so).
   const flowColumns = running
     ? { flowId: run.flowId, flowNodeId: result.state.nodeId, flowData: JSON.stringify({ runId: run.id, awaiting: result.state.awaiting?.kind ?? null, deadline: result.state.timer?.at ?? null }) }
     : { flowId: null, flowNodeId: null, flowData: null };

@@ -67,7 +67,7 @@ export async function storeDeliveries(tx: Tx, deliveries: Delivery[]): Promise<(
   // company take turns (group-commit.ts).
   const seen = await findStoredWids(trx, deliveries);
   const fresh = deliveries.filter((d) => !seen.has(widKey(d.connection.companyId, d.connection.id, d.msg.id)));
-  // Redeliveries only: nothing to write, no lock to take.
+  // Redeliveries only: nothing to write.
   if (fresh.length === 0) return deliveries.map(() => 'duplicate');
   const lookups = fresh.length > 1 ? await lookUpBatch(trx, fresh.map((d) => ({ companyId: d.connection.companyId, peer: d.msg.from }))) : NO_LOOKUPS;
   const hints = await readAutomationHints(tx, fresh);
