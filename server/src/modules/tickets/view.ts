@@ -80,47 +80,58 @@ function digest(text: string): string {
   return (h >>> 0).toString(36);
 }
 
-type ShownRelations = { queues: Map<number, string>; users: Map<number, string>; whatsapps: Map<number, string>; tags: Map<number, string> };
-
 /**
- * What the values show of the company's queues, holders, connections and tags: one digest per row,
- * keyed by id. Every user of a company shows the same, so after a change (a tag renamed, a presence
- * moving the users' counter) the first pull reads them and the others reuse it.
+ * What the values show of one table's rows (queues, holders, connections, tags): a digest per row,
+ * keyed by id. Every user of a company shows the same, so after a change of that table (a tag
+ * renamed, a presence moving the users' counter) the first pull reads it and the others reuse it;
+ * each table on its own, so a renamed tag does not re-read the users.
  */
-function findShownRelations(ctx: ViewContext): Promise<ShownRelations> {
-  return sharedByCompany(ctx, 'ticket-relations', ['queues', 'users', 'whatsapps', 'tags'], () => readShownRelations(ctx));
+function findShown(ctx: ViewContext, table: 'queues' | 'users' | 'whatsapps' | 'tags'): Promise<Map<number, string>> {
+  return sharedByCompany(ctx, `ticket-shown-${table}`, [table], async () => {
+    const rows: { id: number }[] =
+      table === 'queues'
+        ? await ctx.t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).execute()
+        : table === 'users'
+          ? await ctx.t.selectFrom('users').select(['users.id', 'users.name']).execute()
+          : table === 'whatsapps'
+            ? await ctx.t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).execute()
+            : await ctx.t.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.color']).execute();
+    return new Map(rows.map((r) => [r.id, digest(JSON.stringify(r))]));
+  });
 }
 
-async function readShownRelations(ctx: ViewContext): Promise<ShownRelations> {
-  const [queues, users, whatsapps, tags] = await Promise.all([
-    ctx.t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).execute(),
-    ctx.t.selectFrom('users').select(['users.id', 'users.name']).execute(),
-    ctx.t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).execute(),
-    ctx.t.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.color']).execute(),
-  ]);
-  const byId = (rows: { id: number }[]) => new Map(rows.map((r) => [r.id, digest(JSON.stringify(r))]));
-  return { queues: byId(queues), users: byId(users), whatsapps: byId(whatsapps), tags: byId(tags) };
+/** The tag ids of the company's active tickets, sorted, by ticket id. */
+function findActiveTicketTags(ctx: ViewContext): Promise<Map<number, number[]>> {
+  return sharedByCompany(ctx, 'ticket-tag-ids', ['tickets', 'ticket_tags'], async () => {
+    // From the active tickets (their status index), not from the company's ticket tags: closed
+    // tickets keep theirs, and a company's history outgrows what is open.
+    const rows = await ctx.t
+      .selectFrom('tickets')
+      .innerJoin('ticketTags', 'ticketTags.ticketId', 'tickets.id')
+      .where('tickets.status', 'in', ['open', 'pending'])
+      .select(['ticketTags.ticketId', 'ticketTags.tagId'])
+      .execute();
+    const idsOf = new Map<number, number[]>();
+    for (const r of rows) {
+      const ids = idsOf.get(r.ticketId);
+      if (ids) ids.push(r.tagId);
+      else idsOf.set(r.ticketId, [r.tagId]);
+    }
+    for (const ids of idsOf.values()) ids.sort((a, b) => a - b);
+    return idsOf;
+  });
 }
 
-/** The tags of the company's active tickets, as `tagId.digest,` in tag order, by ticket id. */
-async function findTagsOf(ctx: ViewContext, tags: Map<number, string>): Promise<Map<number, string>> {
-  // From the active tickets (their status index), not from the company's ticket tags: closed
-  // tickets keep theirs, and a company's history outgrows what is open.
-  const rows = await ctx.t
-    .selectFrom('tickets')
-    .innerJoin('ticketTags', 'ticketTags.ticketId', 'tickets.id')
-    .where('tickets.status', 'in', ['open', 'pending'])
-    .select(['ticketTags.ticketId', 'ticketTags.tagId'])
-    .execute();
-  const idsOf = new Map<number, number[]>();
-  for (const r of rows) {
-    const ids = idsOf.get(r.ticketId);
-    if (ids) ids.push(r.tagId);
-    else idsOf.set(r.ticketId, [r.tagId]);
-  }
-  const tagsOf = new Map<number, string>();
-  for (const [ticketId, ids] of idsOf) tagsOf.set(ticketId, ids.sort((a, b) => a - b).map((id) => `${id}.${tags.get(id)},`).join(''));
-  return tagsOf;
+/** The company's active tickets with their own and their contact's versions. */
+function findActiveTicketRows(ctx: ViewContext) {
+  return sharedByCompany(ctx, 'ticket-rows', ['tickets', 'contacts'], () =>
+    ctx.t
+      .selectFrom('tickets')
+      .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
+      .where('tickets.status', 'in', ['open', 'pending'])
+      .select(['tickets.id', 'tickets.version', 'tickets.queueId', 'tickets.userId', 'tickets.whatsappId', 'contacts.version as contactVersion'])
+      .execute(),
+  );
 }
 
 /** The tables whose rows decide a ticket's listed version: its own, its contact's and what its value shows of others. */
@@ -131,23 +142,23 @@ const TICKET_VALUE_TABLES = ['tickets', 'contacts', 'queues', 'users', 'whatsapp
  * ones they see). The value shows fields of other rows, which change without the ticket's version:
  * they are folded into it, so a renamed contact, tag or queue reaches the client as REST would
  * answer it. The contact by its version (it rarely changes otherwise); the others by the shown text,
- * since a user's version moves with presence and a connection's with every QR code, which no ticket shows.
+ * since a user's version moves with presence and a connection's with every QR code, which no ticket
+ * shows. Each part is read again only when its own tables change, all at once.
  */
 function findTicketVersions(ctx: ViewContext): Promise<Map<number, string>> {
   return sharedByCompany(ctx, 'ticket-versions', TICKET_VALUE_TABLES, async () => {
-    const [tickets, shown] = await Promise.all([
-      ctx.t
-        .selectFrom('tickets')
-        .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
-        .where('tickets.status', 'in', ['open', 'pending'])
-        .select(['tickets.id', 'tickets.version', 'tickets.queueId', 'tickets.userId', 'tickets.whatsappId', 'contacts.version as contactVersion'])
-        .execute(),
-      findShownRelations(ctx),
+    const [tickets, queues, users, whatsapps, tags, tagIds] = await Promise.all([
+      findActiveTicketRows(ctx),
+      findShown(ctx, 'queues'),
+      findShown(ctx, 'users'),
+      findShown(ctx, 'whatsapps'),
+      findShown(ctx, 'tags'),
+      findActiveTicketTags(ctx),
     ]);
-    const tagsOf = await findTagsOf(ctx, shown.tags);
     const versions = new Map<number, string>();
     for (const r of tickets) {
-      const related = [r.contactVersion, shown.queues.get(r.queueId ?? 0), shown.users.get(r.userId ?? 0), shown.whatsapps.get(r.whatsappId ?? 0), tagsOf.get(r.id)];
+      const tagsShown = tagIds.get(r.id)?.map((id) => `${id}.${tags.get(id)},`).join('');
+      const related = [r.contactVersion, queues.get(r.queueId ?? 0), users.get(r.userId ?? 0), whatsapps.get(r.whatsappId ?? 0), tagsShown];
       versions.set(r.id, `${r.version}:${digest(related.join('|'))}`);
     }
     return versions;
@@ -161,7 +172,10 @@ export const ticketsView = defineView({
   tables: [...ACTIVE_TICKET_TABLES, 'contacts', 'queues', 'whatsapps', 'tags'],
   audience: activeTicketsAudience,
   async listVersions(ctx) {
-    const [visible, versions] = await Promise.all([findActiveVisibleTickets(ctx), findTicketVersions(ctx)]);
+    // Someone who sees no active ticket (an attendant with an empty queue) needs none of their versions.
+    const visible = await findActiveVisibleTickets(ctx);
+    if (visible.length === 0) return [];
+    const versions = await findTicketVersions(ctx);
     // A ticket the two reads saw differently (it became active between them) lists under its own
     // version alone; its value is read fresh all the same, and the next listing after a change of
     // what it shows carries the full version.
