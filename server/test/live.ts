@@ -10,20 +10,31 @@ import { createTestApp } from './harness.ts';
 
 export type LiveApp = Awaited<ReturnType<typeof startLiveApp>>;
 
-export async function startLiveApp(dialect: Dialect) {
-  const t = await createTestApp(dialect);
+/** An app's fetch served by @hono/node-server on a free loopback port, as `npm start` serves it. */
+export async function listen(fetch: (req: Request) => Response | Promise<Response>) {
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
   });
-  const socket = attachSyncSocket(server, t.deps);
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    ...t,
-    url,
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
-      await socket.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export async function startLiveApp(dialect: Dialect) {
+  const t = await createTestApp(dialect);
+  const http = await listen(t.app.fetch);
+  const socket = attachSyncSocket(http.server, t.deps);
+  return {
+    ...t,
+    url: http.url,
+    async close() {
+      await socket.close();
+      await http.close();
       await t.close();
     },
   };

@@ -2,29 +2,24 @@
 // its next request on the same keep-alive agent gets an answer too. The server answers such a body
 // with `Connection: close` (it will not read the rest), so the client opens a fresh socket instead
 // of reusing one the server is about to drop.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
+import { listen } from '../../test/live.ts';
 import { seedSuper } from '../../test/seed.ts';
 
 describe.each(DIALECTS)('an oversize body on a real connection (%s)', (dialect) => {
   let t: TestApp;
-  let server: Server;
+  let http: Awaited<ReturnType<typeof listen>>;
   let url: string;
   let token: string;
   beforeAll(async () => {
     t = await createTestApp(dialect, { maxJsonBytes: 64 * 1024 });
     token = (await seedSuper(t)).session.token;
-    server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    http = await listen(t.app.fetch);
+    url = http.url;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await http.close();
     await t.close();
   });
 

@@ -1,31 +1,26 @@
 // The answer's headers on a real socket (@hono/node-server, whose lightweight answers the
 // middleware writes its headers onto): CORS for the web app's origins only, with credentials, on
 // preflights, successes, errors and not-found alike, and the answering instance on every one.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { listen } from '../../test/live.ts';
 import { seedSuper } from '../../test/seed.ts';
 
 const WEB = 'http://zapdesk-web.test:3000';
 
 describe('answer headers on a real connection', () => {
   let t: TestApp;
-  let server: Server;
+  let http: Awaited<ReturnType<typeof listen>>;
   let url: string;
   let token: string;
   beforeAll(async () => {
     t = await createTestApp('sqlite', { webOrigins: [WEB] });
     token = (await seedSuper(t)).session.token;
-    server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    http = await listen(t.app.fetch);
+    url = http.url;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await http.close();
     await t.close();
   });
 
