@@ -80,22 +80,23 @@ function digest(text: string): string {
   return (h >>> 0).toString(36);
 }
 
+/** What a ticket's value shows of the rows of each table it refers to. */
+const SHOWN_ROWS = {
+  queues: (ctx: ViewContext) => ctx.t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).execute(),
+  users: (ctx: ViewContext) => ctx.t.selectFrom('users').select(['users.id', 'users.name']).execute(),
+  whatsapps: (ctx: ViewContext) => ctx.t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).execute(),
+  tags: (ctx: ViewContext) => ctx.t.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.color']).execute(),
+} satisfies Record<string, (ctx: ViewContext) => Promise<{ id: number }[]>>;
+
 /**
  * What the values show of one table's rows (queues, holders, connections, tags): a digest per row,
  * keyed by id. Every user of a company shows the same, so after a change of that table (a tag
  * renamed, a presence moving the users' counter) the first pull reads it and the others reuse it;
  * each table on its own, so a renamed tag does not re-read the users.
  */
-function findShown(ctx: ViewContext, table: 'queues' | 'users' | 'whatsapps' | 'tags'): Promise<Map<number, string>> {
+function findShown(ctx: ViewContext, table: keyof typeof SHOWN_ROWS): Promise<Map<number, string>> {
   return sharedByCompany(ctx, `ticket-shown-${table}`, [table], async () => {
-    const rows: { id: number }[] =
-      table === 'queues'
-        ? await ctx.t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).execute()
-        : table === 'users'
-          ? await ctx.t.selectFrom('users').select(['users.id', 'users.name']).execute()
-          : table === 'whatsapps'
-            ? await ctx.t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).execute()
-            : await ctx.t.selectFrom('tags').select(['tags.id', 'tags.name', 'tags.color']).execute();
+    const rows: { id: number }[] = await SHOWN_ROWS[table](ctx);
     return new Map(rows.map((r) => [r.id, digest(JSON.stringify(r))]));
   });
 }
