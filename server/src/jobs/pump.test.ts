@@ -122,4 +122,30 @@ describe('createPump', () => {
     expect(await passesPerTurn(true)).toBeLessThanOrEqual(2);
     expect(await passesPerTurn(false)).toBe(4);
   });
+
+  it('starts a pass asked for now in this turn (after a running one, without waiting for a turn), unless the work is bulk', async () => {
+    for (const bulk of [false, true]) {
+      let passes = 0;
+      const pump = createPump({ pass: async () => void passes++, onError: () => {}, bulk: () => bulk });
+      pump.wake(true);
+      await Promise.resolve();
+      expect(passes).toBe(bulk ? 0 : 1);
+      await turn();
+      await turn();
+      expect(passes).toBe(1);
+    }
+
+    // Asked for now while a pass runs: the next pass follows at once, not a turn later.
+    const gate = gatedPass();
+    const pump = createPump({ pass: gate.pass, onError: () => {} });
+    pump.wake(true);
+    expect(gate.state.passes).toBe(1);
+    pump.wake(true);
+    gate.release();
+    for (let i = 0; i < 5 && gate.state.passes < 2; i++) await Promise.resolve();
+    expect(gate.state).toMatchObject({ passes: 2, maxInFlight: 1 });
+    gate.release();
+    await turn();
+    expect(pump.busy).toBe(false);
+  });
 });

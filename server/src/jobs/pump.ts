@@ -11,8 +11,11 @@
 import { backgroundTurn } from './turns.ts';
 
 export type Pump = {
-  /** Asks for a pass. */
-  wake(): void;
+  /**
+   * Asks for a pass. `now`: someone waits on this work this moment (an outbox slot freed with
+   * replies behind it), so unless the work is bulk the pass starts in this turn instead of the next.
+   */
+  wake(now?: boolean): void;
   /** A pass is scheduled or running. */
   readonly busy: boolean;
 };
@@ -38,6 +41,8 @@ export function createPump({ pass, onError, onSettled, bulk }: PumpOptions): Pum
   let scheduled = false;
   let running = false;
   let again = false;
+  let againNow = false;
+  const urgent = () => !bulk?.();
 
   async function run() {
     running = true;
@@ -45,7 +50,8 @@ export function createPump({ pass, onError, onSettled, bulk }: PumpOptions): Pum
       do {
         again = false;
         if (await pass()) again = true;
-        if (again) await turn();
+        if (again && !(againNow && urgent())) await turn();
+        againNow = false;
       } while (again);
     } catch (err) {
       onError(err);
@@ -57,16 +63,23 @@ export function createPump({ pass, onError, onSettled, bulk }: PumpOptions): Pum
     else onSettled?.();
   }
 
-  function wake() {
+  function wake(now = false) {
     if (running) {
       again = true;
+      againNow ||= now;
+      return;
+    }
+    if (now && urgent()) {
+      void run();
       return;
     }
     if (scheduled) return;
     scheduled = true;
     void turn().then(() => {
       scheduled = false;
-      void run();
+      // A pass asked for now may be running already: this ask folds into its next one.
+      if (running) again = true;
+      else void run();
     });
   }
 

@@ -146,8 +146,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const report = (what: string, lane: Lane, err: unknown) =>
     deps?.log.error(`outbox ${what} failed`, { connectionId: lane.connectionId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 
-  function pump(lane: Lane) {
-    if (deps && !stopped) lane.pump.wake();
+  function pump(lane: Lane, now = false) {
+    if (deps && !stopped) lane.pump.wake(now);
   }
 
   /** One pass of a lane (its pump gives each pass a fresh turn of the event loop, so a lane woken by
@@ -249,7 +249,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       }
       free();
       lane.recording++;
-      pump(lane);
+      // The slot is free and replies may be waiting for it: the next one leaves in this turn.
+      pump(lane, true);
       try {
         await recordTaken(deps, companyId, { row, wid: sent.id });
       } finally {
