@@ -19,6 +19,8 @@ import { seedCompany, seedContact, seedPlan, seedTicket, seedUser } from '../ser
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 200);
 const PER_TICKET = Number(process.env.BENCH_MESSAGES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+// Tickets that get a new message (and their last message) between two pulls (bench/outbox's probe sees about 25).
+const CHANGED = Number(process.env.BENCH_CHANGED ?? 1);
 const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as Dialect;
 
 const percentile = (xs: number[], p: number) => {
@@ -65,10 +67,14 @@ try {
   const insert: number[] = [];
   const cpu0 = process.cpuUsage();
   for (let r = 0; r < ROUNDS; r++) {
-    const ticketId = tickets[r % tickets.length]!;
     const t0 = performance.now();
-    const contactId = (await t.selectFrom('tickets').select('contactId').where('id', '=', ticketId).executeTakeFirstOrThrow()).contactId;
-    await t.insertInto('messages', { wid: `bench-new-${r}`, ticketId, contactId, whatsappId: connection.id, body: `New ${r}`, fromMe: 1, ack: 1, read: 1 }).execute();
+    for (let k = 0; k < CHANGED; k++) {
+      const ticketId = tickets[(r * CHANGED + k) % tickets.length]!;
+      const contactId = (await t.selectFrom('tickets').select('contactId').where('id', '=', ticketId).executeTakeFirstOrThrow()).contactId;
+      await t.insertInto('messages', { wid: `bench-new-${r}-${k}`, ticketId, contactId, whatsappId: connection.id, body: `New ${r}`, fromMe: 1, ack: 1, read: 1 }).execute();
+      // As a reply does: the ticket shows its last message.
+      await t.updateTable('tickets').set({ lastMessage: `New ${r}`, updatedAt: new Date().toISOString(), version: sql`version + 1` }).where('id', '=', ticketId).execute();
+    }
     const t1 = performance.now();
     const a = await pull(app.deps, store, actorOf(admin), req('bench-a', cookieA));
     const t2 = performance.now();
@@ -90,7 +96,7 @@ try {
     bench: 'pull-messages',
     dialect,
     machine: { cpus: cpus().length, loadavg: loadavg().map((l) => Number(l.toFixed(2))) },
-    world: { tickets: TICKETS, messagesPerTicket: PER_TICKET, syncedMessages: TICKETS * PER_TICKET },
+    world: { tickets: TICKETS, messagesPerTicket: PER_TICKET, syncedMessages: TICKETS * PER_TICKET, ticketsChangedPerRound: CHANGED },
     rounds: ROUNDS,
     insertMs: stats(insert),
     firstPullAfterMessageMs: stats(first),

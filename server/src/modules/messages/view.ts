@@ -12,11 +12,27 @@ import { toMessageDtos } from './dto.ts';
 export const SYNCED_MESSAGES_PER_TICKET = 50;
 
 /**
- * A ticket's listed window, remembered under what it was read at: the ticket's message mark
- * (migration 20261127T000000: it moves with any change of the ticket's messages) and the company's
- * contacts counter (the values show the sender's name). Any other key lists the ticket again.
+ * A window entry: what orders it (created_at, id) and what its listed version is made of, so a
+ * window can be brought up to date from the rows that changed (see `updateWindow`).
  */
-type Part = { key: string; rows: VersionRow[]; usedAt: number };
+type Entry = {
+  id: number;
+  createdAt: string;
+  version: number;
+  contactVersion: number;
+  quotedMsgId: number | null;
+  quotedVersion: number;
+  /** The listed row, shared by every window that holds this entry unchanged. */
+  row: VersionRow;
+};
+
+/**
+ * A ticket's listed window, remembered under what it was read at: the ticket's message mark
+ * (migration 20261127T000000: it moves with any change of the ticket's messages), its count of
+ * messages removed (migration 20261129T190000) and the company's contacts counter (the values
+ * show the sender's name).
+ */
+type Part = { mark: number; removed: number; contacts: number; entries: Entry[]; rows: VersionRow[]; usedAt: number };
 
 // Per database (tests run many in one process), per ticket id; tickets of every company share the
 // map because ticket ids are unique within a database. Parts unused for PART_IDLE_MS are dropped.
@@ -36,6 +52,10 @@ function partsOf(db: Database, now: number): Map<number, Part> {
 // Tickets per statement: SQLite allows 500 terms in a compound select.
 const WINDOW_CHUNK = 100;
 
+/** The columns every window read selects, in this order (WindowRow). */
+const ENTRY_COLUMNS = sql`m.id, m.ticket_id, m.version, c.version as contact_version, q.version as quoted_version, q.ticket_id as quoted_ticket_id, m.created_at, m.quoted_msg_id`;
+type WindowRow = [id: number, ticketId: number, version: number, contactVersion: number | null, quotedVersion: number | null, quotedTicketId: number | null, createdAt: string, quotedMsgId: number | null];
+
 /**
  * The newest 50 messages of each ticket, each read from the (company, ticket, created_at) index
  * newest first and stopped at 50: a ticket's older history is never read (a window function over
@@ -44,46 +64,116 @@ const WINDOW_CHUNK = 100;
  * never touch the table's pages. Rows come as arrays (selectArrays): a pull under traffic reads
  * thousands of them, and an object per row cost as much as the read.
  * SQLite: one limited select per ticket, joined by UNION ALL; PostgreSQL: a LATERAL join.
- * Each row: [id, ticket_id, version, contact_version, quoted_version, quoted_ticket_id].
  */
-async function windowRows(ctx: ViewContext, ticketIds: number[]): Promise<unknown[][]> {
+async function windowRows(ctx: ViewContext, ticketIds: number[]): Promise<WindowRow[]> {
   const companyId = ctx.actor.companyId;
   const newest = (ticket: RawBuilder<unknown>) =>
-    sql`select id, ticket_id, version, contact_id, quoted_msg_id from messages where company_id = ${companyId} and ticket_id = ${ticket} order by created_at desc, id desc limit ${SYNCED_MESSAGES_PER_TICKET}`;
+    sql`select id, ticket_id, version, contact_id, quoted_msg_id, created_at from messages where company_id = ${companyId} and ticket_id = ${ticket} order by created_at desc, id desc limit ${SYNCED_MESSAGES_PER_TICKET}`;
   const windows =
     ctx.dialect === 'postgres'
       ? sql`(select w.* from unnest(${sql.val(ticketIds)}::int[]) as t(ticket_id) cross join lateral (${newest(sql.ref('t.ticket_id'))}) w)`
       : sql`(${sql.join(ticketIds.map((id) => sql`select * from (${newest(sql.val(id))})`), sql` union all `)})`;
   const query = sql`
-    select m.id, m.ticket_id, m.version, c.version as contact_version, q.version as quoted_version, q.ticket_id as quoted_ticket_id
+    select ${ENTRY_COLUMNS}
     from ${windows} m
     left join contacts c on c.id = m.contact_id
     left join messages q on q.id = m.quoted_msg_id`.compile(ctx.db.withoutPlugins());
-  return selectArrays(ctx.db, query);
+  return (await selectArrays(ctx.db, query)) as WindowRow[];
 }
 
-/** The newest 50 messages of each ticket, with the sender's and the quoted message's versions folded in. */
+/**
+ * SQLite: the messages of each ticket that changed after the mark its window was read at
+ * (migration 20261129T190000), however old, with what a window entry holds. CROSS JOIN keeps
+ * SQLite's join order (the marks' index, ticket by ticket): left to choose, it walked every message
+ * of the company for a few dozen tickets.
+ */
+async function changedRows(ctx: ViewContext, since: Map<number, number>): Promise<WindowRow[]> {
+  const pairs = sql.join([...since].map(([ticketId, mark]) => sql`(${sql.val(ticketId)}, ${sql.val(mark)})`));
+  const query = sql`
+    with since (ticket_id, mark) as (values ${pairs})
+    select ${ENTRY_COLUMNS}
+    from since s
+    cross join message_marks mm on mm.company_id = ${ctx.actor.companyId} and mm.ticket_id = s.ticket_id and mm.mark > s.mark
+    cross join messages m on m.id = mm.message_id and m.company_id = mm.company_id and m.ticket_id = mm.ticket_id
+    left join contacts c on c.id = m.contact_id
+    left join messages q on q.id = m.quoted_msg_id`.compile(ctx.db.withoutPlugins());
+  return (await selectArrays(ctx.db, query)) as WindowRow[];
+}
+
+const listedVersion = (e: Omit<Entry, 'row'>) => `${e.version}:${e.contactVersion}.${e.quotedVersion}`;
+
+function toEntry([id, ticketId, version, contactVersion, quotedVersion, , createdAt, quotedMsgId]: WindowRow): Entry {
+  const e = { id, createdAt, version, contactVersion: contactVersion ?? 0, quotedMsgId, quotedVersion: quotedVersion ?? 0 };
+  return { ...e, row: { id: `${ticketId}/${id}`, version: listedVersion(e) } };
+}
+
+/** A quote of another ticket's message moves with that ticket's mark, not this one's: such a window is not kept. */
+const quotesElsewhere = (r: WindowRow) => r[5] !== null && r[5] !== r[1];
+
+/** Newest first, as the windows are read (created_at desc, id desc; SQLite compares text as JS does here). */
+const newestFirst = (a: Entry, b: Entry) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1);
+
+/** The newest 50 messages of each ticket, newest first; `cacheable` false when one quotes another ticket's message. */
 async function readWindows(ctx: ViewContext, ticketIds: number[]) {
-  const byTicket = new Map<number, { rows: VersionRow[]; cacheable: boolean }>();
-  for (const id of ticketIds) byTicket.set(id, { rows: [], cacheable: true });
+  const byTicket = new Map<number, { entries: Entry[]; cacheable: boolean }>();
+  for (const id of ticketIds) byTicket.set(id, { entries: [], cacheable: true });
   for (const part of chunk(ticketIds, WINDOW_CHUNK)) {
-    for (const [id, ticketId, version, contactVersion, quotedVersion, quotedTicketId] of (await windowRows(ctx, part)) as WindowRow[]) {
-      const window = byTicket.get(ticketId)!;
-      window.rows.push({ id: `${ticketId}/${id}`, version: `${version}:${contactVersion ?? 0}.${quotedVersion ?? 0}` });
-      // A quote of another ticket's message moves with that ticket's mark, not this one's.
-      if (quotedTicketId !== null && quotedTicketId !== ticketId) window.cacheable = false;
+    for (const r of await windowRows(ctx, part)) {
+      const window = byTicket.get(r[1])!;
+      window.entries.push(toEntry(r));
+      if (quotesElsewhere(r)) window.cacheable = false;
     }
   }
   return byTicket;
 }
 
-type WindowRow = [id: number, ticketId: number, version: number, contactVersion: number | null, quotedVersion: number | null, quotedTicketId: number | null];
+/**
+ * A kept window brought up to date by the rows of its ticket that changed since (all of them, in
+ * or out of the window): the changed ones replace theirs, new ones come in, a quote of a changed
+ * message takes its version, and the newest 50 remain. Nothing left the ticket (`removed` did not
+ * move), so no row the window lacks can be among the newest 50 but a changed one. Undefined when
+ * it cannot be (a row changed its place in the order, or quotes another ticket): read it whole.
+ */
+function updateWindow(entries: Entry[], changed: WindowRow[]): Entry[] | undefined {
+  const before = new Map<number, Entry>();
+  for (const e of entries) before.set(e.id, e);
+  const versions = new Map<number, number>();
+  const incoming: Entry[] = [];
+  for (const r of changed) {
+    const old = before.get(r[0]);
+    if (quotesElsewhere(r) || (old && old.createdAt !== r[6])) return undefined;
+    const entry = toEntry(r);
+    incoming.push(old && old.row.version === entry.row.version ? old : entry);
+    versions.set(entry.id, entry.version);
+  }
+  // The kept entries are in order already: merge the few changed ones in (sorted), up to 50.
+  incoming.sort(newestFirst);
+  const next: Entry[] = [];
+  let i = 0;
+  let j = 0;
+  while (next.length < SYNCED_MESSAGES_PER_TICKET && (i < entries.length || j < incoming.length)) {
+    const kept = entries[i];
+    if (kept && versions.has(kept.id)) {
+      i++;
+      continue;
+    }
+    const take = kept === undefined || (j < incoming.length && newestFirst(incoming[j]!, kept) < 0) ? incoming[j++]! : (i++, kept);
+    next.push(take);
+  }
+  return next.map((e) => {
+    const quoted = e.quotedMsgId === null ? undefined : versions.get(e.quotedMsgId);
+    if (quoted === undefined || quoted === e.quotedVersion) return e;
+    const updated = { ...e, quotedVersion: quoted };
+    return { ...updated, row: { id: e.row.id, version: listedVersion(updated) } };
+  });
+}
 
-async function readMarks(ctx: ViewContext, ticketIds: number[]): Promise<Map<number, number>> {
-  const marks = new Map<number, number>();
+async function readMarks(ctx: ViewContext, ticketIds: number[]): Promise<Map<number, { mark: number; removed: number }>> {
+  const marks = new Map<number, { mark: number; removed: number }>();
+  const removed = ctx.dialect === 'sqlite' ? sql<number>`removed` : sql<number>`0`;
   for (const part of chunk(ticketIds)) {
-    const rows = await ctx.db.selectFrom('ticketMessageMarks').select(['ticketId', 'mark']).where('ticketId', 'in', part).execute();
-    for (const r of rows) marks.set(r.ticketId, r.mark);
+    const rows = await ctx.db.selectFrom('ticketMessageMarks').select(['ticketId', 'mark', removed.as('removed')]).where('ticketId', 'in', part).execute();
+    for (const r of rows) marks.set(r.ticketId, { mark: r.mark, removed: r.removed });
   }
   return marks;
 }
@@ -96,32 +186,62 @@ export const ticketMessagesView = defineView({
   audience: activeTicketsAudience,
   async listVersions(ctx) {
     const ticketIds = (await findActiveVisibleTickets(ctx)).map((r) => r.id);
-    return [...(await readWindows(ctx, ticketIds)).values()].flatMap((w) => w.rows);
+    return [...(await readWindows(ctx, ticketIds)).values()].flatMap((w) => w.entries.map((e) => e.row));
   },
   // In a pull: one part per ticket, the unchanged ones as the same arrays as before.
   async listSegments(ctx) {
     const ticketIds = (await findActiveVisibleTickets(ctx)).map((r) => r.id);
     const contacts = ctx.tableVersions?.get('contacts');
-    if (contacts === undefined) return [...(await readWindows(ctx, ticketIds)).values()].map((w) => w.rows);
+    if (contacts === undefined) return [...(await readWindows(ctx, ticketIds)).values()].map((w) => w.entries.map((e) => e.row));
 
     // The marks are read before the windows: a window is at least as new as the mark it is kept
     // under, so a change in between only costs one more read of that ticket next time.
     const now = Date.now();
     const parts = partsOf(ctx.db, now);
     const marks = await readMarks(ctx, ticketIds);
-    const keyOf = (id: number) => `${marks.get(id) ?? 0}|${contacts}`;
-    const stale = ticketIds.filter((id) => parts.get(id)?.key !== keyOf(id));
-    const fresh = stale.length ? await readWindows(ctx, stale) : undefined;
+    const markOf = (id: number) => marks.get(id) ?? { mark: 0, removed: 0 };
+    const stale = ticketIds.filter((id) => {
+      const part = parts.get(id);
+      return !part || part.mark !== markOf(id).mark || part.contacts !== contacts;
+    });
+    // SQLite knows which rows changed since a mark: a kept window with nothing removed since and the
+    // same contacts is brought up to date from those; any other is read whole.
+    const since = new Map<number, number>();
+    if (ctx.dialect === 'sqlite') {
+      for (const id of stale) {
+        const part = parts.get(id);
+        if (part && part.contacts === contacts && part.removed === markOf(id).removed) since.set(id, part.mark);
+      }
+    }
+    const updated = new Map<number, Entry[]>();
+    if (since.size) {
+      const changed = new Map<number, WindowRow[]>();
+      for (const batch of chunk([...since], WINDOW_CHUNK)) {
+        for (const r of await changedRows(ctx, new Map(batch))) {
+          const list = changed.get(r[1]);
+          if (list) list.push(r);
+          else changed.set(r[1], [r]);
+        }
+      }
+      for (const id of since.keys()) {
+        const entries = updateWindow(parts.get(id)!.entries, changed.get(id) ?? []);
+        if (entries) updated.set(id, entries);
+      }
+    }
+    const whole = stale.filter((id) => !updated.has(id));
+    const fresh = whole.length ? await readWindows(ctx, whole) : undefined;
     return ticketIds.map((id) => {
-      const window = fresh?.get(id);
+      const { mark, removed } = markOf(id);
+      const window = fresh?.get(id) ?? (updated.has(id) ? { entries: updated.get(id)!, cacheable: true } : undefined);
       if (!window) {
         const part = parts.get(id)!;
         part.usedAt = now;
         return part.rows;
       }
-      if (window.cacheable) parts.set(id, { key: keyOf(id), rows: window.rows, usedAt: now });
+      const rows = window.entries.map((e) => e.row);
+      if (window.cacheable) parts.set(id, { mark, removed, contacts, entries: window.entries, rows, usedAt: now });
       else parts.delete(id);
-      return window.rows;
+      return rows;
     });
   },
   async getValues(ctx, ids) {
