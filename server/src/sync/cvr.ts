@@ -54,7 +54,35 @@ export function toSegmentedListing(parts: readonly (readonly VersionRow[])[]): L
     if (!segment) segmentOf.set(rows, (segment = toListing(rows as VersionRow[])));
     return segment;
   });
-  return { ...joined(segments), segments };
+  return new SegmentedListing(segments);
+}
+
+/**
+ * A listing made of segments. Its pairs as one list are built only if something asks for them (a
+ * diff against a flat listing): pulls compare, diff and store it by segments, and a listing of
+ * every active ticket's messages holds thousands of pairs, which each pull after a change would
+ * otherwise copy, and the CVRs in memory keep.
+ */
+class SegmentedListing implements Listing {
+  index?: Map<RowId, RowVersion>;
+  json?: string;
+  id?: string;
+  private flat?: { ids: RowId[]; versions: RowVersion[] };
+
+  constructor(
+    readonly segments: readonly Listing[],
+    id?: string,
+  ) {
+    if (id !== undefined) this.id = id;
+  }
+
+  get ids(): RowId[] {
+    return (this.flat ??= joined(this.segments)).ids;
+  }
+
+  get versions(): RowVersion[] {
+    return (this.flat ??= joined(this.segments)).versions;
+  }
 }
 
 /** The pairs of consecutive segments as one list. */
@@ -70,10 +98,14 @@ function joined(segments: readonly Listing[]): { ids: RowId[]; versions: RowVers
   return { ids, versions };
 }
 
+/** How many pairs a listing holds, without joining its segments. */
+const sizeOf = (listing: Listing): number => (listing.segments ? listing.segments.reduce((n, s) => n + sizeOf(s), 0) : listing.ids.length);
+
 export function sameListing(a: Listing, b: Listing): boolean {
   if (a === b) return true;
-  if (a.ids.length !== b.ids.length) return false;
-  if (a.segments && b.segments && a.segments.length === b.segments.length && a.segments.every((s, i) => s === b.segments![i])) return true;
+  // Segment by segment: only the segments that are not the same object are compared.
+  if (a.segments && b.segments && a.segments.length === b.segments.length) return a.segments.every((s, i) => sameListing(s, b.segments![i]!));
+  if (sizeOf(a) !== sizeOf(b)) return false;
   for (let i = 0; i < a.ids.length; i++) if (a.ids[i] !== b.ids[i] || a.versions[i] !== b.versions[i]) return false;
   return true;
 }
@@ -131,7 +163,7 @@ export function partsOfStored(text: string): string[] | undefined {
 
 /** A listing by parts from its parts (read back from their rows), under its stored id. */
 export function fromParts(parts: readonly Listing[], id: string): Listing {
-  return { ...joined(parts), segments: parts, id };
+  return new SegmentedListing(parts, id);
 }
 
 /** A listing from its stored JSON; the text is kept, so its id costs no re-encoding. */

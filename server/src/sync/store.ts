@@ -377,6 +377,8 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       const version = await queueSave({ actor, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients) });
       for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
       cvrs.set(`${groupId}:${version}`, cvr);
+      // Gone from the database with this save (writeCvrs): a cookie naming it resyncs, from memory too.
+      cvrs.delete(`${groupId}:${version - CVRS_KEPT}`);
       if (now - (lastGc.get(companyId) ?? (lastGc.set(companyId, now), now)) >= gcIntervalMs) {
         lastGc.set(companyId, now);
         store.collectGarbage(companyId).catch((err: unknown) => opts.log?.warn('sync listing collection failed', { companyId, error: String(err) }));
