@@ -296,6 +296,8 @@ describe('flow builder', () => {
     const first = page.locator('.react-flow__node').filter({ hasText: 'Message' }).first();
     await expect.poll(() => first.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
     expect(await page.getByText('Mensagem 7', { exact: true }).count()).toBe(0);
+    // No dot grid under the overview (a dense texture there, and costly to repaint while dragging).
+    expect(await page.locator('.react-flow__background').count()).toBe(0);
     await shot(page, 'flows-overview');
 
     // Zoomed in (the canvas controls), the cards come back with their text and buttons.
@@ -303,6 +305,7 @@ describe('flow builder', () => {
     await page.getByText(/^Mensagem \d+$/).first().waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Edit', exact: true }).count()).toBeGreaterThan(0);
     expect(await page.locator('.react-flow__edge').count()).toBe(119);
+    expect(await page.locator('.react-flow__background').count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import {
-  Background, BackgroundVariant, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow,
+  Background, BackgroundVariant, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow, useStore,
   type Connection, type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -21,7 +21,7 @@ import { toastError } from '../../ui/toast/toast-error.ts';
 import { flowApi } from '../flowbuilders/flow-api.ts';
 import { edgeTypes } from './ButtonEdge.tsx';
 import { answerKeysOf, checkFlow, connect, createNode, duplicateNode, fromEditor, pruneEdges, removeNode, toEditor, updateAnswerKeys, type EditorEdge, type EditorNode } from './flow-graph.ts';
-import { EditorViewContext, NODE_STYLE, nodeTypes, type EditorView } from './FlowNodeView.tsx';
+import { EditorViewContext, NODE_STYLE, nodeTypes, zoomedOut, type EditorView } from './FlowNodeView.tsx';
 import { NodeDialog, type NodeDialogState } from './NodeDialog.tsx';
 import { emptyData, type Data } from './node-forms.ts';
 import { TestPanel } from './TestPanel.tsx';
@@ -290,9 +290,11 @@ function FlowEditor() {
               defaultEdgeOptions={EDGE_OPTIONS}
               proOptions={PRO_OPTIONS}
             >
-              <Background variant={BackgroundVariant.Dots} gap={18} size={1.5} />
+              <DotGrid />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable nodeColor={minimapColor} className="!hidden md:!block" />
+              {/* Square, unstroked nodes: at a minimap's scale their corners are under a pixel, and the
+                  rounded, stroked ones were most of what repainting it cost on every frame of a drag. */}
+              <MiniMap pannable zoomable nodeColor={minimapColor} nodeBorderRadius={0} nodeStrokeWidth={0} className="!hidden md:!block" />
               <Panel position="top-left">
                 <Palette onPick={(type) => setDialog({ mode: 'create', type, nodeId: null, data: emptyData(type) })} />
               </Panel>
@@ -348,4 +350,14 @@ function Palette({ onPick }: { onPick: (type: FlowNodeType) => void }) {
       )}
     </div>
   );
+}
+
+/**
+ * The canvas's dot grid, while the nodes draw as cards. Zoomed out to the overview its dots are a
+ * few pixels apart, a texture rather than a guide (design tools fade their grids out there too), and
+ * re-painting its pattern under a dragged node was what made a large flow miss frames.
+ */
+function DotGrid() {
+  const overview = useStore(zoomedOut);
+  return overview ? null : <Background variant={BackgroundVariant.Dots} gap={18} size={1.5} />;
 }

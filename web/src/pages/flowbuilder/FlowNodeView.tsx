@@ -86,7 +86,7 @@ function useOutputLabel(type: FlowNodeType, d: D): (handle: string) => string {
  * as an overview instead (see OverviewNode), which also keeps dragging smooth in a large flow.
  */
 export const OVERVIEW_ZOOM = 0.4;
-const zoomedOut = (s: ReactFlowState) => s.transform[2] < OVERVIEW_ZOOM;
+export const zoomedOut = (s: ReactFlowState) => s.transform[2] < OVERVIEW_ZOOM;
 
 /** What the editor marks on a node: the save check's notes, the highlight, the test run. */
 function marksOf(view: EditorView | null, id: string) {
