@@ -249,8 +249,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       }
       free();
       lane.recording++;
-      // The slot is free and replies may be waiting for it: the next one leaves in this turn.
-      pump(lane, true);
+      // The slot is free and replies may be waiting for it: on SQLite the next one leaves in this
+      // turn (its claim is a statement on this thread). On PostgreSQL a claim is a round trip
+      // anyway, and claiming per slot instead of per turn only multiplied the claims.
+      pump(lane, deps.dialect === 'sqlite');
       try {
         await recordTaken(deps, companyId, { row, wid: sent.id });
       } finally {
