@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApiClient, createNodeReplicache, type RefreshTokenStore } from '@zapdesk/sync/node';
+import type { Config } from '../src/config.ts';
 import type { Dialect } from '../src/db/database.ts';
 import { attachSyncSocket } from '../src/realtime/ws.ts';
 import { createTestApp } from './harness.ts';
@@ -25,8 +26,9 @@ export async function listen(fetch: (req: Request) => Response | Promise<Respons
   };
 }
 
-export async function startLiveApp(dialect: Dialect) {
-  const t = await createTestApp(dialect);
+/** A test app (with these config overrides) served on a free port, with the /sync/ws socket. */
+export async function startLiveApp(dialect: Dialect, overrides: Partial<Config> = {}) {
+  const t = await createTestApp(dialect, overrides);
   const http = await listen(t.app.fetch);
   const socket = attachSyncSocket(http.server, t.deps);
   return {

@@ -3,25 +3,20 @@
 // with `Connection: close` (it will not read the rest), so the client opens a fresh socket instead
 // of reusing one the server is about to drop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
-import { listen } from '../../test/live.ts';
+import { DIALECTS } from '../../test/harness.ts';
+import { startLiveApp, type LiveApp } from '../../test/live.ts';
 import { seedSuper } from '../../test/seed.ts';
 
 describe.each(DIALECTS)('an oversize body on a real connection (%s)', (dialect) => {
-  let t: TestApp;
-  let http: Awaited<ReturnType<typeof listen>>;
+  let t: LiveApp;
   let url: string;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp(dialect, { maxJsonBytes: 64 * 1024 });
+    t = await startLiveApp(dialect, { maxJsonBytes: 64 * 1024 });
     token = (await seedSuper(t)).session.token;
-    http = await listen(t.app.fetch);
-    url = http.url;
+    url = t.url;
   });
-  afterAll(async () => {
-    await http.close();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   const post = (body: string | Uint8Array<ArrayBuffer>, type = 'application/json') =>
     fetch(`${url}/plans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body });

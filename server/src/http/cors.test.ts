@@ -2,27 +2,21 @@
 // middleware writes its headers onto): CORS for the web app's origins only, with credentials, on
 // preflights, successes, errors and not-found alike, and the answering instance on every one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { listen } from '../../test/live.ts';
+import { startLiveApp, type LiveApp } from '../../test/live.ts';
 import { seedSuper } from '../../test/seed.ts';
 
 const WEB = 'http://zapdesk-web.test:3000';
 
 describe('answer headers on a real connection', () => {
-  let t: TestApp;
-  let http: Awaited<ReturnType<typeof listen>>;
+  let t: LiveApp;
   let url: string;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { webOrigins: [WEB] });
+    t = await startLiveApp('sqlite', { webOrigins: [WEB] });
     token = (await seedSuper(t)).session.token;
-    http = await listen(t.app.fetch);
-    url = http.url;
+    url = t.url;
   });
-  afterAll(async () => {
-    await http.close();
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   const cors = (res: Response) => ({
     origin: res.headers.get('access-control-allow-origin'),
