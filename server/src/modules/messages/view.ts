@@ -6,6 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { selectArrays, type Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId, type VersionRow, type ViewContext } from '../../sync/views/types.ts';
 import { ACTIVE_TICKET_TABLES, activeTicketsAudience, findActiveVisibleTickets } from '../tickets/view.ts';
+import { groupBy } from '../../inbound/resolve.ts';
 import { toMessageDtos } from './dto.ts';
 
 /** Messages per ticket in the client view. */
@@ -215,14 +216,9 @@ export const ticketMessagesView = defineView({
     }
     const updated = new Map<number, Entry[]>();
     if (since.size) {
-      const changed = new Map<number, WindowRow[]>();
-      for (const batch of chunk([...since], WINDOW_CHUNK)) {
-        for (const r of await changedRows(ctx, new Map(batch))) {
-          const list = changed.get(r[1]);
-          if (list) list.push(r);
-          else changed.set(r[1], [r]);
-        }
-      }
+      const rows: WindowRow[] = [];
+      for (const batch of chunk([...since], WINDOW_CHUNK)) rows.push(...(await changedRows(ctx, new Map(batch))));
+      const changed = groupBy(rows, (r) => r[1]);
       for (const id of since.keys()) {
         const entries = updateWindow(parts.get(id)!.entries, changed.get(id) ?? []);
         if (entries) updated.set(id, entries);
