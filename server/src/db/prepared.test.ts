@@ -48,6 +48,39 @@ describe.each(DIALECTS)('prepare() on %s', (dialect) => {
     expect(() => usersNamed.compiled(t.db, { companyId: 0, ids: [ofB.id], prefix: '%' })).toThrow(/invalid companyId/);
   });
 
+  const insertTags = prepare((db, p: { companyId: number; rows: { name: string; color: string; userId: number | null }[] }) =>
+    db
+      .insertInto('tags')
+      .values(p.rows.map((r) => ({ ...r, companyId: p.companyId })))
+      .returning(['tags.name', 'tags.color', 'tags.userId']),
+  );
+
+  it('inserts a list of rows, each field a slot, compiled once per length and set of fields', async () => {
+    const a = await seedCompany(t);
+    const user = await seedUser(t, a.id);
+    const first = await insertTags(t.db, { companyId: a.id, rows: [{ name: 'vip', color: '#111111', userId: null }, { name: "o'brien", color: '#222222', userId: user.id }] });
+    expect(first.rows).toEqual([
+      { name: 'vip', color: '#111111', userId: null },
+      { name: "o'brien", color: '#222222', userId: user.id },
+    ]);
+    // Same length, other values (a null where there was a value): the remembered SQL, this run's values.
+    const second = await insertTags(t.db, { companyId: a.id, rows: [{ name: 'novo', color: '#333333', userId: user.id }, { name: 'lead', color: '#444444', userId: null }] });
+    expect(second.rows.map((r) => [r.name, r.userId])).toEqual([
+      ['novo', user.id],
+      ['lead', null],
+    ]);
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `t${i}`, color: '#000000', userId: null }));
+    const two = insertTags.compiled(t.db, { companyId: a.id, rows: rows(2) });
+    expect(insertTags.compiled(t.db, { companyId: a.id, rows: rows(3) }).sql).not.toBe(two.sql);
+    expect(insertTags.compiled(t.db, { companyId: a.id, rows: rows(2).reverse() }).sql).toBe(two.sql);
+    expect(insertTags.compiled(t.db, { companyId: a.id, rows: rows(2) }).parameters).toEqual(expect.arrayContaining(['t0', 't1', a.id]));
+    // Fewer fields than the rows compiled with: a clear error, nothing sent to the database.
+    const ragged = [{ name: 'x', color: '#555555', userId: null }, { name: 'y', color: '#666666' }] as { name: string; color: string; userId: number | null }[];
+    expect(() => insertTags.compiled(t.db, { companyId: a.id, rows: ragged })).toThrow(/rows\[1\]\.userId is undefined/);
+    const names = await t.db.selectFrom('tags').select('tags.name').where('tags.companyId', '=', a.id).orderBy('tags.id').execute();
+    expect(names.map((r) => r.name)).toEqual(['vip', "o'brien", 'novo', 'lead']);
+  });
+
   it('refuses to compile a query that does not filter by the company', () => {
     const careless = prepare((db, p: { companyId: number; id: number }) => db.selectFrom('users').select('users.id').where('users.id', '=', p.id));
     expect(() => careless.compiled(t.db, { companyId: 1, id: 1 })).toThrow(/does not filter by companyId/);

@@ -10,10 +10,12 @@ class Slot {
     readonly name: string,
     /** The element of a list parameter, or undefined for a single value. */
     readonly element?: number,
+    /** The field of that element, for a list of rows (a multi-row insert's values). */
+    readonly field?: string,
   ) {}
 }
 
-type Compiled = { query: CompiledQuery; slots: [index: number, name: string, element: number | undefined][] };
+type Compiled = { query: CompiledQuery; slots: [index: number, name: string, element: number | undefined, field: string | undefined][] };
 
 type Params = { companyId: number };
 
@@ -32,8 +34,10 @@ const LIST_CACHE_MAX = 200;
  *
  * Tenant rule: every prepared query takes `companyId` and must use it (checked when compiled: the
  * slot must be among the parameters), and each run checks it is a valid company id, as `tenant()`
- * does. A list parameter (`where('outbox.id', 'in', p.ids)`) is compiled once per length; other
- * values that change the SQL's shape (nulls in `is` tests) cannot be slots.
+ * does. A list parameter (`where('outbox.id', 'in', p.ids)`) is compiled once per length; a list
+ * of rows (`insertInto('messages').values(p.rows.map((r) => ({ ...r, companyId: p.companyId })))`)
+ * once per length and set of fields, each field of each row a slot. Other values that change the
+ * SQL's shape (nulls in `is` tests) cannot be slots.
  */
 export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
   // Per dialect adapter (a transaction shares its database's adapter, so it reuses the compiled
@@ -51,9 +55,15 @@ export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Co
       if (shape !== undefined) byShape.set(shape, query);
     }
     const parameters = query.query.parameters.slice();
-    for (const [index, name, element] of query.slots) {
+    for (const [index, name, element, field] of query.slots) {
       const value = params[name as keyof P];
-      parameters[index] = element === undefined ? value : (value as unknown[])[element];
+      if (element === undefined) parameters[index] = value;
+      else if (field === undefined) parameters[index] = (value as unknown[])[element];
+      else {
+        const cell = (value as Record<string, unknown>[])[element]![field];
+        if (cell === undefined) throw new Error(`prepared query: ${String(name)}[${element}].${field} is undefined`);
+        parameters[index] = cell;
+      }
     }
     return { ...query.query, parameters } as CompiledQuery<O>;
   };
@@ -67,7 +77,9 @@ function shapeOf(params: object): string | undefined {
   for (const [name, value] of Object.entries(params)) {
     if (!Array.isArray(value)) continue;
     if (value.length > LIST_CACHE_MAX) return undefined;
-    shape += `${name}:${value.length};`;
+    // A list of rows: their fields decide the columns too (the first row's; each run's rows must all have them).
+    const first: unknown = value[0];
+    shape += isRow(first) ? `${name}:${value.length}{${Object.keys(first).join()}};` : `${name}:${value.length};`;
   }
   return shape;
 }
@@ -78,15 +90,21 @@ function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilab
     {
       get: (_, name) => {
         const value = params[name as keyof P];
-        return Array.isArray(value) ? value.map((_v, i) => new Slot(String(name), i)) : new Slot(String(name));
+        if (!Array.isArray(value)) return new Slot(String(name));
+        return value.map((v: unknown, i) => (isRow(v) ? Object.fromEntries(Object.keys(v).map((field) => [field, new Slot(String(name), i, field)])) : new Slot(String(name), i)));
       },
     },
   ) as P;
   const query = build(db, slots).compile();
   const found: Compiled['slots'] = [];
   query.parameters.forEach((value, index) => {
-    if (value instanceof Slot) found.push([index, value.name, value.element]);
+    if (value instanceof Slot) found.push([index, value.name, value.element, value.field]);
   });
   if (!found.some(([, name]) => name === 'companyId')) throw new Error(`prepared query does not filter by companyId: ${query.sql}`);
   return { query, slots: found };
+}
+
+/** A plain object in a list parameter: a row whose fields are slots of their own. */
+function isRow(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }

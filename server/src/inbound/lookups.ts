@@ -5,9 +5,9 @@
 // only by the batch's own ticket creation, which store.ts tracks itself.
 import { peerNumber, type ContactRow } from '../modules/contacts/queries.ts';
 import type { Database } from '../db/database.ts';
-import { tenant } from '../db/tenant.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import type { InboundMessage } from '../channels/types.ts';
+import { selectContactsByLid, selectContactsByNumber, selectContactsTickets } from './queries.ts';
 
 export type BatchLookups = {
   /**
@@ -40,14 +40,13 @@ export async function lookUpBatch(db: Database, wants: Want[]): Promise<BatchLoo
   }
   for (const [companyId, keys] of companies) {
     const lids = [...new Set(keys.flatMap((k) => (k.lid ? [k.lid] : [])))];
-    const t = tenant(db, companyId);
     // Two lookups, not one `lid in … or number in …`: SQLite answers the OR from the company index
     // (every contact of the company) instead of the two keyed indexes. By number only for the
     // peers the LID did not find, as findOrCreateContact looks.
-    const found = lids.length ? await t.selectFrom('contacts').selectAll().where('contacts.lid', 'in', lids).execute() : [];
+    const found = lids.length ? (await selectContactsByLid(db, { companyId, lids })).rows : [];
     const foundLids = new Set(found.map((c) => c.lid));
-    const rest = [...new Set(keys.flatMap((k) => (k.number && !(k.lid && foundLids.has(k.lid)) ? [k.number] : [])))];
-    if (rest.length) found.push(...(await t.selectFrom('contacts').selectAll().where('contacts.number', 'in', rest).execute()));
+    const numbers = [...new Set(keys.flatMap((k) => (k.number && !(k.lid && foundLids.has(k.lid)) ? [k.number] : [])))];
+    if (numbers.length) found.push(...(await selectContactsByNumber(db, { companyId, numbers })).rows);
     const contacts = [...new Map(found.map((c) => [c.id, c])).values()].sort((a, b) => a.id - b.id);
     if (contacts.length === 0) continue;
     // The lowest id first, as an indexed lookup returns it.
@@ -56,16 +55,7 @@ export async function lookUpBatch(db: Database, wants: Want[]): Promise<BatchLoo
       byNumber.set(`${companyId}:${c.number}`, c);
       fetched.add(c.id);
     }
-    const tickets = await t
-      .selectFrom('tickets')
-      .selectAll('tickets')
-      .where(
-        'tickets.contactId',
-        'in',
-        contacts.map((c) => c.id),
-      )
-      .where((eb) => eb.or([eb('tickets.status', 'in', ['open', 'pending']), eb('tickets.awaitingRating', '=', 1)]))
-      .execute();
+    const { rows: tickets } = await selectContactsTickets(db, { companyId, contactIds: contacts.map((c) => c.id) });
     for (const ticket of tickets) {
       const key = `${ticket.contactId}:${ticket.whatsappId}`;
       const list = ticketsOf.get(key);

@@ -2,6 +2,7 @@
 import type { Insertable } from 'kysely';
 import type { Messages } from '../db/schema.ts';
 import { prepare } from '../db/prepared.ts';
+import { valueById } from '../db/value-by-id.ts';
 
 /** The contact's tickets on a connection that matter to a new message: active, or closed and awaiting a rating. */
 export const selectContactTickets = prepare((db, p: { companyId: number; contactId: number; connectionId: number }) =>
@@ -50,4 +51,57 @@ export const selectMessageByWid = prepare((db, p: { companyId: number; connectio
     .where('messages.companyId', '=', p.companyId)
     .where('messages.whatsappId', '=', p.connectionId)
     .where('messages.wid', '=', p.wid),
+);
+
+/** A batch's messages of one connection already stored, by WhatsApp id (the redelivery check). */
+export const selectStoredWids = prepare((db, p: { companyId: number; connectionId: number; wids: string[] }) =>
+  db
+    .selectFrom('messages')
+    .select('messages.wid')
+    .where('messages.companyId', '=', p.companyId)
+    .where('messages.whatsappId', '=', p.connectionId)
+    .where('messages.wid', 'in', p.wids),
+);
+
+/** A batch's messages of one company (SQLite; PostgreSQL inserts by column arrays): refused rows (stored meanwhile) are left out of the answer. */
+export const insertMessageRows = prepare((db, p: { companyId: number; rows: MessageValues[] }) =>
+  db
+    .insertInto('messages')
+    .values(p.rows.map((row) => ({ ...row, companyId: p.companyId })))
+    .onConflict((oc) => oc.doNothing())
+    .returning(['messages.id', 'messages.whatsappId', 'messages.wid']),
+);
+
+/** touchTicket for several tickets of a batch (SQLite; PostgreSQL joins column arrays): `ticketIds[i]` gets `lastMessages[i]`, `unread[i]`, `versions[i]`. */
+export const touchTicketRows = prepare((db, p: { companyId: number; ticketIds: number[]; lastMessages: string[]; unread: number[]; versions: number[]; now: string }) => {
+  const byId = <T>(values: unknown[], type: 'text' | 'integer') => valueById<T>('tickets.id', p.ticketIds.map((id, i) => [id, values[i]]), type);
+  return db
+    .updateTable('tickets')
+    .set((eb) => ({
+      lastMessage: byId<string>(p.lastMessages, 'text'),
+      lastInteractionAt: p.now,
+      updatedAt: p.now,
+      unreadMessages: eb('tickets.unreadMessages', '+', byId<number>(p.unread, 'integer')),
+      version: eb('tickets.version', '+', byId<number>(p.versions, 'integer')),
+    }))
+    .where('tickets.companyId', '=', p.companyId)
+    .where('tickets.id', 'in', p.ticketIds);
+});
+
+/** Contacts of a company by LID, or by number (the batch's lookups, lookups.ts). */
+export const selectContactsByLid = prepare((db, p: { companyId: number; lids: string[] }) =>
+  db.selectFrom('contacts').selectAll('contacts').where('contacts.companyId', '=', p.companyId).where('contacts.lid', 'in', p.lids),
+);
+export const selectContactsByNumber = prepare((db, p: { companyId: number; numbers: string[] }) =>
+  db.selectFrom('contacts').selectAll('contacts').where('contacts.companyId', '=', p.companyId).where('contacts.number', 'in', p.numbers),
+);
+
+/** The contacts' tickets that matter to new messages (selectContactTickets for a batch, every connection). */
+export const selectContactsTickets = prepare((db, p: { companyId: number; contactIds: number[] }) =>
+  db
+    .selectFrom('tickets')
+    .selectAll('tickets')
+    .where('tickets.companyId', '=', p.companyId)
+    .where('tickets.contactId', 'in', p.contactIds)
+    .where((eb) => eb.or([eb('tickets.status', 'in', ['open', 'pending']), eb('tickets.awaitingRating', '=', 1)])),
 );

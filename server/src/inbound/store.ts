@@ -8,7 +8,6 @@ import { emit, ticketEvent, ticketOrder } from '../events/emit.ts';
 import type { InboundMessage } from '../channels/types.ts';
 import type { Database } from '../db/database.ts';
 import type { Whatsapps } from '../db/schema.ts';
-import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { peerNumber, type ContactRow } from '../modules/contacts/queries.ts';
@@ -18,9 +17,8 @@ import type { TicketRow } from '../modules/tickets/dto.ts';
 import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
 import { findAwaitingConfirmations, type AwaitingConfirmation } from '../modules/campaigns/dispatch/replies.ts';
 import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
-import { selectMessageByWid, touchTicket, type MessageValues } from './queries.ts';
+import { insertMessageRows, selectMessageByWid, selectStoredWids, touchTicket, touchTicketRows, type MessageValues } from './queries.ts';
 import { groupBy, resolveContacts, resolveTickets, type Draft } from './resolve.ts';
-import { valueById } from '../db/value-by-id.ts';
 import { columnList, unnestRows, type Column } from '../db/unnest.ts';
 
 export type ConnectionRow = Selectable<Whatsapps>;
@@ -119,12 +117,7 @@ async function findStoredWids(db: Database, deliveries: Delivery[]): Promise<Set
   }
   const byConnection = groupBy(deliveries, (d) => d.connection);
   for (const [connection, group] of byConnection) {
-    const rows = await tenant(db, connection.companyId)
-      .selectFrom('messages')
-      .select('messages.wid')
-      .where('messages.whatsappId', '=', connection.id)
-      .where('messages.wid', 'in', group.map((d) => d.msg.id))
-      .execute();
+    const { rows } = await selectStoredWids(db, { companyId: connection.companyId, connectionId: connection.id, wids: group.map((d) => d.msg.id) });
     for (const r of rows) seen.add(widKey(connection.companyId, connection.id, r.wid));
   }
   return seen;
@@ -171,7 +164,7 @@ async function insertMessages(tx: Tx, plans: Plan[]): Promise<Map<string, number
               select ${columnList(MESSAGE_COLUMNS, 'v.')}, ${companyId} from ${unnestRows(values, MESSAGE_COLUMNS, 'v')}
               on conflict do nothing returning id, whatsapp_id as "whatsappId", wid`.execute(tx.db)
           ).rows
-        : await tenant(tx.db, companyId).insertInto('messages', values).onConflict((oc) => oc.doNothing()).returning(['messages.id', 'messages.whatsappId', 'messages.wid']).execute();
+        : (await insertMessageRows(tx.db, { companyId, rows: values })).rows;
     for (const r of rows) ids.set(widKey(companyId, r.whatsappId, r.wid), r.id);
     if (rows.length < group.length) throw new InsertConflict('a message of the batch was stored meanwhile');
   }
@@ -258,23 +251,15 @@ async function touchTicketsOnce(tx: Tx, companyId: number, touches: Touch[], now
       where tickets.company_id = ${companyId} and tickets.id = v.id`.execute(db);
     updated = result.numAffectedRows;
   } else {
-    const byId = <T extends string | number>(value: (t: Touch) => T, type: 'text' | 'integer') => valueById<T>('tickets.id', touches.map((t) => [t.ticketId, value(t)]), type);
-    const result = await tenant(db, companyId)
-      .updateTable('tickets')
-      .set((eb) => ({
-        lastMessage: byId((t) => t.lastMessage, 'text'),
-        lastInteractionAt: now,
-        updatedAt: now,
-        unreadMessages: eb('tickets.unreadMessages', '+', byId((t) => t.unread, 'integer')),
-        version: eb('tickets.version', '+', byId((t) => t.versions, 'integer')),
-      }))
-      .where(
-        'tickets.id',
-        'in',
-        touches.map((t) => t.ticketId),
-      )
-      .executeTakeFirst();
-    updated = result.numUpdatedRows;
+    const result = await touchTicketRows(db, {
+      companyId,
+      ticketIds: touches.map((t) => t.ticketId),
+      lastMessages: touches.map((t) => t.lastMessage),
+      unread: touches.map((t) => t.unread),
+      versions: touches.map((t) => t.versions),
+      now,
+    });
+    updated = result.numAffectedRows;
   }
   if (Number(updated) !== touches.length) throw new Error('a ticket vanished while storing messages');
 }
