@@ -1,7 +1,8 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
+import { ResultCamelCasePlugin } from './camel-case.ts';
 import { startCheckpointer, type Checkpointer, type CheckpointStats } from './checkpointer.ts';
 import { FOLD_FUNCTION, foldText } from './fold.ts';
 import type { DB } from './schema.ts';
@@ -16,7 +17,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** Opens the database named by a URL: `postgres://…` for PostgreSQL, otherwise a SQLite file path (or `:memory:`). */
 export function openDatabase(url: string): { db: Database; dialect: Dialect } {
-  const plugins = [new CamelCasePlugin()];
+  const plugins = [new ResultCamelCasePlugin()];
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
