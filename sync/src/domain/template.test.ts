@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplateVars, greetingFor, hasTemplateTokens, renderTemplate } from './template.ts';
+import { buildTemplateVars, greetingFor, hasTemplateTokens, renderTemplate, zonedParts } from './template.ts';
 
 describe('renderTemplate', () => {
   const vars = { firstName: 'Ana', name: 'Ana Lima', ms: 'Bom dia', protocol: '20250101080000', date: '01/01/2025', hour: '08:00:00', queue: 'Sales', connection: 'Main line' };
@@ -59,5 +59,21 @@ describe('buildTemplateVars', () => {
     expect(buildTemplateVars({ contact: { name: 'Ann' }, now, timeZone: 'UTC', lang: 'en' })).toMatchObject({ ms: 'Good evening', protocol: '20250101020304', date: '01/01/2025', hour: '02:03:04', queue: '' });
     // Extra variables come along but never replace a canonical one.
     expect(buildTemplateVars({ contact: { name: 'Ann' }, now, timeZone: 'UTC', extra: { cupom: 'X', name: 'Hijack' } })).toMatchObject({ cupom: 'X', name: 'Ann' });
+  });
+});
+
+describe('zonedParts', () => {
+  it('answers each instant of a second alike, and the next second, another zone or a DST change anew', () => {
+    const at = (iso: string) => new Date(iso);
+    expect(zonedParts(at('2026-11-29T12:00:05.000Z'), 'America/Sao_Paulo')).toEqual({ year: '2026', month: '11', day: '29', hour: '09', minute: '00', second: '05' });
+    expect(zonedParts(at('2026-11-29T12:00:05.999Z'), 'America/Sao_Paulo')).toMatchObject({ hour: '09', second: '05' });
+    expect(zonedParts(at('2026-11-29T12:00:06.001Z'), 'America/Sao_Paulo')).toMatchObject({ hour: '09', second: '06' });
+    expect(zonedParts(at('2026-11-29T12:00:06.500Z'), 'Europe/Lisbon')).toMatchObject({ hour: '12', second: '06' });
+    // New York leaves daylight time at 06:00:00Z on 2026-11-01: the last second before and the first after.
+    expect(zonedParts(at('2026-11-01T05:59:59.999Z'), 'America/New_York')).toMatchObject({ hour: '01', minute: '59', second: '59' });
+    expect(zonedParts(at('2026-11-01T06:00:00.000Z'), 'America/New_York')).toMatchObject({ hour: '01', minute: '00', second: '00' });
+    // Before 1970 too (a negative time floors to its own second).
+    expect(zonedParts(at('1969-12-31T23:59:59.500Z'), 'UTC')).toMatchObject({ year: '1969', second: '59' });
+    expect(zonedParts(at('1970-01-01T00:00:00.000Z'), 'UTC')).toMatchObject({ year: '1970', second: '00' });
   });
 });

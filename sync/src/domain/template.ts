@@ -86,16 +86,18 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-let last: { at: number; timeZone: string; parts: ZonedParts } | undefined;
+let last: { second: number; timeZone: string; parts: ZonedParts } | undefined;
 /** The wall-clock fields of an instant in a time zone (IANA name), zero-padded. */
 export function zonedParts(instant: Date, timeZone: string): ZonedParts {
-  // A batch (a campaign's 50 recipients) renders with one instant: the last answer is kept.
-  const at = instant.getTime();
-  if (last && last.at === at && last.timeZone === timeZone) return { ...last.parts };
+  // The fields stop at the second, and zone offsets change on whole seconds: every instant of one
+  // second has the same fields. Renders come in runs within a second (a campaign's batch, a flow's
+  // replies under load), so the last answer is kept.
+  const second = Math.floor(instant.getTime() / 1000);
+  if (last && last.second === second && last.timeZone === timeZone) return { ...last.parts };
   const parts = zoneFormat(timeZone).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
   const zoned = { year: get('year').padStart(4, '0'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
-  last = { at, timeZone, parts: zoned };
+  last = { second, timeZone, parts: zoned };
   return { ...zoned };
 }
 
