@@ -13,7 +13,7 @@ import { textLanguage } from '../inbound/reply.ts';
 import { texts } from '../inbound/texts.ts';
 import { removeMediaFile } from '../modules/media/storage.ts';
 import { queueTicketMessage } from '../modules/messages/send.ts';
-import type { TicketRow } from '../modules/tickets/dto.ts';
+import { lockTicketRow, type TicketRow } from '../modules/tickets/dto.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
 import { answerWithDialogflow } from './adapters/dialogflow.ts';
 import { answerWithPrompt, isTimeout } from './adapters/openai.ts';
@@ -103,12 +103,7 @@ async function readSession<T>(deps: AppDeps, turn: TurnRow, integrationId: numbe
  * flows-runtime/README.md).
  */
 async function lockTicket(tx: Tx, turn: TurnRow): Promise<TicketRow | undefined> {
-  return tenant(tx.db, turn.companyId)
-    .selectFrom('tickets')
-    .selectAll('tickets')
-    .where('tickets.id', '=', turn.ticketId)
-    .$if(tx.dialect === 'postgres', (q) => q.forUpdate())
-    .executeTakeFirst();
+  return lockTicketRow(tx, turn.companyId, turn.ticketId);
 }
 
 async function updateTicket(tx: Tx, ticket: TicketRow, patch: Partial<Pick<TicketRow, 'assistantState' | 'chatbot' | 'useIntegration' | 'integrationId' | 'promptId' | 'queueId'>>): Promise<TicketRow> {

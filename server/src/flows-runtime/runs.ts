@@ -70,8 +70,12 @@ export function readState(run: Pick<RunRow, 'state'>): FlowState {
  * An answer already given (an e-mail, a document number) is there for the new flow's texts and
  * conditions; a question asked again overwrites it. Runs of a ticket are few (one per trigger).
  */
+const selectRunStates = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db.selectFrom('flowRuns').select('flowRuns.state').where('flowRuns.companyId', '=', p.companyId).where('flowRuns.ticketId', '=', p.ticketId).orderBy('flowRuns.id'),
+);
+
 export async function earlierRunVariables(tx: Tx, companyId: number, ticketId: number): Promise<Record<string, string>> {
-  const rows = await tenant(tx.db, companyId).selectFrom('flowRuns').select('flowRuns.state').where('flowRuns.ticketId', '=', ticketId).orderBy('flowRuns.id').execute();
+  const { rows } = await selectRunStates(tx.db, { companyId, ticketId });
   const variables: Record<string, string> = {};
   for (const row of rows) {
     const parsed = flowStateSchema.safeParse(JSON.parse(row.state));

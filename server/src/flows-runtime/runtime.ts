@@ -115,6 +115,7 @@ const updateRunStep = prepare(
       .where('flowRuns.companyId', '=', p.companyId)
       .where('flowRuns.id', '=', p.runId),
 );
+const selectQueueId = prepare((db, p: { companyId: number; queueId: number }) => db.selectFrom('queues').select('queues.id').where('queues.companyId', '=', p.companyId).where('queues.id', '=', p.queueId));
 const selectTicket = prepare((db, p: { companyId: number; ticketId: number }) => db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.ticketId));
 const insertTimer = prepare((db, p: { companyId: number; runId: number; timerId: string; dueAt: string }) =>
   db.insertInto('flowTimers').values({ companyId: p.companyId, runId: p.runId, timerId: p.timerId, dueAt: p.dueAt }),
@@ -179,7 +180,7 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
         break;
       case 'moveToQueue': {
         // The queue may have been deleted since the flow was drawn: then the ticket keeps its queue.
-        const queue = await t.selectFrom('queues').select('queues.id').where('queues.id', '=', a.queueId).executeTakeFirst();
+        const queue = (await selectQueueId(tx.db, { companyId: ticket.companyId, queueId: a.queueId })).rows[0];
         if (queue) Object.assign(patch, { queueId: queue.id, queueOptionId: null });
         else tx.log.warn('flow ticket node: queue not found', { runId: run.id, nodeId: a.nodeId, queueId: a.queueId });
         break;
@@ -255,23 +256,38 @@ async function advance(tx: Tx, run: RunRow, ticket: TicketRow, event: FlowEvent,
  * Answers false when the flow cannot run: gone, inactive, or never saved.
  */
 export async function startFlow(tx: Tx, ticket: TicketRow, input: { flowId: number; campaignId?: number | null; messageId?: number; now?: Date }): Promise<boolean> {
-  const t = tenant(tx.db, ticket.companyId);
-  const flow = await t.selectFrom('flows').select(['flows.id', 'flows.active', 'flows.versionNo']).where('flows.id', '=', input.flowId).executeTakeFirst();
-  if (!flow || flow.active !== 1 || flow.versionNo === 0) return false;
-  const version = await t.selectFrom('flowVersions').select('flowVersions.id').where('flowVersions.flowId', '=', flow.id).where('flowVersions.versionNo', '=', flow.versionNo).executeTakeFirst();
-  if (!version) return false;
+  const companyId = ticket.companyId;
+  const version = (await selectLatestVersion(tx.db, { companyId, flowId: input.flowId })).rows[0];
+  if (!version || version.active !== 1 || version.versionNo === 0 || version.versionId === null) return false;
   const now = input.now ?? new Date();
-  await lockTicket(tx, ticket.companyId, ticket.id);
+  await lockTicket(tx, companyId, ticket.id);
   await stopTicketFlow(tx, ticket, now);
   // Answers the customer gave in this ticket's earlier runs carry over (README, "Answers").
-  const state = createFlowState(await earlierRunVariables(tx, ticket.companyId, ticket.id));
-  const run = await t
-    .insertInto('flowRuns', { ticketId: ticket.id, flowId: flow.id, flowVersionId: version.id, campaignId: input.campaignId ?? null, state: JSON.stringify(state), lastMessageId: input.messageId ?? null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const state = createFlowState(await earlierRunVariables(tx, companyId, ticket.id));
+  const run = (
+    await insertRun(tx.db, { companyId, ticketId: ticket.id, flowId: input.flowId, flowVersionId: version.versionId, campaignId: input.campaignId ?? null, state: JSON.stringify(state), lastMessageId: input.messageId ?? null })
+  ).rows[0];
+  if (!run) throw new Error(`flow run of ticket ${ticket.id} was not created`);
   await advance(tx, run, ticket, { type: 'start' }, now);
   return true;
 }
+
+// A flow start's rows, compiled once: the flow with its latest version (null: never saved), the new run.
+const selectLatestVersion = prepare((db, p: { companyId: number; flowId: number }) =>
+  db
+    .selectFrom('flows')
+    .leftJoin('flowVersions', (j) => j.onRef('flowVersions.flowId', '=', 'flows.id').onRef('flowVersions.versionNo', '=', 'flows.versionNo').on('flowVersions.companyId', '=', p.companyId))
+    .select(['flows.active', 'flows.versionNo', 'flowVersions.id as versionId'])
+    .where('flows.companyId', '=', p.companyId)
+    .where('flows.id', '=', p.flowId),
+);
+const insertRun = prepare(
+  (db, p: { companyId: number; ticketId: number; flowId: number; flowVersionId: number; campaignId: number | null; state: string; lastMessageId: number | null }) =>
+    db
+      .insertInto('flowRuns')
+      .values({ companyId: p.companyId, ticketId: p.ticketId, flowId: p.flowId, flowVersionId: p.flowVersionId, campaignId: p.campaignId, state: p.state, lastMessageId: p.lastMessageId })
+      .returningAll(),
+);
 
 export type FlowInbound = { ticket: TicketRow; connectionId: number; messageId: number; body: string; media?: FlowMedia; now: Date };
 
@@ -300,11 +316,7 @@ export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<bo
     return true;
   }
   if (!input.body.trim()) return false;
-  const campaigns = await tenant(tx.db, ticket.companyId)
-    .selectFrom('flowCampaigns')
-    .select(['flowCampaigns.id', 'flowCampaigns.flowId', 'flowCampaigns.whatsappId', 'flowCampaigns.phrase', 'flowCampaigns.matchMode'])
-    .where('flowCampaigns.status', '=', 1)
-    .execute();
+  const { rows: campaigns } = await selectActivePhraseCampaigns(tx.db, { companyId: ticket.companyId });
   if (campaigns.length === 0) return false;
   const chosen = selectPhraseCampaign(
     campaigns.map((c) => ({ ...c, status: true, matchMode: c.matchMode === 'contains' ? ('contains' as const) : ('exact' as const) })),
@@ -317,6 +329,13 @@ export async function takeInboundForFlow(tx: Tx, input: FlowInbound): Promise<bo
   return startFlow(tx, ticket, { flowId: chosen.flowId, campaignId: chosen.id, messageId: input.messageId, now: input.now });
 }
 
+const selectActivePhraseCampaigns = prepare((db, p: { companyId: number }) =>
+  db
+    .selectFrom('flowCampaigns')
+    .select(['flowCampaigns.id', 'flowCampaigns.flowId', 'flowCampaigns.whatsappId', 'flowCampaigns.phrase', 'flowCampaigns.matchMode'])
+    .where('flowCampaigns.companyId', '=', p.companyId)
+    .where('flowCampaigns.status', '=', 1),
+);
 const selectActivePhraseCampaign = prepare((db, p: { companyId: number }) =>
   db.selectFrom('flowCampaigns').select('flowCampaigns.id').where('flowCampaigns.companyId', '=', p.companyId).where('flowCampaigns.status', '=', 1).limit(1),
 );

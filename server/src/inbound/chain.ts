@@ -6,13 +6,12 @@
 // first), and acts on that row only; on the row the delivery saw, a message typed just
 // before a flow's hand-over got the queue menu on top of it, and a phrase written as an agent took
 // the ticket started a flow in the agent's conversation.
-import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import { takeInboundForFlow, type FlowInbound } from '../flows-runtime/runtime.ts';
 import type { ContactRow } from '../modules/contacts/queries.ts';
 import { runAutomation, wantsAutomation } from './automation.ts';
 import type { ConnectionContext } from './connection-context.ts';
-import type { TicketRow } from '../modules/tickets/dto.ts';
+import { lockTicketRow, type TicketRow } from '../modules/tickets/dto.ts';
 
 export type ChainInput = {
   context: ConnectionContext;
@@ -25,17 +24,11 @@ export type ChainInput = {
   now: Date;
 };
 
-/** The ticket's current row, locked for the caller's write (PostgreSQL). */
-async function lockCurrentTicket(tx: Tx, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
-  const query = tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', ticketId);
-  return tx.dialect === 'postgres' ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
-}
-
 export async function runInboundChain(tx: Tx, input: ChainInput): Promise<void> {
   const { context, contact, messageId, body, now } = input;
   const companyId = input.ticket.companyId;
   // Every runtime write locks the ticket row first.
-  const ticket = await lockCurrentTicket(tx, companyId, input.ticket.id);
+  const ticket = await lockTicketRow(tx, companyId, input.ticket.id);
   if (!ticket || !wantsAutomation({ ticket, contact })) return;
   // Flows come first (DESIGN §5): a running flow, or a phrase campaign that starts one, takes the message.
   if (await takeInboundForFlow(tx, { ticket, connectionId: context.connection.id, messageId, body, ...(input.media ? { media: input.media } : {}), now })) return;

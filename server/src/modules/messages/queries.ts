@@ -2,6 +2,7 @@
 // message runs them inside its write, and building a Kysely query costs more than SQLite takes to
 // run it. Each filters by company.
 import { prepare } from '../../db/prepared.ts';
+import { valueById } from '../../db/value-by-id.ts';
 
 type QueuedMessageParams = {
   companyId: number;
@@ -55,4 +56,34 @@ export const touchTicketOnSend = prepare((db, p: { companyId: number; ticketId: 
     .set((eb) => ({ lastMessage: p.lastMessage, lastInteractionAt: p.now, updatedAt: p.now, version: eb('tickets.version', '+', 1) }))
     .where('tickets.companyId', '=', p.companyId)
     .where('tickets.id', '=', p.ticketId),
+);
+
+/** Queued message rows as queueMessages builds them (the batch form of insertQueuedMessageId). */
+export type QueuedMessageRow = Omit<QueuedMessageParams, 'companyId' | 'now'> & { fromMe: number; read: number; ack: number; sendStatus: string; createdAt: string; updatedAt: string };
+
+/** Several queued messages in one insert (a flow step's texts, a campaign's batch): their ids by pending wid. */
+export const insertQueuedMessageRows = prepare((db, p: { companyId: number; rows: QueuedMessageRow[] }) =>
+  db
+    .insertInto('messages')
+    .values(p.rows.map((row) => ({ ...row, companyId: p.companyId })))
+    .returning(['messages.id', 'messages.wid']),
+);
+
+/** Their places in the queues, in one insert. */
+export const insertOutboxRows = prepare((db, p: { companyId: number; rows: { whatsappId: number; ticketId: number; messageId: number; origin: string | null; notBefore: string | null }[] }) =>
+  db.insertInto('outbox').values(p.rows.map((row) => ({ ...row, companyId: p.companyId }))),
+);
+
+/** touchTicketOnSend for several tickets (a campaign's batch): `ticketIds[i]` shows `lastMessages[i]`. */
+export const touchTicketsOnSend = prepare((db, p: { companyId: number; ticketIds: number[]; lastMessages: string[]; now: string }) =>
+  db
+    .updateTable('tickets')
+    .set((eb) => ({
+      lastMessage: valueById<string>('tickets.id', p.ticketIds.map((id, i) => [id, p.lastMessages[i]]), 'text'),
+      lastInteractionAt: p.now,
+      updatedAt: p.now,
+      version: eb('tickets.version', '+', 1),
+    }))
+    .where('tickets.companyId', '=', p.companyId)
+    .where('tickets.id', 'in', p.ticketIds),
 );

@@ -11,8 +11,7 @@ import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../media/sto
 import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
-import { insertOutboxRow, insertQueuedMessage, insertQueuedMessageId, touchTicketOnSend } from './queries.ts';
-import { valueById } from '../../db/value-by-id.ts';
+import { insertOutboxRow, insertOutboxRows, insertQueuedMessage, insertQueuedMessageId, insertQueuedMessageRows, touchTicketOnSend, touchTicketsOnSend } from './queries.ts';
 
 /** The WhatsApp id of a message the network has not accepted yet (unique per connection until it does). */
 export const PENDING_WID_PREFIX = 'pending:';
@@ -85,7 +84,6 @@ export async function queueMessages(
   if (items.length === 0) return [];
   if (items.length === 1 && !opts.ticketTouched) return [await queueTicketMessage(tx, items[0]!.ticket, items[0]!.out)];
   const now = new Date().toISOString();
-  const t = tenant(tx.db, companyId);
   const values = items.map(({ ticket, out }) => {
     if (ticket.companyId !== companyId) throw new Error('queueMessages: a ticket of another company');
     if (ticket.whatsappId === null) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The ticket has no connection to send through.');
@@ -116,7 +114,7 @@ export async function queueMessages(
     messages = [{ id: row.id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType }];
     await insertOutboxRow(tx.db, { companyId, whatsappId: v.whatsappId, ticketId: v.ticketId, messageId: row.id, origin: items[0]!.out.origin ?? null, notBefore: items[0]!.out.notBefore ?? null });
   } else {
-    const inserted = await t.insertInto('messages', values).returning(['messages.id', 'messages.wid']).execute();
+    const { rows: inserted } = await insertQueuedMessageRows(tx.db, { companyId, rows: values });
     // RETURNING's order is not promised: matched back by the unique pending wid.
     const ids = new Map(inserted.map((r) => [r.wid, r.id]));
     messages = values.map((v) => {
@@ -124,12 +122,10 @@ export async function queueMessages(
       if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
       return { id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType };
     });
-    await t
-      .insertInto(
-        'outbox',
-        messages.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[i]!.out.origin ?? null, notBefore: items[i]!.out.notBefore ?? null })),
-      )
-      .execute();
+    await insertOutboxRows(tx.db, {
+      companyId,
+      rows: messages.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[i]!.out.origin ?? null, notBefore: items[i]!.out.notBefore ?? null })),
+    });
   }
   if (!opts.ticketTouched) {
     const last = new Map<number, { lastMessage: string }>();
@@ -138,16 +134,7 @@ export async function queueMessages(
       for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
     } else {
       // A campaign's batch: a ticket each, one statement for all of them.
-      await t
-        .updateTable('tickets')
-        .set((eb) => ({
-          lastMessage: valueById<string>('tickets.id', [...last].map(([ticketId, { lastMessage }]) => [ticketId, lastMessage]), 'text'),
-          lastInteractionAt: now,
-          updatedAt: now,
-          version: eb('tickets.version', '+', 1),
-        }))
-        .where('tickets.id', 'in', [...last.keys()])
-        .execute();
+      await touchTicketsOnSend(tx.db, { companyId, ticketIds: [...last.keys()], lastMessages: [...last.values()].map((l) => l.lastMessage), now });
     }
   }
   tx.effects.poke(companyId);

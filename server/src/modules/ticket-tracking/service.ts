@@ -3,6 +3,7 @@
 import type { Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { TicketTrackings } from '../../db/schema.ts';
+import { prepare } from '../../db/prepared.ts';
 import { tenant } from '../../db/tenant.ts';
 
 type TrackingPatch = Omit<Updateable<TicketTrackings>, 'id' | 'companyId' | 'ticketId' | 'createdAt'>;
@@ -33,6 +34,16 @@ export async function startTrackings(
     .execute();
 }
 
+const selectLatestTracking = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db
+    .selectFrom('ticketTrackings')
+    .select('ticketTrackings.id')
+    .where('ticketTrackings.companyId', '=', p.companyId)
+    .where('ticketTrackings.ticketId', '=', p.ticketId)
+    .orderBy('ticketTrackings.id', 'desc')
+    .limit(1),
+);
+
 /** Updates the ticket's latest cycle, starting one when the ticket has none yet. */
 export async function trackTicket(
   db: Database,
@@ -40,15 +51,9 @@ export async function trackTicket(
   ticket: { id: number; whatsappId: number | null; queueId: number | null; userId: number | null },
   patch: TrackingPatch,
 ): Promise<void> {
-  const t = tenant(db, companyId);
-  const latest = await t
-    .selectFrom('ticketTrackings')
-    .select('ticketTrackings.id')
-    .where('ticketTrackings.ticketId', '=', ticket.id)
-    .orderBy('ticketTrackings.id', 'desc')
-    .executeTakeFirst();
+  const latest = (await selectLatestTracking(db, { companyId, ticketId: ticket.id })).rows[0];
   if (!latest) return startTracking(db, companyId, ticket, patch);
-  await t
+  await tenant(db, companyId)
     .updateTable('ticketTrackings')
     .set({ ...patch, updatedAt: new Date().toISOString() })
     .where('ticketTrackings.id', '=', latest.id)

@@ -4,6 +4,7 @@
 import type { Ticket, TicketStatus } from '@zapdesk/sync';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { Tx } from '../../db/write.ts';
 import { prepare } from '../../db/prepared.ts';
 import type { Tickets } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -104,4 +105,18 @@ const selectTicketRow = prepare((db, p: { companyId: number; ticketId: number })
 
 export async function findTicketRow(db: Database, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
   return (await selectTicketRow(db, { companyId, ticketId })).rows[0];
+}
+
+const selectTicketRowForUpdate = prepare((db, p: { companyId: number; ticketId: number }) =>
+  db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.ticketId).forUpdate(),
+);
+
+/**
+ * The ticket as this write sees it, locked until the write ends on PostgreSQL (SQLite's writes take
+ * turns as a whole). The automation's writes (the inbound chain, flow steps, assistant turns) read
+ * it first, so that writes to one ticket queue behind each other in one lock order.
+ */
+export async function lockTicketRow(tx: Pick<Tx, 'db' | 'dialect'>, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
+  const query = tx.dialect === 'postgres' ? selectTicketRowForUpdate : selectTicketRow;
+  return (await query(tx.db, { companyId, ticketId })).rows[0];
 }
