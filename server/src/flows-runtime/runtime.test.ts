@@ -243,6 +243,37 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     expect((await desk.ticketOf(third))!.flowId).toBeNull();
   });
 
+  it('a campaign turned on, or created, answers the very next message where nothing else would', async () => {
+    // No queues, no greeting: only a phrase campaign could answer, so the pipeline asks whether one is active.
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const flowId = (await t.request('POST', '/flowbuilder', { token, body: { name: 'Boas-vindas' } })).body.id as number;
+    const node = (nodeId: string, type: string, data: Record<string, unknown>) => ({ id: nodeId, type, position: { x: 0, y: 0 }, data });
+    const saved = await t.request('POST', '/flowbuilder/flow', {
+      token,
+      body: { idFlow: flowId, nodes: [node('1', 'start', { label: 'Inicio' }), node(MSG, 'message', { label: 'Olá! Em que posso ajudar?' })], connections: [{ source: '1', target: MSG, sourceHandle: 'a', type: 'buttonedge' }] },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const created = await t.request('POST', '/flowcampaign', { token, body: { name: 'Ajuda', flowId, whatsappId: desk.connectionId, phrase: 'quero ajuda', status: false } });
+    const campaignId = created.body.id as number;
+    const first = newNumber();
+    await desk.say(first, 'quero ajuda');
+    expect(await bodies(desk, first)).toEqual([]);
+    expect((await t.request('PUT', '/flowcampaign', { token, body: { id: campaignId, name: 'Ajuda', flowId, phrase: 'quero ajuda', status: true } })).status).toBe(200);
+    const second = newNumber();
+    await desk.say(second, 'quero ajuda');
+    expect(await bodies(desk, second)).toEqual(['Olá! Em que posso ajudar?']);
+    // Off again, then a new campaign with another phrase: the next message starts it.
+    await t.request('PUT', '/flowcampaign', { token, body: { id: campaignId, name: 'Ajuda', flowId, phrase: 'quero ajuda', status: false } });
+    const third = newNumber();
+    await desk.say(third, 'quero ajuda');
+    expect(await bodies(desk, third)).toEqual([]);
+    expect((await t.request('POST', '/flowcampaign', { token, body: { name: 'Novo', flowId, phrase: 'quero comprar' } })).status).toBe(201);
+    const fourth = newNumber();
+    await desk.say(fourth, 'quero comprar');
+    expect(await bodies(desk, fourth)).toEqual(['Olá! Em que posso ajudar?']);
+  });
+
   it('contains mode matches the phrase as whole words; another connection’s campaign does not start', async () => {
     const { desk, token, flowId } = await setup({ phrase: 'orçamento', matchMode: 'contains' });
     const from = newNumber();

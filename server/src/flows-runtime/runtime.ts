@@ -13,7 +13,6 @@ import { companyPlanAllows, companyPlanAllowsSoon } from '../auth/plan-gate.ts';
 import { emit, ticketEvent } from '../events/emit.ts';
 import { tenant } from '../db/tenant.ts';
 import { prepare } from '../db/prepared.ts';
-import type { Database } from '../db/database.ts';
 import type { Tx } from '../db/write.ts';
 import { serverTimeZone, textLanguage } from '../inbound/reply.ts';
 import { flowMediaPath } from '../modules/flows/media.ts';
@@ -336,17 +335,7 @@ const selectActivePhraseCampaigns = prepare((db, p: { companyId: number }) =>
     .where('flowCampaigns.companyId', '=', p.companyId)
     .where('flowCampaigns.status', '=', 1),
 );
-const selectActivePhraseCampaign = prepare((db, p: { companyId: number }) =>
-  db.selectFrom('flowCampaigns').select('flowCampaigns.id').where('flowCampaigns.companyId', '=', p.companyId).where('flowCampaigns.status', '=', 1).limit(1),
-);
 
-/**
- * Whether a phrase campaign could start a flow for a message of this company (one keyed read
- * outside any write): the inbound pipeline opens no write for a message nothing would answer.
- */
-export async function mayStartPhraseFlow(r: { db: Database }, companyId: number): Promise<boolean> {
-  return (await selectActivePhraseCampaign(r.db, { companyId })).rows.length > 0;
-}
 
 /** Ends the ticket's running flow (an agent's stop, the ticket taken or closed): its timer is cancelled, nothing is sent. */
 export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()): Promise<boolean> {

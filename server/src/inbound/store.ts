@@ -14,7 +14,7 @@ import { peerNumber, type ContactRow } from '../modules/contacts/queries.ts';
 import { previewOf } from '../modules/messages/dto.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../modules/media/storage.ts';
 import type { TicketRow } from '../modules/tickets/dto.ts';
-import { mayStartPhraseFlow } from '../flows-runtime/runtime.ts';
+import { mayStartPhraseFlow } from '../flows-runtime/phrase-hint.ts';
 import { findAwaitingConfirmations, type AwaitingConfirmation } from '../modules/campaigns/dispatch/replies.ts';
 import { lookUpBatch, NO_LOOKUPS } from './lookups.ts';
 import { insertMessageRows, selectMessageByWid, selectStoredWids, touchTicket, touchTicketRows, type MessageValues } from './queries.ts';

@@ -7,6 +7,7 @@ import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
+import { phraseCampaignsChanged } from '../../flows-runtime/phrase-hint.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { toPhraseCampaignDto, type PhraseCampaignDto, type PhraseCampaignRow } from './dto.ts';
 
@@ -53,6 +54,7 @@ export async function createPhraseCampaign(tx: Tx, actor: Actor, input: PhraseCa
     .returningAll()
     .executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  phraseCampaignsChanged(tx, actor.companyId);
   return toPhraseCampaignDto(row);
 }
 
@@ -75,6 +77,7 @@ export async function updatePhraseCampaign(tx: Tx, actor: Actor, input: PhraseCa
     .returningAll()
     .executeTakeFirstOrThrow();
   tx.effects.poke(actor.companyId);
+  phraseCampaignsChanged(tx, actor.companyId);
   return toPhraseCampaignDto(row);
 }
 
@@ -82,4 +85,5 @@ export async function deletePhraseCampaign(tx: Tx, actor: Actor, id: number): Pr
   await getRow(tx.db, actor.companyId, id);
   await tenant(tx.db, actor.companyId).deleteFrom('flowCampaigns').where('flowCampaigns.id', '=', id).execute();
   tx.effects.poke(actor.companyId);
+  phraseCampaignsChanged(tx, actor.companyId);
 }
