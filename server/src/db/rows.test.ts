@@ -1,0 +1,43 @@
+// SQLite's rows as the driver builds them (database.ts rowBuilder): camelCase names as Kysely's
+// CamelCasePlugin gives them, whatever the statement (selects, RETURNING, raw SQL, streams), and a
+// statement SQLite re-prepared after a schema change answers its new columns.
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, selectArrays } from './database.ts';
+
+describe('SQLite rows', () => {
+  const { db } = openDatabase(':memory:');
+  afterAll(() => db.destroy());
+
+  it('names columns in camelCase for every kind of statement, and follows a schema change', async () => {
+    await sql`create table gadgets (id integer primary key, company_id integer not null, display_name text, price_in_cents integer, blob_data blob)`.execute(db);
+    const inserted = await sql<{ id: number; displayName: string }>`insert into gadgets (company_id, display_name, price_in_cents, blob_data) values (1, 'Caneca', 2500, ${Buffer.from('ab')}), (1, 'Copo', null, null) returning id, display_name`.execute(db);
+    expect(inserted.rows).toEqual([
+      { id: 1, displayName: 'Caneca' },
+      { id: 2, displayName: 'Copo' },
+    ]);
+    const all = await sql`select * from gadgets order by id`.execute(db);
+    expect(all.rows).toEqual([
+      { id: 1, companyId: 1, displayName: 'Caneca', priceInCents: 2500, blobData: Buffer.from('ab') },
+      { id: 2, companyId: 1, displayName: 'Copo', priceInCents: null, blobData: null },
+    ]);
+    expect(Object.keys(all.rows[0]!)).toEqual(['id', 'companyId', 'displayName', 'priceInCents', 'blobData']);
+    // Two columns of one name: the later one's value, at the first one's place (as row objects were).
+    expect((await sql`select 1 as x_y, 2 as other, 3 as x_y`.execute(db)).rows).toEqual([{ xY: 3, other: 2 }]);
+    // Names that are not plain identifiers.
+    expect((await sql`select 1 as "we""ird name", 2 as "it's"`.execute(db)).rows).toEqual([{ 'we"ird name': 1, "it's": 2 }]);
+    // The same statement after a column is added: the new column is there.
+    await sql`alter table gadgets add column stock_count integer not null default 7`.execute(db);
+    const again = await sql`select * from gadgets order by id`.execute(db);
+    expect(again.rows[1]).toEqual({ id: 2, companyId: 1, displayName: 'Copo', priceInCents: null, blobData: null, stockCount: 7 });
+    // Streams, and arrays for selectArrays, from the same statements.
+    const streamed = [];
+    for await (const row of db.selectFrom('gadgets' as never).selectAll().stream()) streamed.push(row);
+    expect(streamed).toEqual(again.rows);
+    expect(await selectArrays(db, sql`select id, display_name from gadgets order by id`.compile(db))).toEqual([
+      [1, 'Caneca'],
+      [2, 'Copo'],
+    ]);
+    expect((await sql`select * from gadgets where id = 99`.execute(db)).rows).toEqual([]);
+  });
+});
