@@ -1,11 +1,11 @@
 // The assistant_turns rows (migration 20261128T130000): a turn is queued in the write that decided
 // an assistant answers, claimed by the worker, and ends `done` (in the write of its answer) or
 // `failed`. Nothing here calls the network.
-import { sql, type Selectable } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { Database, Dialect } from '../db/database.ts';
 import type { AssistantTurns } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
-import type { Tx } from '../db/write.ts';
+import type { Reader, Tx } from '../db/write.ts';
 
 export type TurnRow = Selectable<AssistantTurns>;
 /** prompt: a prompt's id; integration: a queue integration's id; flow: a flow run's id (its typebot or openai node). */
@@ -37,16 +37,25 @@ export async function queueTurn(tx: Tx, input: { companyId: number; ticketId: nu
  * caller takes each ticket's oldest one, and only when it is due (a turn waiting for its retry
  * holds the ticket's later ones back).
  */
-export async function findQueuedTurns(db: Database, busyTickets: Set<number>, limit: number): Promise<TurnRow[]> {
-  return db
+export async function findQueuedTurns(r: Pick<Reader, 'db' | 'dialect'>, busyTickets: Set<number>, limit: number): Promise<TurnRow[]> {
+  return r.db
     .selectFrom('assistantTurns')
     .selectAll()
     .where(sql<boolean>`state in ('queued', 'running')`)
     .where('assistantTurns.state', '=', 'queued')
-    .$if(busyTickets.size > 0, (q) => q.where('assistantTurns.ticketId', 'not in', [...busyTickets]))
+    .$if(busyTickets.size > 0, (q) => q.where(notAmong('assistant_turns.ticket_id', [...busyTickets], r.dialect)))
     .orderBy('assistantTurns.id')
     .limit(limit)
     .execute();
+}
+
+/**
+ * `column not in (…ids)` with the ids as one parameter, so the statement's text stays the same
+ * whatever their number: up to the worker's concurrency (256) tickets are under way, and a list
+ * of parameters made a new statement (compiled and prepared anew) for each length.
+ */
+function notAmong(column: string, ids: number[], dialect: Dialect): RawBuilder<boolean> {
+  return dialect === 'postgres' ? sql<boolean>`${sql.ref(column)} <> all(${ids}::integer[])` : sql<boolean>`${sql.ref(column)} not in (select value from json_each(${JSON.stringify(ids)}))`;
 }
 
 /** Takes the turns for this process, in one statement; answers the ids it got (others took the rest). */

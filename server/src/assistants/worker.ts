@@ -40,7 +40,7 @@ export function createAssistants(opts: { concurrency: number; pollMs?: number })
   async function claimDue(app: AppDeps): Promise<boolean> {
     const room = opts.concurrency - busy.size;
     if (room <= 0) return false;
-    const queued = await findQueuedTurns(app.db, busy, room * 4);
+    const queued = await findQueuedTurns(app, busy, room * 4);
     // Each ticket's oldest turn if it is due, as many as there is room for, claimed together.
     const now = new Date().toISOString();
     const first = new Map<number, (typeof queued)[number]>();
