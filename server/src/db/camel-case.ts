@@ -1,5 +1,4 @@
-// Result rows renamed to camelCase (PostgreSQL's; SQLite's driver names its rows itself, database.ts
-// rowBuilder, with camelCaseName). Kysely's CamelCasePlugin rebuilds each row with Array.reduce,
+// Result rows renamed to camelCase. Kysely's CamelCasePlugin rebuilds each row with Array.reduce,
 // adding its columns one by one: under load that is a few percent of the server's CPU (a burst of
 // pushes and pulls maps hundreds of thousands of rows). The rows of one result have the same
 // columns, so each set of columns gets a function, made once, that copies a row as one object
@@ -40,28 +39,6 @@ export class ResultCamelCasePlugin extends CamelCasePlugin {
     }
     return mapper;
   }
-}
-
-/**
- * For SQLite: its rows come out of the driver renamed already (database.ts rowBuilder), so only the
- * queries are transformed (camelCase identifiers to snake_case).
- */
-export class QueryCamelCasePlugin extends CamelCasePlugin {
-  override async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
-
-class Namer extends CamelCasePlugin {
-  name(column: string): string {
-    return this.camelCase(column);
-  }
-}
-const namer = new Namer();
-
-/** A column's name as the plugin gives it to results (`ticket_id` → `ticketId`). */
-export function camelCaseName(column: string): string {
-  return namer.name(column);
 }
 
 /** Kysely's own test: an object literal (or one without a prototype), not a Date, Buffer or class instance. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
 import pg from 'pg';
-import { camelCaseName, QueryCamelCasePlugin, ResultCamelCasePlugin } from './camel-case.ts';
+import { ResultCamelCasePlugin } from './camel-case.ts';
 import { startCheckpointer, type Checkpointer, type CheckpointStats } from './checkpointer.ts';
 import { FOLD_FUNCTION, foldText } from './fold.ts';
 import type { DB } from './schema.ts';
@@ -17,12 +17,11 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** Opens the database named by a URL: `postgres://…` for PostgreSQL, otherwise a SQLite file path (or `:memory:`). */
 export function openDatabase(url: string): { db: Database; dialect: Dialect } {
+  const plugins = [new ResultCamelCasePlugin()];
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new ResultCamelCasePlugin()] }), dialect: 'postgres' };
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
   }
-  // SQLite's rows come out of the driver with camelCase names already (rowBuilder).
-  const plugins = [new QueryCamelCasePlugin()];
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   const writer = openSqlite(file, false);
   // A file has a second, read-only connection: reads outside a write need not wait for it (WAL).
@@ -187,21 +186,13 @@ class RoutedConnection implements DatabaseConnection {
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(query.query)) throw new Error('SQLite streams select queries only');
     const sqlite = this.bound ? this.writer : this.reader;
-    const statement = sqlite.prepare(query.sql);
-    for (const row of statement.iterate(query.parameters)) yield { rows: [rowBuilder(statement, row as unknown[])(row as unknown[]) as R] };
+    for (const row of sqlite.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
   }
 }
 
 function run<R>(sqlite: SQLite.Database, query: CompiledQuery): QueryResult<R> {
   const statement = sqlite.prepare(query.sql);
-  if (statement.reader) {
-    const rows = statement.all(query.parameters) as unknown[][];
-    if (rows.length === 0) return { rows: [] };
-    const build = rowBuilder(statement, rows[0]!);
-    const built = new Array<R>(rows.length);
-    for (let i = 0; i < rows.length; i++) built[i] = build(rows[i]!) as R;
-    return { rows: built };
-  }
+  if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
   const { changes, lastInsertRowid } = statement.run(query.parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
@@ -281,8 +272,13 @@ export async function runFirst<R>(db: Database, query: CompiledQuery<R>): Promis
 export async function selectArrays(db: Database, query: CompiledQuery): Promise<unknown[][]> {
   const handles = db.isTransaction ? undefined : writers.get(db);
   if (!handles) return (await db.executeQuery<Record<string, unknown>>(query)).rows.map((row) => Object.values(row));
-  // The connection's statements that return rows answer arrays already (cachePreparedStatements).
-  return handles.reader.prepare(query.sql).all(query.parameters) as unknown[][];
+  // The statement is the connection's cached one: back to objects before anyone else runs it.
+  const statement = handles.reader.prepare(query.sql).raw(true);
+  try {
+    return statement.all(query.parameters) as unknown[][];
+  } finally {
+    statement.raw(false);
+  }
 }
 
 /**
@@ -331,35 +327,10 @@ function cachePreparedStatements(sqlite: SQLite.Database, max = 1000): void {
       return hit;
     }
     const statement = prepare(source);
-    if (statement.reader) statement.raw(true);
     cache.set(source, statement);
     if (cache.size > max) cache.delete(cache.keys().next().value!);
     return statement;
   }) as typeof sqlite.prepare;
-}
-
-type RowBuilder = { columns: number; build: (values: unknown[]) => Record<string, unknown> };
-const rowBuilders = new WeakMap<SQLite.Statement, RowBuilder>();
-
-/**
- * The function that makes a statement's row object from its values, with the columns' camelCase
- * names (as Kysely's CamelCasePlugin names them), made once per statement. better-sqlite3 sets each
- * property of a row object from C++, one call per value, and the plugin then copied every row to
- * rename it. Here statements answer arrays (raw) and each object is built as one literal, already
- * renamed: 50 messages read through Kysely took a fifth less (median), the small batches of the
- * inbound pipeline about a tenth. A statement re-prepared by SQLite after a schema change may
- * answer other columns: then its builder is made again.
- */
-function rowBuilder(statement: SQLite.Statement, sample: unknown[]): RowBuilder['build'] {
-  let builder = rowBuilders.get(statement);
-  if (!builder || builder.columns !== sample.length) {
-    const names = statement.columns().map((c) => camelCaseName(c.name));
-    // Names come from the statement; JSON.stringify writes each as a JavaScript string literal.
-    const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`);
-    builder = { columns: names.length, build: new Function('v', `return { ${fields.join(', ')} };`) as RowBuilder['build'] };
-    rowBuilders.set(statement, builder);
-  }
-  return builder.build;
 }
 
 export function nowIso(): string {

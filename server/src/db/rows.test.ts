@@ -1,6 +1,7 @@
-// SQLite's rows as the driver builds them (database.ts rowBuilder): camelCase names as Kysely's
-// CamelCasePlugin gives them, whatever the statement (selects, RETURNING, raw SQL, streams), and a
-// statement SQLite re-prepared after a schema change answers its new columns.
+// SQLite's rows through the driver (database.ts: cached statements, selectArrays): camelCase
+// through the plugin whatever the statement (selects, RETURNING, raw SQL, streams), the columns'
+// own names without it (withoutPlugins); a cached statement SQLite re-prepared after a schema
+// change answers its new columns.
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, selectArrays } from './database.ts';
@@ -39,5 +40,7 @@ describe('SQLite rows', () => {
       [2, 'Copo'],
     ]);
     expect((await sql`select * from gadgets where id = 99`.execute(db)).rows).toEqual([]);
+    // Without the plugin, the columns' own names (the chats view and the migrations read so).
+    expect((await sql`select id, company_id, display_name from gadgets order by id limit 1`.execute(db.withoutPlugins())).rows).toEqual([{ id: 1, company_id: 1, display_name: 'Caneca' }]);
   });
 });
