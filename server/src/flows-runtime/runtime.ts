@@ -20,7 +20,7 @@ import { mimeOfPath, removeMediaFile, resolveMediaFile, saveTicketMedia } from '
 import { previewOf } from '../modules/messages/dto.ts';
 import { queueMessages, type OutgoingMessage } from '../modules/messages/send.ts';
 import { trackTicket } from '../modules/ticket-tracking/service.ts';
-import type { TicketRow } from '../modules/tickets/dto.ts';
+import { findTicketRow, type TicketRow } from '../modules/tickets/dto.ts';
 import { queueTurn } from '../assistants/turns.ts';
 import { earlierRunVariables, loadVersionGraph, lockRun, lockRunningRun, lockTicket, readState, type RunRow } from './runs.ts';
 
@@ -115,7 +115,6 @@ const updateRunStep = prepare(
       .where('flowRuns.id', '=', p.runId),
 );
 const selectQueueId = prepare((db, p: { companyId: number; queueId: number }) => db.selectFrom('queues').select('queues.id').where('queues.companyId', '=', p.companyId).where('queues.id', '=', p.queueId));
-const selectTicket = prepare((db, p: { companyId: number; ticketId: number }) => db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.ticketId));
 const insertTimer = prepare((db, p: { companyId: number; runId: number; timerId: string; dueAt: string }) =>
   db.insertInto('flowTimers').values({ companyId: p.companyId, runId: p.runId, timerId: p.timerId, dueAt: p.dueAt }),
 );
@@ -353,7 +352,7 @@ export async function stopTicketFlow(tx: Tx, ticket: TicketRow, now = new Date()
 export async function fireRunTimer(tx: Tx, companyId: number, runId: number, timerId: string, now: Date): Promise<'fired' | 'stopped' | 'stale'> {
   const run = await lockRun(tx, companyId, runId);
   if (!run || run.status !== 'running') return 'stale';
-  const ticket = (await selectTicket(tx.db, { companyId, ticketId: run.ticketId })).rows[0];
+  const ticket = await findTicketRow(tx.db, companyId, run.ticketId);
   if (!ticket) return 'stale';
   if (ticket.status !== 'pending' || ticket.userId !== null) {
     await advance(tx, run, ticket, { type: 'stop' }, now);
@@ -376,7 +375,7 @@ export async function resumeExternal(tx: Tx, companyId: number, runId: number, n
   if (!run || run.status !== 'running') return false;
   const awaiting = readState(run).awaiting;
   if (awaiting?.kind !== 'external' || awaiting.nodeId !== nodeId) return false;
-  const ticket = await tenant(tx.db, companyId).selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', run.ticketId).executeTakeFirst();
+  const ticket = await findTicketRow(tx.db, companyId, run.ticketId);
   if (!ticket) return false;
   await advance(tx, run, ticket, { type: 'external', nodeId, outcome }, now);
   return true;
