@@ -129,6 +129,27 @@ describe.each(DIALECTS)('deliveries arriving together on %s', (dialect) => {
     expect(tickets.map((x) => x.unreadMessages)).toEqual(Array(21).fill(2));
   });
 
+  it('deliveries reaching the queue in one turn of the event loop, each after awaits of its own, are stored in one batch', async () => {
+    const { company } = await seedTenant(t);
+    const batches: string[][] = [];
+    const store: Store<string, string> = async (_tx, items) => {
+      batches.push(items);
+      return items;
+    };
+    // As deliveries come from the channels: started together, each reaching the queue a few
+    // awaits later than the one before (their own lookups and locks).
+    const arrive = async (item: string, awaits: number) => {
+      for (let i = 0; i < awaits; i++) await Promise.resolve();
+      return runGrouped(t.deps, company.id, item, store);
+    };
+    expect(await Promise.all(['a', 'b', 'c', 'd'].map((item, i) => arrive(item, 3 * i)))).toEqual(['a', 'b', 'c', 'd']);
+    expect(batches).toEqual([['a', 'b', 'c', 'd']]);
+    // One arriving in a later turn, with nothing else under way, has a batch of its own.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await arrive('e', 0)).toBe('e');
+    expect(batches).toEqual([['a', 'b', 'c', 'd'], ['e']]);
+  });
+
   it('one by one, a delivery whose statement deadlocked is tried again in its savepoint; one failing for good fails alone', async () => {
     const { company } = await seedTenant(t);
     const db = tenant(t.db, company.id);
