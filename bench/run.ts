@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFlags } from '../server/test/process.ts';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
@@ -15,7 +16,8 @@ const files = readdirSync(dir)
 const results: Record<string, unknown> = {};
 for (const file of files) {
   const name = file.replace(/\.bench\.ts$/, '');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, file)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  // With `npm start`'s Node flags: most benchmarks run the server in their own process.
+  const run = spawnSync(process.execPath, [...startFlags(), '--import', 'tsx', path.join(dir, file)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
   // A benchmark prints its result as the last JSON line; anything before it is progress.
   const last = run.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
   try {

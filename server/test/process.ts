@@ -2,6 +2,7 @@
 // with SIGKILL mid-work and start again on the same data. `npm start`'s entry (server/src/main.ts)
 // on a DATA_DIR and database of the test's, free ports, the demo company seeded.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,15 @@ import { prepareGuardedDatabase } from './version-guard.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_PASSWORD = 'process-test-password';
+
+/**
+ * Node's own flags in `npm start` (package.json, before `--import`): a process started here, or a
+ * benchmark playing the server in its own process, runs as the product does.
+ */
+export function startFlags(): string[] {
+  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  return start.slice(1, start.indexOf('--import'));
+}
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -41,7 +51,7 @@ export async function startServerProcess(opts: { dataDir: string; databaseUrl?: 
   if (opts.guard !== false) await prepareGuardedDatabase(opts.databaseUrl ?? path.join(opts.dataDir, 'zapdesk.db'));
   const port = opts.port ?? (await freePort());
   const webPort = opts.webPort ?? (await freePort());
-  const child = spawn(process.execPath, [...(opts.execArgv ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, [...startFlags(), ...(opts.execArgv ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
