@@ -20,6 +20,11 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'name' }] });
     expect(Number(await countPlans())).toBe(before);
+    // Deep in a body: the path names it.
+    const push = { pushVersion: 1, clientGroupID: 'nul-group', mutations: [{ id: 1, clientID: 'nul-client', name: 'sendMessage', args: { ticketId: 1, body: 'a\u0000b' } }] };
+    const deep = await t.request('POST', '/sync/push', { token, body: push });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'mutations.0.args.body' }] });
   });
 
   it('answers a body over the limit with 413 ERR_PAYLOAD_TOO_LARGE', async () => {

@@ -7,20 +7,27 @@ export function toIssues(error: z.ZodError): ValidationIssue[] {
   return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
 
-/** The path of the first string holding a NUL character: PostgreSQL cannot store one in text. */
-function findNul(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : undefined;
+/**
+ * The path (keys, outermost first) of the first string holding a NUL character: PostgreSQL cannot
+ * store one in text. Every request body is walked, so the walk allocates nothing unless it finds one.
+ */
+function findNul(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? [] : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const found = findNul(child, [...path, key]);
-    if (found !== undefined) return found;
+  for (const key in value) {
+    const found = findNul((value as Record<string, unknown>)[key]);
+    if (found) {
+      found.unshift(key);
+      return found;
+    }
   }
   return undefined;
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const nulAt = findNul(input);
-  if (nulAt !== undefined) {
+  const nulPath = findNul(input);
+  if (nulPath !== undefined) {
+    const nulAt = nulPath.join('.') || 'body';
     const message = 'Text may not contain the NUL character';
     throw new AppError('ERR_VALIDATION', `${nulAt}: ${message}`, { issues: [{ path: nulAt, message }] });
   }
