@@ -12,12 +12,18 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_PASSWORD = 'process-test-password';
 
 /**
- * Node's own flags in `npm start` (package.json, before `--import`): a process started here, or a
- * benchmark playing the server in its own process, runs as the product does.
+ * Node's own flags in `npm start` (package.json: `node <flags> --import tsx <entry>`, the loader
+ * left out): a process started here, or a benchmark playing the server in its own process, runs
+ * as the product does.
  */
 export function startFlags(): string[] {
-  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  return start.slice(1, start.indexOf('--import'));
+  const args = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
+  const flags: string[] = [];
+  for (let i = 0; i < args.length && args[i]!.startsWith('--'); i++) {
+    if (args[i] === '--import') i++;
+    else flags.push(args[i]!);
+  }
+  return flags;
 }
 
 export const freePort = () =>
