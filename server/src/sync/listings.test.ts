@@ -2,13 +2,14 @@
 // CVR rows as maps view → listing id, a lost listing meaning a full resync, and garbage collection.
 import { sql } from 'kysely';
 import type { PatchOperation } from 'replicache';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedPlan, seedTicket, seedUser } from '../../test/seed.ts';
 import { pull } from './pull.ts';
 import { createSyncStore, CVRS_KEPT } from './store.ts';
+import { VIEWS } from './views/index.ts';
 
 describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {
   let t: TestApp;
@@ -236,5 +237,26 @@ describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {
     expect(twice.sort()).toEqual([1, 2]);
     const theirs = await tenant(t.db, other.company.id).selectFrom('replicacheCvrs').select(['replicacheCvrs.version']).where('replicacheCvrs.clientGroupId', '=', foreign).execute();
     expect(theirs).toHaveLength(1);
+  });
+
+  it('a pull whose rows fail to be read after its CVR was saved leaves the client where it was: its next pull brings them', async () => {
+    const w = await seedTeam();
+    const store = createSyncStore(t.db, dialect);
+    const group = `gf-${w.company.id}`;
+    const first = await pull(t.deps, store, w.admin, req(group, null));
+    const fresh = await tenant(t.db, w.company.id).insertInto('tags', { name: 'after' }).returning('id').executeTakeFirstOrThrow();
+    const tagView = VIEWS.find((v) => v.name === 'tag')!;
+    const failing = vi.spyOn(tagView, 'getValues').mockRejectedValueOnce(new Error('the read failed'));
+    try {
+      await expect(pull(t.deps, store, w.admin, req(group, first.response.cookie))).rejects.toThrow('the read failed');
+    } finally {
+      failing.mockRestore();
+    }
+    // The failed pull saved its CVR (its write ran beside the read); the client never got that cookie.
+    const versions = await tenant(t.db, w.company.id).selectFrom('replicacheCvrs').select('replicacheCvrs.version').where('replicacheCvrs.clientGroupId', '=', group).execute();
+    expect(versions.map((r) => r.version).sort()).toEqual([1, 2]);
+    const again = await pull(t.deps, store, w.admin, req(group, first.response.cookie));
+    expect(keysOf(again.response.patch, 'put')).toContain(`tag/${fresh.id}`);
+    expect(again.response.cookie).toEqual({ order: 3 });
   });
 });

@@ -117,29 +117,36 @@ async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { act
     return { response: { cookie: req.cookie as Cookie, lastMutationIDChanges: {}, patch: [] }, stats: { path: 'same-view', rows: 0 } };
   }
 
-  // 8. Full rows only for what is new or newer. The puts of a small diff between two cached
+  // 8. Store the new CVR under the next version of the group (a map view → shared listing id; old
+  //    ones beyond a few are dropped). Its write waits for SQLite's writer, so the rows of step 9
+  //    are read meanwhile. Should they fail, the saved CVR is one no cookie names, never a wrong one.
+  const saving = store.saveCvr(actor, groupId, baseVersion, next);
+
+  // 9. Full rows only for what is new or newer. The puts of a small diff between two cached
   //    listings are kept on the diff for the next user of the same audience (the version rule makes
   //    the values a function of id and version), so a poke reads the changed rows once.
   const patch: PatchOperation[] = [];
   if (!base) patch.push({ op: 'clear' });
   const puts: PatchOperation[] = [];
-  for (const view of VIEWS) {
-    const d = diff[view.name];
-    if (!d) continue;
-    // Dels go first: a key that moved between two views of one prefix is deleted, then put.
-    for (const id of d.dels) patch.push({ op: 'del', key: `${view.prefix}/${id}` });
-    if (d.puts.length === 0) continue;
-    const read = async () => (await view.getValues(ctx, d.puts)).map(({ id, value }): PatchOperation => ({ op: 'put', key: `${view.prefix}/${id}`, value }));
-    const key = keys[view.name];
-    const shared = base && key !== null && d.puts.length <= SHARED_PUTS_MAX ? `${actor.companyId}|${key}|${view.valueScope?.(actor) ?? ''}` : null;
-    puts.push(...(shared ? await sharedPuts(d, shared, read) : await read()));
+  try {
+    for (const view of VIEWS) {
+      const d = diff[view.name];
+      if (!d) continue;
+      // Dels go first: a key that moved between two views of one prefix is deleted, then put.
+      for (const id of d.dels) patch.push({ op: 'del', key: `${view.prefix}/${id}` });
+      if (d.puts.length === 0) continue;
+      const read = async () => (await view.getValues(ctx, d.puts)).map(({ id, value }): PatchOperation => ({ op: 'put', key: `${view.prefix}/${id}`, value }));
+      const key = keys[view.name];
+      const shared = base && key !== null && d.puts.length <= SHARED_PUTS_MAX ? `${actor.companyId}|${key}|${view.valueScope?.(actor) ?? ''}` : null;
+      puts.push(...(shared ? await sharedPuts(d, shared, read) : await read()));
+    }
+  } catch (err) {
+    await saving.catch(() => undefined);
+    throw err;
   }
   const rows = puts.length;
   patch.push(...puts);
-
-  // 9. Store the new CVR under the next version of the group (a map view → shared listing id);
-  //    old ones beyond a few are dropped.
-  const version = await store.saveCvr(actor, groupId, baseVersion, next);
+  const version = await saving;
 
   // 10. lastMutationIDChanges: clients of the group whose lastMutationID moved since the base CVR.
   return { response: { cookie: { order: version }, lastMutationIDChanges: Object.fromEntries(changedClients), patch }, stats: { path: 'patch', rows } };
