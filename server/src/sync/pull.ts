@@ -22,7 +22,7 @@ export type PullRequest = z.infer<typeof pullRequestSchema>;
 
 const cookieSchema = z.object({ order: z.number().int().nonnegative() });
 
-/** Diffs up to this many puts keep their operations for the next user (see step 8). */
+/** Diffs up to this many puts keep their operations for the next user (see step 9). */
 const SHARED_PUTS_MAX = 200;
 
 function sharedPuts(d: ViewDiff, key: string, read: () => Promise<PatchOperation[]>): Promise<PatchOperation[]> {
