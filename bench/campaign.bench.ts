@@ -13,7 +13,7 @@
 // messageJitter (5 % slack on the bounds).
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL; BENCH_PACING=0 leaves the
 // pacing part out. Prints one JSON object.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPostgresDatabase } from '../server/test/harness.ts';
@@ -186,4 +186,5 @@ try {
 } finally {
   await server.kill('SIGTERM');
   await pg?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
 }

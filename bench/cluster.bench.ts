@@ -21,7 +21,7 @@
 //     starts again on its ports between rounds. Requests through the balancer meanwhile are counted.
 // PostgreSQL from BENCH_POSTGRES_URL or TEST_POSTGRES_URL. BENCH_SERVER_PROFILE=<dir>: each instance
 // writes a CPU profile there when it stops (not those killed). Prints one JSON object.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import argon2 from 'argon2';
@@ -356,4 +356,5 @@ try {
   await Promise.all(servers.map((s) => s.kill('SIGTERM')));
   await db.destroy();
   await pg.drop();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

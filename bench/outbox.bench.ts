@@ -9,7 +9,7 @@
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL; BENCH_SERVER_PROFILE and
 // BENCH_SERVER_NODE_OPTIONS as in lib.ts serverExecArgv. Prints one JSON object.
 import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,4 +163,5 @@ try {
 } finally {
   await server.kill('SIGTERM');
   await pg?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import { createAssistants } from '../src/assistants/worker.ts';
 import { createWebhookWorker } from '../src/webhooks/worker.ts';
 import { createSecretBox } from '../src/auth/secret-box.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -122,6 +122,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
       await deps.realtime.close();
       await db.destroy();
       await dropDatabase?.();
+      // The app's data folder is its own (benchmarks use this harness too, outside the test run's folder).
+      rmSync(dataDir, { recursive: true, force: true });
       // A refusal some loop caught and only logged fails the test all the same.
       assertNoGuardViolations(log.lines);
       unwatch();
