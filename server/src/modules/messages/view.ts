@@ -13,18 +13,18 @@ import { toMessageDtos } from './dto.ts';
 export const SYNCED_MESSAGES_PER_TICKET = 50;
 
 /**
- * A window entry: what orders it (created_at, id) and what its listed version is made of, so a
- * window can be brought up to date from the rows that changed (see `updateWindow`).
+ * A window entry: the listed row itself (`id` and `version`, all a listing reads of it), with what
+ * orders it (created_at, message id) and what its listed version is made of, so a window can be
+ * brought up to date from the rows that changed (see `updateWindow`). A window's entries are its
+ * part of the listing as they are: no copy of the rows is made per pull.
  */
-type Entry = {
-  id: number;
+type Entry = VersionRow & {
+  messageId: number;
   createdAt: string;
-  version: number;
+  messageVersion: number;
   contactVersion: number;
   quotedMsgId: number | null;
   quotedVersion: number;
-  /** The listed row, shared by every window that holds this entry unchanged. */
-  row: VersionRow;
 };
 
 /**
@@ -33,7 +33,7 @@ type Entry = {
  * messages removed (migration 20261129T190000) and the company's contacts counter (the values
  * show the sender's name).
  */
-type Part = { mark: number; removed: number; contacts: number; entries: Entry[]; rows: VersionRow[]; usedAt: number };
+type Part = { mark: number; removed: number; contacts: number; entries: Entry[]; usedAt: number };
 
 // Per database (tests run many in one process), per ticket id; tickets of every company share the
 // map because ticket ids are unique within a database. Parts unused for PART_IDLE_MS are dropped.
@@ -101,18 +101,19 @@ async function changedRows(ctx: ViewContext, since: Map<number, number>): Promis
   return (await selectArrays(ctx.db, query)) as WindowRow[];
 }
 
-const listedVersion = (e: Omit<Entry, 'row'>) => `${e.version}:${e.contactVersion}.${e.quotedVersion}`;
+const listedVersion = (messageVersion: number, contactVersion: number, quotedVersion: number) => `${messageVersion}:${contactVersion}.${quotedVersion}`;
 
-function toEntry([id, ticketId, version, contactVersion, quotedVersion, , createdAt, quotedMsgId]: WindowRow): Entry {
-  const e = { id, createdAt, version, contactVersion: contactVersion ?? 0, quotedMsgId, quotedVersion: quotedVersion ?? 0 };
-  return { ...e, row: { id: `${ticketId}/${id}`, version: listedVersion(e) } };
+function toEntry([messageId, ticketId, messageVersion, contact, quoted, , createdAt, quotedMsgId]: WindowRow): Entry {
+  const contactVersion = contact ?? 0;
+  const quotedVersion = quoted ?? 0;
+  return { id: `${ticketId}/${messageId}`, version: listedVersion(messageVersion, contactVersion, quotedVersion), messageId, createdAt, messageVersion, contactVersion, quotedMsgId, quotedVersion };
 }
 
 /** A quote of another ticket's message moves with that ticket's mark, not this one's: such a window is not kept. */
 const quotesElsewhere = (r: WindowRow) => r[5] !== null && r[5] !== r[1];
 
 /** Newest first, as the windows are read (created_at desc, id desc; SQLite compares text as JS does here). */
-const newestFirst = (a: Entry, b: Entry) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1);
+const newestFirst = (a: Entry, b: Entry) => (a.createdAt === b.createdAt ? b.messageId - a.messageId : a.createdAt < b.createdAt ? 1 : -1);
 
 /** The newest 50 messages of each ticket, newest first; `cacheable` false when one quotes another ticket's message. */
 async function readWindows(ctx: ViewContext, ticketIds: number[]) {
@@ -130,43 +131,50 @@ async function readWindows(ctx: ViewContext, ticketIds: number[]) {
 
 /**
  * A kept window brought up to date by the rows of its ticket that changed since (all of them, in
- * or out of the window): the changed ones replace theirs, new ones come in, a quote of a changed
- * message takes its version, and the newest 50 remain. Nothing left the ticket (`removed` did not
- * move), so no row the window lacks can be among the newest 50 but a changed one. Undefined when
- * it cannot be (a row changed its place in the order, or quotes another ticket): read it whole.
+ * or out of the window): a changed one in the window is replaced in its place (its time did not
+ * move), new ones are merged in by time, a quote of a changed message takes its version, and the
+ * newest 50 remain. Nothing left the ticket (`removed` did not move), so no row the window lacks can
+ * be among the newest 50 but a changed one. Undefined when it cannot be (a row changed its place in
+ * the order, or quotes another ticket): read it whole. Nothing that shows changed: the same array.
  */
 function updateWindow(entries: Entry[], changed: WindowRow[]): Entry[] | undefined {
-  const before = new Map<number, Entry>();
-  for (const e of entries) before.set(e.id, e);
-  const versions = new Map<number, number>();
-  const incoming: Entry[] = [];
+  const rowOf = new Map<number, WindowRow>();
   for (const r of changed) {
-    const old = before.get(r[0]);
-    if (quotesElsewhere(r) || (old && old.createdAt !== r[6])) return undefined;
-    const entry = toEntry(r);
-    incoming.push(old && old.row.version === entry.row.version ? old : entry);
-    versions.set(entry.id, entry.version);
+    if (quotesElsewhere(r)) return undefined;
+    rowOf.set(r[0], r);
   }
-  // The kept entries are in order already: merge the few changed ones in (sorted), up to 50.
+  let replaced = 0;
+  let moved = false;
+  const kept = new Array<Entry>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const r = rowOf.get(e.messageId);
+    let next = e;
+    if (r) {
+      if (r[6] !== e.createdAt) return undefined;
+      replaced++;
+      const entry = toEntry(r);
+      if (entry.version !== e.version) next = entry;
+    } else if (e.quotedMsgId !== null) {
+      const quoted = rowOf.get(e.quotedMsgId);
+      if (quoted && quoted[2] !== e.quotedVersion) next = { ...e, version: listedVersion(e.messageVersion, e.contactVersion, quoted[2]), quotedVersion: quoted[2] };
+    }
+    if (next !== e) moved = true;
+    kept[i] = next;
+  }
+  if (replaced === rowOf.size) return moved ? kept : entries;
+  // The rows new to the window, newest first, merged into the kept ones (in order already), up to 50.
+  const incoming: Entry[] = [];
+  for (const r of rowOf.values()) if (!entries.some((e) => e.messageId === r[0])) incoming.push(toEntry(r));
   incoming.sort(newestFirst);
-  const next: Entry[] = [];
+  const merged: Entry[] = [];
   let i = 0;
   let j = 0;
-  while (next.length < SYNCED_MESSAGES_PER_TICKET && (i < entries.length || j < incoming.length)) {
-    const kept = entries[i];
-    if (kept && versions.has(kept.id)) {
-      i++;
-      continue;
-    }
-    const take = kept === undefined || (j < incoming.length && newestFirst(incoming[j]!, kept) < 0) ? incoming[j++]! : (i++, kept);
-    next.push(take);
+  while (merged.length < SYNCED_MESSAGES_PER_TICKET && (i < kept.length || j < incoming.length)) {
+    const k = kept[i];
+    merged.push(k === undefined || (j < incoming.length && newestFirst(incoming[j]!, k) < 0) ? incoming[j++]! : (i++, k));
   }
-  return next.map((e) => {
-    const quoted = e.quotedMsgId === null ? undefined : versions.get(e.quotedMsgId);
-    if (quoted === undefined || quoted === e.quotedVersion) return e;
-    const updated = { ...e, quotedVersion: quoted };
-    return { ...updated, row: { id: e.row.id, version: listedVersion(updated) } };
-  });
+  return merged;
 }
 
 async function readMarks(ctx: ViewContext, ticketIds: number[]): Promise<Map<number, { mark: number; removed: number }>> {
@@ -187,13 +195,13 @@ export const ticketMessagesView = defineView({
   audience: activeTicketsAudience,
   async listVersions(ctx) {
     const ticketIds = (await findActiveVisibleTickets(ctx)).map((r) => r.id);
-    return [...(await readWindows(ctx, ticketIds)).values()].flatMap((w) => w.entries.map((e) => e.row));
+    return [...(await readWindows(ctx, ticketIds)).values()].flatMap((w) => w.entries);
   },
   // In a pull: one part per ticket, the unchanged ones as the same arrays as before.
   async listSegments(ctx) {
     const ticketIds = (await findActiveVisibleTickets(ctx)).map((r) => r.id);
     const contacts = ctx.tableVersions?.get('contacts');
-    if (contacts === undefined) return [...(await readWindows(ctx, ticketIds)).values()].map((w) => w.entries.map((e) => e.row));
+    if (contacts === undefined) return [...(await readWindows(ctx, ticketIds)).values()].map((w) => w.entries);
 
     // The marks are read before the windows: a window is at least as new as the mark it is kept
     // under, so a change in between only costs one more read of that ticket next time.
@@ -232,12 +240,11 @@ export const ticketMessagesView = defineView({
       if (!window) {
         const part = parts.get(id)!;
         part.usedAt = now;
-        return part.rows;
+        return part.entries;
       }
-      const rows = window.entries.map((e) => e.row);
-      if (window.cacheable) parts.set(id, { mark, removed, contacts, entries: window.entries, rows, usedAt: now });
+      if (window.cacheable) parts.set(id, { mark, removed, contacts, entries: window.entries, usedAt: now });
       else parts.delete(id);
-      return rows;
+      return window.entries;
     });
   },
   async getValues(ctx, ids) {
