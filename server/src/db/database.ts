@@ -192,9 +192,61 @@ class RoutedConnection implements DatabaseConnection {
 
 function run<R>(sqlite: SQLite.Database, query: CompiledQuery): QueryResult<R> {
   const statement = sqlite.prepare(query.sql);
-  if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
+  if (statement.reader) return { rows: readRows(statement, query.parameters) as R[] };
+  if (SCHEMA_CHANGE.test(query.sql)) schemaGeneration++;
   const { changes, lastInsertRowid } = statement.run(query.parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/**
+ * A statement's rows as objects, each made in one step from the row's values. better-sqlite3 builds
+ * a row object property by property from C++: 4 µs for a row of 22 columns (a pull reads hundreds of
+ * messages and tickets), against 1.7 µs for the row as an array of its values; a function compiled
+ * once per statement turns that array into the same object (the same keys in the same order; of two
+ * columns of one name, the later one's value at the first one's place), in one step.
+ */
+function readRows(statement: SQLite.Statement, parameters: readonly unknown[]): unknown[] {
+  let maker = rowMakers.get(statement);
+  if (maker === undefined || maker.generation !== schemaGeneration) {
+    // Its first run (after a schema change, SQLite prepares it again as it runs): C++'s objects,
+    // then the maker for the columns it has now.
+    const rows = statement.all(parameters);
+    rowMakers.set(statement, rowMaker(statement));
+    return rows;
+  }
+  if (maker.make === undefined) return statement.all(parameters);
+  statement.raw(true);
+  let rows: unknown[][];
+  try {
+    rows = statement.all(parameters) as unknown[][];
+  } finally {
+    statement.raw(false);
+  }
+  // SQLite re-prepared the statement after a schema change made elsewhere (`select *` of a table
+  // that gained a column): its new columns.
+  if (rows.length > 0 && rows[0]!.length !== maker.columns) {
+    rowMakers.set(statement, (maker = rowMaker(statement)));
+    if (maker.make === undefined || rows[0]!.length !== maker.columns) return statement.all(parameters);
+  }
+  const make = maker.make;
+  const objects = new Array<unknown>(rows.length);
+  for (let i = 0; i < rows.length; i++) objects[i] = make(rows[i]!);
+  return objects;
+}
+
+type RowMaker = { generation: number; columns: number; make: ((values: unknown[]) => object) | undefined };
+const rowMakers = new WeakMap<SQLite.Statement, RowMaker>();
+
+// Moved by every schema change made through this driver (migrations, tests): a statement's row
+// maker is made again after one, as SQLite prepares the statement again.
+let schemaGeneration = 0;
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+function rowMaker(statement: SQLite.Statement): RowMaker {
+  const names = statement.columns().map((c) => c.name);
+  // A column named __proto__ would set the object's prototype in a literal: such rows stay C++'s.
+  const make = names.includes('__proto__') ? undefined : (new Function('v', `return { ${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')} };`) as RowMaker['make']);
+  return { generation: schemaGeneration, columns: names.length, make };
 }
 
 /**
