@@ -257,13 +257,23 @@ class Mutex {
   private held = false;
   private readonly waiting: (() => void)[] = [];
   private readonly firsts: (() => void)[] = [];
+  private readonly firstListeners = new Set<() => void>();
 
   lock(first = false): Promise<void> {
     if (!this.held) {
       this.held = true;
       return Promise.resolve();
     }
-    return new Promise<void>((resolve) => (first ? this.firsts : this.waiting).push(resolve));
+    return new Promise<void>((resolve) => {
+      (first ? this.firsts : this.waiting).push(resolve);
+      if (first) for (const listener of [...this.firstListeners]) listener();
+    });
+  }
+
+  /** Calls `listener` when a statement asks to go first while the writer is held; answers how to stop. */
+  onFirstWaiting(listener: () => void): () => void {
+    this.firstListeners.add(listener);
+    return () => this.firstListeners.delete(listener);
   }
 
   unlock(): void {
@@ -345,6 +355,11 @@ export function transactionFirst<T>(db: Database, work: (trx: Transaction<DB>) =
 /** Whether a statement asked to go first waits for SQLite's writer (see runFirst). */
 export function firstWaiting(db: Database): boolean {
   return writers.get(db)?.mutex.firstWaiting ?? false;
+}
+
+/** Calls `listener` when a statement asks to go first while SQLite's writer is held (see runFirst); answers how to stop. */
+export function onFirstWaiting(db: Database, listener: () => void): () => void {
+  return writers.get(db)?.mutex.onFirstWaiting(listener) ?? (() => undefined);
 }
 
 /**

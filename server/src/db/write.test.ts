@@ -249,6 +249,32 @@ describe('a long group of writes on sqlite', () => {
     expect((await tags()).map((r) => r.name)).toEqual(['first-a', 'first-b', 'second-a', 'second-b', 'joined']);
   });
 
+  it('gives the writer at once to a statement asked to go first while it lets the event loop run', async () => {
+    const { company } = await seedTenant(t);
+    const order: string[] = [];
+    let first: Promise<unknown> | undefined;
+    await Promise.all(
+      [1, 2].map((n) =>
+        write(t.deps, async (tx) => {
+          await tenant(tx.db, company.id).insertInto('tags', { name: `w${n}`, color: '#111111' }).execute();
+          if (n !== 1) return;
+          // An outbox lane's claim, from a timer that comes due while this write holds the thread.
+          setTimeout(() => {
+            first = runFirst(t.db, tenant(t.db, company.id).insertInto('tags', { name: 'first', color: '#333333' }).compile()).then(() => order.push('first done'));
+          }, 0);
+          busy(6);
+          // Queued before the group lets go: without the hand-over, it would run before the group
+          // came back to commit for the claim.
+          setImmediate(() => order.push('the rest of the turn'));
+        }),
+      ),
+    );
+    await first;
+    expect(order).toEqual(['first done', 'the rest of the turn']);
+    const written = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute()).map((r) => r.name);
+    expect(written).toEqual(['w1', 'first', 'w2']);
+  });
+
   it('keeps the thread while another handle of this process is open on the file (it would wait on the lock holding the thread)', async () => {
     const { company } = await seedTenant(t);
     expect(soleWriter(t.db)).toBe(true);
