@@ -5,10 +5,18 @@ import { MESSAGE_SEND_STATUSES, type Message, type MessageSendStatus, type Quote
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Messages } from '../../db/schema.ts';
-import { tenant } from '../../db/tenant.ts';
+import { prepare } from '../../db/prepared.ts';
 import { mediaUrlOf } from '../media/storage.ts';
 
 export type MessageRow = Selectable<Messages>;
+
+/** Messages of the company by id, compiled once per count (the client view's values, quoted messages). */
+export const messagesById = prepare((db, p: { companyId: number; ids: number[] }) =>
+  db.selectFrom('messages').selectAll('messages').where('messages.companyId', '=', p.companyId).where('messages.id', 'in', p.ids),
+);
+const contactNames = prepare((db, p: { companyId: number; ids: number[] }) =>
+  db.selectFrom('contacts').select(['contacts.id', 'contacts.name']).where('contacts.companyId', '=', p.companyId).where('contacts.id', 'in', p.ids),
+);
 
 const toQuoted = (r: MessageRow): QuotedMessage => ({
   id: r.id,
@@ -21,12 +29,11 @@ const toQuoted = (r: MessageRow): QuotedMessage => ({
 
 export async function toMessageDtos(db: Database, companyId: number, rows: MessageRow[]): Promise<Message[]> {
   if (rows.length === 0) return [];
-  const t = tenant(db, companyId);
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((id): id is number => id !== null))];
   const contactIds = [...new Set(rows.map((r) => r.contactId).filter((id): id is number => id !== null))];
   const [quoted, contacts] = await Promise.all([
-    quotedIds.length ? t.selectFrom('messages').selectAll('messages').where('messages.id', 'in', quotedIds).execute() : [],
-    contactIds.length ? t.selectFrom('contacts').select(['contacts.id', 'contacts.name']).where('contacts.id', 'in', contactIds).execute() : [],
+    quotedIds.length ? messagesById(db, { companyId, ids: quotedIds }).then((r) => r.rows) : [],
+    contactIds.length ? contactNames(db, { companyId, ids: contactIds }).then((r) => r.rows) : [],
   ]);
   const quotedMap = new Map(quoted.map((q) => [q.id, toQuoted(q)]));
   const contactMap = new Map(contacts.map((c) => [c.id, c]));

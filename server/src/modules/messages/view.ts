@@ -7,7 +7,7 @@ import { selectArrays, type Database } from '../../db/database.ts';
 import { chunk, defineView, type RowId, type VersionRow, type ViewContext } from '../../sync/views/types.ts';
 import { ACTIVE_TICKET_TABLES, activeTicketsAudience, findActiveVisibleTickets } from '../tickets/view.ts';
 import { groupBy } from '../../inbound/resolve.ts';
-import { toMessageDtos } from './dto.ts';
+import { messagesById, toMessageDtos } from './dto.ts';
 
 /** Messages per ticket in the client view. */
 export const SYNCED_MESSAGES_PER_TICKET = 50;
@@ -251,7 +251,7 @@ export const ticketMessagesView = defineView({
     const out: { id: RowId; value: Message }[] = [];
     const messageIds = (ids as string[]).map((id) => Number(id.split('/')[1]));
     for (const part of chunk(messageIds)) {
-      const rows = await ctx.t.selectFrom('messages').selectAll('messages').where('messages.id', 'in', part).execute();
+      const { rows } = await messagesById(ctx.db, { companyId: ctx.actor.companyId, ids: part });
       for (const dto of await toMessageDtos(ctx.db, ctx.actor.companyId, rows)) out.push({ id: `${dto.ticketId}/${dto.id}`, value: dto });
     }
     return out;

@@ -7,38 +7,54 @@ import type { Database } from '../../db/database.ts';
 import type { Tx } from '../../db/write.ts';
 import { prepare } from '../../db/prepared.ts';
 import type { Tickets } from '../../db/schema.ts';
-import { tenant } from '../../db/tenant.ts';
 
 export type TicketRow = Selectable<Tickets>;
 
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
 const unique = (ids: (number | null)[]) => [...new Set(ids.filter((id): id is number => id !== null))];
 
+// What a ticket shows of its relations, compiled once per count of ids (every ticket list and every pull reads them).
+type Ids = { companyId: number; ids: number[] };
+const contactsOf = prepare((db, p: Ids) =>
+  db
+    .selectFrom('contacts')
+    .select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email', 'contacts.profilePicUrl', 'contacts.isGroup', 'contacts.disableBot'])
+    .where('contacts.companyId', '=', p.companyId)
+    .where('contacts.id', 'in', p.ids),
+);
+const queuesOf = prepare((db, p: Ids) => db.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).where('queues.companyId', '=', p.companyId).where('queues.id', 'in', p.ids));
+const usersOf = prepare((db, p: Ids) => db.selectFrom('users').select(['users.id', 'users.name']).where('users.companyId', '=', p.companyId).where('users.id', 'in', p.ids));
+const connectionsOf = prepare((db, p: Ids) =>
+  db.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).where('whatsapps.companyId', '=', p.companyId).where('whatsapps.id', 'in', p.ids),
+);
+const tagsOf = prepare((db, p: Ids) =>
+  db
+    .selectFrom('ticketTags')
+    .innerJoin('tags', 'tags.id', 'ticketTags.tagId')
+    .select(['ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color'])
+    .where('ticketTags.companyId', '=', p.companyId)
+    .where('ticketTags.ticketId', 'in', p.ids)
+    .orderBy('tags.name'),
+);
+
+/** Tickets of the company by id, compiled once per count (the client view's values). */
+export const ticketsById = prepare((db, p: Ids) => db.selectFrom('tickets').selectAll('tickets').where('tickets.companyId', '=', p.companyId).where('tickets.id', 'in', p.ids));
+
 /** Ticket rows of one company → DTOs, with their relations loaded in five queries whatever the count. */
 export async function toTicketDtos(db: Database, companyId: number, rows: TicketRow[]): Promise<Ticket[]> {
   if (rows.length === 0) return [];
-  const t = tenant(db, companyId);
+  const ids = (list: number[]) => ({ companyId, ids: list });
   const contactIds = unique(rows.map((r) => r.contactId));
   const queueIds = unique(rows.map((r) => r.queueId));
   const userIds = unique(rows.map((r) => r.userId));
   const whatsappIds = unique(rows.map((r) => r.whatsappId));
   const ticketIds = rows.map((r) => r.id);
   const [contacts, queues, users, whatsapps, tags] = await Promise.all([
-    t.selectFrom('contacts')
-      .select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email', 'contacts.profilePicUrl', 'contacts.isGroup', 'contacts.disableBot'])
-      .where('contacts.id', 'in', contactIds)
-      .execute(),
-    queueIds.length ? t.selectFrom('queues').select(['queues.id', 'queues.name', 'queues.color']).where('queues.id', 'in', queueIds).execute() : [],
-    userIds.length ? t.selectFrom('users').select(['users.id', 'users.name']).where('users.id', 'in', userIds).execute() : [],
-    whatsappIds.length
-      ? t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.status']).where('whatsapps.id', 'in', whatsappIds).execute()
-      : [],
-    t.selectFrom('ticketTags')
-      .innerJoin('tags', 'tags.id', 'ticketTags.tagId')
-      .select(['ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color'])
-      .where('ticketTags.ticketId', 'in', ticketIds)
-      .orderBy('tags.name')
-      .execute(),
+    contactIds.length ? contactsOf(db, ids(contactIds)).then((r) => r.rows) : [],
+    queueIds.length ? queuesOf(db, ids(queueIds)).then((r) => r.rows) : [],
+    userIds.length ? usersOf(db, ids(userIds)).then((r) => r.rows) : [],
+    whatsappIds.length ? connectionsOf(db, ids(whatsappIds)).then((r) => r.rows) : [],
+    tagsOf(db, ids(ticketIds)).then((r) => r.rows),
   ]);
   const contactMap = byId(contacts);
   const queueMap = byId(queues);

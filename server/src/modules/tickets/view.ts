@@ -5,7 +5,7 @@
 import { AppError, isCompanyAdmin, type Ticket } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import { chunk, defineView, type RowId, type ViewContext } from '../../sync/views/types.ts';
-import { toTicketDtos } from './dto.ts';
+import { ticketsById, toTicketDtos } from './dto.ts';
 import { sharedByCompany } from '../../sync/views/company-cache.ts';
 import { canSeeTicket, viewerOf, type Viewer, type ViewerFlags } from './visibility.ts';
 
@@ -192,7 +192,7 @@ export const ticketsView = defineView({
   async getValues(ctx, ids) {
     const out: { id: RowId; value: Ticket }[] = [];
     for (const part of chunk(ids as number[])) {
-      const rows = await ctx.t.selectFrom('tickets').selectAll('tickets').where('tickets.id', 'in', part).execute();
+      const { rows } = await ticketsById(ctx.db, { companyId: ctx.actor.companyId, ids: part });
       for (const dto of await toTicketDtos(ctx.db, ctx.actor.companyId, rows)) out.push({ id: dto.id, value: dto });
     }
     return out;
