@@ -1,8 +1,9 @@
 // One pass of work at a time, however often it is asked for. `wake()` asks for a pass on the next
 // turn of the event loop (asks in the same turn fold into one); asks that come while a pass runs
 // fold into one more pass after it. Each pass starts on a fresh turn, so work woken by a commit
-// does not run ahead of the requests waiting for their answers; while the pump's work is `bulk`,
-// its passes also keep to the turn's background budget (turns.ts).
+// does not run ahead of the requests waiting for their answers, unless the caller says someone waits
+// on it (`wake(true)`: an outbox lane on SQLite); while the pump's work is `bulk`, its passes also
+// keep to the turn's background budget (turns.ts) whatever the caller says.
 //
 // Used by the outbox lanes, the assistants' worker and the webhooks' worker: each pass claims
 // what there is room for and starts it; whatever frees room (a send recorded, a turn ended) wakes

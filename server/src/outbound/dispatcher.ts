@@ -150,8 +150,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (deps && !stopped) lane.pump.wake(now);
   }
 
-  /** One pass of a lane (its pump gives each pass a fresh turn of the event loop, so a lane woken by
-   * a commit does not run ahead of the requests waiting for their answers). */
+  /** One pass of a lane (when it runs: README.md "Fairness"). */
   async function dispatchLane(deps: AppDeps, lane: Lane) {
     const channel = connected(lane.connectionId);
     // Down: the rows wait; the lane is woken when the connection is CONNECTED again.
@@ -337,7 +336,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     bulkConcurrency,
     wake(connectionId) {
       if (!deps || stopped) return;
-      if (connected(connectionId)) pump(laneOf(connectionId));
+      // On SQLite the rows just committed are claimed and sent in this turn (README.md "Fairness").
+      if (connected(connectionId)) pump(laneOf(connectionId), deps.dialect === 'sqlite');
       // The connection may run on another instance (PostgreSQL, DESIGN §11).
       else deps.realtime.outboxQueued(connectionId);
     },
