@@ -16,6 +16,14 @@ import { insertOutboxRow, insertOutboxRows, insertQueuedMessage, insertQueuedMes
 /** The WhatsApp id of a message the network has not accepted yet (unique per connection until it does). */
 export const PENDING_WID_PREFIX = 'pending:';
 
+/**
+ * A network id that is the message's until the network names it, unique per connection. It starts
+ * with the time (base 36, fixed width until 2059), so a burst of sends adds to one end of the
+ * (company, connection, wid) index rather than to a page at random per message (a page more to
+ * write at each commit).
+ */
+export const pendingWid = () => `${PENDING_WID_PREFIX}${Date.now().toString(36)}-${randomUUID()}`;
+
 export type OutgoingMessage = {
   body: string;
   media?: StoredMedia;
@@ -42,7 +50,7 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
     await insertQueuedMessage(tx.db, {
       companyId,
       // Unique per connection until the network names it.
-      wid: `${PENDING_WID_PREFIX}${randomUUID()}`,
+      wid: pendingWid(),
       ticketId: ticket.id,
       contactId: ticket.contactId,
       whatsappId: connectionId,
@@ -88,7 +96,7 @@ export async function queueMessages(
     if (ticket.companyId !== companyId) throw new Error('queueMessages: a ticket of another company');
     if (ticket.whatsappId === null) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'The ticket has no connection to send through.');
     return {
-      wid: `${PENDING_WID_PREFIX}${randomUUID()}`,
+      wid: pendingWid(),
       ticketId: ticket.id,
       contactId: ticket.contactId,
       whatsappId: ticket.whatsappId,
