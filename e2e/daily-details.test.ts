@@ -308,6 +308,9 @@ describe('daily details', () => {
     // A user who left is deleted from the list once confirmed (the server no longer knows them).
     await page.getByRole('button', { name: 'Delete Leo Leaving' }).click();
     await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete' }).click();
+    // The confirmation is shown once the server answered the delete (a moment without the row, as
+    // the list is drawn again, is no proof of that).
+    await page.getByText('Deleted.').waitFor();
     await page.getByRole('cell', { name: 'Leo Leaving', exact: true }).waitFor({ state: 'detached' });
     expect(await e2e.server.deps.db.selectFrom('users').select('id').where('id', '=', leaver.id).executeTakeFirst()).toBeUndefined();
     await context.close();
