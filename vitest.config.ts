@@ -13,5 +13,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Each of the two workers imports the server, the sync core and the web app once, not once per
+    // file: every module-level cache is keyed by its app's database (a file already runs many apps
+    // in one process), and no test mocks a module. On a 2-core machine the run took 19.4 min of wall
+    // time with 24.7 min of CPU (341 s of it importing), and 14.1 min with 11.6 min of CPU without.
+    isolate: false,
   },
 });
