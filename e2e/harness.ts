@@ -9,7 +9,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig } from '../server/src/config.ts';
 import { createMemoryLogger } from '../server/src/log.ts';
 import { startServer, type RunningServer } from '../server/src/server.ts';
-import { assertNoGuardViolations, prepareGuardedDatabase } from '../server/test/version-guard.ts';
+import { prepareGuardedDatabase } from '../server/test/template-db.ts';
+import { assertNoGuardViolations } from '../server/test/version-guard.ts';
 import { ensureWebBuilt } from '../web/scripts/build-if-stale.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -11,7 +11,8 @@ import { loadConfig, type Config } from '../../server/src/config.ts';
 import { createMemoryLogger } from '../../server/src/log.ts';
 import { startServer, type RunningServer } from '../../server/src/server.ts';
 import { createPostgresDatabase } from '../../server/test/harness.ts';
-import { assertNoGuardViolations, prepareGuardedDatabase } from '../../server/test/version-guard.ts';
+import { prepareGuardedDatabase } from '../../server/test/template-db.ts';
+import { assertNoGuardViolations } from '../../server/test/version-guard.ts';
 import { expect } from 'vitest';
 
 export const BIN = fileURLToPath(new URL('../bin/zapdesk.js', import.meta.url));

@@ -6,7 +6,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { createRateLimiter, createSharedRateLimiter } from '../src/auth/rate-limit.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -24,6 +23,7 @@ import { attachPipeline } from '../src/inbound/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
 import { assertNoGuardViolations, installVersionGuard } from './version-guard.ts';
 import { answerProblem, watchParses } from './openapi-check.ts';
+import { migratedCopy, runOn, urlOf } from './template-db.ts';
 
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_POSTGRES_URL ? (['postgres'] as const) : [])];
 
@@ -33,12 +33,16 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-test-'));
   let databaseUrl = path.join(dataDir, 'test.db');
   let dropDatabase: (() => Promise<void>) | undefined;
+  let migrated: boolean;
   if (dialect === 'postgres') {
     // A database per test app, not a schema: Kysely's migrator introspects every schema of its
     // database, and another file dropping its schema meanwhile made that introspection fail.
-    const fresh = await createPostgresDatabase(process.env.TEST_POSTGRES_URL!);
+    const fresh = await createPostgresDatabase(process.env.TEST_POSTGRES_URL!, { migrated: true });
     databaseUrl = fresh.url;
     dropDatabase = fresh.drop;
+    migrated = fresh.migrated;
+  } else {
+    migrated = await migratedCopy({ sqliteFile: databaseUrl });
   }
   const config: Config = {
     ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret', WEBHOOKS_ALLOW_PRIVATE: '1' }),
@@ -47,9 +51,11 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     ...overrides,
   };
   const { db } = openDatabase(config.databaseUrl);
-  await migrateToLatest(db);
-  // A synced row updated without its version moving fails the statement (version-guard.ts).
-  await installVersionGuard(db, dialect);
+  if (!migrated) {
+    await migrateToLatest(db);
+    // A synced row updated without its version moving fails the statement (version-guard.ts).
+    await installVersionGuard(db, dialect);
+  }
   const log = createMemoryLogger();
   const mails: { to: string; subject: string; text: string }[] = [];
   // Channels by connection id: tests put channel doubles here until the session manager owns them.
@@ -138,22 +144,16 @@ export function refreshCookie(headers: Headers): string | undefined {
   return set?.split(';')[0];
 }
 
-/** A new, empty PostgreSQL database next to the one TEST_POSTGRES_URL names, and how to drop it. */
-export async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new PostgreSQL database next to the one TEST_POSTGRES_URL names, and how to drop it: empty, or
+ * with `migrated` already migrated and guarded when a test run is under way (template-db.ts).
+ * Answers whether it came migrated.
+ */
+export async function createPostgresDatabase(baseUrl: string, opts: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void>; migrated: boolean }> {
   const name = `zapdesk_t_${randomBytes(6).toString('hex')}`;
-  const run = async (statement: string) => {
-    const c = new pg.Client({ connectionString: baseUrl });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name} TEMPLATE template0`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const migrated = opts.migrated === true && (await migratedCopy({ postgres: { baseUrl, name } }));
+  if (!migrated) await runOn(baseUrl, `CREATE DATABASE ${name} TEMPLATE template0`);
   // Without FORCE: a connection some test left open must not be killed under it (its pool would
   // raise an uncaught error); such a database is left behind rather than failing the run.
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined) };
+  return { url: urlOf(baseUrl, name), drop: () => runOn(baseUrl, `DROP DATABASE IF EXISTS ${name}`).catch(() => undefined), migrated };
 }

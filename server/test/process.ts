@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareGuardedDatabase } from './version-guard.ts';
+import { prepareGuardedDatabase } from './template-db.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_PASSWORD = 'process-test-password';

@@ -7,8 +7,6 @@
 // Test databases only: no migration creates these triggers, production has none.
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../src/db/database.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 
 /**
  * The synced tables: VERSIONED of migrations/20261122T010040_sync_table_versions.ts, whose counter
@@ -102,21 +100,6 @@ export async function installVersionGuard(db: Database, dialect: Dialect): Promi
         `WHEN new.version IS old.version AND (${guarded.map((c) => `new.${c} IS NOT old.${c}`).join(' OR ')}) ` +
         `BEGIN SELECT RAISE(ABORT, 'version guard: ${table}.{' || rtrim(${changed}, ', ') || '} changed without version'); END`,
     );
-  }
-}
-
-/**
- * For tests that hand a database URL to the real server (startServer, a server process): migrates
- * the database and installs the guard before the server opens it; the server's own migration run
- * then finds nothing to do. Safe to call again on the same database.
- */
-export async function prepareGuardedDatabase(databaseUrl: string): Promise<void> {
-  const { db, dialect } = openDatabase(databaseUrl);
-  try {
-    await migrateToLatest(db);
-    await installVersionGuard(db, dialect);
-  } finally {
-    await db.destroy();
   }
 }
 

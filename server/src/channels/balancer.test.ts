@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import { startBalancer, type Balancer } from '../../test/balancer.ts';
 import { createPostgresDatabase } from '../../test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess, type ServerProcess } from '../../test/process.ts';
-import { prepareGuardedDatabase } from '../../test/version-guard.ts';
+import { prepareGuardedDatabase } from '../../test/template-db.ts';
 import { waitFor } from './testing.ts';
 
 const pgUrl = process.env.TEST_POSTGRES_URL;

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { createPostgresDatabase } from '../../test/harness.ts';
 import { demoAdmin } from '../../test/demo-admin.ts';
 import { startServerProcess, type ServerProcess } from '../../test/process.ts';
-import { prepareGuardedDatabase } from '../../test/version-guard.ts';
+import { prepareGuardedDatabase } from '../../test/template-db.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { waitFor } from './testing.ts';
 

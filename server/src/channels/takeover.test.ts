@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../test/harness.ts';
 import { demoAdmin } from '../../test/demo-admin.ts';
 import { startServerProcess, type ServerProcess } from '../../test/process.ts';
-import { prepareGuardedDatabase } from '../../test/version-guard.ts';
+import { prepareGuardedDatabase } from '../../test/template-db.ts';
 import { openDatabase } from '../db/database.ts';
 import { waitFor } from './testing.ts';
 
