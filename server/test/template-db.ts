@@ -2,7 +2,7 @@
 // setup names it in ZAPDESK_TEST_RUN), each worker process migrates one database per dialect and
 // installs the version guard on it once, then copies it for every test app: a file copy on SQLite,
 // CREATE DATABASE … TEMPLATE on PostgreSQL. Migrating and guarding took 0.5 s per app on SQLite and
-// 0.9 s on PostgreSQL, several hundred times a run. The migrations only create schema (no rows
+// 0.9 s on PostgreSQL (a 2-core machine), for every test app of the run. The migrations only create schema (no rows
 // depend on when or where they ran), so a copy is the database a migration would have made.
 // Outside a test run (benchmarks), `migratedCopy` answers false and the caller migrates as before.
 import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
@@ -35,20 +35,23 @@ async function migrateAndGuard(url: string): Promise<void> {
 
 /** This process's migrated SQLite file: one standalone file (VACUUM INTO leaves no WAL beside it). */
 function sqliteTemplateFile(): Promise<string> {
-  sqliteTemplate ??= (async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'zapdesk-template-'));
-    const work = path.join(dir, 'work.db');
-    await migrateAndGuard(work);
-    const file = path.join(dir, 'template.db');
-    const raw = new Sqlite(work);
-    try {
-      raw.prepare('VACUUM INTO ?').run(file);
-    } finally {
-      raw.close();
-    }
-    return file;
-  })();
-  sqliteTemplate.catch(() => (sqliteTemplate = undefined));
+  if (!sqliteTemplate) {
+    sqliteTemplate = (async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'zapdesk-template-'));
+      const work = path.join(dir, 'work.db');
+      await migrateAndGuard(work);
+      const file = path.join(dir, 'template.db');
+      const raw = new Sqlite(work);
+      try {
+        raw.prepare('VACUUM INTO ?').run(file);
+      } finally {
+        raw.close();
+      }
+      return file;
+    })();
+    // A failed build is not remembered: the next app tries again.
+    sqliteTemplate.catch(() => (sqliteTemplate = undefined));
+  }
   return sqliteTemplate;
 }
 
