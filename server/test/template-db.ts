@@ -2,9 +2,9 @@
 // setup names it in ZAPDESK_TEST_RUN), each worker process migrates one database per dialect and
 // installs the version guard on it once, then copies it for every test app: a file copy on SQLite,
 // CREATE DATABASE … TEMPLATE on PostgreSQL. Migrating and guarding took 0.5 s per app on SQLite and
-// 0.9 s on PostgreSQL (a 2-core machine), for every test app of the run. The migrations only create schema (no rows
-// depend on when or where they ran), so a copy is the database a migration would have made.
-// Outside a test run (benchmarks), `migratedCopy` answers false and the caller migrates as before.
+// 0.9 s on PostgreSQL (a 2-core machine), for every test app of the run. The migrations only create
+// schema (no rows depend on when or where they ran), so a copy is the database a migration would
+// have made. Outside a test run (benchmarks), `migratedCopy` answers false and the caller migrates.
 import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -103,22 +103,23 @@ export async function prepareGuardedDatabase(databaseUrl: string): Promise<void>
 }
 
 /** Drops the PostgreSQL templates a run made (its global teardown). */
-export async function dropPostgresTemplates(baseUrl: string, run: string): Promise<void> {
-  const c = new pg.Client({ connectionString: baseUrl });
-  await c.connect();
-  try {
+export function dropPostgresTemplates(baseUrl: string, run: string): Promise<void> {
+  return withClient(baseUrl, async (c) => {
     const { rows } = await c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [templatePrefix(run)]);
     for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${datname}`);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
-export async function runOn(baseUrl: string, statement: string): Promise<void> {
+/** One statement on a connection of its own (CREATE and DROP DATABASE cannot run in a pool's transaction). */
+export function runOn(baseUrl: string, statement: string): Promise<void> {
+  return withClient(baseUrl, async (c) => void (await c.query(statement)));
+}
+
+async function withClient(baseUrl: string, work: (c: pg.Client) => Promise<void>): Promise<void> {
   const c = new pg.Client({ connectionString: baseUrl });
   await c.connect();
   try {
-    await c.query(statement);
+    await work(c);
   } finally {
     await c.end();
   }

@@ -15,10 +15,10 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (v) => new Date(v).toISOSt
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
-/** Opens the database named by a URL: `postgres://…` for PostgreSQL, otherwise a SQLite file path (or `:memory:`). */
 /** A `postgres://` (or `postgresql://`) URL opens PostgreSQL; anything else is an SQLite file. */
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
+/** Opens the database named by a URL: `postgres://…` for PostgreSQL, otherwise a SQLite file path (or `:memory:`). */
 export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   const plugins = [new ResultCamelCasePlugin()];
   if (isPostgresUrl(url)) {
