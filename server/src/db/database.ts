@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type Transaction, type UnknownRow } from 'kysely';
 import pg from 'pg';
 import { ResultCamelCasePlugin } from './camel-case.ts';
 import { startCheckpointer, type Checkpointer, type CheckpointStats } from './checkpointer.ts';
@@ -318,17 +318,32 @@ export function checkpointStats(db: Database): CheckpointStats | undefined {
 /**
  * Runs one short writing statement ahead of the transactions and statements waiting for SQLite's
  * writer (the outbox claiming the rows it is about to send: a lane's slots must not wait behind a
- * backlog of pushed writes). Elsewhere (PostgreSQL's pool, a transaction) it runs as any statement.
+ * backlog of pushed writes). Several statements run in turn under that one hold (a read after the
+ * write, on the writer's warm page cache), each in its own autocommit. Elsewhere (PostgreSQL's
+ * pool, a transaction) they run as any statements, in turn.
  */
-export async function runFirst<R>(db: Database, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+export async function runFirst<R>(db: Database, query: CompiledQuery<R>): Promise<QueryResult<R>>;
+export async function runFirst(db: Database, queries: CompiledQuery[]): Promise<QueryResult<unknown>[]>;
+export async function runFirst(db: Database, queries: CompiledQuery | CompiledQuery[]): Promise<QueryResult<unknown> | QueryResult<unknown>[]> {
+  const list = Array.isArray(queries) ? queries : [queries];
   const writer = db.isTransaction ? undefined : writers.get(db);
-  if (!writer) return db.executeQuery(query);
-  await writer.mutex.lock(true);
-  try {
-    return run<R>(writer.sqlite, query);
-  } finally {
-    writer.mutex.unlock();
+  const results: QueryResult<unknown>[] = [];
+  if (!writer) {
+    for (const query of list) results.push(await db.executeQuery(query));
+  } else {
+    await writer.mutex.lock(true);
+    try {
+      for (const query of list) results.push(run(writer.sqlite, query));
+    } finally {
+      writer.mutex.unlock();
+    }
+    // As Kysely's executor would: the result through the plugins (camel-case names).
+    const { plugins } = db.getExecutor();
+    for (let i = 0; i < results.length; i++) {
+      for (const plugin of plugins) results[i] = await plugin.transformResult({ result: results[i] as QueryResult<UnknownRow>, queryId: list[i]!.queryId });
+    }
   }
+  return Array.isArray(queries) ? results : results[0]!;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { AppDeps } from '../context.ts';
 import { write, type Tx } from '../db/write.ts';
 import { createPump, type Pump } from '../jobs/pump.ts';
 import { requestFor } from './content.ts';
-import { claimRows, readQueue, type QueuedRow } from './queries.ts';
+import { claimRows, readQueue, type QueuedRow, type Sendable } from './queries.ts';
 import { groupBy } from '../inbound/resolve.ts';
 import { recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
 
@@ -212,10 +212,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     const claimed = await claimRows(deps.db, lane.companyId!, picked.map((r) => r.id), instance);
     // Claimed rows go even if a stop began meanwhile: stop() waits for them; left `sending` they would
     // fail as unconfirmed though never sent.
-    for (const row of picked) if (claimed.has(row.id)) send(deps, lane, channel, row);
+    for (const row of picked) if (claimed.has(row.id)) send(deps, lane, channel, row, claimed.get(row.id)!);
   }
 
-  function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow) {
+  function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow, sendable: Sendable | null) {
     lane.running++;
     lane.busy.add(row.ticketId);
     const companyId = lane.companyId!;
@@ -232,7 +232,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     void (async () => {
       let request;
       try {
-        request = await requestFor(deps.config.mediaDir, row.sendable);
+        request = await requestFor(deps.config.mediaDir, sendable);
       } catch (err) {
         await write(deps, (tx) => recordFailed(tx, companyId, row, codeOf(err)), { first: true });
         return;

@@ -1,5 +1,5 @@
 // The dispatcher's statements, the per-send ones compiled once (../db/prepared.ts): a lane reads its
-// queue ahead with what each row sends, claims what it starts together, and records the outcomes.
+// queue ahead, claims what it starts together with what each row sends, and records the outcomes.
 // Each filters by company.
 import { sql, type Selectable } from 'kysely';
 import { runFirst, type Database } from '../db/database.ts';
@@ -21,43 +21,26 @@ export type Sendable = {
   name: string;
 };
 
-export type OutboxRow = Selectable<Outbox>;
+/** An outbox row as a lane holds it: what picking, claiming and recording it need. */
+export type OutboxRow = Pick<Selectable<Outbox>, 'id' | 'whatsappId' | 'ticketId' | 'messageId' | 'origin' | 'attempts' | 'notBefore'>;
 
-/** An outbox row as a lane holds it: with what it sends, read with it (null when its message or contact is gone). */
-export type QueuedRow = OutboxRow & { sendable: Sendable | null };
+/** A lane's queued row: the outbox row alone (what it sends is read when it is claimed). */
+export type QueuedRow = OutboxRow;
 
 /**
- * The oldest queued rows of a connection, leaving out tickets with a row under way, each with what it
- * sends: one statement for a lane's read-ahead instead of a read per send.
+ * The oldest queued rows of a connection, leaving out tickets with a row under way: a lane's
+ * read-ahead. The outbox row alone: it runs on SQLite's read-only connection, whose page cache
+ * starts cold after every commit elsewhere, so it reads as few pages as it can; what each row sends
+ * is read with its claim, on the writer (claimRows).
  */
 export async function readQueue(db: Database, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }): Promise<QueuedRow[]> {
-  const { rows } = await selectQueued(db, p);
-  return rows.map(({ sBody, sMediaType, sMediaUrl, sData, sQuotedWid, sJid, sLid, sNumber, sIsGroup, sName, ...row }) => ({
-    ...row,
-    sendable: sBody === null || sNumber === null ? null : { body: sBody, mediaType: sMediaType, mediaUrl: sMediaUrl, data: sData, quotedWid: sQuotedWid, jid: sJid, lid: sLid, number: sNumber, isGroup: sIsGroup ?? 0, name: sName ?? '' },
-  }));
+  return (await selectQueued(db, p)).rows;
 }
 
 const selectQueued = prepare((db, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }) =>
   db
     .selectFrom('outbox')
-    .leftJoin('messages', (j) => j.onRef('messages.id', '=', 'outbox.messageId').on('messages.companyId', '=', p.companyId))
-    .leftJoin('tickets', 'tickets.id', 'messages.ticketId')
-    .leftJoin('contacts', (j) => j.onRef('contacts.id', '=', 'tickets.contactId').on('contacts.companyId', '=', p.companyId))
-    .leftJoin('messages as quoted', 'quoted.id', 'messages.quotedMsgId')
-    .selectAll('outbox')
-    .select([
-      'messages.body as sBody',
-      'messages.mediaType as sMediaType',
-      'messages.mediaUrl as sMediaUrl',
-      'messages.data as sData',
-      'quoted.wid as sQuotedWid',
-      'contacts.jid as sJid',
-      'contacts.lid as sLid',
-      'contacts.number as sNumber',
-      'contacts.isGroup as sIsGroup',
-      'contacts.name as sName',
-    ])
+    .select(['outbox.id', 'outbox.whatsappId', 'outbox.ticketId', 'outbox.messageId', 'outbox.origin', 'outbox.attempts', 'outbox.notBefore'])
     .where('outbox.companyId', '=', p.companyId)
     .where('outbox.whatsappId', '=', p.connectionId)
     .where('outbox.state', '=', 'queued')
@@ -66,12 +49,27 @@ const selectQueued = prepare((db, p: { companyId: number; connectionId: number; 
     .limit(p.limit),
 );
 
-/** queued → sending, named for this process: answers the ids claimed (not those taken or removed meanwhile). */
-export async function claimRows(db: Database, companyId: number, ids: number[], instance: string): Promise<Set<number>> {
-  // Ahead of the writes waiting for SQLite's writer: the lane's slots are idle until it is done.
-  const { rows } = await runFirst(db, claim.compiled(db, { companyId, ids, instance, now: new Date().toISOString() }));
-  return new Set(rows.map((r) => r.id));
+/**
+ * queued → sending, named for this process, and what each claimed row sends: answers the rows
+ * claimed (not those taken or removed meanwhile), each with its Sendable (null when its message or
+ * contact is gone). Both statements hold SQLite's writer once, ahead of the writes waiting for it:
+ * the lane's slots are idle until it is done, and the writer's page cache is warm.
+ */
+export async function claimRows(db: Database, companyId: number, ids: number[], instance: string): Promise<Map<number, Sendable | null>> {
+  const [claimed, content] = await runFirst(db, [
+    claim.compiled(db, { companyId, ids, instance, now: new Date().toISOString() }),
+    selectSendables.compiled(db, { companyId, ids }),
+  ]);
+  const taken = new Set((claimed!.rows as { id: number }[]).map((r) => r.id));
+  const out = new Map<number, Sendable | null>();
+  for (const { id, body, number, ...rest } of content!.rows as SendableRow[]) {
+    if (taken.has(id)) out.set(id, body === null || number === null ? null : { ...rest, body, number, isGroup: rest.isGroup ?? 0, name: rest.name ?? '' });
+  }
+  for (const id of taken) if (!out.has(id)) out.set(id, null);
+  return out;
 }
+
+type SendableRow = { [K in keyof Sendable]: Sendable[K] | null } & { id: number };
 
 const claim = prepare((db, p: { companyId: number; ids: number[]; instance: string; now: string }) =>
   db
@@ -81,6 +79,30 @@ const claim = prepare((db, p: { companyId: number; ids: number[]; instance: stri
     .where('outbox.id', 'in', p.ids)
     .where('outbox.state', '=', 'queued')
     .returning('outbox.id'),
+);
+
+const selectSendables = prepare((db, p: { companyId: number; ids: number[] }) =>
+  db
+    .selectFrom('outbox')
+    .leftJoin('messages', (j) => j.onRef('messages.id', '=', 'outbox.messageId').on('messages.companyId', '=', p.companyId))
+    .leftJoin('tickets', 'tickets.id', 'messages.ticketId')
+    .leftJoin('contacts', (j) => j.onRef('contacts.id', '=', 'tickets.contactId').on('contacts.companyId', '=', p.companyId))
+    .leftJoin('messages as quoted', 'quoted.id', 'messages.quotedMsgId')
+    .select([
+      'outbox.id',
+      'messages.body',
+      'messages.mediaType',
+      'messages.mediaUrl',
+      'messages.data',
+      'quoted.wid as quotedWid',
+      'contacts.jid',
+      'contacts.lid',
+      'contacts.number',
+      'contacts.isGroup',
+      'contacts.name',
+    ])
+    .where('outbox.companyId', '=', p.companyId)
+    .where('outbox.id', 'in', p.ids),
 );
 
 /** The row leaves the queue once its message is sent or failed. */
