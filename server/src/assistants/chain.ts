@@ -6,6 +6,7 @@
 // integration, else its prompt, else its options. A `flowbuilder` integration starts its flow
 // once per ticket instead of queueing a turn.
 import { companyPlanAllowsSoon } from '../auth/plan-gate.ts';
+import { prepare } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
 import type { Tx } from '../db/write.ts';
 import { startFlow } from '../flows-runtime/runtime.ts';
@@ -23,11 +24,7 @@ export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: Assista
   if (!waitsForAssistant(ticket)) return false;
   const companyId = ticket.companyId;
   if (links.integrationId !== null && (await companyPlanAllowsSoon(tx, companyId, 'integrations'))) {
-    const integration = await tenant(tx.db, companyId)
-      .selectFrom('queueIntegrations')
-      .select(['queueIntegrations.id', 'queueIntegrations.type', 'queueIntegrations.flowId'])
-      .where('queueIntegrations.id', '=', links.integrationId)
-      .executeTakeFirst();
+    const integration = (await selectIntegration(tx.db, { companyId, id: links.integrationId })).rows[0];
     if (integration?.type === 'flowbuilder') return startIntegrationFlow(tx, ticket, integration, messageId);
     if (integration) {
       await queueTurn(tx, { companyId, ticketId: ticket.id, messageId, kind: 'integration', targetId: integration.id });
@@ -35,7 +32,7 @@ export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: Assista
     }
   }
   if (links.promptId !== null && (await companyPlanAllowsSoon(tx, companyId, 'openAi'))) {
-    const prompt = await tenant(tx.db, companyId).selectFrom('prompts').select('prompts.id').where('prompts.id', '=', links.promptId).executeTakeFirst();
+    const prompt = (await selectPromptId(tx.db, { companyId, id: links.promptId })).rows[0];
     if (prompt) {
       await queueTurn(tx, { companyId, ticketId: ticket.id, messageId, kind: 'prompt', targetId: prompt.id });
       return true;
@@ -43,6 +40,16 @@ export async function takeForAssistant(tx: Tx, ticket: TicketRow, links: Assista
   }
   return false;
 }
+
+// Read for each message an assistant may answer: compiled once (../db/prepared.ts).
+const selectIntegration = prepare((db, p: { companyId: number; id: number }) =>
+  db
+    .selectFrom('queueIntegrations')
+    .select(['queueIntegrations.id', 'queueIntegrations.type', 'queueIntegrations.flowId'])
+    .where('queueIntegrations.companyId', '=', p.companyId)
+    .where('queueIntegrations.id', '=', p.id),
+);
+const selectPromptId = prepare((db, p: { companyId: number; id: number }) => db.selectFrom('prompts').select('prompts.id').where('prompts.companyId', '=', p.companyId).where('prompts.id', '=', p.id));
 
 /** A flowbuilder integration runs its flow once per ticket (`assistantState` = `flow` afterwards). */
 async function startIntegrationFlow(tx: Tx, ticket: TicketRow, integration: { id: number; flowId: number | null }, messageId: number): Promise<boolean> {

@@ -3,9 +3,11 @@
 // configuration with its secret opened, and for a prompt the latest messages of the conversation.
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import type { AppDeps } from '../context.ts';
-import { tenant } from '../db/tenant.ts';
-import type { TicketRow } from '../modules/tickets/dto.ts';
+import { prepare } from '../db/prepared.ts';
+import type { DB } from '../db/schema.ts';
+import { findTicketRow, type TicketRow } from '../modules/tickets/dto.ts';
 import type { TurnContext, TurnMessage } from './adapters/types.ts';
 import type { TurnRow } from './turns.ts';
 
@@ -36,14 +38,14 @@ export type LoadedTurn = { ticket: TicketRow; ctx: Omit<TurnContext, 'signal'> }
 
 /** A prompt's turn reads its message with the history (turn.ts): the one read is skipped here. */
 export async function loadTurn(deps: AppDeps, turn: TurnRow): Promise<LoadedTurn | undefined> {
-  const t = tenant(deps.db, turn.companyId);
-  const ticket = await t.selectFrom('tickets').selectAll('tickets').where('tickets.id', '=', turn.ticketId).executeTakeFirst();
+  const companyId = turn.companyId;
+  const ticket = await findTicketRow(deps.db, companyId, turn.ticketId);
   if (!ticket || !waitsForTurn(turn, ticket) || ticket.whatsappId === null) return undefined;
   const [contact, connection, company, message] = await Promise.all([
-    t.selectFrom('contacts').select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email']).where('contacts.id', '=', ticket.contactId).executeTakeFirst(),
-    t.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.number']).where('whatsapps.id', '=', ticket.whatsappId).executeTakeFirst(),
-    deps.db.selectFrom('companies').select(['companies.id', 'companies.name']).where('companies.id', '=', turn.companyId).executeTakeFirst(),
-    turn.messageId === null || turn.kind === 'prompt' ? undefined : readMessages(deps, turn.companyId, ticket.id, { id: turn.messageId }).then((m) => m[0]),
+    selectContact(deps.db, { companyId, id: ticket.contactId }).then((r) => r.rows[0]),
+    selectConnection(deps.db, { companyId, id: ticket.whatsappId }).then((r) => r.rows[0]),
+    selectCompany(deps.db, { companyId }).then((r) => r.rows[0]),
+    turn.messageId === null || turn.kind === 'prompt' ? undefined : readMessages(deps, companyId, ticket.id, { id: turn.messageId }).then((m) => m[0]),
   ]);
   if (!contact || !connection || !company) return undefined;
   return {
@@ -59,18 +61,18 @@ export async function loadTurn(deps: AppDeps, turn: TurnRow): Promise<LoadedTurn
   };
 }
 
+// Every turn reads these: compiled once (../db/prepared.ts).
+const selectContact = prepare((db, p: { companyId: number; id: number }) =>
+  db.selectFrom('contacts').select(['contacts.id', 'contacts.name', 'contacts.number', 'contacts.email']).where('contacts.companyId', '=', p.companyId).where('contacts.id', '=', p.id),
+);
+const selectConnection = prepare((db, p: { companyId: number; id: number }) =>
+  db.selectFrom('whatsapps').select(['whatsapps.id', 'whatsapps.name', 'whatsapps.number']).where('whatsapps.companyId', '=', p.companyId).where('whatsapps.id', '=', p.id),
+);
+const selectCompany = prepare((db, p: { companyId: number }) => db.selectFrom('companies').select(['companies.id', 'companies.name']).where('companies.id', '=', p.companyId));
+
 /** The ticket's latest `limit` messages (oldest first), or one message by id. Revoked ones are left out. */
 export async function readMessages(deps: AppDeps, companyId: number, ticketId: number, which: { latest: number } | { id: number }): Promise<TurnMessage[]> {
-  const rows = await tenant(deps.db, companyId)
-    .selectFrom('messages')
-    .leftJoin('messageTranscripts', 'messageTranscripts.messageId', 'messages.id')
-    .select(['messages.id', 'messages.fromMe', 'messages.body', 'messages.mediaType', 'messages.mediaUrl', 'messages.createdAt', 'messageTranscripts.text as transcript'])
-    .where('messages.ticketId', '=', ticketId)
-    .where('messages.isDeleted', '=', 0)
-    .$if('id' in which, (q) => q.where('messages.id', '=', (which as { id: number }).id))
-    .orderBy('messages.id', 'desc')
-    .limit('latest' in which ? which.latest : 1)
-    .execute();
+  const { rows } = 'id' in which ? await selectMessage(deps.db, { companyId, ticketId, id: which.id }) : await selectLatestMessages(deps.db, { companyId, ticketId, limit: which.latest });
   return rows.reverse().map((r) => ({
     id: r.id,
     fromMe: r.fromMe === 1,
@@ -82,3 +84,14 @@ export async function readMessages(deps: AppDeps, companyId: number, ticketId: n
     createdAt: r.createdAt,
   }));
 }
+
+const selectTurnMessages = (db: Kysely<DB>, p: { companyId: number; ticketId: number }) =>
+  db
+    .selectFrom('messages')
+    .leftJoin('messageTranscripts', 'messageTranscripts.messageId', 'messages.id')
+    .select(['messages.id', 'messages.fromMe', 'messages.body', 'messages.mediaType', 'messages.mediaUrl', 'messages.createdAt', 'messageTranscripts.text as transcript'])
+    .where('messages.companyId', '=', p.companyId)
+    .where('messages.ticketId', '=', p.ticketId)
+    .where('messages.isDeleted', '=', 0);
+const selectLatestMessages = prepare((db, p: { companyId: number; ticketId: number; limit: number }) => selectTurnMessages(db, p).orderBy('messages.id', 'desc').limit(p.limit));
+const selectMessage = prepare((db, p: { companyId: number; ticketId: number; id: number }) => selectTurnMessages(db, p).where('messages.id', '=', p.id));

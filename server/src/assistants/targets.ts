@@ -3,6 +3,7 @@
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import { companyPlanAllowsSoon } from '../auth/plan-gate.ts';
+import { prepare } from '../db/prepared.ts';
 import type { QueueIntegrations } from '../db/schema.ts';
 import { tenant } from '../db/tenant.ts';
 import type { PromptConfig } from './adapters/openai.ts';
@@ -35,26 +36,28 @@ export async function loadTarget(deps: AppDeps, turn: TurnRow): Promise<Target |
 }
 
 async function loadPrompt(deps: AppDeps, companyId: number, promptId: number): Promise<Extract<Target, { kind: 'prompt' }> | { missing: string }> {
-  const t = tenant(deps.db, companyId);
-  {
-    if (!(await companyPlanAllowsSoon(deps, companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts' };
-    const row = await t
-      .selectFrom('prompts')
-      .leftJoin('queues', 'queues.id', 'prompts.queueId')
-      .selectAll('prompts')
-      .select('queues.name as queueName')
-      .where('prompts.id', '=', promptId)
-      .executeTakeFirst();
-    if (!row) return { missing: 'the prompt was deleted' };
-    const apiKey = deps.secrets.open(row.apiKeyEnc);
-    if (!apiKey) return { missing: "the prompt's API key cannot be read (was the data key changed?)" };
-    return {
-      kind: 'prompt',
-      label: `AI "${row.name}"`,
-      prompt: { name: row.name, prompt: row.prompt, model: row.model, apiKey, maxTokens: row.maxTokens, temperature: row.temperature, maxMessages: row.maxMessages, queueId: row.queueId, queueName: row.queueName ?? null },
-    };
-  }
+  if (!(await companyPlanAllowsSoon(deps, companyId, 'openAi'))) return { missing: 'the plan does not include AI prompts' };
+  const row = (await selectPrompt(deps.db, { companyId, promptId })).rows[0];
+  if (!row) return { missing: 'the prompt was deleted' };
+  const apiKey = deps.secrets.open(row.apiKeyEnc);
+  if (!apiKey) return { missing: "the prompt's API key cannot be read (was the data key changed?)" };
+  return {
+    kind: 'prompt',
+    label: `AI "${row.name}"`,
+    prompt: { name: row.name, prompt: row.prompt, model: row.model, apiKey, maxTokens: row.maxTokens, temperature: row.temperature, maxMessages: row.maxMessages, queueId: row.queueId, queueName: row.queueName ?? null },
+  };
 }
+
+// Read by every prompt's turn: compiled once (../db/prepared.ts).
+const selectPrompt = prepare((db, p: { companyId: number; promptId: number }) =>
+  db
+    .selectFrom('prompts')
+    .leftJoin('queues', 'queues.id', 'prompts.queueId')
+    .selectAll('prompts')
+    .select('queues.name as queueName')
+    .where('prompts.companyId', '=', p.companyId)
+    .where('prompts.id', '=', p.promptId),
+);
 
 async function loadIntegration(deps: AppDeps, companyId: number, integrationId: number): Promise<Target | { missing: string }> {
   const t = tenant(deps.db, companyId);

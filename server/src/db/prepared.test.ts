@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
-import { prepare } from './prepared.ts';
+import { prepare, prepareAcrossCompanies } from './prepared.ts';
 
 describe.each(DIALECTS)('prepare() on %s', (dialect) => {
   let t: TestApp;
@@ -84,5 +84,18 @@ describe.each(DIALECTS)('prepare() on %s', (dialect) => {
   it('refuses to compile a query that does not filter by the company', () => {
     const careless = prepare((db, p: { companyId: number; id: number }) => db.selectFrom('users').select('users.id').where('users.id', '=', p.id));
     expect(() => careless.compiled(t.db, { companyId: 1, id: 1 })).toThrow(/does not filter by companyId/);
+  });
+
+  it('prepareAcrossCompanies reads every company, with no companyId asked for', async () => {
+    const a = await seedCompany(t);
+    const b = await seedCompany(t);
+    const ana = await seedUser(t, a.id, { name: 'Ana Across' });
+    const bia = await seedUser(t, b.id, { name: 'Bia Across' });
+    const named = prepareAcrossCompanies((db, p: { ids: number[] }) => db.selectFrom('users').select(['users.name', 'users.companyId']).where('users.id', 'in', p.ids).orderBy('users.id'));
+    expect((await named(t.db, { ids: [ana.id, bia.id] })).rows).toEqual([
+      { name: 'Ana Across', companyId: a.id },
+      { name: 'Bia Across', companyId: b.id },
+    ]);
+    expect((await named(t.db, { ids: [bia.id] })).rows).toEqual([{ name: 'Bia Across', companyId: b.id }]);
   });
 });

@@ -19,7 +19,7 @@ type Compiled = { query: CompiledQuery; slots: [index: number, name: string, ele
 
 type Params = { companyId: number };
 
-export type Prepared<P extends Params, O> = {
+export type Prepared<P extends object, O> = {
   (db: Kysely<DB>, params: P): Promise<QueryResult<O>>;
   /** The query with these values, compiled (to run it some other way: `runFirst`). */
   compiled(db: Kysely<DB>, params: P): CompiledQuery<O>;
@@ -40,18 +40,32 @@ const LIST_CACHE_MAX = 200;
  * SQL's shape (nulls in `is` tests) cannot be slots.
  */
 export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
+  return prepared(build, true);
+}
+
+/**
+ * `prepare` for the few statements that serve every company at once (a worker's queue of all
+ * tenants' jobs, as the cron jobs read): no `companyId` is asked for. Anything a request or a
+ * tenant's write runs is `prepare`d instead.
+ */
+export function prepareAcrossCompanies<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
+  return prepared(build, false);
+}
+
+function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, tenantScoped: boolean): Prepared<P, O> {
   // Per dialect adapter (a transaction shares its database's adapter, so it reuses the compiled
   // query), then per the lengths of the list parameters.
   const cache = new WeakMap<object, Map<string, Compiled>>();
   const compiled = (db: Kysely<DB>, params: P): CompiledQuery<O> => {
-    if (!Number.isInteger(params.companyId) || params.companyId <= 0) throw new Error(`prepared query: invalid companyId ${params.companyId}`);
+    const companyId = (params as { companyId?: unknown }).companyId;
+    if (tenantScoped && (!Number.isInteger(companyId) || (companyId as number) <= 0)) throw new Error(`prepared query: invalid companyId ${String(companyId)}`);
     const adapter = db.getExecutor().adapter;
     let byShape = cache.get(adapter);
     if (!byShape) cache.set(adapter, (byShape = new Map()));
-    const shape = shapeOf(params);
+    const shape = shapeOf(params as Record<string, unknown>);
     let query = shape === undefined ? undefined : byShape.get(shape);
     if (!query) {
-      query = compile(db, build, params);
+      query = compile(db, build, params, tenantScoped);
       if (shape !== undefined) byShape.set(shape, query);
     }
     const parameters = query.query.parameters.slice();
@@ -86,7 +100,7 @@ function shapeOf(params: Record<string, unknown>): string | undefined {
   return shape;
 }
 
-function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilable<O>, params: P): Compiled {
+function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilable<O>, params: P, tenantScoped: boolean): Compiled {
   const slots = new Proxy(
     {},
     {
@@ -102,7 +116,7 @@ function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilab
   query.parameters.forEach((value, index) => {
     if (value instanceof Slot) found.push([index, value.name, value.element, value.field]);
   });
-  if (!found.some(([, name]) => name === 'companyId')) throw new Error(`prepared query does not filter by companyId: ${query.sql}`);
+  if (tenantScoped && !found.some(([, name]) => name === 'companyId')) throw new Error(`prepared query does not filter by companyId: ${query.sql}`);
   return { query, slots: found };
 }
 
