@@ -11,11 +11,9 @@ import type { AppDeps } from '../context.ts';
 import { write, type Tx } from '../db/write.ts';
 import { createPump, type Pump } from '../jobs/pump.ts';
 import { requestFor } from './content.ts';
-import { claimRows, readQueue, type QueuedRow, type Sendable } from './queries.ts';
+import { claimRows, readQueue, type OutboxRow, type Sendable } from './queries.ts';
 import { groupBy } from '../inbound/resolve.ts';
 import { recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
-
-export type { QueuedRow } from './queries.ts';
 
 export type Outbox = {
   /** New rows on the connection were committed: its lane dispatches them (here, or on the instance running it). */
@@ -72,7 +70,7 @@ type Lane = {
   /** Sends the network took whose outcome is being written: still `sending` in the database. */
   recording: number;
   /** Queued rows read ahead, oldest first (see dispatchLane). */
-  buffer: QueuedRow[];
+  buffer: OutboxRow[];
   /** Tickets with a row under way: their later rows wait. */
   busy: Set<number>;
   /** The last read of the queue found only a campaign's sends (see the pump's `bulk`). */
@@ -177,7 +175,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   /** The oldest queued rows of the lane's connection with what they send, leaving out tickets with a row under way. */
-  async function readLaneQueue(deps: AppDeps, lane: Lane): Promise<QueuedRow[]> {
+  async function readLaneQueue(deps: AppDeps, lane: Lane): Promise<OutboxRow[]> {
     const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: READ_AHEAD * limitOf(lane) });
     lane.bulk = rows.length > 0 && rows.every((r) => isBulk(r.origin));
     return rows;
@@ -191,8 +189,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     const now = Date.now();
     const room = roomOf(lane);
     const seen = new Set<number>();
-    const left: QueuedRow[] = [];
-    const picked: QueuedRow[] = [];
+    const left: OutboxRow[] = [];
+    const picked: OutboxRow[] = [];
     let nextDue = Infinity;
     for (const row of lane.buffer) {
       const first = !seen.has(row.ticketId);
@@ -215,7 +213,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     for (const row of picked) if (claimed.has(row.id)) send(deps, lane, channel, row, claimed.get(row.id)!);
   }
 
-  function send(deps: AppDeps, lane: Lane, channel: Channel, row: QueuedRow, sendable: Sendable | null) {
+  function send(deps: AppDeps, lane: Lane, channel: Channel, row: OutboxRow, sendable: Sendable | null) {
     lane.running++;
     lane.busy.add(row.ticketId);
     const companyId = lane.companyId!;
@@ -299,7 +297,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   /** A send the network refused: queued again (down, or a transient error with attempts left) or failed. */
-  function recordFailure(tx: Tx, companyId: number, lane: Lane, channel: Channel, row: QueuedRow, attempt: number, err: unknown) {
+  function recordFailure(tx: Tx, companyId: number, lane: Lane, channel: Channel, row: OutboxRow, attempt: number, err: unknown) {
     const code = err instanceof AppError ? err.code : undefined;
     if (code === 'ERR_WAPP_NOT_INITIALIZED' || connected(lane.connectionId) !== channel) return recordRequeued(tx, companyId, row, { countAttempt: false });
     if (code && FINAL_CODES.has(code)) return recordFailed(tx, companyId, row, code);

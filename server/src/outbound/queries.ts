@@ -21,11 +21,8 @@ export type Sendable = {
   name: string;
 };
 
-/** An outbox row as a lane holds it: what picking, claiming and recording it need. */
+/** An outbox row as a lane holds it: what picking, claiming and recording it need (what it sends is read with its claim). */
 export type OutboxRow = Pick<Selectable<Outbox>, 'id' | 'whatsappId' | 'ticketId' | 'messageId' | 'origin' | 'attempts' | 'notBefore'>;
-
-/** A lane's queued row: the outbox row alone (what it sends is read when it is claimed). */
-export type QueuedRow = OutboxRow;
 
 /**
  * The oldest queued rows of a connection, leaving out tickets with a row under way: a lane's
@@ -33,7 +30,7 @@ export type QueuedRow = OutboxRow;
  * starts cold after every commit elsewhere, so it reads as few pages as it can; what each row sends
  * is read with its claim, on the writer (claimRows).
  */
-export async function readQueue(db: Database, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }): Promise<QueuedRow[]> {
+export async function readQueue(db: Database, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }): Promise<OutboxRow[]> {
   return (await selectQueued(db, p)).rows;
 }
 
