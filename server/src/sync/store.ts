@@ -5,6 +5,7 @@ import { AppError } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
 import { runFirst, transactionFirst, type Database, type Dialect } from '../db/database.ts';
+import { prepare, prepareAcrossCompanies } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
@@ -17,14 +18,10 @@ export type ClientGroup = { id: string; userId: number; companyId: number; cvrVe
 
 /** The client group, created for the actor when new; a group of another user or company is refused. */
 export async function claimClientGroup(db: Database, actor: Actor, id: string): Promise<ClientGroup> {
-  // Looked up without the company filter on purpose: a foreign group must be seen to be refused.
-  const find = () => db.selectFrom('replicacheClientGroups').select(['id', 'userId', 'companyId', 'cvrVersion']).where('id', '=', id).executeTakeFirst();
+  const find = async () => (await selectClientGroup(db, { id })).rows[0];
   let group = await find();
   if (!group) {
-    await tenant(db, actor.companyId)
-      .insertInto('replicacheClientGroups', { id, userId: actor.userId, cvrVersion: 0 })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    await insertClientGroup(db, { companyId: actor.companyId, id, userId: actor.userId });
     group = await find();
   }
   if (!group || group.userId !== actor.userId || group.companyId !== actor.companyId) {
@@ -32,6 +29,18 @@ export async function claimClientGroup(db: Database, actor: Actor, id: string): 
   }
   return group;
 }
+
+// Every push and pull starts here: compiled once (../db/prepared.ts). The group is looked up
+// without the company filter on purpose: a foreign group must be seen to be refused.
+const selectClientGroup = prepareAcrossCompanies((db, p: { id: string }) =>
+  db.selectFrom('replicacheClientGroups').select(['id', 'userId', 'companyId', 'cvrVersion']).where('replicacheClientGroups.id', '=', p.id),
+);
+const insertClientGroup = prepare((db, p: { companyId: number; id: string; userId: number }) =>
+  db
+    .insertInto('replicacheClientGroups')
+    .values({ companyId: p.companyId, id: p.id, userId: p.userId, cvrVersion: 0 })
+    .onConflict((oc) => oc.column('id').doNothing()),
+);
 
 /** The company's change counters per table (the platform's added in), and their sum: the watermark a CVR is stamped with. */
 export type Watermarks = { total: number; byTable: Map<string, number> };
@@ -99,6 +108,22 @@ type CvrSave = {
 /** CVR rows written in one transaction at most (a company's pulls after one poke, in slices). */
 const SAVES_PER_COMMIT_MAX = 100;
 
+// A pull stores the listings it names and reads those its CVR names: compiled once per number of
+// rows (../db/prepared.ts).
+const upsertListings = prepare((db, p: { companyId: number; rows: { id: string; entries: string }[]; at: string }) =>
+  db
+    .insertInto('replicacheListings')
+    .values(p.rows.map((r) => ({ companyId: p.companyId, id: r.id, entries: r.entries, usedAt: p.at })))
+    .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: p.at })),
+);
+const selectListings = prepare((db, p: { companyId: number; ids: string[] }) =>
+  db
+    .selectFrom('replicacheListings')
+    .select(['replicacheListings.id', 'replicacheListings.entries'])
+    .where('replicacheListings.companyId', '=', p.companyId)
+    .where('replicacheListings.id', 'in', p.ids),
+);
+
 /** How long an instance relies on a listing row it wrote or touched without touching it again. */
 export const LISTING_TRUST_MS = 5 * 60_000;
 /** Garbage collection spares listing rows touched this recently (well above LISTING_TRUST_MS). */
@@ -153,19 +178,13 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       const at = new Date(now).toISOString();
       const rowsToStore = [...fresh.values()];
       // The parts and the list together: one statement, or past 200 rows a transaction of one per 200.
-      const statement = (trx: Database, rows: Listing[]) =>
-        tenant(trx, companyId)
-          .insertInto(
-            'replicacheListings',
-            rows.map((l) => ({ id: l.id!, entries: storedText(l), usedAt: at })),
-          )
-          .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: at }));
+      const params = (rows: Listing[]) => ({ companyId, rows: rows.map((l) => ({ id: l.id!, entries: storedText(l) })), at });
       const upsert = async (trx: Database) => {
-        for (const rows of chunk(rowsToStore, 200)) await statement(trx, rows).execute();
+        for (const rows of chunk(rowsToStore, 200)) await upsertListings(trx, params(rows));
       };
       // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
       // On SQLite one statement goes ahead of the writes waiting for the writer: a pull waits for it.
-      const flying = (dialect === 'postgres' || rowsToStore.length > 200 ? bookkeepingTransaction(upsert) : runFirst(db, statement(db, rowsToStore).compile()).then(() => undefined))
+      const flying = (dialect === 'postgres' || rowsToStore.length > 200 ? bookkeepingTransaction(upsert) : runFirst(db, upsertListings.compiled(db, params(rowsToStore))).then(() => undefined))
         .then(() => {
           for (const key of fresh.keys()) stored.set(key, now);
         })
@@ -188,7 +207,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     const missing = (want: string[]) => want.filter((id) => !found.has(id) && !texts.has(id) && byId.get(`${companyId}:${id}`) === undefined);
     const fetch = async (want: string[]) => {
       for (const part of chunk(want)) {
-        const rows = await tenant(db, companyId).selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.id', 'in', part).execute();
+        const { rows } = await selectListings(db, { companyId, ids: part });
         for (const r of rows) texts.set(r.id, r.entries);
       }
     };

@@ -4,7 +4,7 @@ import { type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { tenant } from '../../db/tenant.ts';
+import { prepare } from '../../db/prepared.ts';
 
 export type Viewer = {
   companyId: number;
@@ -20,12 +20,20 @@ export type Viewer = {
 };
 
 export async function loadViewer(db: Database, actor: Actor): Promise<Viewer> {
-  const t = tenant(db, actor.companyId);
-  const user = await t.selectFrom('users').select(['users.showNoQueue', 'users.allTicket']).where('users.id', '=', actor.userId).executeTakeFirst();
+  const params = { companyId: actor.companyId, userId: actor.userId };
+  const user = (await selectViewerFlags(db, params)).rows[0];
   if (!user) throw new AppError('ERR_SESSION_EXPIRED');
-  const queues = await t.selectFrom('userQueues').select('userQueues.queueId').where('userQueues.userId', '=', actor.userId).execute();
+  const queues = (await selectViewerQueues(db, params)).rows;
   return viewerOf(actor, user, queues.map((q) => q.queueId));
 }
+
+// Every ticket list and pull reads its viewer: compiled once (../../db/prepared.ts).
+const selectViewerFlags = prepare((db, p: { companyId: number; userId: number }) =>
+  db.selectFrom('users').select(['users.showNoQueue', 'users.allTicket']).where('users.companyId', '=', p.companyId).where('users.id', '=', p.userId),
+);
+const selectViewerQueues = prepare((db, p: { companyId: number; userId: number }) =>
+  db.selectFrom('userQueues').select('userQueues.queueId').where('userQueues.companyId', '=', p.companyId).where('userQueues.userId', '=', p.userId),
+);
 
 /** What the visibility rules need of a user row. */
 export type ViewerFlags = { showNoQueue: number; allTicket: string };
