@@ -1,11 +1,13 @@
-// The worker's read of queued turns (turns.ts findQueuedTurns) on a fresh database of each dialect:
-// oldest first, leaving out the tickets it has under way, whatever their number (they go to the
-// database as one parameter).
+// The assistant_turns queue (turns.ts) on a fresh database of each dialect: the worker's read of
+// queued turns, oldest first, leaving out the tickets it has under way, whatever their number (they
+// go to the database as one parameter); and how messages queue turns (a prompt's join its ticket's
+// queued turn).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { tenant } from '../db/tenant.ts';
-import { findQueuedTurns } from './turns.ts';
+import { write } from '../db/write.ts';
+import { findQueuedTurns, queueTurn } from './turns.ts';
 
 describe.each(DIALECTS)('queued assistant turns on %s', (dialect) => {
   let t: TestApp;
@@ -34,5 +36,23 @@ describe.each(DIALECTS)('queued assistant turns on %s', (dialect) => {
     const many = Array.from({ length: 300 }, (_, i) => 1_000_000 + i);
     expect(await ticketsOf([...many, b])).toEqual([a, c, d, a, c, d]);
     expect(await ticketsOf([...many, a, b, c, d])).toEqual([]);
+  });
+
+  it("a prompt's later message joins its ticket's queued turn; an integration's each queue a turn of their own", async () => {
+    const desk = await setupDesk(t);
+    const from = newNumber();
+    await desk.say(from, 'oi');
+    await desk.say(from, 'preciso de ajuda');
+    const ticketId = (await desk.ticketOf(from))!.id;
+    const db = tenant(t.db, desk.companyId);
+    const [first, second] = (await db.selectFrom('messages').select('messages.id').where('messages.ticketId', '=', ticketId).orderBy('messages.id').execute()).map((m) => m.id);
+    const turnsOf = (kind: string) => db.selectFrom('assistantTurns').select(['assistantTurns.messageId']).where('assistantTurns.ticketId', '=', ticketId).where('assistantTurns.kind', '=', kind).orderBy('assistantTurns.id').execute();
+    // In one write, so the running worker cannot take the first turn before the second message comes.
+    await write(t.deps, async (tx) => {
+      for (const messageId of [first!, second!]) await queueTurn(tx, { companyId: desk.companyId, ticketId, messageId, kind: 'prompt', targetId: 999_999 });
+      for (const messageId of [first!, second!]) await queueTurn(tx, { companyId: desk.companyId, ticketId, messageId, kind: 'integration', targetId: 999_999 });
+    });
+    expect(await turnsOf('prompt')).toEqual([{ messageId: second }]);
+    expect(await turnsOf('integration')).toEqual([{ messageId: first }, { messageId: second }]);
   });
 });
