@@ -3,7 +3,7 @@
 // and watches their live preview, schedules it for now, and follows the report as the recipients
 // are sent and then delivered (the simulator's phones ack), without reloading; the list ends on
 // Finished. A second test finds a 10,000-recipient campaign by searching, stops it from the list,
-// and checks its report stays a virtual table: a few dozen rows in the DOM, each of one height, the
+// sees a restart made elsewhere meanwhile shown instead of refused, and checks its report stays a virtual table: a few dozen rows in the DOM, each of one height, the
 // last recipient reachable by scrolling.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
@@ -211,6 +211,18 @@ describe('campaign screens', () => {
     await row.getByText('Canceled').filter({ visible: true }).waitFor();
     await row.getByRole('button', { name: 'Restart campaign Big one' }).waitFor();
     await row.getByRole('button', { name: 'Delete Big one' }).waitFor();
+
+    // Restarted elsewhere while this list cannot read itself again: its Restart is refused, and the
+    // row shows where the campaign is now instead of the refusal.
+    const listReads = (url: URL) => url.pathname === '/campaigns';
+    await page.route(listReads, (route) => (route.request().method() === 'GET' ? route.abort() : route.fallback()));
+    await admin('POST', `/campaigns/${campaign.id}/restart`);
+    await row.getByRole('button', { name: 'Restart campaign Big one' }).click();
+    await page.getByText('The campaign is in progress now: nothing to do.').waitFor();
+    await row.getByText('In progress').filter({ visible: true }).waitFor();
+    await page.unroute(listReads);
+    await row.getByRole('button', { name: 'Stop campaign Big one' }).click();
+    await row.getByText('Canceled').filter({ visible: true }).waitFor();
 
     await page.goto(`/campaign/${campaign.id}/report`);
     await page.getByTestId('total-recipients').getByText('10000').waitFor();

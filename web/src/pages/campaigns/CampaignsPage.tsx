@@ -55,7 +55,13 @@ export function Component() {
       list.setItems((rows) => rows.map((r) => (r.id === saved.id ? saved : r)));
       toast.success(t(action === 'cancel' ? 'campaigns.cancelled' : 'campaigns.restarted'));
     } catch (err) {
-      toastCampaignError(err);
+      // Refused because the campaign moved on meanwhile (it finished while the list still showed
+      // it in progress): show where it is now rather than the refusal.
+      const now = err instanceof AppError && err.code === 'ERR_VALIDATION' ? await api.get<Campaign>(`/campaigns/${c.id}`).catch(() => null) : null;
+      if (now && now.status !== c.status) {
+        list.setItems((rows) => rows.map((r) => (r.id === now.id ? now : r)));
+        toast.info(t('campaigns.movedOn', { status: t(`campaigns.statuses.${now.status}`).toLowerCase() }));
+      } else toastCampaignError(err);
     }
   };
 
