@@ -91,6 +91,7 @@ describe('billing', () => {
     // The subscription page: paid until the new date, and nothing left to pay.
     await page.getByRole('link', { name: 'Subscription' }).click();
     await page.getByTestId('paid-until').filter({ hasText: shown }).waitFor();
+    await page.getByTestId('recurrence').filter({ hasText: /^Monthly$/ }).waitFor();
     await page.getByRole('button', { name: 'Sign now' }).click();
     await page.getByRole('status').filter({ hasText: 'No open invoice: you are up to date.' }).waitFor();
     await context.close();

@@ -47,7 +47,7 @@ export function Component() {
           <dt className="text-muted">{t('billing.plan')}</dt>
           <dd>{company?.plan?.name ?? '—'}</dd>
           <dt className="text-muted">{t('billing.recurrence')}</dt>
-          <dd>{company?.recurrence ?? '—'}</dd>
+          <dd data-testid="recurrence">{company ? t(`companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence }) : '—'}</dd>
           <dt className="text-muted">{t('billing.chargeEmail')}</dt>
           <dd>{company?.email ?? '—'}</dd>
           <dt className="text-muted">{t('billing.paidUntil')}</dt>
