@@ -6,10 +6,10 @@ import { hashPassword } from '../../auth/password.ts';
 import { write } from '../../db/write.ts';
 import { wakeInvoices } from '../../jobs/invoices.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
+import { removeCompany } from './removal.ts';
 import { signUp } from './signup.ts';
 import {
   createCompany,
-  deleteCompany,
   getCompany,
   listCompanies,
   listCompaniesPage,
@@ -60,7 +60,7 @@ export function companiesRoutes(deps: AppDeps) {
     })
     .delete('/companies/:id', auth, requireSuper, async (c) => {
       const id = companyId(c);
-      await write(deps, (tx) => deleteCompany(tx, id));
+      await removeCompany(deps, id);
       return c.json({ message: 'Company deleted' });
     })
     .put('/companies/:id/schedules', auth, async (c) => {

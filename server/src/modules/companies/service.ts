@@ -13,8 +13,6 @@ import { findPlanRow, findPlanRowsByIds } from '../plans/queries.ts';
 import { findSettings } from '../settings/service.ts';
 import { toCompanyDto, type CompanyRow } from './dto.ts';
 import {
-  countSuperUsers,
-  deleteCompanyRow,
   findAllCompanyRows,
   findCompanyRow,
   findCompanyRowsPage,
@@ -112,15 +110,6 @@ export async function updateCompany(tx: Tx, id: number, input: CompanyUpdateInpu
   if (input.campaignsEnabled !== undefined) await setCampaignsEnabled(db, id, input.campaignsEnabled);
   tx.effects.poke(id);
   return readCompany(db, id);
-}
-
-/** Deletes a company and everything it owns. The platform's own company (where a super-admin lives) stays. */
-export async function deleteCompany(tx: Tx, id: number): Promise<void> {
-  if (!(await findCompanyRow(tx.db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
-  if ((await countSuperUsers(tx.db, id)) > 0) {
-    throw new AppError('ERR_NO_PERMISSION', 'The company of a super-admin cannot be deleted.');
-  }
-  await deleteCompanyRow(tx.db, id);
 }
 
 /** Business hours of a company: its admins or the super-admin. Another company's id reads as unknown. */
