@@ -2,7 +2,7 @@
 // companies' writes go on while it does.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedConnection, seedContact, seedSuper, seedTenant } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -37,7 +37,12 @@ describe.each(DIALECTS)('deleting a company on %s', (dialect) => {
     await mkdir(media, { recursive: true });
     await writeFile(path.join(media, 'a.pdf'), 'x');
 
+    const sid = (await t.db.selectFrom('userSessions').select('id').where('companyId', '=', company.id).where('revokedAt', 'is', null).executeTakeFirstOrThrow()).id;
+    const revoked = vi.spyOn(t.deps.realtime, 'sessionRevoked');
     const res = await t.request('DELETE', `/companies/${company.id}`, { token: superToken });
+    const reason = revoked.mock.calls.find(([ids]) => ids.includes(sid))?.[1];
+    revoked.mockRestore();
+    expect(reason).toBe('company-deleted');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Company deleted' });
 

@@ -3,7 +3,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedTenant } from '../../../test/seed.ts';
 
 // REST writes of users and settings reach the synced clients: a poke after the commit, and the
-// `auth` event for the sessions a new password ended.
+// `auth` event for the sessions a new password or a user's deletion ended.
 describe.each(DIALECTS)('users and settings notify clients on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -11,7 +11,7 @@ describe.each(DIALECTS)('users and settings notify clients on %s', (dialect) => 
   });
   afterAll(async () => t.close());
 
-  it('pokes the company after user and setting writes, and ends the sessions of a changed password', async () => {
+  it('pokes the company after user and setting writes, and ends the sessions of a changed password and of a deleted user', async () => {
     const { company, user, adminSession, userSession } = await seedTenant(t);
     const poke = vi.spyOn(t.deps.realtime, 'pokeCompany');
     const revoked = vi.spyOn(t.deps.realtime, 'sessionRevoked');
@@ -34,6 +34,13 @@ describe.each(DIALECTS)('users and settings notify clients on %s', (dialect) => 
       });
       expect(created.status).toBe(201);
       expect(poke).toHaveBeenCalledWith(company.id);
+
+      // A deleted user's open devices are told their session ended.
+      const login = await t.request('POST', '/auth/login', { body: { email: created.body.email, password: 'Secret123' } });
+      const newSid = (await t.db.selectFrom('userSessions').select('id').where('userId', '=', created.body.id).where('revokedAt', 'is', null).executeTakeFirstOrThrow()).id;
+      expect((await t.request('DELETE', `/users/${created.body.id}`, { token: adminSession.token })).status).toBe(200);
+      expect(revoked).toHaveBeenCalledWith([newSid], 'user-deleted');
+      expect((await t.request('GET', '/auth/me', { token: login.body.token })).status).toBe(401);
     } finally {
       poke.mockRestore();
       revoked.mockRestore();

@@ -171,7 +171,10 @@ export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId
   if (!row) throw new AppError('ERR_NO_USER_FOUND');
   if (row.super === 1 && !actor.super) throw new AppError('ERR_NO_PERMISSION');
   if (row.profile === 'admin') await assertAnotherAdmin(tx, companyId, userId);
+  // Its sessions go with the row; its open devices are told once the delete is committed.
+  const ended = await revokeUserSessions(tx.db, companyId, userId, 'user-deleted');
   await deleteUserRow(tx.db, companyId, userId);
+  if (ended.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(ended, 'user-deleted'));
   tx.effects.poke(companyId);
   await emit(tx, change(companyId, 'user', 'delete', userId));
 }
