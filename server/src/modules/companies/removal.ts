@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { AppDeps } from '../../context.ts';
 import { nowIso } from '../../db/database.ts';
 import { tenant, type TenantTable } from '../../db/tenant.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write, type Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { countSuperUsers, deleteCompanyRow, findCompanyRow } from './queries.ts';
@@ -44,18 +45,13 @@ export const SLICED_TABLES = [
 ] as const satisfies readonly TenantTable[];
 
 /**
- * Rows per slice. Deleting a message costs ~45 µs on SQLite (its indexes and triggers): measured on
- * a company of 20,000 tickets and 200,000 messages, a slice held the writer 20–70 ms, where the one
- * cascade from the company's row held it 6.5 s (sliced, the whole took 9–12 s in ~660 writes).
+ * `sliceRows`: rows per write (db/slices.ts). Measured on a company of 20,000 tickets and 200,000
+ * messages: the one cascade from the company's row held the writer 6.5 s; sliced, each write held it
+ * 20–70 ms (the whole took 9–12 s in ~660 writes).
  */
-const SLICE_ROWS = 500;
-
 export async function removeCompany(deps: AppDeps, id: number, opts: { sliceRows?: number } = {}): Promise<void> {
   await write(deps, (tx) => closeCompany(tx, id));
-  const limit = opts.sliceRows ?? SLICE_ROWS;
-  for (const table of SLICED_TABLES) {
-    while ((await write(deps, (tx) => deleteSlice(tx, table, id, limit))) === limit);
-  }
+  for (const table of SLICED_TABLES) await inSlices(deps, (tx, limit) => deleteSlice(tx, table, id, limit), opts.sliceRows);
   await write(deps, (tx) => deleteCompanyRow(tx.db, id));
   await rm(path.join(deps.config.mediaDir, String(id)), { recursive: true, force: true });
 }
@@ -80,8 +76,11 @@ async function closeCompany(tx: Tx, id: number): Promise<void> {
 /** Deletes up to `limit` of the company's rows of one table; answers how many went. */
 async function deleteSlice(tx: Tx, table: (typeof SLICED_TABLES)[number], companyId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
-  // Kysely cannot type a where on a table chosen at run time: every one of these has an integer id.
-  const ids = t.selectFrom(table).select(`${table}.id` as 'outbox.id').limit(limit);
-  const result = await t.deleteFrom(table).where(`${table}.id` as 'outbox.id', 'in', ids as never).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  // Kysely cannot type a column of a table chosen at run time: each of these has an integer id. The
+  // ids are read first, through the company's index; as a subquery of the delete, db/database.ts's
+  // preferPrimaryKey would take that index away from it too (it read the whole table per slice).
+  const id = `${table}.id` as 'outbox.id';
+  const ids = (await t.selectFrom(table).select(id).limit(limit).execute()).map((r) => r.id);
+  if (ids.length > 0) await t.deleteFrom(table).where(id, 'in', ids).execute();
+  return ids.length;
 }

@@ -4,6 +4,8 @@ import { seedSuper, seedTenant } from '../../../test/seed.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { waitFor } from '../../channels/testing.ts';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+import { releaseConnection } from './service.ts';
 
 describe.each(DIALECTS)('connections on %s', (dialect) => {
   let t: TestApp;
@@ -90,6 +92,49 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
     expect(ticketAfter.whatsappId).toBeNull();
     expect(ticketAfter.version).toBeGreaterThan(ticketBefore.version);
     await waitFor(async () => t.deps.sessions.getChannel(desk.connectionId), (channel) => channel === undefined);
+  });
+
+  it('lets go of a deleted connection a slice at a time: its tickets, contacts and messages, with other writes in between', async () => {
+    const { company, adminSession } = await seedTenant(t);
+    const other = await seedTenant(t);
+    const db = tenant(t.db, company.id);
+    const busy = (await create(adminSession.token, { name: 'Busy line', provider: 'simulator' })).body;
+    const kept = (await create(adminSession.token, { name: 'Kept line', provider: 'simulator' })).body;
+    for (const [i, whatsappId] of [busy.id, busy.id, busy.id, busy.id, busy.id, kept.id].entries()) {
+      const contact = await db.insertInto('contacts', { name: `C${i}`, number: `5511955550${i}`, whatsappId }).returning('contacts.id').executeTakeFirstOrThrow();
+      const ticket = await db.insertInto('tickets', { uuid: crypto.randomUUID(), contactId: contact.id, whatsappId, status: 'open' }).returning('tickets.id').executeTakeFirstOrThrow();
+      for (const n of [1, 2]) await db.insertInto('messages', { wid: `W${busy.id}-${i}-${n}`, ticketId: ticket.id, contactId: contact.id, whatsappId, body: 'oi', fromMe: 0, ack: 0, read: 1 }).execute();
+    }
+    const held = async (id: number) => ({
+      tickets: (await db.selectFrom('tickets').select('tickets.id').where('tickets.whatsappId', '=', id).execute()).length,
+      contacts: (await db.selectFrom('contacts').select('contacts.id').where('contacts.whatsappId', '=', id).execute()).length,
+      messages: (await db.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', id).execute()).length,
+    });
+    expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10 });
+    const ticketVersions = async () => (await db.selectFrom('tickets').select(['tickets.id', 'tickets.version']).orderBy('tickets.id').execute()).map((r) => r.version);
+    const before = await ticketVersions();
+
+    // Asked for by another company, the connection's id matches none of its rows.
+    await releaseConnection(t.deps, other.company.id, busy.id, 2);
+    expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10 });
+
+    const release = releaseConnection(t.deps, company.id, busy.id, 2);
+    let released = false;
+    void release.then(() => (released = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    // That write is done while tickets still hold on: the release went in short writes, not one.
+    expect(released).toBe(false);
+    expect((await held(busy.id)).tickets).toBeGreaterThan(0);
+    await release;
+    expect(await held(busy.id)).toEqual({ tickets: 0, contacts: 0, messages: 0 });
+    expect(await held(kept.id)).toEqual({ tickets: 1, contacts: 1, messages: 2 });
+    // Synced clients see the tickets let go: their versions moved; the kept line's did not.
+    const after = await ticketVersions();
+    expect(after.slice(0, 5).every((v, i) => v > before[i]!)).toBe(true);
+    expect(after[5]).toBe(before[5]);
+
+    expect((await t.request('DELETE', `/whatsapp/${busy.id}`, { token: adminSession.token })).status).toBe(200);
+    expect((await t.request('GET', '/whatsapp', { token: adminSession.token })).body.map((w: { id: number }) => w.id)).toEqual([kept.id]);
   });
 
   it("enforces the plan's connection limit with a clear 403", async () => {
