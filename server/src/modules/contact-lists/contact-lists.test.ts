@@ -6,6 +6,8 @@ import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant, seedUser, loginAs } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+import { emptyContactList } from './service.ts';
 import { checkContactListNumbers, settleContactListChecks } from './whatsapp-check.ts';
 
 describe.each(DIALECTS)('contact lists on %s', (dialect) => {
@@ -48,6 +50,36 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
     expect((await t.request('GET', `/contact-list-items/${item.body.id}`, { token })).status).toBe(404);
   });
 
+
+  it('empties a deleted list a slice at a time, other writes in between; other lists keep their items', async () => {
+    const { company, adminSession } = await seedTenant(t);
+    const other = await seedTenant(t);
+    const db = tenant(t.db, company.id);
+    const list = await db.insertInto('contactLists', { name: 'Big' }).returning('contactLists.id').executeTakeFirstOrThrow();
+    const kept = await db.insertInto('contactLists', { name: 'Kept' }).returning('contactLists.id').executeTakeFirstOrThrow();
+    const items = (contactListId: number, n: number, from: number) => Array.from({ length: n }, (_, k) => ({ contactListId, name: `P${from + k}`, number: `55119444400${from + k}` }));
+    await db.insertInto('contactListItems', [...items(list.id, 7, 10), ...items(kept.id, 1, 50)]).execute();
+    const count = async (contactListId: number) => (await db.selectFrom('contactListItems').select('contactListItems.id').where('contactListItems.contactListId', '=', contactListId).execute()).length;
+
+    // Asked for by another company, the list's id matches none of its items.
+    await emptyContactList(t.deps, other.company.id, list.id, 2);
+    expect(await count(list.id)).toBe(7);
+
+    const emptying = emptyContactList(t.deps, company.id, list.id, 2);
+    let emptied = false;
+    void emptying.then(() => (emptied = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    // That write is done while the list still has items: it went in short writes, not one.
+    expect(emptied).toBe(false);
+    expect(await count(list.id)).toBeGreaterThan(0);
+    await emptying;
+    expect(await count(list.id)).toBe(0);
+    expect(await count(kept.id)).toBe(1);
+
+    expect((await t.request('DELETE', `/contact-lists/${list.id}`, { token: adminSession.token })).body).toEqual({ message: 'Contact list deleted' });
+    expect((await t.request('GET', `/contact-lists/${list.id}`, { token: adminSession.token })).status).toBe(404);
+    expect(await count(kept.id)).toBe(1);
+  });
   it('validates names, numbers and emails, refuses a number twice in a list, pages items and searches them', async () => {
     const { adminSession } = await seedTenant(t);
     const token = adminSession.token;

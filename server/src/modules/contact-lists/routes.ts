@@ -24,6 +24,7 @@ import {
   createContactListItem,
   deleteContactList,
   deleteContactListItem,
+  emptyContactList,
   getContactList,
   getContactListItem,
   updateContactList,
@@ -59,6 +60,7 @@ export function contactListsRoutes(deps: AppDeps) {
     })
     .delete('/contact-lists/:id', auth, admin, mayDelete, async (c) => {
       const listId = parseId(c, 'id');
+      await emptyContactList(deps, c.get('actor').companyId, listId);
       await write(deps, (tx) => deleteContactList(tx, c.get('actor'), listId));
       return c.json({ message: 'Contact list deleted' });
     })
