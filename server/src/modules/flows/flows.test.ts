@@ -4,8 +4,10 @@
 import { flowSchema, flowWithGraphSchema, phraseCampaignSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+import { clearEndedRuns } from './service.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { seedConnection, seedQueue, seedTenant } from '../../../test/seed.ts';
+import { seedConnection, seedContact, seedQueue, seedTenant } from '../../../test/seed.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
 const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60)]);
@@ -110,6 +112,47 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     expect((await req('GET', '/flowbuilder')).body.flows.map((f: { id: number }) => f.id)).not.toContain(id);
     // The copy stands alone.
     expect((await req('GET', `/flowbuilder/flow/${dup.body.id}`)).status).toBe(200);
+  });
+
+  it('clears a deleted flow’s ended runs a slice at a time, other writes in between; its running run goes with the delete', async () => {
+    const { req, queue, company } = await setup();
+    const other = await setup();
+    const flowId = (await req('POST', '/flowbuilder', { name: 'Boas-vindas' })).body.id as number;
+    expect((await req('POST', '/flowbuilder/flow', { idFlow: flowId, ...graph(queue.id) })).status).toBe(200);
+    const keptFlow = (await req('POST', '/flowbuilder', { name: 'Outro' })).body.id as number;
+    expect((await req('POST', '/flowbuilder/flow', { idFlow: keptFlow, ...graph(queue.id) })).status).toBe(200);
+    const db = tenant(t.db, company.id);
+    const versionOf = async (id: number) => (await db.selectFrom('flowVersions').select('flowVersions.id').where('flowVersions.flowId', '=', id).executeTakeFirstOrThrow()).id;
+    const run = async (flow: number, status: 'running' | 'finished') => {
+      const contact = await seedContact(t, company.id);
+      const ticket = await db.insertInto('tickets', { uuid: crypto.randomUUID(), contactId: contact.id, status: 'pending', flowId: status === 'running' ? flow : null }).returning('tickets.id').executeTakeFirstOrThrow();
+      await db.insertInto('flowRuns', { ticketId: ticket.id, flowId: flow, flowVersionId: await versionOf(flow), status, state: '{}' }).execute();
+      return ticket.id;
+    };
+    for (let i = 0; i < 5; i++) await run(flowId, 'finished');
+    const running = await run(flowId, 'running');
+    await run(keptFlow, 'finished');
+    const runs = async (flow: number) => (await db.selectFrom('flowRuns').select('flowRuns.status').where('flowRuns.flowId', '=', flow).execute()).map((r) => r.status).sort();
+
+    // Asked for by another company, the flow's id matches none of its runs.
+    await clearEndedRuns(t.deps, other.company.id, flowId, 2);
+    expect(await runs(flowId)).toHaveLength(6);
+
+    const clearing = clearEndedRuns(t.deps, company.id, flowId, 2);
+    let cleared = false;
+    void clearing.then(() => (cleared = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    // That write is done while ended runs are left: they went in short writes, not one.
+    expect(cleared).toBe(false);
+    expect((await runs(flowId)).length).toBeGreaterThan(1);
+    await clearing;
+    expect(await runs(flowId)).toEqual(['running']);
+    expect(await runs(keptFlow)).toEqual(['finished']);
+
+    expect((await req('DELETE', `/flowbuilder/${flowId}`)).status).toBe(200);
+    expect(await runs(flowId)).toEqual([]);
+    expect((await db.selectFrom('tickets').select('tickets.flowId').where('tickets.id', '=', running).executeTakeFirstOrThrow()).flowId).toBeNull();
+    expect(await runs(keptFlow)).toEqual(['finished']);
   });
 
   it('refuses bad input with clear ERR_VALIDATION issues, never a 500', async () => {

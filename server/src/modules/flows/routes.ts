@@ -17,7 +17,7 @@ import { getVisibleTicket } from '../tickets/service.ts';
 import { flowMediaPath, flowUploadLimit, readFlowUploads, storeFlowUploads, type FlowUploadRoute } from './media.ts';
 import { createPhraseCampaign, deletePhraseCampaign, findPhraseCampaigns, getPhraseCampaign, updatePhraseCampaign } from './phrase-campaigns.ts';
 import { getTicketFlow } from './ticket-flow.ts';
-import { createFlow, deleteFlow, duplicateFlow, findFlows, getFlowWithGraph, renameFlow, saveFlowGraph } from './service.ts';
+import { clearEndedRuns, createFlow, deleteFlow, duplicateFlow, findFlows, getFlowWithGraph, renameFlow, saveFlowGraph } from './service.ts';
 
 /** PUT /flowbuilder: a rename that may also switch the flow on or off. */
 export const flowUpdateSchema = flowRenameSchema.extend({ active: z.boolean().optional() });
@@ -76,6 +76,7 @@ export function flowsRoutes(deps: AppDeps) {
     .delete('/flowbuilder/:id', ...admin, async (c) => {
       const actor = c.get('actor');
       const id = parseId(c, 'id');
+      await clearEndedRuns(deps, actor.companyId, id);
       await write(deps, (tx) => deleteFlow(tx, actor, id));
       return c.json({ message: 'Flow deleted' });
     })
