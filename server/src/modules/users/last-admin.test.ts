@@ -2,7 +2,7 @@
 // refused with ERR_LAST_ADMIN and changes nothing, also when two admins demote each other at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { loginAs, seedSuper, seedTenant, seedUser } from '../../../test/seed.ts';
+import { loginAs, seedSuper, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { updateUser } from './service.ts';
@@ -37,8 +37,11 @@ describe.each(DIALECTS)('the last admin of a company on %s', (dialect) => {
   it('refuses to delete the only admin, and allows it once another admin exists', async () => {
     const { company, admin } = await seedTenant(t);
     const platform = await seedSuper(t);
+    const ticket = await seedTicket(t, company.id, { userId: admin.id });
     expectLastAdmin(await t.request('DELETE', `/users/${admin.id}?companyId=${company.id}`, { token: platform.session.token }));
     expect(await admins(company.id)).toEqual([admin.id]);
+    // Refused, the delete let go of nothing: the admin's ticket is still theirs, at its version.
+    expect(await tenant(t.db, company.id).selectFrom('tickets').select(['tickets.userId', 'tickets.version']).where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow()).toEqual({ userId: admin.id, version: ticket.version });
 
     const second = await seedUser(t, company.id, { profile: 'admin' });
     const res = await t.request('DELETE', `/users/${admin.id}?companyId=${company.id}`, { token: platform.session.token });

@@ -7,7 +7,7 @@ import { hashPassword } from '../../auth/password.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery, parseWith } from '../../http/validate.ts';
 import { findCompanyUserRefs, findUsersPage } from './queries.ts';
-import { createUser, deleteUser, getUser, setLanguage, updateUser } from './service.ts';
+import { createUser, deleteUser, getUser, releaseUser, setLanguage, updateUser } from './service.ts';
 
 // The spec writes some list paths with a trailing slash (GET /users/), so both spellings answer.
 // Middleware is attached per route, not with use('*'): this sub-app is mounted at '/', where a
@@ -51,6 +51,7 @@ export function usersRoutes(deps: AppDeps) {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
         const actor = c.get('actor');
         const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
+        await releaseUser(deps, actor, companyId, userId);
         await write(deps, (tx) => deleteUser(tx, actor, companyId, userId));
         return c.json({ message: 'User deleted' });
       })

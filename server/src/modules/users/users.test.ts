@@ -1,8 +1,9 @@
 import { PAGE_SIZE } from '@zapdesk/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedConnection, seedQueue, seedSuper, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
+import { releaseUser } from './service.ts';
 
 const newUser = (over: Record<string, unknown> = {}) => ({
   name: 'Maria Souza',
@@ -263,6 +264,25 @@ describe.each(DIALECTS)('users on %s', (dialect) => {
         db.selectFrom('chatMessages').select(['senderId as ref', 'version']).where('chatMessages.id', '=', said.id).executeTakeFirstOrThrow(),
       ]);
       expect(after).toEqual([ticket, tag, note, schedule, chat, said].map((row) => ({ ref: null, version: row.version + 1 })));
+    });
+
+    it('lets go of a deleted user’s tickets a slice at a time, each slice its own write and poke', async () => {
+      const { company, user, admin, adminSession } = await seedTenant(t);
+      const db = tenant(t.db, company.id);
+      for (let i = 0; i < 5; i++) await seedTicket(t, company.id, { userId: user.id, status: 'closed' });
+      const theirs = async () => (await db.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', user.id).execute()).length;
+      const actor = { userId: admin.id, companyId: company.id, profile: 'admin' as const, super: false, sessionId: 'test' };
+
+      const poke = vi.spyOn(t.deps.realtime, 'pokeCompany');
+      try {
+        await releaseUser(t.deps, actor, company.id, user.id, 2);
+        // Slices of 2, 2 and 1 tickets: three writes, each poking the company once its slice committed.
+        expect(poke.mock.calls.filter(([id]) => id === company.id)).toHaveLength(3);
+      } finally {
+        poke.mockRestore();
+      }
+      expect(await theirs()).toBe(0);
+      expect((await t.request('DELETE', `/users/${user.id}`, { token: adminSession.token })).status).toBe(200);
     });
 
     it('refuses deleting yourself, a plain user deleting, and another company user (404, row kept)', async () => {
