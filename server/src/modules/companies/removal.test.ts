@@ -67,8 +67,11 @@ describe.each(DIALECTS)('deleting a company on %s', (dialect) => {
     void removal.then(() => (removed = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'during', color: '#ffffff' }).execute());
     // The other write is done while the deletion is not: the deleted company still has contacts.
-    expect(removed).toBe(false);
-    expect(await countOf('contacts', company.id)).toBeGreaterThan(0);
+    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
+    if (dialect === 'sqlite') {
+      expect(removed).toBe(false);
+      expect(await countOf('contacts', company.id)).toBeGreaterThan(0);
+    }
     await removal;
     expect(await countOf('contacts', company.id)).toBe(0);
     expect((await t.request('GET', `/companies/${company.id}`, { token: superToken })).status).toBe(404);

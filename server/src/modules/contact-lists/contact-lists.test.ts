@@ -70,8 +70,11 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
     void emptying.then(() => (emptied = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
     // That write is done while the list still has items: it went in short writes, not one.
-    expect(emptied).toBe(false);
-    expect(await count(list.id)).toBeGreaterThan(0);
+    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
+    if (dialect === 'sqlite') {
+      expect(emptied).toBe(false);
+      expect(await count(list.id)).toBeGreaterThan(0);
+    }
     await emptying;
     expect(await count(list.id)).toBe(0);
     expect(await count(kept.id)).toBe(1);

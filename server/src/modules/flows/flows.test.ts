@@ -143,8 +143,11 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     void clearing.then(() => (cleared = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
     // That write is done while ended runs are left: they went in short writes, not one.
-    expect(cleared).toBe(false);
-    expect((await runs(flowId)).length).toBeGreaterThan(1);
+    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
+    if (dialect === 'sqlite') {
+      expect(cleared).toBe(false);
+      expect((await runs(flowId)).length).toBeGreaterThan(1);
+    }
     await clearing;
     expect(await runs(flowId)).toEqual(['running']);
     expect(await runs(keptFlow)).toEqual(['finished']);
