@@ -49,10 +49,6 @@ export async function renameFlow(tx: Tx, actor: Actor, input: { flowId: number; 
 }
 
 /**
- * Deletes the flow with its versions, phrase campaigns, and the conversations running it (their
- * timers go with them); those tickets stop showing a flow step and stay pending for the agents.
- */
-/**
  * Before a flow's delete, outside its write: the runs that ended (the flow's history: a welcome
  * flow has one per new contact), a slice at a time (db/slices.ts), so the delete's cascade does not
  * hold SQLite's writer for all of them at once. Running runs stay for the delete's own write, which
@@ -73,6 +69,10 @@ export async function clearEndedRuns(deps: AppDeps, companyId: number, flowId: n
   );
 }
 
+/**
+ * Deletes the flow with its versions, phrase campaigns, and the conversations running it (their
+ * timers go with them); those tickets stop showing a flow step and stay pending for the agents.
+ */
 export async function deleteFlow(tx: Tx, actor: Actor, id: number): Promise<void> {
   await getFlowRow(tx.db, actor.companyId, id);
   const t = tenant(tx.db, actor.companyId);
