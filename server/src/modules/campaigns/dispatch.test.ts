@@ -236,9 +236,13 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     const rows = await db.selectFrom('campaignShippings').select('campaignShippings.dueAt').where('campaignShippings.campaignId', '=', id).orderBy('campaignShippings.dueAt').execute();
     const gaps = rows.slice(1).map((r, i) => (Date.parse(r.dueAt!) - Date.parse(rows[i]!.dueAt!)) / 1000);
     const expected = [1, 2, 1];
+    // Never early; late by less than the gap between the two intervals, so a 1 s gap where 2 are due
+    // (or 2 where 1 is) still fails. The loop wakes when the pacing allows the next send, so a gap is
+    // late only by the machine's scheduling: 0.41 s was seen once on PostgreSQL in a full CI run on a
+    // 2-core machine (the old bound was 0.4 s).
     gaps.forEach((g, i) => {
       expect(g).toBeGreaterThanOrEqual(expected[i]!);
-      expect(g).toBeLessThan(expected[i]! + 0.4);
+      expect(g).toBeLessThan(expected[i]! + 0.9);
     });
   }, 30_000);
 
