@@ -8,7 +8,8 @@ import { seedConnection, seedContact, seedSuper, seedTenant } from '../../../tes
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { removeCompany, SLICED_TABLES } from './removal.ts';
+import { inSlices } from '../../db/slices.ts';
+import { closeCompany, deleteCompanySlice, SLICED_TABLES } from './removal.ts';
 
 describe.each(DIALECTS)('deleting a company on %s', (dialect) => {
   let t: TestApp;
@@ -62,7 +63,8 @@ describe.each(DIALECTS)('deleting a company on %s', (dialect) => {
     const other = await seedTenant(t);
     for (let i = 0; i < 12; i++) await seedContact(t, company.id);
 
-    const removal = removeCompany(t.deps, company.id, { sliceRows: 2 });
+    await write(t.deps, (tx) => closeCompany(tx, company.id));
+    const removal = inSlices(t.deps, (tx, limit) => deleteCompanySlice(tx, company.id, limit), 2);
     let removed = false;
     void removal.then(() => (removed = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'during', color: '#ffffff' }).execute());
@@ -74,6 +76,7 @@ describe.each(DIALECTS)('deleting a company on %s', (dialect) => {
     }
     await removal;
     expect(await countOf('contacts', company.id)).toBe(0);
+    expect((await t.request('DELETE', `/companies/${company.id}`, { token: superToken })).status).toBe(200);
     expect((await t.request('GET', `/companies/${company.id}`, { token: superToken })).status).toBe(404);
   });
 

@@ -8,18 +8,17 @@
 //    finds nothing left to cascade to), each slice its own write, so other writes go in between;
 // 3. its row deleted, which cascades to what is left (settings, users, queues…: a few rows);
 // 4. its media folder removed.
-// A process that dies midway leaves the company closed and partly emptied: deleting it again
-// finishes the work (every step finds what is left).
+// The route runs the steps, each in writes of its own (db/slices.ts for step 2). A process that dies
+// midway leaves the company closed and partly emptied: deleting it again finishes the work (every
+// step finds what is left).
 import { AppError } from '@zapdesk/sync';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppDeps } from '../../context.ts';
 import { nowIso } from '../../db/database.ts';
 import { tenant, type TenantTable } from '../../db/tenant.ts';
-import { inSlices } from '../../db/slices.ts';
-import { write, type Tx } from '../../db/write.ts';
+import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { countSuperUsers, deleteCompanyRow, findCompanyRow } from './queries.ts';
+import { countSuperUsers, findCompanyRow } from './queries.ts';
 
 /** The tables a company fills with its traffic, each before the tables it references. */
 export const SLICED_TABLES = [
@@ -44,19 +43,8 @@ export const SLICED_TABLES = [
   'invoices',
 ] as const satisfies readonly TenantTable[];
 
-/**
- * `sliceRows`: rows per write (db/slices.ts). Measured on SQLite, a company of 20,000 tickets and
- * 200,000 messages: another company's writes waited 6.1 s behind the one cascade from the company's
- * row; sliced, they waited 28 ms at the median and 126 ms at most (the whole deletion took 7.5 s).
- */
-export async function removeCompany(deps: AppDeps, id: number, opts: { sliceRows?: number } = {}): Promise<void> {
-  await write(deps, (tx) => closeCompany(tx, id));
-  for (const table of SLICED_TABLES) await inSlices(deps, (tx, limit) => deleteSlice(tx, table, id, limit), opts.sliceRows);
-  await write(deps, (tx) => deleteCompanyRow(tx.db, id));
-  await rm(path.join(deps.config.mediaDir, String(id)), { recursive: true, force: true });
-}
-
-async function closeCompany(tx: Tx, id: number): Promise<void> {
+/** Step 1, in a write of its own. */
+export async function closeCompany(tx: Tx, id: number): Promise<void> {
   if (!(await findCompanyRow(tx.db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
   if ((await countSuperUsers(tx.db, id)) > 0) throw new AppError('ERR_NO_PERMISSION', 'The company of a super-admin cannot be deleted.');
   const t = tenant(tx.db, id);
@@ -73,14 +61,29 @@ async function closeCompany(tx: Tx, id: number): Promise<void> {
   tx.effects.afterCommit(({ sessions }) => Promise.all(connections.map((c) => sessions.forget(c.id))));
 }
 
-/** Deletes up to `limit` of the company's rows of one table; answers how many went. */
-async function deleteSlice(tx: Tx, table: (typeof SLICED_TABLES)[number], companyId: number, limit: number): Promise<number> {
+/**
+ * Step 2, one slice: deletes up to `limit` of the company's rows, from the first of SLICED_TABLES
+ * that has some on; answers how many went (fewer than `limit`: none left in any of them). Measured
+ * on SQLite, a company of 20,000 tickets and 200,000 messages: another company's writes waited 6.1 s
+ * behind the one cascade from the company's row; in slices of 500 they waited 28 ms at the median
+ * and 126 ms at most (the whole deletion took 7.5 s).
+ */
+export async function deleteCompanySlice(tx: Tx, companyId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
-  // Kysely cannot type a column of a table chosen at run time: each of these has an integer id. The
-  // ids are read first, through the company's index; as a subquery of the delete, db/database.ts's
-  // preferPrimaryKey would take that index away from it too (it read the whole table per slice).
-  const id = `${table}.id` as 'outbox.id';
-  const ids = (await t.selectFrom(table).select(id).limit(limit).execute()).map((r) => r.id);
-  if (ids.length > 0) await t.deleteFrom(table).where(id, 'in', ids).execute();
-  return ids.length;
+  let left = limit;
+  for (const table of SLICED_TABLES) {
+    if (left === 0) break;
+    // Kysely cannot type a column of a table chosen at run time: each of these has an integer id.
+    // The ids are read first, through the company's index; as a subquery of the delete,
+    // db/database.ts's preferPrimaryKey would take that index away from it too (it read the whole
+    // table per slice).
+    const id = `${table}.id` as 'outbox.id';
+    const ids = (await t.selectFrom(table).select(id).limit(left).execute()).map((r) => r.id);
+    if (ids.length > 0) await t.deleteFrom(table).where(id, 'in', ids).execute();
+    left -= ids.length;
+  }
+  return limit - left;
 }
+
+/** Step 3 is the company row's delete (queries.ts); step 4, after it: its media folder. */
+export const removeCompanyMedia = (mediaDir: string, id: number) => rm(path.join(mediaDir, String(id)), { recursive: true, force: true });

@@ -3,10 +3,12 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { clientIp, requireAuth, requireSuper } from '../../auth/middleware.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { wakeInvoices } from '../../jobs/invoices.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { removeCompany } from './removal.ts';
+import { deleteCompanyRow } from './queries.ts';
+import { closeCompany, deleteCompanySlice, removeCompanyMedia } from './removal.ts';
 import { signUp } from './signup.ts';
 import {
   createCompany,
@@ -60,7 +62,11 @@ export function companiesRoutes(deps: AppDeps) {
     })
     .delete('/companies/:id', auth, requireSuper, async (c) => {
       const id = companyId(c);
-      await removeCompany(deps, id);
+      // In steps (removal.ts): closed, emptied a slice at a time, its row deleted, its media removed.
+      await write(deps, (tx) => closeCompany(tx, id));
+      await inSlices(deps, (tx, limit) => deleteCompanySlice(tx, id, limit));
+      await write(deps, (tx) => deleteCompanyRow(tx.db, id));
+      await removeCompanyMedia(deps.config.mediaDir, id);
       return c.json({ message: 'Company deleted' });
     })
     .put('/companies/:id/schedules', auth, async (c) => {

@@ -7,7 +7,8 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedTenant, seedUser, loginAs } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
-import { emptyContactList } from './service.ts';
+import { inSlices } from '../../db/slices.ts';
+import { emptyContactListSlice } from './service.ts';
 import { checkContactListNumbers, settleContactListChecks } from './whatsapp-check.ts';
 
 describe.each(DIALECTS)('contact lists on %s', (dialect) => {
@@ -62,10 +63,10 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
     const count = async (contactListId: number) => (await db.selectFrom('contactListItems').select('contactListItems.id').where('contactListItems.contactListId', '=', contactListId).execute()).length;
 
     // Asked for by another company, the list's id matches none of its items.
-    await emptyContactList(t.deps, other.company.id, list.id, 2);
+    await inSlices(t.deps, (tx, limit) => emptyContactListSlice(tx, other.company.id, list.id, limit), 2);
     expect(await count(list.id)).toBe(7);
 
-    const emptying = emptyContactList(t.deps, company.id, list.id, 2);
+    const emptying = inSlices(t.deps, (tx, limit) => emptyContactListSlice(tx, company.id, list.id, limit), 2);
     let emptied = false;
     void emptying.then(() => (emptied = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());

@@ -14,6 +14,7 @@ import {
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { openSpreadsheetUpload, streamImportReport } from '../contacts/import-upload.ts';
@@ -24,7 +25,7 @@ import {
   createContactListItem,
   deleteContactList,
   deleteContactListItem,
-  emptyContactList,
+  emptyContactListSlice,
   getContactList,
   getContactListItem,
   updateContactList,
@@ -60,7 +61,7 @@ export function contactListsRoutes(deps: AppDeps) {
     })
     .delete('/contact-lists/:id', auth, admin, mayDelete, async (c) => {
       const listId = parseId(c, 'id');
-      await emptyContactList(deps, c.get('actor').companyId, listId);
+      await inSlices(deps, (tx, limit) => emptyContactListSlice(tx, c.get('actor').companyId, listId, limit));
       await write(deps, (tx) => deleteContactList(tx, c.get('actor'), listId));
       return c.json({ message: 'Contact list deleted' });
     })

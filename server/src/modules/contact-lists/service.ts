@@ -4,10 +4,9 @@
 // number is on WhatsApp is asked of the channel after the commit (whatsapp-check.ts), never here.
 import { AppError, type ContactList, type ContactListCreateInput, type ContactListItem, type ContactListItemCreateInput, type ContactListItemUpdateInput } from '@zapdesk/sync';
 import { change, emit } from '../../events/emit.ts';
-import type { Actor, AppDeps } from '../../context.ts';
+import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
@@ -46,23 +45,18 @@ export async function updateContactList(tx: Tx, actor: Actor, listId: number, in
 }
 
 /**
- * Before a list's delete, outside its write: its items, a slice at a time (db/slices.ts). In the
- * delete's one write, the cascade of a list of 100,000 numbers held SQLite's writer 0.9-1.3 s,
- * stopping every company's traffic; a slice of 500 held it at most 37 ms (measured on SQLite).
- * Another company's list id matches none of its items.
+ * One slice of a list's delete, run before its write (the route repeats it in writes of their own:
+ * db/slices.ts): up to `limit` of its items deleted; answers how many. In the delete's one write,
+ * the cascade of a list of 100,000 numbers held SQLite's writer 0.9-1.3 s, stopping every company's
+ * traffic; a slice of 500 held it at most 37 ms (measured on SQLite). Another company's list id
+ * matches none of its items.
  */
-export async function emptyContactList(deps: AppDeps, companyId: number, listId: number, limit?: number): Promise<void> {
-  await inSlices(
-    deps,
-    async (tx, limit) => {
-      const t = tenant(tx.db, companyId);
-      // The ids first (removal.ts's deleteSlice says why).
-      const ids = (await t.selectFrom('contactListItems').select('contactListItems.id').where('contactListItems.contactListId', '=', listId).limit(limit).execute()).map((r) => r.id);
-      if (ids.length > 0) await t.deleteFrom('contactListItems').where('contactListItems.id', 'in', ids).execute();
-      return ids.length;
-    },
-    limit,
-  );
+export async function emptyContactListSlice(tx: Tx, companyId: number, listId: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  // The ids first (companies/removal.ts's deleteCompanySlice says why).
+  const ids = (await t.selectFrom('contactListItems').select('contactListItems.id').where('contactListItems.contactListId', '=', listId).limit(limit).execute()).map((r) => r.id);
+  if (ids.length > 0) await t.deleteFrom('contactListItems').where('contactListItems.id', 'in', ids).execute();
+  return ids.length;
 }
 
 /**

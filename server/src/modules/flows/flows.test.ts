@@ -5,7 +5,8 @@ import { flowSchema, flowWithGraphSchema, phraseCampaignSchema } from '@zapdesk/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
-import { clearEndedRuns } from './service.ts';
+import { inSlices } from '../../db/slices.ts';
+import { clearEndedRunsSlice } from './service.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedConnection, seedContact, seedQueue, seedTenant } from '../../../test/seed.ts';
 
@@ -135,10 +136,10 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     const runs = async (flow: number) => (await db.selectFrom('flowRuns').select('flowRuns.status').where('flowRuns.flowId', '=', flow).execute()).map((r) => r.status).sort();
 
     // Asked for by another company, the flow's id matches none of its runs.
-    await clearEndedRuns(t.deps, other.company.id, flowId, 2);
+    await inSlices(t.deps, (tx, limit) => clearEndedRunsSlice(tx, other.company.id, flowId, limit), 2);
     expect(await runs(flowId)).toHaveLength(6);
 
-    const clearing = clearEndedRuns(t.deps, company.id, flowId, 2);
+    const clearing = inSlices(t.deps, (tx, limit) => clearEndedRunsSlice(tx, company.id, flowId, limit), 2);
     let cleared = false;
     void clearing.then(() => (cleared = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { stopTicketFlow } from '../../flows-runtime/runtime.ts';
@@ -17,7 +18,7 @@ import { getVisibleTicket } from '../tickets/service.ts';
 import { flowMediaPath, flowUploadLimit, readFlowUploads, storeFlowUploads, type FlowUploadRoute } from './media.ts';
 import { createPhraseCampaign, deletePhraseCampaign, findPhraseCampaigns, getPhraseCampaign, updatePhraseCampaign } from './phrase-campaigns.ts';
 import { getTicketFlow } from './ticket-flow.ts';
-import { clearEndedRuns, createFlow, deleteFlow, duplicateFlow, findFlows, getFlowWithGraph, renameFlow, saveFlowGraph } from './service.ts';
+import { clearEndedRunsSlice, createFlow, deleteFlow, duplicateFlow, findFlows, getFlowWithGraph, renameFlow, saveFlowGraph } from './service.ts';
 
 /** PUT /flowbuilder: a rename that may also switch the flow on or off. */
 export const flowUpdateSchema = flowRenameSchema.extend({ active: z.boolean().optional() });
@@ -76,7 +77,7 @@ export function flowsRoutes(deps: AppDeps) {
     .delete('/flowbuilder/:id', ...admin, async (c) => {
       const actor = c.get('actor');
       const id = parseId(c, 'id');
-      await clearEndedRuns(deps, actor.companyId, id);
+      await inSlices(deps, (tx, limit) => clearEndedRunsSlice(tx, actor.companyId, id, limit));
       await write(deps, (tx) => deleteFlow(tx, actor, id));
       return c.json({ message: 'Flow deleted' });
     })

@@ -4,10 +4,11 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { resolveCompanyId } from '../../auth/company-scope.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery, parseWith } from '../../http/validate.ts';
 import { findCompanyUserRefs, findUsersPage } from './queries.ts';
-import { createUser, deleteUser, getUser, releaseUser, setLanguage, updateUser } from './service.ts';
+import { assertDeletable, createUser, deleteUser, getUser, releaseUserSlice, setLanguage, updateUser } from './service.ts';
 
 // The spec writes some list paths with a trailing slash (GET /users/), so both spellings answer.
 // Middleware is attached per route, not with use('*'): this sub-app is mounted at '/', where a
@@ -51,7 +52,8 @@ export function usersRoutes(deps: AppDeps) {
         const userId = parseId(c, 'id', 'ERR_NO_USER_FOUND');
         const actor = c.get('actor');
         const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
-        await releaseUser(deps, actor, companyId, userId);
+        await write(deps, (tx) => assertDeletable(tx, actor, companyId, userId));
+        await inSlices(deps, (tx, limit) => releaseUserSlice(tx, companyId, userId, limit));
         await write(deps, (tx) => deleteUser(tx, actor, companyId, userId));
         return c.json({ message: 'User deleted' });
       })

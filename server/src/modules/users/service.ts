@@ -5,14 +5,13 @@ import { AppError, can, isCompanyAdmin, type Language, type PermissionKey, type 
 import { change, emit } from '../../events/emit.ts';
 import type { Selectable, Updateable } from 'kysely';
 import { resolveCompanyId } from '../../auth/company-scope.ts';
-import type { Actor, AppDeps } from '../../context.ts';
+import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Users } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { inSlices } from '../../db/slices.ts';
-import { write, type Tx } from '../../db/write.ts';
+import type { Tx } from '../../db/write.ts';
 import { findUser, findUserQueues } from './dto.ts';
 import {
   countCompanyUsers,
@@ -167,8 +166,12 @@ export async function updateUser(
   return (await findUser(db, companyId, userId, actor.userId))!;
 }
 
-/** Who may not be deleted: oneself, an unknown user, a super-admin (but by one), the last admin. */
-async function assertDeletable(tx: Tx, actor: Actor, companyId: number, userId: number): Promise<void> {
+/**
+ * Who may not be deleted: oneself, an unknown user, a super-admin (but by one), the last admin. The
+ * route checks it in a write of its own before the delete's slices, so a refused delete changes
+ * nothing; the delete checks again in its own write.
+ */
+export async function assertDeletable(tx: Tx, actor: Actor, companyId: number, userId: number): Promise<void> {
   if (companyId === actor.companyId && userId === actor.userId) throw new AppError('ERR_CANNOT_DELETE_SELF');
   const row = await findUserRow(tx.db, companyId, userId);
   if (!row) throw new AppError('ERR_NO_USER_FOUND');
@@ -177,26 +180,19 @@ async function assertDeletable(tx: Tx, actor: Actor, companyId: number, userId: 
 }
 
 /**
- * Before a user's delete, outside its write: the tickets assigned to them let go (versions bumped,
- * as the delete's `detachUser` does), a slice at a time (db/slices.ts), so an attendant's year of
- * tickets is not one long hold of SQLite's writer. The delete's checks run first, in a write of
- * their own, so a refused delete changes nothing; the delete checks again in its own write.
+ * One slice of a user's delete, run before its write (the route repeats it in writes of their own:
+ * db/slices.ts): up to `limit` of the tickets assigned to them let go (versions bumped, as the
+ * delete's `detachUser` does), so an attendant's year of tickets is not one long hold of SQLite's
+ * writer; answers how many.
  */
-export async function releaseUser(deps: AppDeps, actor: Actor, companyId: number, userId: number, limit?: number): Promise<void> {
-  await write(deps, (tx) => assertDeletable(tx, actor, companyId, userId));
-  await inSlices(
-    deps,
-    async (tx, limit) => {
-      const t = tenant(tx.db, companyId);
-      // The ids first (companies/removal.ts's deleteSlice says why).
-      const ids = (await t.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', userId).limit(limit).execute()).map((r) => r.id);
-      if (ids.length === 0) return 0;
-      await t.updateTable('tickets').set({ userId: null, ...bumpVersion() }).where('tickets.id', 'in', ids).execute();
-      tx.effects.poke(companyId);
-      return ids.length;
-    },
-    limit,
-  );
+export async function releaseUserSlice(tx: Tx, companyId: number, userId: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  // The ids first (companies/removal.ts's deleteCompanySlice says why).
+  const ids = (await t.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', userId).limit(limit).execute()).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  await t.updateTable('tickets').set({ userId: null, ...bumpVersion() }).where('tickets.id', 'in', ids).execute();
+  tx.effects.poke(companyId);
+  return ids.length;
 }
 
 export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId: number): Promise<void> {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedConnection, seedQueue, seedSuper, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
 import { tenant } from '../../db/tenant.ts';
-import { releaseUser } from './service.ts';
+import { inSlices } from '../../db/slices.ts';
+import { releaseUserSlice } from './service.ts';
 
 const newUser = (over: Record<string, unknown> = {}) => ({
   name: 'Maria Souza',
@@ -267,15 +268,14 @@ describe.each(DIALECTS)('users on %s', (dialect) => {
     });
 
     it('lets go of a deleted user’s tickets a slice at a time, each slice its own write and poke', async () => {
-      const { company, user, admin, adminSession } = await seedTenant(t);
+      const { company, user, adminSession } = await seedTenant(t);
       const db = tenant(t.db, company.id);
       for (let i = 0; i < 5; i++) await seedTicket(t, company.id, { userId: user.id, status: 'closed' });
       const theirs = async () => (await db.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', user.id).execute()).length;
-      const actor = { userId: admin.id, companyId: company.id, profile: 'admin' as const, super: false, sessionId: 'test' };
 
       const poke = vi.spyOn(t.deps.realtime, 'pokeCompany');
       try {
-        await releaseUser(t.deps, actor, company.id, user.id, 2);
+        await inSlices(t.deps, (tx, limit) => releaseUserSlice(tx, company.id, user.id, limit), 2);
         // Slices of 2, 2 and 1 tickets: three writes, each poking the company once its slice committed.
         expect(poke.mock.calls.filter(([id]) => id === company.id)).toHaveLength(3);
       } finally {

@@ -5,9 +5,10 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { resolveCompanyId } from '../../auth/company-scope.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { createConnection, deleteConnection, getConnection, listConnections, releaseConnection, updateConnection } from './service.ts';
+import { createConnection, deleteConnection, getConnection, listConnections, releaseConnectionSlice, updateConnection } from './service.ts';
 
 export function whatsappsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
@@ -40,7 +41,7 @@ export function whatsappsRoutes(deps: AppDeps) {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const actor = c.get('actor');
       const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
-      await releaseConnection(deps, companyId, id);
+      await inSlices(deps, (tx, limit) => releaseConnectionSlice(tx, companyId, id, limit));
       await write(deps, (tx) => deleteConnection(tx, companyId, id));
       return c.json({ message: 'Connection deleted.' });
     });

@@ -5,12 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { change, emit } from '../../events/emit.ts';
 import { AppError, type Connection, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
 import type { Insertable, Updateable } from 'kysely';
-import type { Actor, AppDeps } from '../../context.ts';
+import type { Actor } from '../../context.ts';
 import { nowIso, type Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Whatsapps } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
-import { inSlices } from '../../db/slices.ts';
 import type { Tx } from '../../db/write.ts';
 import { recordFailed } from '../../outbound/record.ts';
 import { bumpVersion } from '../../sync/version.ts';
@@ -137,32 +136,30 @@ export async function deleteConnection(tx: Tx, companyId: number, id: number): P
 }
 
 /**
- * Before a connection's delete, outside its write: its tickets and contacts (versions bumped, as
- * `detachConnection` does) and its messages let go of it a slice at a time (db/slices.ts). In the
- * delete's one write, nulling a busy number's references held SQLite's writer 0.9 s per 100,000
- * messages (the foreign key's action), stopping every company's traffic; now that write only finds
- * the few that arrived meanwhile. An unknown id (or another company's) matches nothing here.
+ * One slice of a connection's delete, run before its write (the route repeats it in writes of their
+ * own: db/slices.ts): up to `limit` of its tickets, then contacts (versions bumped, as
+ * `detachConnection` does), then messages let go of it; answers how many did. In the delete's one
+ * write, nulling a busy number's references held SQLite's writer 0.9 s per 100,000 messages (the
+ * foreign key's action), stopping every company's traffic; that write now finds only the few that
+ * arrived meanwhile. An unknown id (or another company's) matches nothing.
  */
-export async function releaseConnection(deps: AppDeps, companyId: number, id: number, limit?: number): Promise<void> {
-  // The ids are read first, through the company's index (see removal.ts's deleteSlice); Kysely
-  // cannot type a column of a table chosen at run time, hence the casts.
+export async function releaseConnectionSlice(tx: Tx, companyId: number, id: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  let left = limit;
   for (const table of ['tickets', 'contacts', 'messages'] as const) {
+    if (left === 0) break;
+    // The ids first, through the company's index (see companies/removal.ts's deleteCompanySlice);
+    // Kysely cannot type a column of a table chosen at run time, hence the casts.
     const idColumn = `${table}.id` as 'tickets.id';
-    await inSlices(
-      deps,
-      async (tx, limit) => {
-        const t = tenant(tx.db, companyId);
-        const ids = (await t.selectFrom(table).select(idColumn).where(`${table}.whatsappId` as 'tickets.whatsappId', '=', id).limit(limit).execute()).map((r) => r.id);
-        if (ids.length === 0) return 0;
-        // A message's connection is not synced: no version to move.
-        const values = table === 'messages' ? { whatsappId: null } : { whatsappId: null, ...bumpVersion() };
-        await t.updateTable(table).set(values).where(idColumn, 'in', ids).execute();
-        if (table !== 'messages') tx.effects.poke(companyId);
-        return ids.length;
-      },
-      limit,
-    );
+    const ids = (await t.selectFrom(table).select(idColumn).where(`${table}.whatsappId` as 'tickets.whatsappId', '=', id).limit(left).execute()).map((r) => r.id);
+    if (ids.length === 0) continue;
+    // A message's connection is not synced: no version to move.
+    const values = table === 'messages' ? { whatsappId: null } : { whatsappId: null, ...bumpVersion() };
+    await t.updateTable(table).set(values).where(idColumn, 'in', ids).execute();
+    if (table !== 'messages') tx.effects.poke(companyId);
+    left -= ids.length;
   }
+  return limit - left;
 }
 
 /** The connection's outbox and any message still marked queued on it: failed, version bumped. */

@@ -5,7 +5,8 @@ import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { waitFor } from '../../channels/testing.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
-import { releaseConnection } from './service.ts';
+import { inSlices } from '../../db/slices.ts';
+import { releaseConnectionSlice } from './service.ts';
 
 describe.each(DIALECTS)('connections on %s', (dialect) => {
   let t: TestApp;
@@ -115,10 +116,10 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
     const before = await ticketVersions();
 
     // Asked for by another company, the connection's id matches none of its rows.
-    await releaseConnection(t.deps, other.company.id, busy.id, 2);
+    await inSlices(t.deps, (tx, limit) => releaseConnectionSlice(tx, other.company.id, busy.id, limit), 2);
     expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10 });
 
-    const release = releaseConnection(t.deps, company.id, busy.id, 2);
+    const release = inSlices(t.deps, (tx, limit) => releaseConnectionSlice(tx, company.id, busy.id, limit), 2);
     let released = false;
     void release.then(() => (released = true));
     await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
