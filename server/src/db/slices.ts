@@ -4,6 +4,11 @@
 // changed; it runs again, each time in a write of its own, until it changes fewer. Other writes go
 // in between; what was done stays done if the process dies midway, so the caller's work must be
 // one that can be started again (deleting what is left, letting go of what still holds on).
+//
+// A slice reads its rows' ids first (through the company's index), then writes by id. Written as
+// one statement, `… WHERE id IN (SELECT id … LIMIT n)`, the unary plus of database.ts's
+// preferPrimaryKey lands on the subquery's company term too, and the subquery scans the whole table
+// (a connection's 100,000 messages: 5.4 s of slices for what one write did in 0.9 s).
 import type { AppDeps } from '../context.ts';
 import { write, type Tx } from './write.ts';
 

@@ -74,9 +74,7 @@ export async function deleteCompanySlice(tx: Tx, companyId: number, limit: numbe
   for (const table of SLICED_TABLES) {
     if (left === 0) break;
     // Kysely cannot type a column of a table chosen at run time: each of these has an integer id.
-    // The ids are read first, through the company's index; as a subquery of the delete,
-    // db/database.ts's preferPrimaryKey would take that index away from it too (it read the whole
-    // table per slice).
+    // The ids first (db/slices.ts says why).
     const id = `${table}.id` as 'outbox.id';
     const ids = (await t.selectFrom(table).select(id).limit(left).execute()).map((r) => r.id);
     if (ids.length > 0) await t.deleteFrom(table).where(id, 'in', ids).execute();

@@ -53,7 +53,7 @@ export async function updateContactList(tx: Tx, actor: Actor, listId: number, in
  */
 export async function emptyContactListSlice(tx: Tx, companyId: number, listId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
-  // The ids first (companies/removal.ts's deleteCompanySlice says why).
+  // The ids first (db/slices.ts says why).
   const ids = (await t.selectFrom('contactListItems').select('contactListItems.id').where('contactListItems.contactListId', '=', listId).limit(limit).execute()).map((r) => r.id);
   if (ids.length > 0) await t.deleteFrom('contactListItems').where('contactListItems.id', 'in', ids).execute();
   return ids.length;

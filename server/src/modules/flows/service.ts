@@ -56,7 +56,7 @@ export async function renameFlow(tx: Tx, actor: Actor, input: { flowId: number; 
  */
 export async function clearEndedRunsSlice(tx: Tx, companyId: number, flowId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
-  // The ids first (companies/removal.ts's deleteCompanySlice says why).
+  // The ids first (db/slices.ts says why).
   const versions = t.selectFrom('flowVersions').select('flowVersions.id').where('flowVersions.flowId', '=', flowId);
   const ids = (await t.selectFrom('flowRuns').select('flowRuns.id').where('flowRuns.flowVersionId', 'in', versions).where('flowRuns.status', '!=', 'running').limit(limit).execute()).map((r) => r.id);
   if (ids.length > 0) await t.deleteFrom('flowRuns').where('flowRuns.id', 'in', ids).execute();

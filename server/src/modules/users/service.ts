@@ -187,7 +187,7 @@ export async function assertDeletable(tx: Tx, actor: Actor, companyId: number, u
  */
 export async function releaseUserSlice(tx: Tx, companyId: number, userId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
-  // The ids first (companies/removal.ts's deleteCompanySlice says why).
+  // The ids first (db/slices.ts says why).
   const ids = (await t.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', userId).limit(limit).execute()).map((r) => r.id);
   if (ids.length === 0) return 0;
   await t.updateTable('tickets').set({ userId: null, ...bumpVersion() }).where('tickets.id', 'in', ids).execute();

@@ -148,8 +148,8 @@ export async function releaseConnectionSlice(tx: Tx, companyId: number, id: numb
   let left = limit;
   for (const table of ['tickets', 'contacts', 'messages'] as const) {
     if (left === 0) break;
-    // The ids first, through the company's index (see companies/removal.ts's deleteCompanySlice);
-    // Kysely cannot type a column of a table chosen at run time, hence the casts.
+    // The ids first (db/slices.ts says why); Kysely cannot type a column of a table chosen at run
+    // time, hence the casts.
     const idColumn = `${table}.id` as 'tickets.id';
     const ids = (await t.selectFrom(table).select(idColumn).where(`${table}.whatsappId` as 'tickets.whatsappId', '=', id).limit(left).execute()).map((r) => r.id);
     if (ids.length === 0) continue;
