@@ -3,6 +3,7 @@
 // new ticket arrive live (as plain lines in a pipe, and in the Ink view in a pseudo-terminal).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -218,6 +219,67 @@ describe('zapdesk tickets watch', { timeout: 300_000 }, () => {
     }
   });
 });
+
+describe('zapdesk tickets watch quit while it sets itself up', { timeout: 120_000 }, () => {
+  // The server is slow to answer the request the watch waits on; Ctrl-C meanwhile must end the
+  // process cleanly (exit 0, at once), not kill it through the default handler nor wait for the server.
+  for (const [what, held] of [
+    ['who the user is', /\/auth\/me/],
+    ['the first pull', /\/pull/],
+  ] as const) {
+    it(`exits 0 on SIGINT while waiting for ${what}`, async () => {
+      const relay = await holdingRelay(server.apiUrl, held);
+      const child = spawn(process.execPath, [BIN, 'tickets', 'watch'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1', ZAPDESK_URL: relay.url },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      child.stdout.resume();
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+      try {
+        await relay.held;
+        const sent = Date.now();
+        child.kill('SIGINT');
+        const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running 10 s after SIGINT'), 10_000))]);
+        expect(outcome, err).toEqual({ code: 0, signal: null });
+        expect(Date.now() - sent).toBeLessThan(10_000);
+        expect(err).not.toMatch(/error|Error/);
+      } finally {
+        child.kill('SIGKILL');
+        await relay.close();
+      }
+    });
+  }
+});
+
+/** An HTTP relay to the server that never answers requests whose path matches `hold`; `held` resolves at the first one. */
+async function holdingRelay(target: string, hold: RegExp) {
+  let onHeld!: () => void;
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  const body = (req: IncomingMessage) => new Promise<Buffer>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+  const relay = createHttpServer(async (req, res) => {
+    if (hold.test(req.url ?? '')) return onHeld();
+    const data = await body(req);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => ['authorization', 'content-type', 'cookie', 'accept'].includes(k))) as Record<string, string>;
+    const upstream = await fetch(new URL(req.url ?? '/', target), { method: req.method, headers, body: data.length ? new Uint8Array(data) : undefined });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(relay.address() as { port: number }).port}`,
+    held,
+    close: () => {
+      relay.closeAllConnections();
+      return new Promise((resolve) => relay.close(resolve));
+    },
+  };
+}
 
 /**
  * A TCP relay to the server that can be cut (every connection closed, new ones refused, as when the

@@ -67,6 +67,11 @@ function defaultSocketFactory(): WebSocketFactory | null {
 
 export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
   const { api } = opts;
+  // close() cuts a pull under way: one the server is slow to answer must not keep a closed client
+  // (and a CLI process) waiting for an answer nobody will read. A push under way is left to finish:
+  // it carries what the user wrote.
+  const closing = new AbortController();
+  const { signal } = closing;
   // On the open poke socket when there is one (after a poke, the cheap way for both ends); any
   // failure there is retried over HTTP, whose rules (token refresh, sign-out) then decide.
   const puller: Puller = async (req) => {
@@ -78,7 +83,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
       }
     }
     try {
-      return { response: await api.post<PullResponseV1>('/sync/pull', req), httpRequestInfo: OK };
+      return { response: await api.post<PullResponseV1>('/sync/pull', req, { signal }), httpRequestInfo: OK };
     } catch (err) {
       return failure(err);
     }
@@ -189,6 +194,7 @@ export function createReplicache(opts: CreateReplicacheOptions): SyncClient {
       listeners.clear();
       eventListeners.clear();
       pokes?.close();
+      closing.abort();
       await rep.close();
     },
   };

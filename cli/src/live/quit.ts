@@ -40,15 +40,19 @@ export function listenForQuit(ctx: Ctx, onQuit: () => void): () => void {
   return stop;
 }
 
-/** Resolves when the person quits, or after `seconds`. */
-export function untilQuit(ctx: Ctx, seconds: number | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = seconds ? setTimeout(() => finish(), seconds * 1000) : undefined;
-    const stop = listenForQuit(ctx, () => finish());
-    function finish() {
-      clearTimeout(timer);
-      stop();
-      resolve();
-    }
-  });
+/** A quit that may come at any time from now on: `done` resolves and `signal` aborts when the
+ * person quits or after `seconds`; `stop` ends the listening (idempotent). Listening starts at
+ * once, before any slow setup, so a Ctrl-C during that setup can abandon it (pass `signal` to it)
+ * and end the view cleanly instead of the default handler killing the process halfway. */
+export function quitSignal(ctx: Ctx, seconds: number | undefined): { done: Promise<void>; signal: AbortSignal; stop(): void } {
+  const quitting = new AbortController();
+  const done = new Promise<void>((resolve) => quitting.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const timer = seconds ? setTimeout(() => finish(), seconds * 1000) : undefined;
+  const stopListening = listenForQuit(ctx, () => finish());
+  function finish() {
+    clearTimeout(timer);
+    stopListening();
+    quitting.abort();
+  }
+  return { done, signal: quitting.signal, stop: finish };
 }

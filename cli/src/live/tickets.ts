@@ -22,9 +22,20 @@ export const byActivity = (a: Ticket, b: Ticket) => b.updatedAt.localeCompare(a.
 /** How often the connection is looked at: a lost socket says nothing, it only stops being open. */
 const CHECK_MS = 1_000;
 
-/** Calls `onChange` with every ticket of the view and the view's state whenever either changes. */
-export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; companyId: number }, onChange: (tickets: Ticket[], state: LiveState) => void): Promise<TicketsWatch> {
+/**
+ * Calls `onChange` with every ticket of the view and the view's state whenever either changes.
+ * `signal` abandons the setup (the first pull may wait on a slow server): the client is closed and
+ * the promise rejects.
+ */
+export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; companyId: number }, onChange: (tickets: Ticket[], state: LiveState) => void, signal?: AbortSignal): Promise<TicketsWatch> {
+  signal?.throwIfAborted();
   const client = await openLiveClient(ctx, api, who);
+  // Closed once, whoever asks first: the abandoned setup, its failure or stop().
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= client.close());
+  const abandon = () => void close();
+  if (signal?.aborted) abandon();
+  else signal?.addEventListener('abort', abandon, { once: true });
   let tickets: Ticket[] = [];
   let synced = false;
   let shown: LiveState | undefined;
@@ -48,9 +59,15 @@ export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; co
       emit();
     },
   ).catch(async (err: unknown) => {
-    await client.close();
+    await close();
     throw err;
   });
+  signal?.removeEventListener('abort', abandon);
+  if (signal?.aborted) {
+    unsubscribe();
+    await close();
+    signal.throwIfAborted();
+  }
   const timer = setInterval(() => {
     if (stateNow() !== shown) emit();
   }, CHECK_MS);
@@ -59,7 +76,7 @@ export async function watchTickets(ctx: Ctx, api: Api, who: { userId: number; co
     async stop() {
       clearInterval(timer);
       unsubscribe();
-      await client.close();
+      await close();
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { defineCommand } from '../../define.ts';
 import { UsageError } from '../../errors.ts';
 import { parseId } from '../../input.ts';
-import { untilQuit } from '../../live/quit.ts';
+import { quitSignal } from '../../live/quit.ts';
 import { watchTickets } from '../../live/tickets.ts';
 import { createWatchScreen } from './watch-screen.ts';
 
@@ -24,27 +24,38 @@ export default defineCommand({
     if (queueIds?.length === 0) throw new UsageError("option '--queue-ids': give at least one id");
     const keep = (t: Ticket) => (!options.status || t.status === options.status) && (!queueIds || (t.queueId !== null && queueIds.includes(t.queueId)));
     const api = ctx.api();
-    const me = await currentUser(api);
-    const screen = await createWatchScreen(ctx, ctx.interactive && !options.json ? 'live' : options.json ? 'json' : 'lines');
-    const watch = await watchTickets(ctx, api, { userId: me.id, companyId: me.companyId }, (tickets, state) => screen.update(tickets.filter(keep), state)).catch((err: unknown) => {
-      screen.close();
-      throw err;
-    });
+    // Listening starts before the first request: a Ctrl-C while the view sets itself up abandons
+    // the setup, stops what it started and exits 0, rather than the default handler killing the
+    // process halfway.
+    const quit = quitSignal(ctx, options.for);
     try {
-      await untilQuit(ctx, options.for);
+      const me = await currentUser(api, quit.signal);
+      const screen = await createWatchScreen(ctx, ctx.interactive && !options.json ? 'live' : options.json ? 'json' : 'lines');
+      try {
+        const watch = await watchTickets(ctx, api, { userId: me.id, companyId: me.companyId }, (tickets, state) => screen.update(tickets.filter(keep), state), quit.signal);
+        try {
+          await quit.done;
+        } finally {
+          await watch.stop();
+        }
+      } finally {
+        screen.close();
+      }
+    } catch (err) {
+      // What failed after the person quit was being abandoned on purpose.
+      if (!quit.signal.aborted) throw err;
     } finally {
-      await watch.stop();
-      screen.close();
+      quit.stop();
     }
     return undefined;
   },
 });
 
 /** The signed-in user (ZAPDESK_TOKEN says nothing about who it is), refreshing an expired token once. */
-async function currentUser(api: ReturnType<Ctx['api']>): Promise<SessionUser> {
-  return api.get<SessionUser>('/auth/me').catch(async (err: unknown) => {
+async function currentUser(api: ReturnType<Ctx['api']>, signal: AbortSignal): Promise<SessionUser> {
+  return api.get<SessionUser>('/auth/me', { signal }).catch(async (err: unknown) => {
     if (!(err instanceof AppError && err.code === 'ERR_TOKEN_EXPIRED')) throw err;
     await api.refresh();
-    return api.get<SessionUser>('/auth/me');
+    return api.get<SessionUser>('/auth/me', { signal });
   });
 }
