@@ -55,6 +55,7 @@ export interface Campaigns {
   confirmationMessage5: Generated<string>;
   contactListId: number | null;
   createdAt: Generated<string>;
+  deletingSince: string | null;
   fileListId: number | null;
   id: Generated<number>;
   mediaName: string | null;

@@ -2,9 +2,12 @@
 // editability, name rules, permissions, plan flag and tenant isolation, on a fresh database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_SETTINGS_DEFAULTS } from '@zapdesk/sync';
+import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedConnection, seedTenant } from '../../../test/seed.ts';
+import { beginCampaignDelete, emptyCampaignSlice } from './service.ts';
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
@@ -115,6 +118,43 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect((await t.request('DELETE', `/campaigns/${soon.id}`, { token })).body).toEqual({ message: 'Campaign deleted' });
     expect((await t.request('GET', `/campaigns/${soon.id}`, { token })).status).toBe(404);
     expect(await count()).toBe(0);
+  });
+
+  it("empties a deleted campaign's recipients a slice at a time, refusing its restart meanwhile; a delete cut short finishes when asked again", async () => {
+    const { company, db, list, connection, token } = await setup();
+    const other = await seedTenant(t);
+    const campaign = await db.insertInto('campaigns', { name: 'Grande', status: 'CANCELADA', message1: 'Oi', contactListId: list.id, whatsappId: connection.id }).returning('campaigns.id').executeTakeFirstOrThrow();
+    const id = campaign.id;
+    await db.insertInto('campaignShippings', Array.from({ length: 7 }, (_, k) => ({ campaignId: id, number: `5511933330${10 + k}`, message: 'Oi' }))).execute();
+    const count = async () => (await db.selectFrom('campaignShippings').select('campaignShippings.id').where('campaignShippings.campaignId', '=', id).execute()).length;
+
+    // Another company's id names no campaign of theirs, and none of its recipients.
+    await expect(write(t.deps, (tx) => beginCampaignDelete(tx, other.company.id, id))).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
+    await inSlices(t.deps, (tx, limit) => emptyCampaignSlice(tx, other.company.id, id, limit), 2);
+    expect(await count()).toBe(7);
+
+    // The delete's first write marks it; then one slice, and the process dies (nothing more runs).
+    expect(await write(t.deps, (tx) => beginCampaignDelete(tx, company.id, id))).toBe(true);
+    expect(await write(t.deps, (tx) => emptyCampaignSlice(tx, company.id, id, 2))).toBe(2);
+    // A restart would write the 2 deleted recipients again, and they would get the message twice.
+    const restart = await t.request('POST', `/campaigns/${id}/restart`, { token });
+    expect(restart.status).toBe(400);
+    expect(restart.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'This campaign is being deleted: delete it again to finish.' });
+    expect(await count()).toBe(5);
+
+    // Deleting again goes on in slices: another write completes in between (SQLite: one writer).
+    const emptying = inSlices(t.deps, (tx, limit) => emptyCampaignSlice(tx, company.id, id, limit), 2);
+    let emptied = false;
+    void emptying.then(() => (emptied = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    if (dialect === 'sqlite') {
+      expect(emptied).toBe(false);
+      expect(await count()).toBeGreaterThan(0);
+    }
+    await emptying;
+    expect(await count()).toBe(0);
+    expect((await t.request('DELETE', `/campaigns/${id}`, { token })).body).toEqual({ message: 'Campaign deleted' });
+    expect((await t.request('GET', `/campaigns/${id}`, { token })).status).toBe(404);
   });
 
   it('uploads and removes the campaign media', async () => {

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAdmin, requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { sendAttachment } from '../media/attachments.ts';
@@ -13,7 +14,7 @@ import { classifyUpload } from '../media/storage.ts';
 import { assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
 import { toCampaignDto } from './dto.ts';
 import { getCampaignReport } from './report.ts';
-import { cancelCampaign, createCampaign, deleteCampaign, findCampaignsPage, getCampaignRow, restartCampaign, setCampaignMedia, updateCampaign } from './service.ts';
+import { beginCampaignDelete, cancelCampaign, createCampaign, deleteCampaign, emptyCampaignSlice, findCampaignsPage, getCampaignRow, restartCampaign, setCampaignMedia, updateCampaign } from './service.ts';
 import { findCampaignSettingRows, saveCampaignSettings } from './settings.ts';
 
 export function campaignsRoutes(deps: AppDeps) {
@@ -46,6 +47,8 @@ export function campaignsRoutes(deps: AppDeps) {
     .delete('/campaigns/:id', auth, requireAdmin, requirePermission('contacts-page:deleteContact'), plan, async (c) => {
       const actor = c.get('actor');
       const id = parseId(c, 'id');
+      // Its recipients first, a slice per write (db/slices.ts), then the campaign in a write of its own.
+      if (await write(deps, (tx) => beginCampaignDelete(tx, actor.companyId, id))) await inSlices(deps, (tx, limit) => emptyCampaignSlice(tx, actor.companyId, id, limit));
       await write(deps, (tx) => deleteCampaign(tx, actor, id));
       return c.json({ message: 'Campaign deleted' });
     })
