@@ -402,7 +402,41 @@ export function onFirstWaiting(db: Database, listener: () => void): () => void {
  */
 export function preferPrimaryKey(source: string): string {
   if (!source.includes('"."id" in (')) return source;
-  return source.replace(/(?<![+\w])"(\w+)"\."company_id" = \?/g, (term: string, table: string) => (source.includes(`"${table}"."id" in (`) ? `+${term}` : term));
+  // Only the company term of the statement (or subquery) that holds the id list: a subquery's own
+  // company term still leads it to its index (a slice's `… id in (select id … where company_id = ?
+  // limit n)` would otherwise scan the whole table).
+  const scopes = statementScopes(source);
+  const lists = new Set<string>();
+  for (const m of source.matchAll(/"(\w+)"\."id" in \(/g)) lists.add(`${scopes[m.index]}:${m[1]}`);
+  return source.replace(/(?<![+\w])"(\w+)"\."company_id" = \?/g, (term: string, table: string, at: number) => (lists.has(`${scopes[at]}:${table}`) ? `+${term}` : term));
+}
+
+/**
+ * For each character of `source`, the statement it belongs to: 0 the outer one, a new number for
+ * each parenthesised `select`; other parentheses (grouped conditions, lists, calls) stay in theirs.
+ * Quoted strings and names are skipped.
+ */
+function statementScopes(source: string): Int32Array {
+  const scopes = new Int32Array(source.length);
+  const stack: number[] = [];
+  let current = 0;
+  let next = 1;
+  let quote: string | undefined;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+    } else if (ch === '(') {
+      stack.push(current);
+      if (/^\(\s*select\b/i.test(source.slice(i, i + 16))) current = next++;
+    } else if (ch === ')') {
+      current = stack.pop() ?? 0;
+    }
+    scopes[i] = current;
+  }
+  return scopes;
 }
 
 /**

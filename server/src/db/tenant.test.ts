@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
+import { preferPrimaryKey } from './database.ts';
 import { tenant } from './tenant.ts';
 
 describe.each(DIALECTS)('tenant() on %s', (dialect) => {
@@ -49,6 +50,23 @@ describe.each(DIALECTS)('tenant() on %s', (dialect) => {
       const plan = await t.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]));
       expect(plan.rows.map((r) => r.detail).join(' | '), table).toMatch(/USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     }
+  });
+
+  it("takes only the id list's own statement off the company index, not a subquery's", async () => {
+    const outer = (inner: string) => `delete from "messages" where "messages"."id" in (${inner}) and "messages"."company_id" = ?`;
+    const sub = 'select "messages"."id" from "messages" where "messages"."company_id" = ? and ("messages"."ticket_id" = ?) limit ?';
+    expect(preferPrimaryKey(outer(sub))).toBe(outer(sub).replace(') and "messages"', ') and +"messages"'));
+    // A grouped condition is the same statement; a string's parenthesis is no statement at all.
+    expect(preferPrimaryKey(`select 1 from "users" where ("users"."id" in (?, ?) and ('(' = ?)) and ("users"."company_id" = ?)`)).toContain('and (+"users"."company_id" = ?)');
+    expect(preferPrimaryKey(`select 1 from "users" where "users"."company_id" = ? and "users"."name" in (?)`)).not.toContain('+');
+    if (dialect !== 'sqlite') return;
+    // The slice's subquery walks the company's index (it scanned the whole table when plussed too).
+    const a = await seedCompany(t);
+    const t2 = tenant(t.db, a.id);
+    const q = t2.deleteFrom('messages').where('messages.id', 'in', t2.selectFrom('messages').select('messages.id').where('messages.ticketId', '=', 1).limit(500)).compile();
+    const plan = (await t.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]))).rows.map((r) => r.detail).join(' | ');
+    expect(plan).not.toMatch(/SCAN messages/);
+    expect(plan).toMatch(/SEARCH messages USING (COVERING )?INDEX \w+ \(company_id=\?/);
   });
 
   it('refuses to build a query without a valid company', () => {
