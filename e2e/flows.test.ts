@@ -274,6 +274,30 @@ describe('flow builder', () => {
     await context.close();
   });
 
+  it("shows another admin's new and renamed flows and phrase campaigns without a reload", async () => {
+    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto('/flowbuilders');
+    await page.getByRole('heading', { name: 'Conversation flows' }).waitFor();
+    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name: 'Feito por outro' });
+    await page.getByRole('cell', { name: 'Feito por outro', exact: true }).waitFor({ timeout: 10_000 });
+    await admin('PUT', '/flowbuilder', { flowId: id, name: 'Renomeado por outro' });
+    await page.getByRole('cell', { name: 'Renomeado por outro', exact: true }).waitFor({ timeout: 10_000 });
+
+    await page.goto('/phrase-lists');
+    await page.getByRole('heading', { name: 'Campaign flows (phrases)' }).waitFor();
+    await admin('POST', '/flowcampaign', { name: 'Palavra de outro', flowId: id, whatsappId: connection.id, phrase: 'outro' });
+    const row = page.getByRole('row', { name: /Palavra de outro/ });
+    await row.waitFor({ timeout: 10_000 });
+    // The flow's name, as the list of flows has it now.
+    await admin('PUT', '/flowbuilder', { flowId: id, name: 'Outro nome' });
+    await row.getByText('Outro nome').waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a large flow fitted to the screen draws its nodes as an overview, and as cards once zoomed in', async () => {
     // 120 messages in a 12 × 10 grid: fitted, far below the zoom at which a card can be read.
     const nodes = [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } }];

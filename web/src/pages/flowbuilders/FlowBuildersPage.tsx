@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { foldFlowText } from '@zapdesk/sync';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useResource } from '../../hooks/use-resource.ts';
+import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
@@ -26,6 +27,8 @@ export function Component() {
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const flows = useResource(flowApi.list, []);
+  // Another admin's new, renamed or deleted flow shows without a reload (the server pokes the company).
+  useRefreshOnPoke(flows.refresh);
   const [naming, setNaming] = useState<FlowRecord | 'new' | null>(null);
   const [busy, setBusy] = useState(false);
   const deleting = useConfirmDelete<FlowRecord>(async (flow) => {

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useResource } from '../../hooks/use-resource.ts';
+import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -22,6 +23,11 @@ export function Component() {
   const { t } = useTranslation();
   const list = useResource(phraseApi.list, []);
   const flows = useResource(flowApi.list, []);
+  // Another admin's changes (a phrase campaign, a flow's name) show without a reload.
+  useRefreshOnPoke(() => {
+    list.refresh();
+    flows.refresh();
+  });
   const connections = useSyncedList('connection') ?? [];
   const [editing, setEditing] = useState<PhraseCampaign | 'new' | null>(null);
   const deleting = useConfirmDelete<PhraseCampaign>(async (item) => {
