@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUEUE_SCHEDULES } from '@zapdesk/sync';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant, seedTicket } from '../../../test/seed.ts';
+import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+import { releaseQueueSlice } from './service.ts';
 
 describe.each(DIALECTS)('queues on %s', (dialect) => {
   let t: TestApp;
@@ -91,6 +94,33 @@ describe.each(DIALECTS)('queues on %s', (dialect) => {
     expect(leftMenu).toMatchObject({ queueId: null, queueOptionId: null });
     expect(leftMenu.version).toBeGreaterThan(inMenu.version);
     expect(await db.selectFrom('whatsapps').select(['transferQueueId', 'version']).where('whatsapps.id', '=', line.id).executeTakeFirstOrThrow()).toEqual({ transferQueueId: null, version: line.version + 1 });
+  });
+
+  it("lets a deleted queue's tickets go a slice at a time, other writes in between", async () => {
+    const { adminSession, company } = await seedTenant(t);
+    const other = await seedTenant(t);
+    const q = (await create(adminSession.token, { name: 'Busy', color: '#606060' })).body;
+    const tickets = await Promise.all(Array.from({ length: 7 }, () => seedTicket(t, company.id, { queueId: q.id })));
+    const inQueue = async () => (await t.db.selectFrom('tickets').select('id').where('queueId', '=', q.id).execute()).length;
+
+    // Asked for by another company, the queue's id matches none of its tickets.
+    await inSlices(t.deps, (tx, limit) => releaseQueueSlice(tx, other.company.id, q.id, limit), 2);
+    expect(await inQueue()).toBe(7);
+
+    const releasing = inSlices(t.deps, (tx, limit) => releaseQueueSlice(tx, company.id, q.id, limit), 2);
+    let released = false;
+    void releasing.then(() => (released = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
+    if (dialect === 'sqlite') {
+      expect(released).toBe(false);
+      expect(await inQueue()).toBeGreaterThan(0);
+    }
+    await releasing;
+    expect(await inQueue()).toBe(0);
+    const after = await t.db.selectFrom('tickets').select(['id', 'version']).where('id', 'in', tickets.map((x) => x.id)).execute();
+    expect(after.map((r) => r.version)).toEqual(tickets.map((x) => x.version + 1));
+    expect((await t.request('DELETE', `/queue/${q.id}`, { token: adminSession.token })).status).toBe(200);
   });
 
   it('lets only admins change queues and refuses another company’s ids', async () => {

@@ -4,9 +4,10 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { resolveCompanyId } from '../../auth/company-scope.ts';
 import { requireAdmin, requireAuth } from '../../auth/middleware.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { createQueue, deleteQueue, getQueue, listQueues, updateQueue } from './service.ts';
+import { createQueue, deleteQueue, getQueue, listQueues, releaseQueueSlice, updateQueue } from './service.ts';
 
 // Any signed-in user reads the queues (ticket filters, transfer dialog); only admins change them.
 export function queuesRoutes(deps: AppDeps) {
@@ -33,6 +34,8 @@ export function queuesRoutes(deps: AppDeps) {
     .delete('/queue/:id', auth, requireAdmin, async (c) => {
       const id = parseId(c, 'id');
       const companyId = await companyOf(c);
+      // Its tickets leave it first, a slice per write (db/slices.ts), then the queue in a write of its own.
+      await inSlices(deps, (tx, limit) => releaseQueueSlice(tx, companyId, id, limit));
       await write(deps, (tx) => deleteQueue(tx, companyId, id));
       return c.json({ message: 'Queue deleted.' });
     });

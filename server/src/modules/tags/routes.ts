@@ -3,11 +3,12 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findKanbanBoard } from './kanban.ts';
 import { findAllTags, findTagsPage } from './queries.ts';
-import { addTicketTag, createTag, deleteTag, getTag, removeKanbanTags, syncTicketTags, updateTag } from './service.ts';
+import { addTicketTag, createTag, deleteTag, getTag, releaseTagSlice, removeKanbanTags, syncTicketTags, updateTag } from './service.ts';
 
 // Tags are the company's shared vocabulary: every signed-in user may list and edit them; only the
 // kanban flag is reserved (admins and supervisors) and, like the board and its lane moves
@@ -38,7 +39,10 @@ export function tagsRoutes(deps: AppDeps) {
     })
     .delete('/tags/:id', auth, async (c) => {
       const tagId = parseId(c, 'id');
-      await write(deps, (tx) => deleteTag(tx, c.get('actor'), tagId));
+      const actor = c.get('actor');
+      // Its tickets let go of it first, a slice per write (db/slices.ts), then the tag in a write of its own.
+      await inSlices(deps, (tx, limit) => releaseTagSlice(tx, actor.companyId, tagId, limit));
+      await write(deps, (tx) => deleteTag(tx, actor, tagId));
       return c.json({ message: 'Tag deleted' });
     })
     .put('/ticket-tags/:ticketId/:tagId', auth, kanbanPlan, async (c) => {

@@ -78,6 +78,24 @@ export async function updateTag(tx: Tx, actor: Actor, tagId: number, input: TagU
   }
 }
 
+/**
+ * One slice of a tag's delete, run before its write (the route repeats it in writes of their own:
+ * db/slices.ts): up to `limit` tickets let go of the tag, their versions bumped (a synced ticket
+ * carries its tags); answers how many. Done in the delete's one write, a tag on 50,000 tickets
+ * failed outright (one statement with more ids than SQLite takes: a 500), and short of that held the
+ * writer for every company. Another company's tag id matches none of its links.
+ */
+export async function releaseTagSlice(tx: Tx, companyId: number, tagId: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  const ticketIds = (await t.selectFrom('ticketTags').select('ticketTags.ticketId').where('ticketTags.tagId', '=', tagId).limit(limit).execute()).map((r) => r.ticketId);
+  if (ticketIds.length === 0) return 0;
+  await bumpTicketVersions(tx.db, companyId, ticketIds);
+  await t.deleteFrom('ticketTags').where('ticketTags.tagId', '=', tagId).where('ticketTags.ticketId', 'in', ticketIds).execute();
+  tx.effects.poke(companyId);
+  return ticketIds.length;
+}
+
+/** The delete's last write: what links are left (added since the slices) go with the tag. */
 export async function deleteTag(tx: Tx, actor: Actor, tagId: number): Promise<void> {
   const { db } = tx;
   if (!(await findTagRow(db, actor.companyId, tagId))) throw new AppError('ERR_NOT_FOUND', 'Tag not found.');

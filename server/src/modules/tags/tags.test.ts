@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
+import { inSlices } from '../../db/slices.ts';
+import { tenant } from '../../db/tenant.ts';
+import { write } from '../../db/write.ts';
+import { releaseTagSlice } from './service.ts';
 
 describe.each(DIALECTS)('tags on %s', (dialect) => {
   let t: TestApp;
@@ -49,6 +53,53 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
     expect((await t.request('GET', `/tags/${created.body.id}`, { token })).status).toBe(404);
     const links = await t.db.selectFrom('ticketTags').selectAll().where('ticketId', '=', ticket.id).execute();
     expect(links).toEqual([]);
+  });
+
+  // SQLite takes 32,766 values per statement (PostgreSQL 65,535, which would take this test 25 s there).
+  it.runIf(dialect === 'sqlite')('deletes a tag that more tickets carry than one statement takes ids, each ticket with a new version', { timeout: 120_000 }, async () => {
+    // The delete once bumped every ticket in one statement: a 500.
+    const { company, adminSession } = await seedTenant(t);
+    const db = tenant(t.db, company.id);
+    const tag = (await createTag(adminSession.token, { name: 'Everyone' })).body as { id: number };
+    const N = 33_000;
+    for (let i = 0; i < N; i += 3_000) {
+      const n = Math.min(3_000, N - i);
+      const contacts = await db.insertInto('contacts', Array.from({ length: n }, (_, k) => ({ name: `C${i + k}`, number: `5511${String(i + k).padStart(9, '0')}` }))).returning('contacts.id').execute();
+      const tickets = await db.insertInto('tickets', contacts.map((c) => ({ uuid: crypto.randomUUID(), contactId: c.id, status: 'closed', lastMessage: '' }))).returning('tickets.id').execute();
+      await db.insertInto('ticketTags', tickets.map((x) => ({ ticketId: x.id, tagId: tag.id }))).execute();
+    }
+    const removed = await t.request('DELETE', `/tags/${tag.id}`, { token: adminSession.token });
+    expect(removed.body).toEqual({ message: 'Tag deleted' });
+    expect((await db.selectFrom('ticketTags').select('ticketTags.ticketId').where('ticketTags.tagId', '=', tag.id).execute()).length).toBe(0);
+    const versions = await db.selectFrom('tickets').select((eb) => [eb.fn.min('tickets.version').as('least'), eb.fn.count<number>('tickets.id').as('n')]).executeTakeFirstOrThrow();
+    expect({ least: Number(versions.least), n: Number(versions.n) }).toEqual({ least: 2, n: N });
+  });
+
+  it("lets a deleted tag's tickets go a slice at a time, other writes in between", async () => {
+    const { company, adminSession } = await seedTenant(t);
+    const other = await seedTenant(t);
+    const tag = (await createTag(adminSession.token, { name: 'Sliced' })).body as { id: number };
+    const tickets = await Promise.all(Array.from({ length: 7 }, () => seedTicket(t, company.id)));
+    await tenant(t.db, company.id).insertInto('ticketTags', tickets.map((x) => ({ ticketId: x.id, tagId: tag.id }))).execute();
+    const links = async () => (await t.db.selectFrom('ticketTags').select('ticketId').where('tagId', '=', tag.id).execute()).length;
+
+    // Asked for by another company, the tag's id matches none of its tickets.
+    await inSlices(t.deps, (tx, limit) => releaseTagSlice(tx, other.company.id, tag.id, limit), 2);
+    expect(await links()).toBe(7);
+
+    const releasing = inSlices(t.deps, (tx, limit) => releaseTagSlice(tx, company.id, tag.id, limit), 2);
+    let released = false;
+    void releasing.then(() => (released = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
+    if (dialect === 'sqlite') {
+      expect(released).toBe(false);
+      expect(await links()).toBeGreaterThan(0);
+    }
+    await releasing;
+    expect(await links()).toBe(0);
+    const after = await t.db.selectFrom('tickets').select(['id', 'version']).where('id', 'in', tickets.map((x) => x.id)).execute();
+    expect(after.every((r) => r.version === 2)).toBe(true);
   });
 
   it('pages 20 tags at a time', async () => {

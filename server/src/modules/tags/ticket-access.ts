@@ -6,6 +6,7 @@ import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import { chunk } from '../../sync/views/types.ts';
 import { attendantScope, canSeeTicket, loadViewer, type Viewer } from '../tickets/visibility.ts';
 
 export type TicketScope = { all: true } | { all: false; viewer: Viewer };
@@ -38,10 +39,12 @@ export async function getVisibleTicket(db: Database, actor: Actor, ticketId: num
  * updatedAt is left alone: it orders the inbox, and tagging a ticket is not conversation activity.
  */
 export async function bumpTicketVersions(db: Database, companyId: number, ticketIds: number[]) {
-  if (ticketIds.length === 0) return;
-  await tenant(db, companyId)
-    .updateTable('tickets')
-    .set((eb) => ({ version: eb('tickets.version', '+', 1) }))
-    .where('tickets.id', 'in', ticketIds)
-    .execute();
+  // A statement takes so many values at most (SQLite 32,766, PostgreSQL 65,535).
+  for (const ids of chunk(ticketIds, 1000)) {
+    await tenant(db, companyId)
+      .updateTable('tickets')
+      .set((eb) => ({ version: eb('tickets.version', '+', 1) }))
+      .where('tickets.id', 'in', ids)
+      .execute();
+  }
 }
