@@ -2,7 +2,10 @@
 // event, retried after failures with the same event id, in order per ticket, none for a rolled-back
 // write; admin-only, tenant-isolated, URL and events validated; "send test" and the delivery log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inSlices } from '../../db/slices.ts';
+import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
+import { emptyWebhookLogSlice } from './service.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant } from '../../../test/seed.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
@@ -174,6 +177,35 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     expect(verifySignature(hook.secret, mine()[0]!)).toBe(true);
     const [logged] = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { token })).body.deliveries;
     expect(logged).toMatchObject({ id: queued.body.id, state: 'done', responseStatus: 200 });
+  });
+
+  it("empties a deleted webhook's log a slice at a time, other writes in between; other webhooks keep theirs", async () => {
+    const { company, token, hook } = await hooked(['contact.created']);
+    const other = await hooked(['contact.created']);
+    const db = tenant(t.db, company.id);
+    const kept = (await t.request('POST', '/webhooks', { token, body: { name: 'Kept', url: receiver.url, events: ['contact.created'] } })).body as { id: number };
+    const rows = (webhookId: number, n: number) => Array.from({ length: n }, (_, k) => ({ webhookId, eventId: `log-${webhookId}-${k}`, event: 'contact.created', orderKey: `log-${k}`, payload: '{}', state: 'done' }));
+    await db.insertInto('webhookDeliveries', [...rows(hook.id, 7), ...rows(kept.id, 1)]).execute();
+    const count = async (webhookId: number) => (await db.selectFrom('webhookDeliveries').select('webhookDeliveries.id').where('webhookDeliveries.webhookId', '=', webhookId).execute()).length;
+
+    // Asked for by another company, the webhook's id matches none of its deliveries.
+    await inSlices(t.deps, (tx, limit) => emptyWebhookLogSlice(tx, other.company.id, hook.id, limit), 2);
+    expect(await count(hook.id)).toBe(7);
+
+    const emptying = inSlices(t.deps, (tx, limit) => emptyWebhookLogSlice(tx, company.id, hook.id, limit), 2);
+    let emptied = false;
+    void emptying.then(() => (emptied = true));
+    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
+    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
+    if (dialect === 'sqlite') {
+      expect(emptied).toBe(false);
+      expect(await count(hook.id)).toBeGreaterThan(0);
+    }
+    await emptying;
+    expect(await count(hook.id)).toBe(0);
+    expect((await t.request('DELETE', `/webhooks/${hook.id}`, { token })).body).toEqual({ message: 'Webhook deleted.' });
+    expect((await t.request('GET', `/webhooks/${hook.id}`, { token })).status).toBe(404);
+    expect(await count(kept.id)).toBe(1);
   });
 
   it('is for admins only, of their own company; bad input changes nothing', async () => {
