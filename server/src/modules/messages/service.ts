@@ -31,6 +31,9 @@ export async function listMessages(r: Reader, actor: Actor, ticketId: number, pa
   return { messages: await toMessageDtos(r.db, actor.companyId, page), hasMore, ticket: row };
 }
 
+/** Read receipts sent for a ticket opened at most (its newest unread messages). */
+const READ_RECEIPTS_MAX = 500;
+
 /**
  * The holder opened the ticket: its contact's messages are read and the unread count is zero. The
  * network's blue ticks follow after the commit, as a courtesy: their failure fails nothing.
@@ -43,14 +46,19 @@ export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow>
     .where('messages.ticketId', '=', row.id)
     .where('messages.read', '=', 0)
     .where('messages.fromMe', '=', 0)
+    .orderBy('messages.id')
     .execute();
   if (unread.length === 0 && row.unreadMessages === 0) return row;
   const now = new Date().toISOString();
   if (unread.length) {
+    // The same rows as read above (this write's own view), by their condition rather than their
+    // ids: a ticket left unread for weeks may hold more than a statement takes values.
     await t
       .updateTable('messages')
       .set((eb) => ({ read: 1, updatedAt: now, version: eb('messages.version', '+', 1) }))
-      .where('messages.id', 'in', unread.map((m) => m.id))
+      .where('messages.ticketId', '=', row.id)
+      .where('messages.read', '=', 0)
+      .where('messages.fromMe', '=', 0)
       .execute();
   }
   const updated = await t
@@ -64,7 +72,8 @@ export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow>
   const contact = row.whatsappId && unread.length ? await findContact(tx.db, row.companyId, row.contactId) : undefined;
   if (row.whatsappId && contact) {
     const connectionId = row.whatsappId;
-    const wids = unread.map((m) => m.wid);
+    // The newest ones: a backlog of thousands is not sent as thousands of receipts.
+    const wids = unread.slice(-READ_RECEIPTS_MAX).map((m) => m.wid);
     const companyId = row.companyId;
     // Read receipts leave from the instance running the connection; none when it is down.
     tx.effects.afterCommit(({ sessions }) => sessions.queries(companyId, connectionId).markRead(contactPeer(contact), wids).catch(() => undefined));
