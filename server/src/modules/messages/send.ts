@@ -7,6 +7,7 @@ import { change, emit, ticketOrder } from '../../events/emit.ts';
 import { AppError } from '@zapdesk/sync';
 import type { Tx } from '../../db/write.ts';
 import { tenant } from '../../db/tenant.ts';
+import { chunk } from '../../sync/views/types.ts';
 import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../media/storage.ts';
 import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
@@ -71,6 +72,9 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
   return row;
 }
 
+/** Rows (or tickets) per statement when queueing many messages at once. */
+const ROWS_PER_STATEMENT = 500;
+
 /** What queueMessages answers of each row it wrote. */
 export type QueuedMessage = Pick<MessageRow, 'id' | 'wid' | 'ticketId' | 'whatsappId' | 'mediaType'>;
 
@@ -122,18 +126,25 @@ export async function queueMessages(
     messages = [{ id: row.id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType }];
     await insertOutboxRow(tx.db, { companyId, whatsappId: v.whatsappId, ticketId: v.ticketId, messageId: row.id, origin: items[0]!.out.origin ?? null, notBefore: items[0]!.out.notBefore ?? null });
   } else {
-    const { rows: inserted } = await insertQueuedMessageRows(tx.db, { companyId, rows: values });
-    // RETURNING's order is not promised: matched back by the unique pending wid.
-    const ids = new Map(inserted.map((r) => [r.wid, r.id]));
-    messages = values.map((v) => {
-      const id = ids.get(v.wid);
-      if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
-      return { id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType };
-    });
-    await insertOutboxRows(tx.db, {
-      companyId,
-      rows: messages.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[i]!.out.origin ?? null, notBefore: items[i]!.out.notBefore ?? null })),
-    });
+    messages = [];
+    // In parts: a statement takes so many values at most (a campaign's batch of 50 recipients with
+    // a list of 40 files is 2,050 messages of 16 values each, past SQLite's 32,766).
+    for (let at = 0; at < values.length; at += ROWS_PER_STATEMENT) {
+      const part = values.slice(at, at + ROWS_PER_STATEMENT);
+      const { rows: inserted } = await insertQueuedMessageRows(tx.db, { companyId, rows: part });
+      // RETURNING's order is not promised: matched back by the unique pending wid.
+      const ids = new Map(inserted.map((r) => [r.wid, r.id]));
+      const queued = part.map((v) => {
+        const id = ids.get(v.wid);
+        if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
+        return { id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType };
+      });
+      await insertOutboxRows(tx.db, {
+        companyId,
+        rows: queued.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[at + i]!.out.origin ?? null, notBefore: items[at + i]!.out.notBefore ?? null })),
+      });
+      messages.push(...queued);
+    }
   }
   if (!opts.ticketTouched) {
     const last = new Map<number, { lastMessage: string }>();
@@ -141,8 +152,10 @@ export async function queueMessages(
     if (last.size === 1) {
       for (const [ticketId, { lastMessage }] of last) await touchTicketOnSend(tx.db, { companyId, ticketId, lastMessage, now });
     } else {
-      // A campaign's batch: a ticket each, one statement for all of them.
-      await touchTicketsOnSend(tx.db, { companyId, ticketIds: [...last.keys()], lastMessages: [...last.values()].map((l) => l.lastMessage), now });
+      // A campaign's batch: a ticket each, one statement for all of them (or for each part).
+      for (const part of chunk([...last], ROWS_PER_STATEMENT)) {
+        await touchTicketsOnSend(tx.db, { companyId, ticketIds: part.map(([id]) => id), lastMessages: part.map(([, l]) => l.lastMessage), now });
+      }
     }
   }
   tx.effects.poke(companyId);
