@@ -212,9 +212,12 @@ async function walkTickets(
 ): Promise<number[] | undefined> {
   const contactMatches = matcher(dialect, search.terms);
   const wanted = window.offset + window.limit;
+  // A deep page: the walk would pass its limit before reaching it, whatever the share of matches
+  // (and its first batch would bind more contact ids than a statement takes).
+  if (wanted > walkLimit) return undefined;
   const found: number[] = [];
   let walked = 0;
-  let batchSize = Math.ceil(wanted * 1.5);
+  let batchSize = Math.min(Math.ceil(wanted * 1.5), 2_000);
   // contact_id costs a read of the ticket's row where the index alone would do: only when a contact may match.
   const keys = base
     .clearSelect()
