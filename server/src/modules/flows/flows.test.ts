@@ -4,11 +4,11 @@
 import { flowSchema, flowWithGraphSchema, phraseCampaignSchema } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenant } from '../../db/tenant.ts';
-import { write } from '../../db/write.ts';
 import { inSlices } from '../../db/slices.ts';
 import { clearEndedRunsSlice } from './service.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedConnection, seedContact, seedQueue, seedTenant } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
 const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60)]);
@@ -139,17 +139,7 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     await inSlices(t.deps, (tx, limit) => clearEndedRunsSlice(tx, other.company.id, flowId, limit), 2);
     expect(await runs(flowId)).toHaveLength(6);
 
-    const clearing = inSlices(t.deps, (tx, limit) => clearEndedRunsSlice(tx, company.id, flowId, limit), 2);
-    let cleared = false;
-    void clearing.then(() => (cleared = true));
-    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
-    // That write is done while ended runs are left: they went in short writes, not one.
-    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
-    if (dialect === 'sqlite') {
-      expect(cleared).toBe(false);
-      expect((await runs(flowId)).length).toBeGreaterThan(1);
-    }
-    await clearing;
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => clearEndedRunsSlice(tx, company.id, flowId, limit), async () => (await runs(flowId)).length > 1);
     expect(await runs(flowId)).toEqual(['running']);
     expect(await runs(keptFlow)).toEqual(['finished']);
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUEUE_SCHEDULES } from '@zapdesk/sync';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedTenant, seedTicket } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
 import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
-import { write } from '../../db/write.ts';
 import { releaseQueueSlice } from './service.ts';
 
 describe.each(DIALECTS)('queues on %s', (dialect) => {
@@ -107,16 +107,7 @@ describe.each(DIALECTS)('queues on %s', (dialect) => {
     await inSlices(t.deps, (tx, limit) => releaseQueueSlice(tx, other.company.id, q.id, limit), 2);
     expect(await inQueue()).toBe(7);
 
-    const releasing = inSlices(t.deps, (tx, limit) => releaseQueueSlice(tx, company.id, q.id, limit), 2);
-    let released = false;
-    void releasing.then(() => (released = true));
-    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
-    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
-    if (dialect === 'sqlite') {
-      expect(released).toBe(false);
-      expect(await inQueue()).toBeGreaterThan(0);
-    }
-    await releasing;
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => releaseQueueSlice(tx, company.id, q.id, limit), async () => (await inQueue()) > 0);
     expect(await inQueue()).toBe(0);
     const after = await t.db.selectFrom('tickets').select(['id', 'version']).where('id', 'in', tickets.map((x) => x.id)).execute();
     expect(after.map((r) => r.version)).toEqual(tickets.map((x) => x.version + 1));

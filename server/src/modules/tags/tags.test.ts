@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
 import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
-import { write } from '../../db/write.ts';
 import { releaseTagSlice } from './service.ts';
 
 describe.each(DIALECTS)('tags on %s', (dialect) => {
@@ -87,16 +87,7 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
     await inSlices(t.deps, (tx, limit) => releaseTagSlice(tx, other.company.id, tag.id, limit), 2);
     expect(await links()).toBe(7);
 
-    const releasing = inSlices(t.deps, (tx, limit) => releaseTagSlice(tx, company.id, tag.id, limit), 2);
-    let released = false;
-    void releasing.then(() => (released = true));
-    await write(t.deps, (tx) => tenant(tx.db, other.company.id).insertInto('tags', { name: 'meanwhile', color: '#ffffff' }).execute());
-    // SQLite's one writer is what slices are for (PostgreSQL runs the two transactions side by side).
-    if (dialect === 'sqlite') {
-      expect(released).toBe(false);
-      expect(await links()).toBeGreaterThan(0);
-    }
-    await releasing;
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => releaseTagSlice(tx, company.id, tag.id, limit), async () => (await links()) > 0);
     expect(await links()).toBe(0);
     const after = await t.db.selectFrom('tickets').select(['id', 'version']).where('id', 'in', tickets.map((x) => x.id)).execute();
     expect(after.every((r) => r.version === 2)).toBe(true);
