@@ -40,10 +40,12 @@ export function listenForQuit(ctx: Ctx, onQuit: () => void): () => void {
   return stop;
 }
 
-/** A quit that may come at any time from now on: `done` resolves and `signal` aborts when the
- * person quits or after `seconds`; `stop` ends the listening (idempotent). Listening starts at
- * once, before any slow setup, so a Ctrl-C during that setup can abandon it (pass `signal` to it)
- * and end the view cleanly instead of the default handler killing the process halfway. */
+/**
+ * A quit that may come at any time from now on: `done` resolves and `signal` aborts when the person
+ * quits or after `seconds`; `stop` ends the listening (idempotent). Listening starts at once, before
+ * any slow setup, so a Ctrl-C during that setup can abandon it (pass `signal` to it) and end the
+ * view cleanly instead of the default handler killing the process halfway.
+ */
 export function quitSignal(ctx: Ctx, seconds: number | undefined): { done: Promise<void>; signal: AbortSignal; stop(): void } {
   const quitting = new AbortController();
   const done = new Promise<void>((resolve) => quitting.signal.addEventListener('abort', () => resolve(), { once: true }));
