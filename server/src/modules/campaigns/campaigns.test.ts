@@ -185,6 +185,19 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect(again.body).toHaveLength(4);
     expect((await t.request('POST', '/campaign-settings', { token, body: { settings: { messageInterval: -1 } } })).status).toBe(400);
     expect((await t.request('POST', '/campaign-settings', { token, body: { settings: { sendWindowStart: '25:00' } } })).status).toBe(400);
+    // The do-not-contact tag: one of the company's own; another company's is not found, and a
+    // deleted tag leaves the setting at none.
+    const other = await seedTenant(t);
+    const theirs = await tenant(t.db, other.company.id).insertInto('tags', { name: 'Deles' }).returning('tags.id').executeTakeFirstOrThrow();
+    const refused = await t.request('POST', '/campaign-settings', { token, body: { settings: { doNotContactTagId: theirs.id } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'doNotContactTagId', message: 'not found' }] });
+    expect((await t.request('GET', '/campaign-settings', { token })).body.find((r: { key: string }) => r.key === 'doNotContactTagId')).toBeUndefined();
+    const mine = (await t.request('POST', '/tags', { token, body: { name: 'Não enviar' } })).body as { id: number };
+    const kept = await t.request('POST', '/campaign-settings', { token, body: { settings: { doNotContactTagId: mine.id } } });
+    expect(kept.body.find((r: { key: string }) => r.key === 'doNotContactTagId').value).toBe(String(mine.id));
+    await t.request('DELETE', `/tags/${mine.id}`, { token });
+    expect((await t.request('GET', '/campaign-settings', { token })).body.find((r: { key: string }) => r.key === 'doNotContactTagId').value).toBe('null');
     expect(CAMPAIGN_SETTINGS_DEFAULTS).toMatchObject({ messageInterval: 20, longerIntervalAfter: 20, greaterInterval: 60 });
   });
 

@@ -2,7 +2,7 @@
 // GET /campaign-settings answers them ("key plus JSON value"); POST /campaign-settings `{ settings }`
 // writes the keys given. Read by the dispatcher through readCampaignSettings, defaults filled in
 // (sync/src/domain/campaign.ts CAMPAIGN_SETTINGS_DEFAULTS, seconds everywhere).
-import { CAMPAIGN_SETTINGS_DEFAULTS, campaignSettingsSchema, dedupeVariables, type CampaignSettings } from '@zapdesk/sync';
+import { AppError, CAMPAIGN_SETTINGS_DEFAULTS, campaignSettingsSchema, dedupeVariables, type CampaignSettings } from '@zapdesk/sync';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
@@ -39,6 +39,11 @@ export async function readCampaignSettings(db: Database, companyId: number): Pro
 
 export async function saveCampaignSettings(tx: Tx, companyId: number, settings: Partial<CampaignSettings>): Promise<CampaignSettingRow[]> {
   const t = tenant(tx.db, companyId);
+  // The do-not-contact tag is one of the company's own, as a campaign's tag list is.
+  const tagId = settings.doNotContactTagId;
+  if (typeof tagId === 'number' && !(await t.selectFrom('tags').select('tags.id').where('tags.id', '=', tagId).executeTakeFirst())) {
+    throw new AppError('ERR_VALIDATION', 'doNotContactTagId: not found', { issues: [{ path: 'doNotContactTagId', message: 'not found' }] });
+  }
   for (const [key, raw] of Object.entries(settings)) {
     if (raw === undefined) continue;
     const value = JSON.stringify(key === 'variables' ? dedupeVariables(raw as CampaignSettings['variables']) : raw);
@@ -48,4 +53,15 @@ export async function saveCampaignSettings(tx: Tx, companyId: number, settings: 
   }
   tx.effects.poke(companyId);
   return findCampaignSettingRows(tx.db, companyId);
+}
+
+/** A deleted tag no longer keeps anyone from campaigns: the setting that named it goes back to none. */
+export async function forgetDoNotContactTag(tx: Tx, companyId: number, tagId: number): Promise<void> {
+  const res = await tenant(tx.db, companyId)
+    .updateTable('campaignSettings')
+    .set({ value: 'null', ...bumpVersion() })
+    .where('campaignSettings.key', '=', 'doNotContactTagId')
+    .where('campaignSettings.value', '=', JSON.stringify(tagId))
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) > 0) tx.effects.poke(companyId);
 }

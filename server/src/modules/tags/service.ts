@@ -12,6 +12,7 @@ import { toTagDto } from './dto.ts';
 import { findForeignTagIds, findTagByName, findTagRow, findTicketIdsWithTag, findTicketTags } from './queries.ts';
 import { bumpTicketVersions, getVisibleTicket } from './ticket-access.ts';
 import { detachCampaigns } from '../campaigns/detach.ts';
+import { forgetDoNotContactTag } from '../campaigns/settings.ts';
 
 export type TicketTagsResult = { ticketId: number; tags: TicketTagRef[] };
 
@@ -102,6 +103,7 @@ export async function deleteTag(tx: Tx, actor: Actor, tagId: number): Promise<vo
   // The cascade removes the ticket links; the tickets that carried the tag change in the view.
   await bumpTicketVersions(db, actor.companyId, await findTicketIdsWithTag(db, actor.companyId, tagId));
   await detachCampaigns(tx, actor.companyId, 'tagId', tagId);
+  await forgetDoNotContactTag(tx, actor.companyId, tagId);
   await tenant(db, actor.companyId).deleteFrom('tags').where('tags.id', '=', tagId).execute();
   tx.effects.poke(actor.companyId);
 }
