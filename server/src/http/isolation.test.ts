@@ -1,7 +1,7 @@
 // Tenant isolation over every documented route (DESIGN §3): company B fills its account with one of
-// each kind of thing, each carrying a marker; then company A's admin calls every route of
-// /openapi.json that takes an id, with each of B's ids of that kind (and the ticket's uuid, the
-// settings' keys…), with a plausible body. Nothing A gets back may carry B's marker, and not one of
+// each kind of thing, each carrying a marker; then company A's admin, and an attendant of A, call
+// every route of /openapi.json that takes an id in its path or query, with each of B's ids of that
+// kind (and the ticket's uuid, the settings' keys…), with a plausible body. Nothing A gets back may carry B's marker, and not one of
 // B's rows may have changed: B's rows are read straight from every table with a company_id, before
 // and after. A new route is swept as soon as it is documented.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +106,24 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
     const a = await seedTenant(t, ALL_FEATURES);
     const before = await rowsOf(b.companyId);
 
-    const doc = (await t.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+    // Query parameters that name a row: each is given B's rows of that kind.
+    const byQuery: Record<string, (number | string)[]> = {
+      companyId: [b.companyId],
+      ticketId: ids.tickets!,
+      contactId: ids.contacts!,
+      whatsappId: [b.connectionId],
+      connectionId: [b.connectionId],
+      session: [b.connectionId],
+      queueId: ids.queue!,
+      queueIds: [JSON.stringify(ids.queue), ids.queue!.join(',')],
+      userId: ids.users!,
+      users: [JSON.stringify(ids.users)],
+      tags: [JSON.stringify(ids.tags ?? [])],
+      contactListId: ids['contact-lists'] ?? [],
+      parentId: ids['queue-options'] ?? [],
+      searchParam: [MARK],
+    };
     const kindOf = (path: string, param: string): number[] | string[] => {
       if (param === 'uuid') return [ticket.uuid];
       if (param === 'ticketId') return ids.tickets!;
@@ -120,25 +137,32 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
     };
     let calls = 0;
     const leaks: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths)) {
-      if (SKIP.has(path) || !path.includes('{')) continue;
-      for (const method of Object.keys(item).filter((m) => ['get', 'post', 'put', 'delete', 'patch'].includes(m))) {
-        const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-        // Every combination of the parameters' values (one parameter has several at most).
-        let urls = [path];
-        for (const p of params) urls = urls.flatMap((u) => kindOf(path, p).map((v) => u.replace(`{${p}}`, encodeURIComponent(String(v)))));
-        for (const url of urls) {
-          const key = `${method.toUpperCase()} ${path}`;
-          const body = method === 'get' || method === 'delete' ? undefined : (BODY[key] ?? {});
-          const res = await t.request(method.toUpperCase(), url, { token: a.adminSession.token, body });
-          calls++;
-          expect(res.status, `${key} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
-          if (res.status < 300 && JSON.stringify(res.body ?? '').includes(MARK)) leaks.push(`${method.toUpperCase()} ${url}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    // The admin first, then an attendant (another scope, the same company walls).
+    for (const caller of [a.adminSession.token, a.userSession.token]) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        if (SKIP.has(path)) continue;
+        for (const method of Object.keys(item).filter((m) => ['get', 'post', 'put', 'delete', 'patch'].includes(m))) {
+          const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+          const queries = method === 'get' ? (item[method]!.parameters ?? []).filter((q) => q.in === 'query' && byQuery[q.name]) : [];
+          // Routes without an id in their path are swept only for the ids their query names.
+          if (params.length === 0 && queries.length === 0) continue;
+          // Every combination of the parameters' values (one parameter has several at most).
+          let urls = [path];
+          for (const p of params) urls = urls.flatMap((u) => kindOf(path, p).map((v) => u.replace(`{${p}}`, encodeURIComponent(String(v)))));
+          urls = urls.flatMap((u) => [u, ...queries.flatMap((q) => byQuery[q.name]!.map((v) => `${u}?${q.name}=${encodeURIComponent(String(v))}`))]);
+          for (const url of urls) {
+            const key = `${method.toUpperCase()} ${path}`;
+            const body = method === 'get' || method === 'delete' ? undefined : (BODY[key] ?? {});
+            const res = await t.request(method.toUpperCase(), url, { token: caller, body });
+            calls++;
+            expect(res.status, `${key} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+            if (res.status < 300 && JSON.stringify(res.body ?? '').includes(MARK)) leaks.push(`${method.toUpperCase()} ${url}: ${JSON.stringify(res.body).slice(0, 300)}`);
+          }
         }
       }
     }
     expect(leaks).toEqual([]);
-    expect(calls).toBeGreaterThan(100);
+    expect(calls).toBeGreaterThan(300);
     await t.deps.outbox.idle();
     const after = await rowsOf(b.companyId);
     for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) expect(after[table], `${table} of company B`).toEqual(before[table]);

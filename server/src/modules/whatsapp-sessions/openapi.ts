@@ -16,8 +16,8 @@ const action = (summary: string): RouteDoc => ({
 });
 
 export const whatsappSessionsDocs = area('Connection sessions', "A connection's live session: start it (QR code or pairing code), renew its QR code, log it out.", {
-  'POST /whatsappsession/:id/pairing-code': { ...action('Ask for a pairing code for a phone number'), body: pairingCodeSchema, answer: withPairingCode, errors: ['ERR_NO_WAPP_FOUND'] },
-  'GET /whatsappsession/:id': { ...action("The connection and its session's pairing code"), answer: withPairingCode, errors: ['ERR_NO_WAPP_FOUND'] },
+  'POST /whatsappsession/:id/pairing-code': { ...action('Ask for a pairing code for a phone number'), body: pairingCodeSchema, answer: withPairingCode, errors: ['ERR_NO_COMPANY_FOUND', 'ERR_WAPP_NOT_INITIALIZED', 'ERR_NO_WAPP_FOUND'] },
+  'GET /whatsappsession/:id': { ...action("The connection and its session's pairing code"), answer: withPairingCode, errors: ['ERR_NO_COMPANY_FOUND', 'ERR_NO_WAPP_FOUND'] },
   'POST /whatsappsession/:id': action('Start the session'),
   'PUT /whatsappsession/:id': action('Renew the QR code'),
   'DELETE /whatsappsession/:id': action('Log the session out'),
