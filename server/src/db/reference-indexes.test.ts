@@ -6,6 +6,7 @@
 // itself, so a new one is checked too.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foreignKeys as readForeignKeys, type ForeignKey } from '../../test/schema-facts.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 
 /** Tables whose rows come and go by the thousand (a bulk delete, a list's or a company's cascade). */
@@ -15,12 +16,6 @@ const GROWING = [
   'ticket_trackings', 'tickets', 'user_ratings', 'webhook_deliveries',
 ];
 
-interface ForeignKey {
-  table: string;
-  columns: string[];
-  references: string;
-}
-
 describe.each(DIALECTS)('columns that reference a growing table on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -28,38 +23,7 @@ describe.each(DIALECTS)('columns that reference a growing table on %s', (dialect
   });
   afterAll(async () => t.close());
 
-  async function foreignKeys(): Promise<ForeignKey[]> {
-    if (dialect === 'sqlite') {
-      const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(t.db)).rows;
-      const out: ForeignKey[] = [];
-      for (const { name } of tables) {
-        const keys = new Map<number, ForeignKey>();
-        const rows = (await sql<{ id: number; table: string; from: string }>`SELECT id, "table", "from" FROM pragma_foreign_key_list(${name}) ORDER BY id, seq`.execute(t.db)).rows;
-        for (const k of rows) {
-          const key = keys.get(k.id) ?? { table: name, columns: [], references: k.table };
-          key.columns.push(k.from);
-          keys.set(k.id, key);
-        }
-        out.push(...keys.values());
-      }
-      return out;
-    }
-    const rows = (
-      await sql<{ name: string; table: string; column: string; references: string }>`
-        SELECT c.conname AS name, c.conrelid::regclass::text AS table, a.attname AS column, c.confrelid::regclass::text AS references
-        FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
-        JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
-        WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
-        ORDER BY c.conname, k.n`.execute(t.db)
-    ).rows;
-    const keys = new Map<string, ForeignKey>();
-    for (const r of rows) {
-      const key = keys.get(r.name) ?? { table: r.table, columns: [], references: r.references };
-      key.columns.push(r.column);
-      keys.set(r.name, key);
-    }
-    return [...keys.values()];
-  }
+  const foreignKeys = () => readForeignKeys(t);
 
   /** Why the key's lookup is not served by an index, or null when it is. */
   async function unindexed({ table, columns }: ForeignKey): Promise<string | null> {

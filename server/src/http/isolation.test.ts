@@ -1,14 +1,19 @@
 // Tenant isolation over every documented route (DESIGN §3): company B fills its account with one of
 // each kind of thing, each carrying a marker; then company A's admin, and an attendant of A, call
 // every route of /openapi.json that takes an id in its path or query, with each of B's ids of that
-// kind (and the ticket's uuid, the settings' keys…), with a plausible body. Nothing A gets back may carry B's marker, and not one of
+// kind (and the ticket's uuid, the settings' keys…), with a plausible body, and writes with B's ids
+// in their bodies. Nothing A gets back may carry B's marker, and not one of
 // B's rows may have changed: B's rows are read straight from every table with a company_id, before
-// and after. A new route is swept as soon as it is documented.
+// and after, and no row of any company may reference another company's row. A new route is swept
+// as soon as it is documented.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
-import { seedTenant } from '../../test/seed.ts';
+import { companyTables, foreignKeys } from '../../test/schema-facts.ts';
+import { seedConnection, seedTenant, seedTicket } from '../../test/seed.ts';
+import { tenant } from '../db/tenant.ts';
+import { bumpVersion } from '../sync/version.ts';
 
 const MARK = 'BETA-SECRET';
 const ALL_FEATURES = { useCampaigns: 1, useSchedules: 1, useInternalChat: 1, useExternalApi: 1, useKanban: 1, useOpenAi: 1, useIntegrations: 1 } as const;
@@ -50,17 +55,25 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
 
   /** Every row of every table that has a company_id, of one company, as text (the snapshot). */
   async function rowsOf(companyId: number): Promise<Record<string, string>> {
-    const tables =
-      dialect === 'sqlite'
-        ? (await sql<{ name: string }>`SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'company_id')`.execute(t.db)).rows.map((r) => r.name)
-        : (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'company_id' AND table_schema = current_schema()`.execute(t.db)).rows.map((r) => r.name);
     const out: Record<string, string> = {};
-    for (const table of tables.sort()) {
+    for (const table of await companyTables(t)) {
       const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE company_id = ${companyId}`.execute(t.db);
       const text = rows.map((r) => JSON.stringify(r)).sort();
       if (text.length) out[table] = text.join('\n');
     }
     return out;
+  }
+
+  /** Rows that reference a row of another company (through any foreign key between two companies' tables). */
+  async function crossCompanyReferences(): Promise<string[]> {
+    const owned = new Set(await companyTables(t));
+    const found: string[] = [];
+    for (const key of await foreignKeys(t)) {
+      if (key.columns.length !== 1 || !owned.has(key.table) || !owned.has(key.references)) continue;
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(key.table)} c JOIN ${sql.table(key.references)} p ON p.id = c.${sql.ref(key.columns[0]!)} WHERE c.company_id <> p.company_id`.execute(t.db);
+      if (Number(rows[0]!.n) > 0) found.push(`${key.table}.${key.columns[0]} → ${key.references}: ${rows[0]!.n}`);
+    }
+    return found;
   }
 
   it("answers company A's admin nothing of company B's and changes none of B's rows, whatever id A names", { timeout: 300_000 }, async () => {
@@ -161,8 +174,40 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
         }
       }
     }
+    // B's ids inside the bodies of A's writes: refused, or at least never linked to A's rows.
+    const line = await seedConnection(t, a.company.id);
+    const mine = await seedTicket(t, a.company.id);
+    await tenant(t.db, a.company.id).updateTable('tickets').set({ whatsappId: line.id, ...bumpVersion() }).where('tickets.id', '=', mine.id).execute();
+    const theirMessage = await tenant(t.db, b.companyId).selectFrom('messages').select('messages.id').where('messages.ticketId', '=', ticket.id).executeTakeFirstOrThrow();
+    const first = (kind: string) => ids[kind]?.[0] ?? 0;
+    const writes: [string, string, unknown][] = [
+      ['POST', '/tickets', { contactId: ticket.contactId, status: 'open', whatsappId: b.connectionId, queueId: first('queue') }],
+      ['PUT', `/tickets/${mine.id}`, { queueId: first('queue'), userId: b.user.id, whatsappId: b.connectionId }],
+      ['PUT', `/ticket-tags/${mine.id}/${first('tags')}`, undefined],
+      ['POST', '/tags/sync', { ticketId: mine.id, tags: (ids.tags ?? []).map((id) => ({ id })) }],
+      ['POST', `/messages/${mine.id}`, { body: 'ALPHA', quotedMsg: { id: theirMessage.id } }],
+      ['POST', '/schedules', { body: 'ALPHA', sendAt: new Date(Date.now() + 86_400_000).toISOString(), contactId: ticket.contactId }],
+      ['POST', '/ticket-notes', { ticketId: ticket.id, contactId: ticket.contactId, note: 'ALPHA' }],
+      ['POST', '/ticket-notes', { ticketId: mine.id, contactId: ticket.contactId, note: 'ALPHA' }],
+      ['POST', '/contact-list-items', { contactListId: first('contact-lists'), name: 'ALPHA item', number: newNumber() }],
+      ['POST', '/queue-options', { queueId: first('queue'), title: 'ALPHA option' }],
+      ['POST', '/flowcampaign', { name: 'ALPHA phrase', flowId: first('flowbuilder'), whatsappId: b.connectionId, phrase: 'alpha' }],
+      ['POST', '/campaigns', { name: 'ALPHA campaign', whatsappId: b.connectionId, contactListId: first('contact-lists'), tagListId: first('tags'), fileListId: first('files') }],
+      ['POST', '/chats', { title: 'ALPHA chat', users: [{ id: b.user.id }] }],
+      ['POST', '/users', { name: 'ALPHA user', email: `alpha-${Date.now()}@example.com`, password: 'Alpha-pass-123', profile: 'user', queueIds: ids.queue }],
+      ['POST', '/whatsapp', { name: 'ALPHA line', provider: 'simulator', queueIds: ids.queue }],
+      ['POST', '/prompt', { name: 'ALPHA prompt', prompt: 'ALPHA: you help the customers of this shop kindly.', apiKey: 'sk-alpha-000000000000000', queueId: first('queue'), maxTokens: 100 }],
+      ['POST', '/campaign-settings', { settings: { doNotContactTagId: first('tags') } }],
+    ];
+    for (const [method, url, body] of writes) {
+      const res = await t.request(method, url, { token: a.adminSession.token, body });
+      calls++;
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+      if (res.status < 300 && JSON.stringify(res.body ?? '').includes(MARK)) leaks.push(`${method} ${url}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    }
     expect(leaks).toEqual([]);
     expect(calls).toBeGreaterThan(300);
+    expect(await crossCompanyReferences()).toEqual([]);
     await t.deps.outbox.idle();
     const after = await rowsOf(b.companyId);
     for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) expect(after[table], `${table} of company B`).toEqual(before[table]);

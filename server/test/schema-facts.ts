@@ -1,0 +1,53 @@
+// What the migrated schema says, read from the database itself (SQLite's pragmas, PostgreSQL's
+// catalogue), for tests that check a rule over every table.
+import { sql } from 'kysely';
+import type { TestApp } from './harness.ts';
+
+export interface ForeignKey {
+  table: string;
+  columns: string[];
+  references: string;
+}
+
+/** Every foreign key of the schema, its columns in order. */
+export async function foreignKeys(t: TestApp): Promise<ForeignKey[]> {
+  if (t.deps.dialect === 'sqlite') {
+    const tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(t.db)).rows;
+    const out: ForeignKey[] = [];
+    for (const { name } of tables) {
+      const keys = new Map<number, ForeignKey>();
+      const rows = (await sql<{ id: number; table: string; from: string }>`SELECT id, "table", "from" FROM pragma_foreign_key_list(${name}) ORDER BY id, seq`.execute(t.db)).rows;
+      for (const k of rows) {
+        const key = keys.get(k.id) ?? { table: name, columns: [], references: k.table };
+        key.columns.push(k.from);
+        keys.set(k.id, key);
+      }
+      out.push(...keys.values());
+    }
+    return out;
+  }
+  const rows = (
+    await sql<{ name: string; table: string; column: string; references: string }>`
+      SELECT c.conname AS name, c.conrelid::regclass::text AS table, a.attname AS column, c.confrelid::regclass::text AS references
+      FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
+      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
+      WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
+      ORDER BY c.conname, k.n`.execute(t.db)
+  ).rows;
+  const keys = new Map<string, ForeignKey>();
+  for (const r of rows) {
+    const key = keys.get(r.name) ?? { table: r.table, columns: [], references: r.references };
+    key.columns.push(r.column);
+    keys.set(r.name, key);
+  }
+  return [...keys.values()];
+}
+
+/** The tables that have a company_id column: a company's rows. */
+export async function companyTables(t: TestApp): Promise<string[]> {
+  const rows =
+    t.deps.dialect === 'sqlite'
+      ? (await sql<{ name: string }>`SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'company_id')`.execute(t.db)).rows
+      : (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'company_id' AND table_schema = current_schema()`.execute(t.db)).rows;
+  return rows.map((r) => r.name).sort();
+}
