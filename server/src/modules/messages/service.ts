@@ -40,27 +40,20 @@ const READ_RECEIPTS_MAX = 500;
  */
 export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow> {
   const t = tenant(tx.db, row.companyId);
-  const unread = await t
-    .selectFrom('messages')
-    .select(['messages.id', 'messages.wid'])
-    .where('messages.ticketId', '=', row.id)
-    .where('messages.read', '=', 0)
-    .where('messages.fromMe', '=', 0)
-    .orderBy('messages.id')
-    .execute();
-  if (unread.length === 0 && row.unreadMessages === 0) return row;
   const now = new Date().toISOString();
-  if (unread.length) {
-    // The same rows as read above (this write's own view), by their condition rather than their
-    // ids: a ticket left unread for weeks may hold more than a statement takes values.
+  // Marked by their condition, not by a list of ids (a ticket left unread for weeks may hold more
+  // than a statement takes values); the rows marked come back for the receipts, oldest first.
+  const unread = (
     await t
       .updateTable('messages')
       .set((eb) => ({ read: 1, updatedAt: now, version: eb('messages.version', '+', 1) }))
       .where('messages.ticketId', '=', row.id)
       .where('messages.read', '=', 0)
       .where('messages.fromMe', '=', 0)
-      .execute();
-  }
+      .returning(['messages.id', 'messages.wid'])
+      .execute()
+  ).sort((a, b) => a.id - b.id);
+  if (unread.length === 0 && row.unreadMessages === 0) return row;
   const updated = await t
     .updateTable('tickets')
     .set((eb) => ({ unreadMessages: 0, updatedAt: now, version: eb('tickets.version', '+', 1) }))
