@@ -82,6 +82,16 @@ function useOutputLabel(type: FlowNodeType, d: D): (handle: string) => string {
 }
 
 /**
+ * Handles centred on the card's edge by negative margins of half their size, where React Flow's own
+ * style moves them by `translate(±50%, -50%)`: in Chromium a transform makes a paint chunk of its own,
+ * and a 300-node flow's ~900 transformed handles were most of what each frame of a drag spent
+ * layerizing (React Flow measures the handles where they are, so edges end at the same points).
+ */
+const TARGET_HANDLE = '!size-3.5 !border-2 !border-surface !bg-slate-500 !transform-none !-mt-[7px] !-ml-[7px]';
+const SOURCE_HANDLE = '!size-3 !border-2 !border-surface !bg-brand !transform-none !-mt-1.5 !-mr-1.5';
+const NEXT_HANDLE = '!size-3.5 !border-2 !border-surface !bg-brand !transform-none !-mt-[7px] !-mr-[7px]';
+
+/**
  * Below this zoom a card's text is too small to read (a 240 px card is under 100 px wide): nodes draw
  * as an overview instead (see OverviewNode), which also keeps dragging smooth in a large flow.
  */
@@ -125,11 +135,11 @@ function OverviewNode({ id, type, data }: NodeProps<EditorNode>) {
       data-testid={`flow-node-${kind}`}
       className={`relative flex h-24 w-60 items-center gap-3 rounded-lg px-4 text-white ${style.color} ${border} ${dimmed ? 'opacity-40' : ''} ${running ? 'outline-8 outline-offset-4 outline-emerald-500' : ''}`}
     >
-      {kind !== 'start' && <Handle type="target" position={Position.Left} className="!size-3.5 !border-2 !border-surface !bg-slate-500" />}
+      {kind !== 'start' && <Handle type="target" position={Position.Left} className={TARGET_HANDLE} />}
       <Icon name={style.icon} className="size-10 shrink-0" />
       <span className="min-w-0 flex-1 truncate text-3xl font-semibold">{t(`flowbuilder.nodes.${kind}`)}</span>
       {outputs.map((h, i) => (
-        <Handle key={h} type="source" id={h} position={Position.Right} style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }} className="!size-3 !border-2 !border-surface !bg-brand" />
+        <Handle key={h} type="source" id={h} position={Position.Right} style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }} className={SOURCE_HANDLE} />
       ))}
     </div>
   );
@@ -153,7 +163,7 @@ function NodeCard({ id, type, data }: NodeProps<EditorNode>) {
       data-testid={`flow-node-${kind}`}
       className={`relative w-60 rounded-lg border-2 bg-surface text-ink shadow-md transition-opacity ${border} ${dimmed ? 'opacity-40' : ''} ${running ? 'outline-4 outline-offset-2 outline-emerald-500' : ''}`}
     >
-      {kind !== 'start' && <Handle type="target" position={Position.Left} className="!size-3.5 !border-2 !border-surface !bg-slate-500" />}
+      {kind !== 'start' && <Handle type="target" position={Position.Left} className={TARGET_HANDLE} />}
       <div className={`flex items-center gap-2 rounded-t-md px-2.5 py-1.5 text-white ${style.color}`}>
         <Icon name={style.icon} className="size-4 shrink-0" />
         <span className="min-w-0 flex-1 truncate text-[13px] font-semibold">{t(`flowbuilder.nodes.${kind}`)}</span>
@@ -176,12 +186,12 @@ function NodeCard({ id, type, data }: NodeProps<EditorNode>) {
           {outputs.map((h) => (
             <li key={h} className="relative py-1 pr-4 text-right text-[11px] font-medium">
               <span className={h === FLOW_HANDLES.invalid || h === FLOW_HANDLES.timeout || h === FLOW_HANDLES.failed || h === FLOW_HANDLES.notConfigured || h === FLOW_HANDLES.conditionFalse ? 'text-muted' : ''}>{label(h)}</span>
-              <Handle type="source" id={h} position={Position.Right} className="!size-3 !border-2 !border-surface !bg-brand" />
+              <Handle type="source" id={h} position={Position.Right} className={SOURCE_HANDLE} />
             </li>
           ))}
         </ul>
       )}
-      {single && <Handle type="source" id={FLOW_HANDLES.next} position={Position.Right} className="!size-3.5 !border-2 !border-surface !bg-brand" />}
+      {single && <Handle type="source" id={FLOW_HANDLES.next} position={Position.Right} className={NEXT_HANDLE} />}
       {(errors.length > 0 || warnings.length > 0) && (
         <ul className="space-y-0.5 border-t border-line px-2.5 py-1.5 text-[11px]">
           {errors.map((n) => (
