@@ -70,6 +70,26 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+/**
+ * The same icon painted as a mask over `currentColor` rather than as an inline `<svg>`: for where
+ * hundreds are drawn at once (a large flow's overview), since each inline SVG is a paint chunk of its
+ * own that Chromium layerizes on every frame that moves something on the page.
+ */
+export function MaskIcon({ name, className = 'size-5' }: { name: IconName; className?: string }) {
+  return <span className={`inline-block bg-current ${className}`} style={maskOf(name)} aria-hidden="true" />;
+}
+
+const masks = new Map<IconName, { maskImage: string; WebkitMaskImage: string; maskSize: string; maskRepeat: string }>();
+function maskOf(name: IconName) {
+  let mask = masks.get(name);
+  if (!mask) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="black" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="${PATHS[name]}"/></svg>`;
+    const url = `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
+    masks.set(name, (mask = { maskImage: url, WebkitMaskImage: url, maskSize: '100% 100%', maskRepeat: 'no-repeat' }));
+  }
+  return mask;
+}
+
 export function Icon({ name, className = 'size-5' }: { name: IconName; className?: string }) {
   return (
     <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">

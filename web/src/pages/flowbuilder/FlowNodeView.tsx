@@ -6,7 +6,7 @@ import { createContext, memo, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { FLOW_HANDLES, type FlowNodeType } from '@zapdesk/sync';
-import { Icon, type IconName } from '../../ui/Icon.tsx';
+import { Icon, MaskIcon, type IconName } from '../../ui/Icon.tsx';
 import { outputsOf, type EditorNode, type FlowNote } from './flow-graph.ts';
 import { elementsInOrder, randomizerSplit } from './node-forms.ts';
 
@@ -136,7 +136,7 @@ function OverviewNode({ id, type, data }: NodeProps<EditorNode>) {
       className={`relative flex h-24 w-60 items-center gap-3 rounded-lg px-4 text-white ${style.color} ${border} ${dimmed ? 'opacity-40' : ''} ${running ? 'outline-8 outline-offset-4 outline-emerald-500' : ''}`}
     >
       {kind !== 'start' && <Handle type="target" position={Position.Left} className={TARGET_HANDLE} />}
-      <Icon name={style.icon} className="size-10 shrink-0" />
+      <MaskIcon name={style.icon} className="size-10 shrink-0" />
       <span className="min-w-0 flex-1 truncate text-3xl font-semibold">{t(`flowbuilder.nodes.${kind}`)}</span>
       {outputs.map((h, i) => (
         <Handle key={h} type="source" id={h} position={Position.Right} style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }} className={SOURCE_HANDLE} />
