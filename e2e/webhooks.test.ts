@@ -4,7 +4,7 @@
 // signed with that secret.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startReceiver, verifySignature } from '../server/test/webhook-receiver.ts';
-import { DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
+import { apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -57,6 +57,25 @@ describe('webhooks page', () => {
 
     expect(receiver.received.map((r) => r.event)).toEqual(['webhook.test']);
     expect(verifySignature(secret, receiver.received[0]!)).toBe(true);
+    await context.close();
+  });
+
+  it("shows another admin's new, edited and deleted webhooks without a reload", async () => {
+    // Another admin of the company (signing in as the same user would end the page's session).
+    const demoAdmin = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    await demoAdmin('POST', '/users', { name: 'Hook Ops', email: 'hooks@demo.zapdesk.local', password: 'Hooks-e2e-123', profile: 'admin' });
+    const admin = await apiAs(e2e, 'hooks@demo.zapdesk.local', 'Hooks-e2e-123');
+    const { context, page } = await newPage(e2e);
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto('/webhooks');
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    const { id } = await admin<{ id: number }>('POST', '/webhooks', { name: 'ERP de outro', url: receiver.url, events: ['contact.created'] });
+    await page.getByRole('row', { name: /ERP de outro/ }).waitFor({ timeout: 10_000 });
+    await admin('PUT', `/webhooks/${id}`, { name: 'ERP renomeado', events: ['contact.created', 'ticket.created'] });
+    const row = page.getByRole('row', { name: /ERP renomeado/ });
+    await row.getByText('contact.created, ticket.created').waitFor({ timeout: 10_000 });
+    await admin('DELETE', `/webhooks/${id}`);
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
     await context.close();
   });
 });

@@ -63,8 +63,12 @@ export async function getWebhook(db: Database, secrets: SecretBox, companyId: nu
   return toWebhookDto(await findRow(db, companyId, id), secrets);
 }
 
-/** The write changed the company's webhooks: its events read them again (this instance at once). */
+/**
+ * The write changed the company's webhooks: its events read them again (this instance at once), and
+ * its users are poked, so another admin's open webhooks page shows the change.
+ */
 function changed(tx: Tx, companyId: number) {
+  tx.effects.poke(companyId);
   forgetSubscriptions(tx.config, companyId);
   tx.effects.afterCommit((app) => forgetSubscriptions(app.config, companyId));
   tx.effects.onRollback(() => forgetSubscriptions(tx.config, companyId));

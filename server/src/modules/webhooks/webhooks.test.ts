@@ -1,7 +1,7 @@
 // Company webhooks through the real app: signed deliveries to a local receiver (node:http), once per
 // event, retried after failures with the same event id, in order per ticket, none for a rolled-back
 // write; admin-only, tenant-isolated, URL and events validated; "send test" and the delivery log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
@@ -198,6 +198,33 @@ describe.each(DIALECTS)('company webhooks (%s)', (dialect) => {
     expect((await t.request('DELETE', `/webhooks/${hook.id}`, { token })).body).toEqual({ message: 'Webhook deleted.' });
     expect((await t.request('GET', `/webhooks/${hook.id}`, { token })).status).toBe(404);
     expect(await count(kept.id)).toBe(1);
+  });
+
+  it("pokes the company's users after each change of its webhooks, and only then", async () => {
+    const tn = await seedTenant(t);
+    const token = tn.adminSession.token;
+    const pokes = vi.spyOn(t.deps.realtime, 'pokeCompany');
+    const pokedAfter = async (call: () => Promise<{ status: number }>, status: number) => {
+      pokes.mockClear();
+      expect((await call()).status).toBe(status);
+      return pokes.mock.calls.filter(([id]) => id === tn.company.id).length;
+    };
+    try {
+      let id = 0;
+      expect(await pokedAfter(async () => {
+        const res = await t.request('POST', '/webhooks', { token, body: { name: 'CRM', url: receiver.url, events: ['contact.created'] } });
+        id = res.body.id;
+        return res;
+      }, 201)).toBe(1);
+      expect(await pokedAfter(() => t.request('PUT', `/webhooks/${id}`, { token, body: { name: 'CRM 2' } }), 200)).toBe(1);
+      expect(await pokedAfter(() => t.request('PUT', `/webhooks/${id}`, { token, body: { rotateSecret: true } }), 200)).toBe(1);
+      // Refused: nothing changed, nobody poked.
+      expect(await pokedAfter(() => t.request('PUT', `/webhooks/${id}`, { token, body: { url: 'ftp://example.com' } }), 400)).toBe(0);
+      expect(await pokedAfter(() => t.request('DELETE', `/webhooks/${id}`, { token }), 200)).toBe(1);
+      expect(await pokedAfter(() => t.request('DELETE', `/webhooks/${id}`, { token }), 404)).toBe(0);
+    } finally {
+      pokes.mockRestore();
+    }
   });
 
   it('is for admins only, of their own company; bad input changes nothing', async () => {

@@ -7,6 +7,7 @@ import type { Webhook, WebhookDelivery } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useResource } from '../../hooks/use-resource.ts';
+import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
@@ -20,6 +21,8 @@ export function Component() {
   const { t } = useTranslation();
   const list = useResource(async () => api.get<Webhook[]>('/webhooks'), []);
   const webhooks = list.data ?? [];
+  // Another admin's changes show without a reload.
+  useRefreshOnPoke(list.refresh);
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [logOf, setLogOf] = useState<Webhook | null>(null);
   const [revealed, setRevealed] = useState<Webhook | null>(null);
