@@ -153,6 +153,7 @@ export const campaignSchema = z.object({
   mediaName: z.string().nullable(),
   companyId: z.number().int(),
   editable: z.boolean().describe('Whether the dialog may change it now (spec/03 §4)'),
+  deleting: z.boolean().describe('Its delete began and did not finish (the server stopped midway): it can only be deleted again, which finishes it'),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   version: z.number().int(),

@@ -6,12 +6,15 @@ import { column, type Shown } from '../../present.ts';
 export const campaignColumns = [
   column<Campaign>('id', (c) => c.id),
   column<Campaign>('name', (c) => c.name, { min: 10 }),
-  column<Campaign>('status', (c) => c.status),
+  column<Campaign>('status', (c) => statusOf(c)),
   column<Campaign>('connection', (c) => c.whatsapp?.name, { drop: 2 }),
   column<Campaign>('contact list', (c) => c.contactList?.name, { drop: 3 }),
   column<Campaign>('scheduled', (c) => when(c.scheduledAt), { drop: 1 }),
   column<Campaign>('completed', (c) => when(c.completedAt), { drop: 0 }),
 ];
+
+/** The status, and whether a delete of it was cut short (deleting it again finishes it). */
+const statusOf = (c: Campaign) => (c.deleting ? `${c.status} (being deleted)` : c.status);
 
 /** A time as the user's clock reads it, to the minute: `2026-11-28 09:30`. */
 export function when(iso: string | null): string | null {
@@ -30,7 +33,7 @@ export const showCampaign = (c: Campaign): Shown => ({
   kind: 'record',
   title: `Campaign ${c.id}: ${c.name}`,
   fields: [
-    ['status', c.status],
+    ['status', statusOf(c)],
     ['connection', named(c.whatsapp, c.whatsappId)],
     ['contact list', named(c.contactList, c.contactListId)],
     ['tag list', c.tagId],

@@ -52,6 +52,7 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
       mediaPath: null,
       companyId: company.id,
       editable: true,
+      deleting: false,
       version: 1,
     });
     const id = res.body.id;
@@ -141,6 +142,12 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     const restart = await t.request('POST', `/campaigns/${id}/restart`, { token });
     expect(restart.status).toBe(400);
     expect(restart.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'This campaign is being deleted: delete it again to finish.' });
+    // It says so, and cannot be edited either (its messages, as a cancelled one's could be).
+    expect((await t.request('GET', `/campaigns/${id}`, { token })).body).toMatchObject({ status: 'CANCELADA', deleting: true, editable: false });
+    const listed = (await t.request('GET', '/campaigns', { token })).body.records as { id: number; deleting: boolean }[];
+    expect(listed.find((c) => c.id === id)?.deleting).toBe(true);
+    const edit = await t.request('PUT', `/campaigns/${id}`, { token, body: { message1: 'Outra' } });
+    expect(edit.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'This campaign is being deleted: delete it again to finish.' });
     expect(await count()).toBe(5);
 
     // Deleting again goes on in slices: another write completes in between (SQLite: one writer).

@@ -112,6 +112,7 @@ export async function createCampaign(tx: Tx, actor: Actor, input: CampaignCreate
 
 export async function updateCampaign(tx: Tx, actor: Actor, id: number, input: CampaignUpdateInput & { mediaPath?: string | null; mediaName?: string | null }, now = new Date()): Promise<Campaign> {
   const current = await getCampaignRow(tx.db, actor.companyId, id);
+  refuseIfDeleting(current);
   const values: Partial<CampaignRow> = columnsOf(input);
   if (input.mediaPath !== undefined) Object.assign(values, { mediaPath: input.mediaPath, mediaName: input.mediaName ?? null });
   if (current.status === 'CANCELADA') {
@@ -166,8 +167,15 @@ export async function beginCampaignDelete(tx: Tx, companyId: number, id: number)
       .where('campaigns.id', '=', id)
       .where('campaigns.status', '=', row.status)
       .execute();
+    // Its row shows it being deleted, should the delete stop before its end.
+    tx.effects.poke(companyId);
   }
   return true;
+}
+
+/** A campaign whose delete began (beginCampaignDelete) is only deleted again, never changed or restarted. */
+function refuseIfDeleting(row: CampaignRow) {
+  if (row.deletingSince !== null) throw new AppError('ERR_VALIDATION', 'This campaign is being deleted: delete it again to finish.');
 }
 
 /**
@@ -223,7 +231,7 @@ export async function cancelCampaign(tx: Tx, actor: Actor, id: number): Promise<
 export async function restartCampaign(tx: Tx, actor: Actor, id: number, now = new Date()): Promise<Campaign> {
   const current = await getCampaignRow(tx.db, actor.companyId, id);
   if (current.status !== 'CANCELADA') throw new AppError('ERR_VALIDATION', `A campaign ${current.status} cannot be restarted.`);
-  if (current.deletingSince !== null) throw new AppError('ERR_VALIDATION', 'This campaign is being deleted: delete it again to finish.');
+  refuseIfDeleting(current);
   assertReadyToSend(current);
   const row = await tenant(tx.db, actor.companyId)
     .updateTable('campaigns')

@@ -95,18 +95,18 @@ export function Component() {
             </thead>
             <tbody>
               {list.items.map((c) => {
-                const actions = rowActions(c.status, mayDelete);
+                const actions = rowActions(c.status, mayDelete, c.deleting);
                 return (
                   <tr key={c.id} className="hover:bg-raised/60">
                     <Td className="font-medium sm:min-w-[10rem]">
                       {c.name}
                       {/* Narrow screens show the status under the name, its column hidden. */}
                       <span className="mt-1 block sm:hidden">
-                        <StatusBadge status={c.status} />
+                        <StatusBadge status={c.status} deleting={c.deleting} />
                       </span>
                     </Td>
                     <Td className="hidden sm:table-cell">
-                      <StatusBadge status={c.status} />
+                      <StatusBadge status={c.status} deleting={c.deleting} />
                     </Td>
                     <Td className="hidden text-muted md:table-cell">{c.contactList?.name ?? '—'}</Td>
                     <Td className="hidden text-muted md:table-cell">{c.whatsapp?.name ?? '—'}</Td>

@@ -11,7 +11,9 @@ const STATUS_TONE: Record<CampaignStatus, 'neutral' | 'brand' | 'danger' | 'warn
   FINALIZADA: 'neutral',
 };
 
-export function StatusBadge({ status }: { status: CampaignStatus }) {
+/** `deleting`: its delete was cut short (the list then offers only to delete it again). */
+export function StatusBadge({ status, deleting = false }: { status: CampaignStatus; deleting?: boolean }) {
   const { t } = useTranslation();
+  if (deleting) return <Badge tone="danger">{t('campaigns.beingDeleted')}</Badge>;
   return <Badge tone={STATUS_TONE[status]}>{t(`campaigns.statuses.${status}`)}</Badge>;
 }

@@ -11,7 +11,7 @@ const campaign = (patch: Partial<Campaign>): Campaign =>
     message1: 'Oi {primeiro-nome}', message2: '', message3: '', message4: '', message5: '',
     confirmationMessage1: '', confirmationMessage2: '', confirmationMessage3: '', confirmationMessage4: '', confirmationMessage5: '',
     whatsappId: 3, whatsapp: { id: 3, name: 'Main' }, contactListId: 7, contactList: { id: 7, name: 'Leads' }, tagId: null, fileListId: null,
-    mediaPath: null, mediaName: null, companyId: 1, editable: true, createdAt: at(0), updatedAt: at(0), version: 1,
+    mediaPath: null, mediaName: null, companyId: 1, editable: true, deleting: false, createdAt: at(0), updatedAt: at(0), version: 1,
     ...patch,
   }) as Campaign;
 
@@ -54,6 +54,11 @@ describe('rowActions', () => {
     expect(rowActions('EM_ANDAMENTO', true)).toEqual({ stop: true, restart: false, report: true, delete: false });
     expect(rowActions('CANCELADA', true)).toEqual({ stop: false, restart: true, report: true, delete: true });
     expect(rowActions('FINALIZADA', false)).toEqual({ stop: false, restart: false, report: true, delete: false });
+  });
+
+  it('offers only the delete of a campaign whose delete was cut short (it finishes it)', () => {
+    expect(rowActions('CANCELADA', true, true)).toEqual({ stop: false, restart: false, report: false, delete: true });
+    expect(rowActions('FINALIZADA', false, true)).toEqual({ stop: false, restart: false, report: false, delete: false });
   });
 });
 
