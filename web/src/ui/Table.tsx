@@ -27,5 +27,5 @@ export function Badge({ children, tone = 'neutral' }: { children: ReactNode; ton
     danger: 'bg-danger-soft text-danger border-danger/20',
     warning: 'bg-amber-50 text-amber-800 border-amber-200 dark:bg-amber-950/40 dark:text-amber-300 dark:border-amber-800/50',
   };
-  return <span className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium ${tones[tone]}`}>{children}</span>;
+  return <span className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tones[tone]}`}>{children}</span>;
 }
