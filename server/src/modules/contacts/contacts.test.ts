@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedContact, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { inSlices } from '../../db/slices.ts';
 import { bumpVersion } from '../../sync/version.ts';
+import { emptyContactSlice } from './service.ts';
 
 describe.each(DIALECTS)('contacts on %s', (dialect) => {
   let t: TestApp;
@@ -57,6 +60,46 @@ describe.each(DIALECTS)('contacts on %s', (dialect) => {
       body: 'Hi all',
       version: said.version + 1,
     });
+  });
+
+  it("empties a deleted contact's messages a slice at a time, other writes in between; another company's id touches nothing", async () => {
+    const { company, adminSession } = await seedTenant(t);
+    const other = await seedTenant(t);
+    const contact = await seedContact(t, company.id, { name: 'Busy customer' });
+    const tickets = [await seedTicket(t, company.id, { contactId: contact.id }), await seedTicket(t, company.id, { contactId: contact.id, status: 'closed' })];
+    const group = await seedTicket(t, company.id);
+    const bystander = await seedContact(t, company.id, { name: 'Bystander' });
+    const message = (ticketId: number, contactId: number, i: number) => ({ companyId: company.id, wid: `slice-${ticketId}-${contactId}-${i}`, ticketId, contactId, body: `m${i}` });
+    await t.db.insertInto('messages').values([
+      ...tickets.flatMap((tk) => [0, 1, 2].map((i) => message(tk.id, contact.id, i))),
+      ...[0, 1].map((i) => message(group.id, contact.id, i)),
+      message(group.id, bystander.id, 9),
+    ]).execute();
+    const left = async () => ({
+      own: (await t.db.selectFrom('messages').select('id').where('ticketId', 'in', tickets.map((tk) => tk.id)).execute()).length,
+      saidInGroup: (await t.db.selectFrom('messages').select('id').where('ticketId', '=', group.id).where('contactId', '=', contact.id).execute()).length,
+    });
+    expect(await left()).toEqual({ own: 6, saidInGroup: 2 });
+
+    // Asked for by another company, the contact's id matches none of its rows.
+    await inSlices(t.deps, (tx, limit) => emptyContactSlice(tx, other.company.id, contact.id, limit), 2);
+    expect(await left()).toEqual({ own: 6, saidInGroup: 2 });
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => emptyContactSlice(tx, company.id, contact.id, limit), async () => {
+      const now = await left();
+      return now.own + now.saidInGroup > 0;
+    });
+    expect(await left()).toEqual({ own: 0, saidInGroup: 0 });
+    // What they said in the group stays, without them; the bystander's message is untouched.
+    expect(await t.db.selectFrom('messages').select(['body', 'contactId']).where('ticketId', '=', group.id).orderBy('body').execute()).toEqual([
+      { body: 'm0', contactId: null },
+      { body: 'm1', contactId: null },
+      { body: 'm9', contactId: bystander.id },
+    ]);
+
+    expect((await t.request('DELETE', `/contacts/${contact.id}`, { token: adminSession.token })).status).toBe(200);
+    expect(await t.db.selectFrom('tickets').select('id').where('contactId', '=', contact.id).execute()).toEqual([]);
+    expect((await t.request('GET', `/contacts/${bystander.id}`, { token: adminSession.token })).status).toBe(200);
   });
 
   it('validates name, number, email and extra info', async () => {

@@ -15,13 +15,14 @@ import {
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { importContacts } from './import.ts';
 import { exportContactsCsv, findContactOptions, findContactsPage } from './list.ts';
 import { importPhoneContacts } from './phone-import.ts';
 import { refreshProfilePicture } from './profile-picture.ts';
-import { createContact, deleteContact, getContact, updateContact } from './service.ts';
+import { createContact, deleteContact, emptyContactSlice, getContact, updateContact } from './service.ts';
 import { openSpreadsheetUpload, streamImportReport } from './import-upload.ts';
 
 const toErrorBag = (issues: ContactImportIssue[]): ContactUploadResult['errorBag'] =>
@@ -108,7 +109,10 @@ export function contactsRoutes(deps: AppDeps) {
     })
     .delete('/contacts/:id', auth, requirePermission('contacts-page:deleteContact'), async (c) => {
       const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');
-      await write(deps, (tx) => deleteContact(tx, c.get('actor'), contactId));
+      const actor = c.get('actor');
+      // Its messages first, a slice per write (db/slices.ts), then the contact in a write of its own.
+      await inSlices(deps, (tx, limit) => emptyContactSlice(tx, actor.companyId, contactId, limit));
+      await write(deps, (tx) => deleteContact(tx, actor, contactId));
       return c.json({ message: 'Contact deleted' });
     });
 }

@@ -87,7 +87,31 @@ export async function updateContact(tx: Tx, actor: Actor, contactId: number, inp
 }
 
 /**
- * Deletes the contact; its tickets, messages, notes and schedules go with it (foreign-key cascades).
+ * One slice of a contact's delete, run before its write (the route repeats it in writes of their
+ * own: db/slices.ts): up to `limit` messages of its tickets deleted, then up to what is left of
+ * `limit` of its messages in other tickets (a group's) letting go of it; answers how many rows it
+ * changed. In the delete's one write, a contact's 100,000 messages held SQLite's writer 1.45 s,
+ * every company's writes waiting. Another company's contact id matches none of these rows.
+ */
+export async function emptyContactSlice(tx: Tx, companyId: number, contactId: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  const itsTickets = t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId);
+  // The ids first (db/slices.ts says why).
+  const own = (await t.selectFrom('messages').select('messages.id').where('messages.ticketId', 'in', itsTickets).limit(limit).execute()).map((r) => r.id);
+  if (own.length > 0) await t.deleteFrom('messages').where('messages.id', 'in', own).execute();
+  let left = limit - own.length;
+  if (left > 0) {
+    const elsewhere = (await t.selectFrom('messages').select('messages.id').where('messages.contactId', '=', contactId).where('messages.ticketId', 'not in', itsTickets).limit(left).execute()).map((r) => r.id);
+    if (elsewhere.length > 0) await t.updateTable('messages').set({ contactId: null, ...bumpVersion() }).where('messages.id', 'in', elsewhere).execute();
+    left -= elsewhere.length;
+  }
+  if (left < limit) tx.effects.poke(companyId);
+  return limit - left;
+}
+
+/**
+ * Deletes the contact; its tickets, messages, notes and schedules go with it (foreign-key cascades;
+ * the route empties its messages first, a slice per write: emptyContactSlice).
  * Its messages in other tickets (a group's, where the contact spoke) stay and lose their sender:
  * nulled here with a version bump, since the foreign key's own `set null` would be invisible to sync.
  */
