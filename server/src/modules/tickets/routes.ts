@@ -2,11 +2,12 @@ import { AppError, ticketCreateSchema, ticketListQuerySchema, ticketUpdateSchema
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { toTicketDto } from './dto.ts';
 import { findTicketsPage } from './queries.ts';
-import { createTicket, deleteTicket, getTicketByUuid, getVisibleTicket } from './service.ts';
+import { createTicket, deleteTicket, emptyTicketSlice, getTicketByUuid, getVisibleTicket } from './service.ts';
 import { updateTicket } from './transitions.ts';
 import { loadViewer } from './visibility.ts';
 
@@ -44,6 +45,8 @@ export function ticketsRoutes(deps: AppDeps) {
     .delete('/tickets/:id', auth, requirePermission('ticket-options:deleteTicket'), async (c) => {
       const actor = c.get('actor');
       const id = parseId(c, 'id', 'ERR_NO_TICKET_FOUND');
+      // Its messages first, a slice per write (db/slices.ts), then the ticket in a write of its own.
+      await inSlices(deps, (tx, limit) => emptyTicketSlice(tx, actor.companyId, id, limit));
       await write(deps, (tx) => deleteTicket(tx, actor, id));
       return c.json({ message: 'Ticket deleted' });
     });

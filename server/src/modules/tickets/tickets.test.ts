@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
-import { loginAs, seedContact, seedTicket, seedUser } from '../../../test/seed.ts';
+import { loginAs, seedContact, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
+import { emptyTicketSlice } from './service.ts';
 
 describe.each(DIALECTS)('tickets on %s', (dialect) => {
   let t: TestApp;
@@ -92,6 +95,30 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     const again = await put(desk.adminSession.token, first.id, { status: 'open' });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('ERR_OTHER_OPEN_TICKET');
+  });
+
+  it("DELETE empties the ticket's messages a slice at a time, other writes in between; another company's id touches nothing", async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const other = await seedTenant(t);
+    const db = tenant(t.db, desk.companyId);
+    const contact = await seedContact(t, desk.companyId);
+    const old = await seedTicket(t, desk.companyId, { contactId: contact.id, status: 'closed' });
+    const later = await seedTicket(t, desk.companyId, { contactId: contact.id });
+    const rows = await db.insertInto('messages', [0, 1, 2, 3, 4].map((i) => ({ wid: `sliced-${old.id}-${i}`, ticketId: old.id, contactId: contact.id, body: `m${i}` }))).returningAll().execute();
+    const reply = await db.insertInto('messages', { wid: `sliced-reply-${later.id}`, ticketId: later.id, contactId: contact.id, body: 'about m4', quotedMsgId: rows[4]!.id }).returningAll().executeTakeFirstOrThrow();
+    const left = async () => (await db.selectFrom('messages').select('messages.id').where('messages.ticketId', '=', old.id).execute()).length;
+
+    await inSlices(t.deps, (tx, limit) => emptyTicketSlice(tx, other.company.id, old.id, limit), 2);
+    expect(await left()).toBe(5);
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => emptyTicketSlice(tx, desk.companyId, old.id, limit), async () => (await left()) > 0);
+    expect(await left()).toBe(0);
+    // The later ticket's reply keeps its text and loses the quote, with a new version.
+    expect(await db.selectFrom('messages').select(['body', 'quotedMsgId', 'version']).where('messages.id', '=', reply.id).executeTakeFirstOrThrow()).toEqual({ body: 'about m4', quotedMsgId: null, version: reply.version + 1 });
+
+    expect((await t.request('DELETE', `/tickets/${old.id}`, { token: desk.adminSession.token })).status).toBe(200);
+    expect(await db.selectFrom('tickets').select('tickets.id').where('tickets.id', '=', old.id).execute()).toEqual([]);
+    expect((await t.request('DELETE', `/tickets/${old.id}`, { token: desk.adminSession.token })).status).toBe(404);
   });
 
   it("DELETE detaches what outlives the ticket (a schedule, a later ticket's quote of it) with new versions", async () => {
