@@ -75,6 +75,11 @@ describe('zapdesk sim edit / revoke', () => {
     expect(flooded.map((t) => t.unreadMessages).sort()).toEqual([7, 7, 8, 8]);
     expect(tickets.filter((t) => /^55217/.test(t.contact.number)).map((t) => t.unreadMessages)).toEqual([3, 3]);
 
+    // Refused alike for every message (no such connection): one line, not thousands of failures.
+    const nowhere = await zapdesk(['sim', 'flood', '--to', '999999', '--messages', '50000', '--concurrency', '4'], { home });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr.trim().split('\n')).toEqual(['No WhatsApp connection found with this ID.']);
+
     const tooBig = await zapdesk(['sim', 'flood', '--to', to, '--burst', '501'], { home });
     expect(tooBig.code).toBe(2);
     expect(tooBig.stderr.trim()).toBe("error: --burst must be at most 500 (got '501') (see zapdesk sim flood --help)");

@@ -1,4 +1,4 @@
-import { SIMULATOR_BURST_MAX } from '@zapdesk/sync';
+import { AppError, SIMULATOR_BURST_MAX } from '@zapdesk/sync';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
 import { parseId } from '../../input.ts';
@@ -31,6 +31,10 @@ export default defineCommand({
     let next = 0;
     let lastReport = started;
     const errors = new Map<string, number>();
+    // A refusal that every request would meet alike (the session ended, no such connection, no
+    // right to it) stops the flood with the server's word; a busy server's 429s and 5xx, and
+    // network failures, are counted and the flood goes on.
+    let refused: unknown;
     const message = (n: number) => {
       const contact = n % options.contacts;
       return { from: `${options.prefix}${String(contact).padStart(width, '0')}`, name: `Contact ${contact + 1}`, body: `Message ${n + 1} from contact ${contact + 1}` };
@@ -41,7 +45,7 @@ export default defineCommand({
         ? api.post('/simulator/messages', { connectionId, ...message(first) })
         : api.post(`/simulator/connections/${connectionId}/messages`, { messages: Array.from({ length: size }, (_, k) => message(first + k)) });
     const worker = async () => {
-      while (next < options.messages) {
+      while (next < options.messages && refused === undefined) {
         const first = next;
         const size = Math.min(options.burst, options.messages - first);
         next += size;
@@ -49,6 +53,10 @@ export default defineCommand({
           await post(first, size);
           sent += size;
         } catch (err) {
+          if (err instanceof AppError && err.status < 500 && err.status !== 429) {
+            refused ??= err;
+            return;
+          }
           failed += size;
           const code = (err as { code?: string }).code ?? (err as Error).message;
           errors.set(code, (errors.get(code) ?? 0) + size);
@@ -60,6 +68,7 @@ export default defineCommand({
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.ceil(options.messages / options.burst)) }, worker));
+    if (refused !== undefined) throw refused;
     const seconds = (Date.now() - started) / 1000;
     return { sent, failed, contacts: options.contacts, seconds: Number(seconds.toFixed(2)), perSecond: Math.round(sent / Math.max(seconds, 0.001)), errors: Object.fromEntries(errors) };
   },
