@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_SETTINGS_DEFAULTS, renderTemplate } from '@zapdesk/sync';
 import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { setupDesk } from '../../../test/conversation.ts';
-import { runCampaignPass, startCampaignDispatch } from './dispatch/job.ts';
+import { runCampaignPass, startCampaignDispatch, startDueCampaigns } from './dispatch/job.ts';
 
 let seq = 0;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
@@ -175,6 +176,54 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     const all = await desk.outbox();
     expect(all).toHaveLength(20);
     expect(new Set(all.map((m) => m.body)).size).toBe(20);
+  });
+
+  it("writes a due campaign's recipients a slice per write before its start; one cancelled meanwhile stays cancelled, and its restart writes each recipient once", async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const p = String(45 + ++seq);
+    const list = await db.insertInto('contactLists', { name: 'Muitos' }).returningAll().executeTakeFirstOrThrow();
+    // 5,000 numbers: ten slices of SLICE_ROWS.
+    const items = Array.from({ length: 5_000 }, (_, i) => ({ contactListId: list.id, name: `M${i}`, number: numberOf(p, i) }));
+    for (let i = 0; i < items.length; i += 500) await db.insertInto('contactListItems', items.slice(i, i + 500)).execute();
+    const programmed = async (name: string) => {
+      const res = await t.request('POST', '/campaigns', { token, body: { name, message1: 'Oi {nome}', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: new Date(Date.now() + 2 * 3600_000).toISOString() } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      // Due now (a programmed campaign cannot be set for the past through the API).
+      await db.updateTable('campaigns').set({ scheduledAt: new Date(Date.now() - 1000).toISOString(), ...bumpVersion() }).where('campaigns.id', '=', res.body.id).execute();
+      return res.body.id as number;
+    };
+    const written = async (id: number) => (await db.selectFrom('campaignShippings').select('campaignShippings.id').where('campaignShippings.campaignId', '=', id).execute()).length;
+    const statusOf = async (id: number) => (await db.selectFrom('campaigns').select('campaigns.status').where('campaigns.id', '=', id).executeTakeFirstOrThrow()).status;
+    /** Waits until the start has written some of the recipients; answers the campaign's status then. */
+    const midway = async (id: number) => {
+      while ((await written(id)) === 0) await new Promise((r) => setImmediate(r));
+      return statusOf(id);
+    };
+
+    const first = await programmed('Muitos');
+    const starting = startDueCampaigns(t.deps, new Date());
+    // Some recipients are in while it is still programmed: they went in writes of their own.
+    expect(await midway(first)).toBe('PROGRAMADA');
+    expect(await written(first)).toBeLessThan(5_000);
+    expect(await starting).toBe(1);
+    expect(await statusOf(first)).toBe('EM_ANDAMENTO');
+    expect(await written(first)).toBe(5_000);
+
+    // Cancelled while its recipients are written: it does not start; its restart writes the rest, each once.
+    const second = await programmed('Cancelada no meio');
+    const again = startDueCampaigns(t.deps, new Date());
+    await midway(second);
+    expect((await t.request('POST', `/campaigns/${second}/cancel`, { token })).body.status).toBe('CANCELADA');
+    expect(await again).toBe(0);
+    expect(await statusOf(second)).toBe('CANCELADA');
+    const restarted = await t.request('POST', `/campaigns/${second}/restart`, { token });
+    expect(restarted.body.status, JSON.stringify(restarted.body)).toBe('EM_ANDAMENTO');
+    expect(await written(second)).toBe(5_000);
+    const report = await t.request('GET', `/campaigns/${second}/report`, { token });
+    expect(report.body.totals).toMatchObject({ recipients: 5_000, pending: 5_000 });
+    for (const id of [first, second]) await t.request('POST', `/campaigns/${id}/cancel`, { token });
   });
 
   it('paces a connection shared by two campaigns: interval, longer pause and hourly cap, in seconds (fake clock)', async () => {

@@ -14,7 +14,8 @@ import { classifyUpload } from '../media/storage.ts';
 import { assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
 import { toCampaignDto } from './dto.ts';
 import { getCampaignReport } from './report.ts';
-import { beginCampaignDelete, cancelCampaign, createCampaign, deleteCampaign, emptyCampaignSlice, findCampaignsPage, getCampaignRow, restartCampaign, setCampaignMedia, updateCampaign } from './service.ts';
+import { assertRestartable, beginCampaignDelete, cancelCampaign, createCampaign, deleteCampaign, emptyCampaignSlice, findCampaignsPage, getCampaignRow, restartCampaign, setCampaignMedia, updateCampaign } from './service.ts';
+import { materializeInSlices } from './dispatch/recipients.ts';
 import { findCampaignSettingRows, saveCampaignSettings } from './settings.ts';
 
 export function campaignsRoutes(deps: AppDeps) {
@@ -48,7 +49,8 @@ export function campaignsRoutes(deps: AppDeps) {
       const actor = c.get('actor');
       const id = parseId(c, 'id');
       // Its recipients first, a slice per write (db/slices.ts), then the campaign in a write of its own.
-      if (await write(deps, (tx) => beginCampaignDelete(tx, actor.companyId, id))) await inSlices(deps, (tx, limit) => emptyCampaignSlice(tx, actor.companyId, id, limit));
+      await write(deps, (tx) => beginCampaignDelete(tx, actor.companyId, id));
+      await inSlices(deps, (tx, limit) => emptyCampaignSlice(tx, actor.companyId, id, limit));
       await write(deps, (tx) => deleteCampaign(tx, actor, id));
       return c.json({ message: 'Campaign deleted' });
     })
@@ -60,8 +62,13 @@ export function campaignsRoutes(deps: AppDeps) {
     .post('/campaigns/:id/restart', auth, requireAdmin, plan, async (c) => {
       const actor = c.get('actor');
       const id = parseId(c, 'id');
-      // The dispatch loop (dispatch/job.ts) picks it up at its next pass, within a second.
-      return c.json(await write(deps, (tx) => restartCampaign(tx, actor, id)));
+      // Refused before anything is written; then its recipients a slice per write while it is still
+      // cancelled, and the restart's write adds those that came meanwhile. The dispatch loop
+      // (dispatch/job.ts) picks it up at its next pass, within a second.
+      assertRestartable(await getCampaignRow(deps.db, actor.companyId, id));
+      const now = new Date();
+      const cursor = await materializeInSlices(deps, actor.companyId, id, 'CANCELADA', now);
+      return c.json(await write(deps, (tx) => restartCampaign(tx, actor, id, now, cursor)));
     })
     .get('/campaigns/:id/media', auth, requireAdmin, plan, async (c) => {
       const row = await getCampaignRow(deps.db, c.get('actor').companyId, parseId(c, 'id'));

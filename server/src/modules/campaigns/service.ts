@@ -31,7 +31,7 @@ import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
 import { removeAttachmentAfterCommit, replaceAttachment } from '../media/attachments.ts';
 import type { UploadedFile } from '../media/uploads.ts';
-import { materializeShipping } from './dispatch/recipients.ts';
+import { materializeShipping, type RecipientCursor } from './dispatch/recipients.ts';
 import { toCampaignDto, toCampaignDtos, type CampaignRow } from './dto.ts';
 
 const invalid = (path: string, message: string) => new AppError('ERR_VALIDATION', `${path}: ${message}`, { issues: [{ path, message }] });
@@ -151,15 +151,13 @@ export async function setCampaignMedia(tx: Tx, actor: Actor, id: number, file: U
 
 /**
  * The first write of a campaign's delete (DELETE /campaigns/{id}): refuses a running campaign and
- * answers whether it has recipients to empty first. A cancelled or finished one has; it is marked
- * `deletingSince`, which its restart refuses from then on (a recipient written again after its row
- * was deleted would get the message twice). A new or programmed one has none yet: the delete's own
- * write takes it whole, and its status condition there loses to a start that came first.
+ * marks the others `deletingSince`, which a restart and a start refuse from then on (a recipient
+ * written again after its row was deleted would get the message twice), and which stops the writing
+ * of a due campaign's recipients (materializeInSlices); their rows are then emptied in slices.
  */
-export async function beginCampaignDelete(tx: Tx, companyId: number, id: number): Promise<boolean> {
+export async function beginCampaignDelete(tx: Tx, companyId: number, id: number): Promise<void> {
   const row = await getCampaignRow(tx.db, companyId, id);
   assertDeletable(row);
-  if (row.status !== 'CANCELADA' && row.status !== 'FINALIZADA') return false;
   if (row.deletingSince === null) {
     await tenant(tx.db, companyId)
       .updateTable('campaigns')
@@ -170,7 +168,6 @@ export async function beginCampaignDelete(tx: Tx, companyId: number, id: number)
     // Its row shows it being deleted, should the delete stop before its end.
     tx.effects.poke(companyId);
   }
-  return true;
 }
 
 /** A campaign whose delete began (beginCampaignDelete) is only deleted again, never changed or restarted. */
@@ -223,16 +220,20 @@ export async function cancelCampaign(tx: Tx, actor: Actor, id: number): Promise<
   return toCampaignDto(tx.db, actor.companyId, row);
 }
 
+/** Whether a restart may begin (read before its recipients are written, and again in its write). */
+export function assertRestartable(current: CampaignRow) {
+  if (current.status !== 'CANCELADA') throw new AppError('ERR_VALIDATION', `A campaign ${current.status} cannot be restarted.`);
+  refuseIfDeleting(current);
+  assertReadyToSend(current);
+}
+
 /**
  * POST /campaigns/{id}/restart: CANCELADA → EM_ANDAMENTO. The recipients are written again with
  * ON CONFLICT DO NOTHING, so rows already sent, failed or skipped keep their state (nobody gets a
  * second message) and recipients added to the list since join; the job wakes and continues.
  */
-export async function restartCampaign(tx: Tx, actor: Actor, id: number, now = new Date()): Promise<Campaign> {
-  const current = await getCampaignRow(tx.db, actor.companyId, id);
-  if (current.status !== 'CANCELADA') throw new AppError('ERR_VALIDATION', `A campaign ${current.status} cannot be restarted.`);
-  refuseIfDeleting(current);
-  assertReadyToSend(current);
+export async function restartCampaign(tx: Tx, actor: Actor, id: number, now = new Date(), cursor?: RecipientCursor): Promise<Campaign> {
+  assertRestartable(await getCampaignRow(tx.db, actor.companyId, id));
   const row = await tenant(tx.db, actor.companyId)
     .updateTable('campaigns')
     .set({ status: 'EM_ANDAMENTO', completedAt: null, ...bumpVersion() })
@@ -241,7 +242,8 @@ export async function restartCampaign(tx: Tx, actor: Actor, id: number, now = ne
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new AppError('ERR_VALIDATION', 'The campaign changed meanwhile; reload it.');
-  await materializeShipping(tx, row, now);
+  // Those written in slices before this write (the route: materializeInSlices) are passed by.
+  await materializeShipping(tx, row, now, cursor);
   tx.effects.poke(actor.companyId);
   await emit(tx, change(actor.companyId, 'campaign', 'update', id));
   return toCampaignDto(tx.db, actor.companyId, row);

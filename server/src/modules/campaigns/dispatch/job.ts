@@ -17,7 +17,7 @@ import { tenant } from '../../../db/tenant.ts';
 import { bumpVersion } from '../../../sync/version.ts';
 import { BATCH, claimShippings } from './claim.ts';
 import { finishCampaignIfDone, OPEN_STATES } from './outcome.ts';
-import { materializeShipping } from './recipients.ts';
+import { materializeInSlices, materializeShipping } from './recipients.ts';
 import { expireConfirmations } from './replies.ts';
 
 /**
@@ -37,27 +37,33 @@ const queuedOn = async (deps: AppDeps, companyId: number, connectionId: number) 
 export type CampaignPassOptions = { now?: () => Date; random?: () => number; maxPerConnection?: number };
 export type CampaignPassResult = { started: number; sent: number; skipped: number; finished: number; wakeInMs: number | null };
 
-/** PROGRAMADA → EM_ANDAMENTO for the campaigns due, each with its recipients in the same write. */
+/**
+ * PROGRAMADA → EM_ANDAMENTO for the campaigns due: each one's recipients written a slice per write
+ * first (materializeInSlices), then the starting write adds those that came meanwhile.
+ */
 export async function startDueCampaigns(deps: AppDeps, now: Date): Promise<number> {
   const due = await deps.db
     .selectFrom('campaigns')
     .select(['campaigns.id', 'campaigns.companyId'])
     .where('campaigns.status', '=', 'PROGRAMADA')
     .where('campaigns.scheduledAt', '<=', now.toISOString())
+    .where('campaigns.deletingSince', 'is', null)
     .orderBy('campaigns.scheduledAt')
     .execute();
   let started = 0;
   for (const c of due) {
+    const cursor = await materializeInSlices(deps, c.companyId, c.id, 'PROGRAMADA', now);
     const ok = await write(deps, async (tx) => {
       const row = await tenant(tx.db, c.companyId)
         .updateTable('campaigns')
         .set({ status: 'EM_ANDAMENTO', ...bumpVersion() })
         .where('campaigns.id', '=', c.id)
         .where('campaigns.status', '=', 'PROGRAMADA')
+        .where('campaigns.deletingSince', 'is', null)
         .returningAll()
         .executeTakeFirst();
       if (!row) return false;
-      await materializeShipping(tx, row, now);
+      await materializeShipping(tx, row, now, cursor);
       tx.effects.poke(c.companyId);
       await emit(tx, change(c.companyId, 'campaign', 'update', c.id));
       return true;
