@@ -8,7 +8,7 @@ import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { createConnection, deleteConnection, getConnection, listConnections, releaseConnectionSlice, updateConnection } from './service.ts';
+import { createConnection, deleteConnection, FAIL_SLICE_ROWS, failQueuedSlice, getConnection, listConnections, releaseConnectionSlice, updateConnection } from './service.ts';
 
 export function whatsappsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
@@ -41,6 +41,9 @@ export function whatsappsRoutes(deps: AppDeps) {
       const id = parseId(c, 'id', 'ERR_NO_WAPP_FOUND');
       const actor = c.get('actor');
       const companyId = await resolveCompanyId(deps.db, actor, parseQuery(c, companyScopeQuerySchema).companyId);
+      // What waits to leave through it fails, then its rows let go of it: a slice per write each
+      // (db/slices.ts); the delete's own write finds what came meanwhile.
+      await inSlices(deps, (tx, limit) => failQueuedSlice(tx, companyId, id, limit), FAIL_SLICE_ROWS);
       await inSlices(deps, (tx, limit) => releaseConnectionSlice(tx, companyId, id, limit));
       await write(deps, (tx) => deleteConnection(tx, companyId, id));
       return c.json({ message: 'Connection deleted.' });

@@ -6,7 +6,7 @@ import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
 import { waitFor } from '../../channels/testing.ts';
 import { tenant } from '../../db/tenant.ts';
 import { inSlices } from '../../db/slices.ts';
-import { releaseConnectionSlice } from './service.ts';
+import { failQueuedSlice, releaseConnectionSlice } from './service.ts';
 
 describe.each(DIALECTS)('connections on %s', (dialect) => {
   let t: TestApp;
@@ -93,6 +93,31 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
     expect(ticketAfter.whatsappId).toBeNull();
     expect(ticketAfter.version).toBeGreaterThan(ticketBefore.version);
     await waitFor(async () => t.deps.sessions.getChannel(desk.connectionId), (channel) => channel === undefined);
+  });
+
+  it("fails a deleted connection's waiting messages a slice at a time, other writes in between; another company's id touches nothing", async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const other = await seedTenant(t);
+    const from = newNumber();
+    await desk.say(from, 'hello');
+    const ticket = (await desk.ticketOf(from))!;
+    const token = desk.userSession.token;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'replaced' } });
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++) sent.push((await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: `waiting ${i}` } })).body.id);
+    const db = tenant(t.db, desk.companyId);
+    const waiting = async () => (await db.selectFrom('outbox').select('outbox.id').where('outbox.whatsappId', '=', desk.connectionId).execute()).length;
+    expect(await waiting()).toBe(5);
+
+    await inSlices(t.deps, (tx, limit) => failQueuedSlice(tx, other.company.id, desk.connectionId, limit), 2);
+    expect(await waiting()).toBe(5);
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => failQueuedSlice(tx, desk.companyId, desk.connectionId, limit), async () => (await waiting()) > 0);
+    expect(await waiting()).toBe(0);
+    const rows = await db.selectFrom('messages').select(['messages.sendStatus', 'messages.sendError']).where('messages.id', 'in', sent).execute();
+    expect(rows).toEqual(sent.map(() => ({ sendStatus: 'failed', sendError: 'ERR_NO_WAPP_FOUND' })));
+    expect((await t.request('DELETE', `/whatsapp/${desk.connectionId}`, { token: desk.adminSession.token })).status).toBe(200);
   });
 
   it('lets go of a deleted connection a slice at a time: its tickets, contacts and messages, with other writes in between', async () => {
