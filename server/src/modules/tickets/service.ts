@@ -133,8 +133,8 @@ export async function deleteTicket(tx: Tx, actor: Actor, ticketId: number): Prom
  * One slice of a ticket's delete, run before its write (the route repeats it in writes of their own:
  * db/slices.ts): up to `limit` of its messages deleted, the messages of other tickets quoting them
  * first losing the quote with a version bump (as detachTicket does for the whole ticket); answers
- * how many it deleted. In the delete's one write, a ticket's 100,000 messages held SQLite's writer
- * for seconds, every company's writes waiting. Another company's ticket id matches none of them.
+ * how many it deleted. In the delete's one write, a ticket's 100,000 messages went in one 1.3 s
+ * statement, the server's thread frozen meanwhile. Another company's ticket id matches none of them.
  */
 export async function emptyTicketSlice(tx: Tx, companyId: number, ticketId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
