@@ -65,15 +65,20 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
     expect(await list()).toEqual([]);
   });
 
-  it('deleting a connection fails what still waited to leave through it (ERR_NO_WAPP_FOUND) and leaves its outbox empty', async () => {
+  /** An attendant's open ticket on a connection that then went down: what they send waits in the outbox. */
+  async function openTicketOnDroppedConnection() {
     const desk = await setupDesk(t, { queues: [{}] });
     const from = newNumber();
     await desk.say(from, 'hello');
     const ticket = (await desk.ticketOf(from))!;
     const token = desk.userSession.token;
     await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
-    // The connection is down: the message waits in the outbox for it.
     await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'replaced' } });
+    return { desk, ticket, token };
+  }
+
+  it('deleting a connection fails what still waited to leave through it (ERR_NO_WAPP_FOUND) and leaves its outbox empty', async () => {
+    const { desk, ticket, token } = await openTicketOnDroppedConnection();
     const queued = await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: 'still there?' } });
     expect(queued.body).toMatchObject({ sendStatus: 'queued', ack: 0 });
     const db = tenant(t.db, desk.companyId);
@@ -96,14 +101,8 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
   });
 
   it("fails a deleted connection's waiting messages a slice at a time, other writes in between; another company's id touches nothing", async () => {
-    const desk = await setupDesk(t, { queues: [{}] });
+    const { desk, ticket, token } = await openTicketOnDroppedConnection();
     const other = await seedTenant(t);
-    const from = newNumber();
-    await desk.say(from, 'hello');
-    const ticket = (await desk.ticketOf(from))!;
-    const token = desk.userSession.token;
-    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
-    await t.request('POST', `/simulator/connections/${desk.connectionId}/drop`, { token: desk.adminSession.token, body: { cause: 'replaced' } });
     const sent: number[] = [];
     for (let i = 0; i < 5; i++) sent.push((await t.request('POST', `/messages/${ticket.id}`, { token, body: { body: `waiting ${i}` } })).body.id);
     const db = tenant(t.db, desk.companyId);
