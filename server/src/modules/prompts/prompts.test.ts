@@ -5,7 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { syncClient } from '../../../test/read-model.ts';
-import { seedQueue, seedTenant } from '../../../test/seed.ts';
+import { seedQueue, seedTenant, seedTicket } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { inSlices } from '../../db/slices.ts';
+import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
+import { releasePromptSlice } from './service.ts';
 
 const PROMPT_TEXT = 'You are the friendly assistant of a bakery. Answer briefly and in the language of the customer.';
 
@@ -83,6 +88,28 @@ describe.each(DIALECTS)('prompts on %s', (dialect) => {
     expect(after.version).toBeGreaterThan(before.version);
     expect((await t.db.selectFrom('whatsapps').select('promptId').where('id', '=', conn.body.id).executeTakeFirstOrThrow()).promptId).toBeNull();
     expect((await t.request('GET', '/prompt', { token })).body).toEqual({ prompts: [] });
+  });
+
+  it('lets go of a deleted prompt\'s tickets a slice at a time, other writes in between; another company\'s id touches nothing', async () => {
+    const { company, adminSession } = await seedTenant(t, { useOpenAi: 1 });
+    const other = await seedTenant(t, { useOpenAi: 1 });
+    const queue = await seedQueue(t, company.id);
+    const created = await t.request('POST', '/prompt', { token: adminSession.token, body: { name: 'Sliced', prompt: PROMPT_TEXT, apiKey: 'sk-test-0123456789abcdefghijklmnop', queueId: queue.id } });
+    const id = created.body.id as number;
+    const db = tenant(t.db, company.id);
+    const tickets = await Promise.all([0, 1, 2, 3, 4].map(() => seedTicket(t, company.id)));
+    await db.updateTable('tickets').set({ promptId: id, ...bumpVersion() }).where('tickets.id', 'in', tickets.map((tk) => tk.id)).execute();
+    const holding = async () => (await db.selectFrom('tickets').select('tickets.id').where('tickets.promptId', '=', id).execute()).length;
+    const versions = async () => (await db.selectFrom('tickets').select('tickets.version').where('tickets.id', 'in', tickets.map((tk) => tk.id)).orderBy('tickets.id').execute()).map((r) => r.version);
+    const before = await versions();
+
+    await inSlices(t.deps, (tx, limit) => releasePromptSlice(tx, other.company.id, id, limit), 2);
+    expect(await holding()).toBe(5);
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => releasePromptSlice(tx, company.id, id, limit), async () => (await holding()) > 0);
+    expect(await holding()).toBe(0);
+    expect((await versions()).every((v, i) => v > before[i]!)).toBe(true);
+    expect((await t.request('DELETE', `/prompt/${id}`, { token: adminSession.token })).status).toBe(200);
   });
 
   it('refuses what spec/03 §5 forbids with catalogue errors, never a 500', async () => {

@@ -6,10 +6,11 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findPromptUsage } from '../../assistants/usage-report.ts';
-import { createPrompt, deletePrompt, getPrompt, listPrompts, updatePrompt } from './service.ts';
+import { createPrompt, deletePrompt, getPrompt, listPrompts, releasePromptSlice, updatePrompt } from './service.ts';
 
 export function promptsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
@@ -32,7 +33,10 @@ export function promptsRoutes(deps: AppDeps) {
     })
     .delete('/prompt/:id', auth, admin, plan, async (c) => {
       const id = parseId(c, 'id', notFound);
-      await write(deps, (tx) => deletePrompt(tx, c.get('actor'), id));
+      const actor = c.get('actor');
+      // Its tickets let go of it first, a slice per write (db/slices.ts); then the prompt's own write.
+      await inSlices(deps, (tx, limit) => releasePromptSlice(tx, actor.companyId, id, limit));
+      await write(deps, (tx) => deletePrompt(tx, actor, id));
       return c.json({ message: 'Prompt deleted' });
     });
 }

@@ -6,7 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { syncClient } from '../../../test/read-model.ts';
-import { seedQueue, seedTenant } from '../../../test/seed.ts';
+import { seedQueue, seedTenant, seedTicket } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { inSlices } from '../../db/slices.ts';
+import { tenant } from '../../db/tenant.ts';
+import { bumpVersion } from '../../sync/version.ts';
+import { releaseIntegrationSlice } from './service.ts';
 
 const SERVICE_ACCOUNT = JSON.stringify({
   type: 'service_account',
@@ -136,6 +141,33 @@ describe.each(DIALECTS)('queue integrations on %s', (dialect) => {
     const typebot = await t.request('PUT', `/queueIntegration/${agent.body.id}`, { token, body: { type: 'typebot', urlN8N: 'https://typebot.example.com', typebotSlug: 'x' } });
     expect(typebot.body).toMatchObject({ type: 'typebot', hasJsonContent: false, jsonContent: '', language: null });
     expect((await raw(agent.body.id)).jsonContent).toBeNull();
+  });
+
+  it("lets go of a deleted integration's tickets and sessions a slice at a time, other writes in between; another company's id touches nothing", async () => {
+    const { company, adminSession } = await seedTenant(t, { useIntegrations: 1 });
+    const other = await seedTenant(t, { useIntegrations: 1 });
+    const created = await t.request('POST', '/queueIntegration', { token: adminSession.token, body: { type: 'n8n', name: 'Sliced', urlN8N: 'https://n8n.example.com/hook' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    const db = tenant(t.db, company.id);
+    const tickets = await Promise.all([0, 1, 2].map(() => seedTicket(t, company.id)));
+    await db.updateTable('tickets').set({ integrationId: id, useIntegration: 1, ...bumpVersion() }).where('tickets.id', 'in', tickets.map((tk) => tk.id)).execute();
+    await db.insertInto('assistantSessions', tickets.map((tk) => ({ ticketId: tk.id, integrationId: id, sessionId: `s-${tk.id}` }))).execute();
+    const left = async () => ({
+      tickets: (await db.selectFrom('tickets').select('tickets.id').where('tickets.integrationId', '=', id).execute()).length,
+      sessions: (await db.selectFrom('assistantSessions').select('assistantSessions.id').where('assistantSessions.integrationId', '=', id).execute()).length,
+    });
+
+    await inSlices(t.deps, (tx, limit) => releaseIntegrationSlice(tx, other.company.id, id, limit), 2);
+    expect(await left()).toEqual({ tickets: 3, sessions: 3 });
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => releaseIntegrationSlice(tx, company.id, id, limit), async () => {
+      const now = await left();
+      return now.tickets + now.sessions > 0;
+    });
+    expect(await left()).toEqual({ tickets: 0, sessions: 0 });
+    expect(await db.selectFrom('tickets').select(['tickets.useIntegration']).where('tickets.id', 'in', tickets.map((tk) => tk.id)).execute()).toEqual(tickets.map(() => ({ useIntegration: 0 })));
+    expect((await t.request('DELETE', `/queueIntegration/${id}`, { token: adminSession.token })).status).toBe(200);
   });
 
   it('refuses what spec/03 §5 forbids with catalogue errors, never a 500', async () => {

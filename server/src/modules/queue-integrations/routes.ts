@@ -7,9 +7,10 @@ import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
-import { createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from './service.ts';
+import { createIntegration, deleteIntegration, getIntegration, listIntegrations, releaseIntegrationSlice, updateIntegration } from './service.ts';
 
 export function queueIntegrationsRoutes(deps: AppDeps) {
   const auth = requireAuth(deps);
@@ -32,7 +33,10 @@ export function queueIntegrationsRoutes(deps: AppDeps) {
     })
     .delete('/queueIntegration/:id', auth, admin, plan, async (c) => {
       const id = parseId(c, 'id');
-      await write(deps, (tx) => deleteIntegration(tx, c.get('actor'), id));
+      const actor = c.get('actor');
+      // Its tickets and sessions first, a slice per write (db/slices.ts); then the integration's own write.
+      await inSlices(deps, (tx, limit) => releaseIntegrationSlice(tx, actor.companyId, id, limit));
+      await write(deps, (tx) => deleteIntegration(tx, actor, id));
       return c.json({ message: 'Integration deleted' });
     });
 }
