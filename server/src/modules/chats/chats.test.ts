@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { loginAs, seedTenant, seedUser } from '../../../test/seed.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { inSlices } from '../../db/slices.ts';
+import { tenant } from '../../db/tenant.ts';
+import { emptyChatSlice } from './service.ts';
 
 describe.each(DIALECTS)('internal chat on %s', (dialect) => {
   let t: TestApp;
@@ -108,6 +112,8 @@ describe.each(DIALECTS)('internal chat on %s', (dialect) => {
     await t.request('POST', `/chats/${chat.id}/messages`, { token: adminSession.token, body: { message: 'one' } });
     expect((await t.request('PUT', `/chats/${chat.id}`, { token: userSession.token, body: { title: 'Hijack' } })).status).toBe(403);
     expect((await t.request('DELETE', `/chats/${chat.id}`, { token: userSession.token })).status).toBe(403);
+    // Refused before anything went: its message is still there.
+    expect(await t.db.selectFrom('chatMessages').select('message').where('chatId', '=', chat.id).execute()).toEqual([{ message: 'one' }]);
 
     // The owner stays even when left out; kept members keep their unreads.
     const updated = await t.request('PUT', `/chats/${chat.id}`, { token: adminSession.token, body: { title: 'Plan B', users: [{ id: user.id }, { id: third.id }] } });
@@ -121,6 +127,22 @@ describe.each(DIALECTS)('internal chat on %s', (dialect) => {
     expect((await t.request('DELETE', `/chats/${chat.id}`, { token: adminSession.token })).status).toBe(200);
     expect((await t.request('GET', `/chats/${chat.id}`, { token: adminSession.token })).status).toBe(404);
     expect(await t.db.selectFrom('chatMessages').selectAll().where('chatId', '=', chat.id).execute()).toEqual([]);
+  });
+
+  it("empties a deleted chat's messages a slice at a time, other writes in between; another company's id touches nothing", async () => {
+    const { company, adminSession, user } = await setup();
+    const other = await seedTenant(t);
+    const chat = (await t.request('POST', '/chats', { token: adminSession.token, body: { title: 'Long', users: [{ id: user.id }] } })).body;
+    await tenant(t.db, company.id).insertInto('chatMessages', [0, 1, 2, 3, 4].map((i) => ({ chatId: chat.id, senderId: user.id, message: `m${i}` }))).execute();
+    const left = async () => (await t.db.selectFrom('chatMessages').select('id').where('chatId', '=', chat.id).execute()).length;
+
+    await inSlices(t.deps, (tx, limit) => emptyChatSlice(tx, other.company.id, chat.id, limit), 2);
+    expect(await left()).toBe(5);
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => emptyChatSlice(tx, company.id, chat.id, limit), async () => (await left()) > 0);
+    expect(await left()).toBe(0);
+    expect((await t.request('DELETE', `/chats/${chat.id}`, { token: adminSession.token })).status).toBe(200);
+    expect((await t.request('GET', `/chats/${chat.id}`, { token: adminSession.token })).status).toBe(404);
   });
 
   it('refuses another company users and chats, and needs the internal chat plan', async () => {

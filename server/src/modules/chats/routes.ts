@@ -3,10 +3,11 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth } from '../../auth/middleware.ts';
 import { requirePlan } from '../../auth/plan-gate.ts';
+import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { findChatMessagesPage, findChatsPage, getChatDto, type ChatRef } from './queries.ts';
-import { createChat, createChatMessage, deleteChat, markChatRead, updateChat } from './service.ts';
+import { assertChatOwner, createChat, createChatMessage, deleteChat, emptyChatSlice, markChatRead, updateChat } from './service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,7 +39,12 @@ export function chatsRoutes(deps: AppDeps) {
     })
     .delete('/chats/:id', ...guard, async (c) => {
       const chatId = parseId(c, 'id');
-      await write(deps, (tx) => deleteChat(tx, c.get('actor'), chatId));
+      const actor = c.get('actor');
+      // Its owner only, checked before anything goes; then its messages a slice per write
+      // (db/slices.ts), and the chat in a write of its own.
+      await assertChatOwner(deps.db, actor, chatId);
+      await inSlices(deps, (tx, limit) => emptyChatSlice(tx, actor.companyId, chatId, limit));
+      await write(deps, (tx) => deleteChat(tx, actor, chatId));
       return c.json({ message: 'Chat deleted' });
     })
     .get('/chats/:id/messages', ...guard, async (c) => {
