@@ -179,20 +179,37 @@ export async function assertDeletable(tx: Tx, actor: Actor, companyId: number, u
   if (row.profile === 'admin') await assertAnotherAdmin(tx, companyId, userId);
 }
 
+/** What names a user and grows with their years of work: let go of them a slice at a time. */
+const USER_REFERENCES = [
+  ['tickets', 'userId'],
+  ['ticketNotes', 'userId'],
+  ['schedules', 'userId'],
+  ['chatMessages', 'senderId'],
+] as const;
+
 /**
  * One slice of a user's delete, run before its write (the route repeats it in writes of their own:
- * db/slices.ts): up to `limit` of the tickets assigned to them let go (versions bumped, as the
- * delete's `detachUser` does), so an attendant's year of tickets is not one long hold of SQLite's
- * writer; answers how many.
+ * db/slices.ts): up to `limit` of the tickets assigned to them, then of their ticket notes,
+ * schedules and internal chat messages, let go of them (versions bumped, as the delete's
+ * `detachUser` does), so an attendant's years of work are not one long hold of SQLite's writer
+ * (tickets, notes and chat messages of one attendant held it 0.28 s in the delete's write, measured
+ * by this session's audit); answers how many.
  */
 export async function releaseUserSlice(tx: Tx, companyId: number, userId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
-  // The ids first (db/slices.ts says why).
-  const ids = (await t.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', userId).limit(limit).execute()).map((r) => r.id);
-  if (ids.length === 0) return 0;
-  await t.updateTable('tickets').set({ userId: null, ...bumpVersion() }).where('tickets.id', 'in', ids).execute();
-  tx.effects.poke(companyId);
-  return ids.length;
+  let left = limit;
+  for (const [table, column] of USER_REFERENCES) {
+    if (left === 0) break;
+    // The ids first (db/slices.ts says why); Kysely cannot type a column of a table chosen at run
+    // time, hence the casts.
+    const idColumn = `${table}.id` as 'tickets.id';
+    const ids = (await t.selectFrom(table).select(idColumn).where(`${table}.${column}` as 'tickets.userId', '=', userId).limit(left).execute()).map((r) => r.id);
+    if (ids.length === 0) continue;
+    await t.updateTable(table).set({ [column]: null, ...bumpVersion() }).where(idColumn, 'in', ids).execute();
+    tx.effects.poke(companyId);
+    left -= ids.length;
+  }
+  return limit - left;
 }
 
 export async function deleteUser(tx: Tx, actor: Actor, companyId: number, userId: number): Promise<void> {

@@ -267,17 +267,28 @@ describe.each(DIALECTS)('users on %s', (dialect) => {
       expect(after).toEqual([ticket, tag, note, schedule, chat, said].map((row) => ({ ref: null, version: row.version + 1 })));
     });
 
-    it('lets go of a deleted user’s tickets a slice at a time, each slice its own write and poke', async () => {
+    it('lets go of a deleted user’s tickets, notes, schedules and chat messages a slice at a time, each slice its own write and poke', async () => {
       const { company, user, adminSession } = await seedTenant(t);
       const db = tenant(t.db, company.id);
-      for (let i = 0; i < 5; i++) await seedTicket(t, company.id, { userId: user.id, status: 'closed' });
-      const theirs = async () => (await db.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', user.id).execute()).length;
+      const tickets = [];
+      for (let i = 0; i < 5; i++) tickets.push(await seedTicket(t, company.id, { userId: user.id, status: 'closed' }));
+      const first = tickets[0]!;
+      await db.insertInto('ticketNotes', [1, 2].map((i) => ({ ticketId: first.id, contactId: first.contactId, userId: user.id, note: `Note ${i}` }))).execute();
+      await db.insertInto('schedules', { body: 'Reminder', contactId: first.contactId, userId: user.id, sendAt: new Date(Date.now() + 3600_000).toISOString() }).execute();
+      const chat = await db.insertInto('chats', { uuid: crypto.randomUUID(), title: 'Team', ownerId: user.id }).returningAll().executeTakeFirstOrThrow();
+      await db.insertInto('chatMessages', [1, 2].map((i) => ({ chatId: chat.id, senderId: user.id, message: `Said ${i}` }))).execute();
+      const theirs = async () =>
+        (await db.selectFrom('tickets').select('tickets.id').where('tickets.userId', '=', user.id).execute()).length +
+        (await db.selectFrom('ticketNotes').select('ticketNotes.id').where('ticketNotes.userId', '=', user.id).execute()).length +
+        (await db.selectFrom('schedules').select('schedules.id').where('schedules.userId', '=', user.id).execute()).length +
+        (await db.selectFrom('chatMessages').select('chatMessages.id').where('chatMessages.senderId', '=', user.id).execute()).length;
+      expect(await theirs()).toBe(10);
 
       const poke = vi.spyOn(t.deps.realtime, 'pokeCompany');
       try {
         await inSlices(t.deps, (tx, limit) => releaseUserSlice(tx, company.id, user.id, limit), 2);
-        // Slices of 2, 2 and 1 tickets: three writes, each poking the company once its slice committed.
-        expect(poke.mock.calls.filter(([id]) => id === company.id)).toHaveLength(3);
+        // Ten rows in slices of 2 (one of them spans two tables): five writes, each poking the company once its slice committed.
+        expect(poke.mock.calls.filter(([id]) => id === company.id)).toHaveLength(5);
       } finally {
         poke.mockRestore();
       }
