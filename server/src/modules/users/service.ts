@@ -191,9 +191,9 @@ const USER_REFERENCES = [
  * One slice of a user's delete, run before its write (the route repeats it in writes of their own:
  * db/slices.ts): up to `limit` of the tickets assigned to them, then of their ticket notes,
  * schedules and internal chat messages, let go of them (versions bumped, as the delete's
- * `detachUser` does), so an attendant's years of work are not one long hold of SQLite's writer
- * (tickets, notes and chat messages of one attendant held it 0.28 s in the delete's write, measured
- * by this session's audit); answers how many.
+ * `detachUser` does), so an attendant's years of work are not one long hold of SQLite's writer;
+ * answers how many. (Measured in one write: 20,000 chat messages and 10,000 notes, with 100,000
+ * trackings and 50,000 ratings that the foreign keys still let go of in the delete's write, 0.28 s.)
  */
 export async function releaseUserSlice(tx: Tx, companyId: number, userId: number, limit: number): Promise<number> {
   const t = tenant(tx.db, companyId);
