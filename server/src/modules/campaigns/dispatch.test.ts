@@ -10,6 +10,10 @@ import { bumpVersion } from '../../sync/version.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { setupDesk } from '../../../test/conversation.ts';
 import { runCampaignPass, startCampaignDispatch, startDueCampaigns } from './dispatch/job.ts';
+import { expireConfirmationsSlice } from './dispatch/replies.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { seedTenant } from '../../../test/seed.ts';
+import { inSlices } from '../../db/slices.ts';
 
 let seq = 0;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
@@ -224,6 +228,28 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     const report = await t.request('GET', `/campaigns/${second}/report`, { token });
     expect(report.body.totals).toMatchObject({ recipients: 5_000, pending: 5_000 });
     for (const id of [first, second]) await t.request('POST', `/campaigns/${id}/cancel`, { token });
+  });
+
+  it('declines the confirmations that went unanswered a slice at a time, other writes in between, then finishes the campaign', async () => {
+    const desk = await setupDesk(t);
+    const other = await seedTenant(t);
+    const db = tenant(t.db, desk.companyId);
+    const p = String(48 + ++seq);
+    const campaign = await db.insertInto('campaigns', { name: 'Sem resposta', status: 'EM_ANDAMENTO', confirmation: 1, message1: 'Oi', confirmationMessage1: 'Quer?', whatsappId: desk.connectionId }).returningAll().executeTakeFirstOrThrow();
+    const asked = new Date(Date.now() - 48 * 3600_000).toISOString();
+    await db.insertInto('campaignShippings', [0, 1, 2, 3, 4].map((i) => ({ campaignId: campaign.id, number: numberOf(p, i), status: 'confirmation', confirmationRequestedAt: asked }))).execute();
+    const now = new Date();
+    const before = new Date(now.getTime() - 24 * 3600_000).toISOString();
+    const waiting = async () => (await db.selectFrom('campaignShippings').select('campaignShippings.id').where('campaignShippings.campaignId', '=', campaign.id).where('campaignShippings.status', '=', 'confirmation').execute()).length;
+
+    await inSlices(t.deps, (tx, limit) => expireConfirmationsSlice(tx, other.company.id, [campaign.id], before, now, limit), 2);
+    expect(await waiting()).toBe(5);
+
+    await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => expireConfirmationsSlice(tx, desk.companyId, [campaign.id], before, now, limit), async () => (await waiting()) > 0);
+    expect(await waiting()).toBe(0);
+    const declined = await db.selectFrom('campaignShippings').select(['campaignShippings.status', 'campaignShippings.reason']).where('campaignShippings.campaignId', '=', campaign.id).execute();
+    expect(declined).toEqual(declined.map(() => ({ status: 'declined', reason: 'no-answer' })));
+    expect((await db.selectFrom('campaigns').select('campaigns.status').where('campaigns.id', '=', campaign.id).executeTakeFirstOrThrow()).status).toBe('FINALIZADA');
   });
 
   it('paces a connection shared by two campaigns: interval, longer pause and hourly cap, in seconds (fake clock)', async () => {

@@ -14,7 +14,8 @@ import type { AppDeps } from '../../../context.ts';
 import type { Database } from '../../../db/database.ts';
 import { prepare } from '../../../db/prepared.ts';
 import { tenant } from '../../../db/tenant.ts';
-import { write } from '../../../db/write.ts';
+import { inSlices } from '../../../db/slices.ts';
+import { write, type Tx } from '../../../db/write.ts';
 import { queueTicketMessage } from '../../messages/send.ts';
 import type { TicketRow } from '../../tickets/dto.ts';
 import { readCampaignSettings } from '../settings.ts';
@@ -88,7 +89,8 @@ export async function takeConfirmationReply(deps: AppDeps, waiting: AwaitingConf
 /**
  * Confirmations unanswered for the settings' confirmationTimeoutHours become `declined` (reason
  * `no-answer`), so a confirmation campaign finishes. Crosses companies on purpose (the loop serves
- * every tenant); each company's rows through tenant(). Answers how many expired.
+ * every tenant); each company's rows through tenant(), a slice per write (expireConfirmationsSlice).
+ * Answers how many expired.
  */
 export async function expireConfirmations(deps: AppDeps, now: Date): Promise<number> {
   const running = await deps.db
@@ -104,29 +106,42 @@ export async function expireConfirmations(deps: AppDeps, now: Date): Promise<num
     const { confirmationTimeoutHours } = await readCampaignSettings(deps.db, companyId);
     if (confirmationTimeoutHours === 0) continue;
     const before = new Date(now.getTime() - confirmationTimeoutHours * 3_600_000).toISOString();
-    const at = now.toISOString();
     // Read first: a pass with nothing expired writes nothing.
-    const due = await tenant(deps.db, companyId)
-      .selectFrom('campaignShippings')
-      .select('campaignShippings.id')
-      .where('campaignShippings.campaignId', 'in', campaignIds)
-      .where('campaignShippings.status', '=', 'confirmation')
-      .where('campaignShippings.confirmationRequestedAt', '<=', before)
-      .executeTakeFirst();
-    if (!due) continue;
-    expired += await write(deps, async (tx) => {
-      const rows = await tenant(tx.db, companyId)
-        .updateTable('campaignShippings')
-        .set({ status: 'declined', reason: 'no-answer', updatedAt: at })
-        .where('campaignShippings.campaignId', 'in', campaignIds)
-        .where('campaignShippings.status', '=', 'confirmation')
-        .where('campaignShippings.confirmationRequestedAt', '<=', before)
-        .returning('campaignShippings.campaignId')
-        .execute();
-      for (const id of new Set(rows.map((r) => r.campaignId))) await finishCampaignIfDone(tx, companyId, id, now);
-      if (rows.length > 0) tx.effects.poke(companyId);
-      return rows.length;
+    if (!(await dueConfirmations(deps.db, companyId, campaignIds, before).executeTakeFirst())) continue;
+    await inSlices(deps, async (tx, limit) => {
+      const n = await expireConfirmationsSlice(tx, companyId, campaignIds, before, now, limit);
+      expired += n;
+      return n;
     });
   }
   return expired;
+}
+
+const dueConfirmations = (db: Database, companyId: number, campaignIds: number[], before: string) =>
+  tenant(db, companyId)
+    .selectFrom('campaignShippings')
+    .select('campaignShippings.id')
+    .where('campaignShippings.campaignId', 'in', campaignIds)
+    .where('campaignShippings.status', '=', 'confirmation')
+    .where('campaignShippings.confirmationRequestedAt', '<=', before);
+
+/**
+ * One slice of the expiry (db/slices.ts): up to `limit` of the company's confirmations asked before
+ * `before` declined, and the campaigns left with nothing open finished; answers how many. They come
+ * due by the thousand after a long pause or a shorter timeout: 50,000 in one write held SQLite's
+ * writer 0.21 s (this session's audit).
+ */
+export async function expireConfirmationsSlice(tx: Tx, companyId: number, campaignIds: number[], before: string, now: Date, limit: number): Promise<number> {
+  // The ids first (db/slices.ts says why).
+  const ids = (await dueConfirmations(tx.db, companyId, campaignIds, before).limit(limit).execute()).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  const rows = await tenant(tx.db, companyId)
+    .updateTable('campaignShippings')
+    .set({ status: 'declined', reason: 'no-answer', updatedAt: now.toISOString() })
+    .where('campaignShippings.id', 'in', ids)
+    .returning('campaignShippings.campaignId')
+    .execute();
+  for (const id of new Set(rows.map((r) => r.campaignId))) await finishCampaignIfDone(tx, companyId, id, now);
+  tx.effects.poke(companyId);
+  return ids.length;
 }
