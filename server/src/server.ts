@@ -30,6 +30,7 @@ import { startTicketJobs } from './jobs/ticket-jobs.ts';
 import { startCampaignDispatch } from './modules/campaigns/dispatch/job.ts';
 import { startPresenceJob } from './jobs/presence.ts';
 import { startWebhookPruneJob } from './webhooks/prune.ts';
+import { startAuthPruneJob } from './jobs/auth-prune.ts';
 import { startInvoicesJob } from './jobs/invoices.ts';
 import { startFlowTimerJob } from './flows-runtime/timers.ts';
 import { startMessageIndexJob } from './db/message-index.ts';
@@ -93,6 +94,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const flowTimers = startFlowTimerJob(deps);
   const messageIndex = startMessageIndexJob(deps);
   const webhookPrune = startWebhookPruneJob(deps);
+  const authPrune = startAuthPruneJob(deps);
   const web = opts.web === false ? undefined : await serveWeb(config, port, log);
   return {
     deps,
@@ -105,7 +107,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await flowTimers.stop();
       await deps.assistants.stop();
       await deps.webhooks.stop();
-      await Promise.all([...ticketJobs, presenceJob, invoicesJob, webhookPrune].map((j) => j.stop()));
+      await Promise.all([...ticketJobs, presenceJob, invoicesJob, webhookPrune, authPrune].map((j) => j.stop()));
       await web?.close();
       await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
