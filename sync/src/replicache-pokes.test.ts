@@ -64,6 +64,31 @@ describe('answers brought by pokes', () => {
   });
 });
 
+describe('settling the try under way', () => {
+  it('answers true once the server says ready, false when the try fails first, and at once when nothing is trying', async () => {
+    const { sockets, createSocket } = scriptedSocket();
+    const api = createApiClient({ baseUrl: 'http://127.0.0.1:9', token: 'a-token' });
+    const sub = subscribePokes({ api, createSocket, onPoke: () => {}, minDelayMs: 60_000 });
+    const first = sub.settled();
+    sockets[0]!.receive({ type: 'ready' });
+    await expect(first).resolves.toBe(true);
+    await expect(sub.settled()).resolves.toBe(true);
+
+    sockets[0]!.onclose?.({ code: 1006, reason: '' });
+    // Waiting out its delay (a minute here): no try to wait for.
+    await expect(sub.settled()).resolves.toBe(false);
+    sub.wake();
+    const refused = sub.settled();
+    sockets[1]!.onclose?.({ code: 1011, reason: 'refused' });
+    await expect(refused).resolves.toBe(false);
+
+    sub.wake();
+    const closing = sub.settled();
+    sub.close();
+    await expect(closing).resolves.toBe(false);
+  });
+});
+
 describe('reopening', () => {
   it('calls onOpen on every open, and after a drop connects again at once when woken', () => {
     const { sockets, createSocket } = scriptedSocket();

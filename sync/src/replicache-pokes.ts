@@ -67,6 +67,12 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
   // Woken while a try was under way: if that try fails, the next one starts at once.
   let wokenDuringTry = false;
   const openWaiters = new Set<() => void>();
+  // Waiting for the try under way to end, opened (true) or not (false).
+  const settleWaiters = new Set<(opened: boolean) => void>();
+  const settle = (opened: boolean) => {
+    for (const w of settleWaiters) w(opened);
+    settleWaiters.clear();
+  };
   // Pulls sent on the socket, by id, until their answer (or the socket's end) settles them.
   const pulls = new Map<number, { resolve: (body: unknown) => void; reject: (err: unknown) => void }>();
   let lastPullId = 0;
@@ -99,6 +105,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
         open = true;
         for (const w of openWaiters) w();
         openWaiters.clear();
+        settle(true);
         if (opts.onOpen) opts.onOpen();
         else opts.onPoke();
       } else if (m.type === 'poke') opts.onPoke(broughtPull(m.pull));
@@ -120,6 +127,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
       socket = undefined;
       open = false;
       failPulls();
+      settle(false);
       const woken = wokenDuringTry;
       wokenDuringTry = false;
       if (stopped || ended || ev.code === CLOSE_SESSION_ENDED) return;
@@ -159,6 +167,17 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     /** Resolves once the server has registered the socket (tests and the benchmark wait for it). */
     whenOpen: () => (open ? Promise.resolve() : new Promise<void>((resolve) => openWaiters.add(resolve))),
     /**
+     * Resolves once the try under way ends: true when the server registered the socket (by then it
+     * has marked the user online, so a read made after it shows them online), false when the try
+     * failed. At once when open (true) or when no try is under way (false: waiting out a delay,
+     * closed, or no token).
+     */
+    settled(): Promise<boolean> {
+      if (open) return Promise.resolve(true);
+      if (!socket || stopped) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => settleWaiters.add(resolve));
+    },
+    /**
      * The network is back: connects now if the socket is waiting out its reconnect delay; if a try
      * is under way (it may have started before the network came back), the next one, should it
      * fail, starts at once instead of after the backoff. Open or closed for good: nothing.
@@ -186,6 +205,7 @@ export function subscribePokes(opts: PokeSubscriptionOptions) {
     close() {
       stopped = true;
       failPulls();
+      settle(false);
       if (timer) clearTimeout(timer);
       socket?.close(1000, 'bye');
     },
