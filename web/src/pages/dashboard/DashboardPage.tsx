@@ -8,6 +8,7 @@ import { HomeRedirect } from '../../app/guards.tsx';
 import { useResource } from '../../hooks/use-resource.ts';
 import { homePath } from '../../navigation/menu.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { useSocketSettled } from '../../sync/SyncProvider.tsx';
 import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
 import { Button } from '../../ui/Button.tsx';
 import { SelectField, TextField } from '../../ui/Field.tsx';
@@ -36,7 +37,10 @@ function Dashboard() {
   const [draft, setDraft] = useState<DashboardFilter>(() => defaultFilter(new Date()));
   const [applied, setApplied] = useState(draft);
   const key = JSON.stringify(applied);
-  const data = useResource(() => api.get<DashboardData>('/dashboard', { query: dashboardQuery(applied, timezone()) }), [key]);
+  // The attendants' presence: read once the sync socket has had its try, so right after sign-in the
+  // server has already marked this user online (or, if the socket failed, says offline).
+  const socketSettled = useSocketSettled();
+  const data = useResource(() => socketSettled.then(() => api.get<DashboardData>('/dashboard', { query: dashboardQuery(applied, timezone()) })), [key]);
   const range = chartRange(applied, new Date());
   const chartQuery = { ...range, timezone: timezone() };
   const users = useResource(() => api.get<TicketsUsersData>('/dashboard/ticketsUsers', { query: chartQuery }).catch(chartFailed(t('dashboard.userChartError'))), [key]);
