@@ -11,8 +11,7 @@
 // (SELECT id … LIMIT n)`, once scanned the whole table on SQLite: database.ts's preferPrimaryKey put
 // its unary plus on the subquery's company term too (a connection's 100,000 messages: 5.4 s of
 // slices for what one write did in 0.9 s); it now leaves a subquery's term alone.
-import type { AppDeps } from '../context.ts';
-import { write, type Tx } from './write.ts';
+import { write, type EffectSinks, type Tx } from './write.ts';
 
 /**
  * Rows per slice. Measured on SQLite: deleting a message costs ~45 µs (its indexes and triggers), so
@@ -20,6 +19,6 @@ import { write, type Tx } from './write.ts';
  */
 export const SLICE_ROWS = 500;
 
-export async function inSlices(deps: AppDeps, slice: (tx: Tx, limit: number) => Promise<number>, limit = SLICE_ROWS): Promise<void> {
+export async function inSlices(deps: EffectSinks, slice: (tx: Tx, limit: number) => Promise<number>, limit = SLICE_ROWS): Promise<void> {
   while ((await write(deps, (tx) => slice(tx, limit))) === limit);
 }

@@ -33,8 +33,11 @@ export type Effects = {
   onRollback(fn: () => unknown): void;
 };
 
-/** What runs effects after a commit: the app's realtime hub, outbox and sessions. */
-export type EffectSinks = Pick<AppDeps, 'realtime' | 'outbox' | 'sessions' | 'assistants' | 'webhooks' | 'config' | 'log'>;
+/**
+ * What runs effects after a commit: the app's realtime hub, outbox and sessions, and its database
+ * for work that goes on in writes of its own (db/slices.ts). All a write needs (`write` takes it).
+ */
+export type EffectSinks = Pick<AppDeps, 'db' | 'dialect' | 'realtime' | 'outbox' | 'sessions' | 'assistants' | 'webhooks' | 'config' | 'log'>;
 
 /** Effects gathered for one transaction; `commit` or `rollback` runs them, once. */
 export type EffectLog = {
@@ -125,7 +128,7 @@ export type WriteOptions = {
  * another runs share its transaction (group commit, below); each still stands alone: its own
  * savepoint, its own error, its own effects.
  */
-export async function write<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
+export async function write<T>(deps: EffectSinks, fn: (tx: Tx) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
   if (deps.dialect === 'sqlite') return writeGrouped(deps, fn, opts.first === true);
   const log = collectEffects();
   let result: T;
@@ -278,7 +281,7 @@ const SAVEPOINT = CompiledQuery.raw('savepoint write_job');
 const RELEASE = CompiledQuery.raw('release write_job');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to write_job');
 
-function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>, first: boolean): Promise<T> {
+function writeGrouped<T>(deps: EffectSinks, fn: (tx: Tx) => Promise<T>, first: boolean): Promise<T> {
   let group = groups.get(deps.db);
   if (!group) groups.set(deps.db, (group = { queue: [], first: [], running: false }));
   const g = group;
@@ -292,7 +295,7 @@ function writeGrouped<T>(deps: AppDeps, fn: (tx: Tx) => Promise<T>, first: boole
   });
 }
 
-async function drain(deps: AppDeps, group: Group): Promise<void> {
+async function drain(deps: EffectSinks, group: Group): Promise<void> {
   try {
     while (waiting(group) > 0) {
       await runGroup(deps, group);
@@ -310,7 +313,7 @@ const nextJob = (group: Group) => group.first.shift() ?? group.queue.shift();
 type Done = { job: Job; log: EffectLog } & ({ ok: true; value: unknown } | { ok: false; error: unknown });
 
 /** One transaction: the queued writes (and those arriving meanwhile, up to MAX_GROUP), each in a savepoint. */
-async function runGroup(deps: AppDeps, group: Group): Promise<void> {
+async function runGroup(deps: EffectSinks, group: Group): Promise<void> {
   let trx;
   try {
     trx = await deps.db.startTransaction().execute();

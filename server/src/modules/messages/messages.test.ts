@@ -6,6 +6,9 @@ import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { tenant } from '../../db/tenant.ts';
 import { ingest } from '../../inbound/ingest.ts';
 import { waitFor } from '../../channels/testing.ts';
+import { write } from '../../db/write.ts';
+import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { markReadSlice, markTicketRead, READ_IN_OPENING } from './service.ts';
 
 const MB = 1024 * 1024;
 
@@ -92,8 +95,67 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     const opened = await t.request('GET', `/messages/${ticket.id}`, { token });
     expect(opened.status).toBe(200);
     expect(opened.body.ticket.unreadMessages).toBe(0);
-    const unread = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('messages.ticketId', '=', ticket.id).where('messages.read', '=', 0).where('messages.fromMe', '=', 0).executeTakeFirstOrThrow();
-    expect(Number(unread.n)).toBe(0);
+    // The newest in the opening write, the rest after it, a slice per write.
+    await waitFor(() => unreadCount(desk.companyId, ticket.id), (n) => n === 0, 20_000);
+  });
+
+  async function unreadCount(companyId: number, ticketId: number): Promise<number> {
+    const row = await tenant(t.db, companyId).selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('messages.ticketId', '=', ticketId).where('messages.read', '=', 0).where('messages.fromMe', '=', 0).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async function addUnread(companyId: number, ticket: { id: number; contactId: number }, n: number): Promise<void> {
+    const rows = Array.from({ length: n }, (_, k) => ({ ticketId: ticket.id, contactId: ticket.contactId, wid: `unread-${ticket.id}-${k}`, body: `u${k}`, fromMe: 0, read: 0 }));
+    for (let i = 0; i < n; i += 500) await tenant(t.db, companyId).insertInto('messages', rows.slice(i, i + 500)).execute();
+  }
+
+  it('opening a ticket marks its newest unread messages read in its own write and the older ones after it, a slice per write', async () => {
+    const { desk, ticket } = await openTicket();
+    const token = desk.userSession.token;
+    await addUnread(desk.companyId, ticket, READ_IN_OPENING + 120);
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+
+    // The opening write alone (no commit, so no after-commit slices): the newest READ_IN_OPENING.
+    const db = tenant(t.db, desk.companyId);
+    const row = await db.selectFrom('tickets').selectAll().where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow();
+    const versions = async () => new Map((await db.selectFrom('messages').select(['messages.id', 'messages.version', 'messages.read']).where('messages.ticketId', '=', ticket.id).where('messages.fromMe', '=', 0).execute()).map((m) => [m.id, m]));
+    const before = await versions();
+    const rolledBack = new Error('look, then roll back');
+    const seen = await write(t.deps, async (tx) => {
+      await markTicketRead(tx, row);
+      const inside = await tenant(tx.db, desk.companyId).selectFrom('messages').select(['messages.id', 'messages.read']).where('messages.ticketId', '=', ticket.id).where('messages.fromMe', '=', 0).orderBy('messages.id', 'desc').execute();
+      throw Object.assign(rolledBack, { inside });
+    }).catch((err: { inside: { id: number; read: number }[] }) => err.inside);
+    expect(seen.slice(0, READ_IN_OPENING).every((m) => m.read === 1)).toBe(true);
+    expect(seen.slice(READ_IN_OPENING).every((m) => m.read === 0)).toBe(true);
+    expect(await unreadCount(desk.companyId, ticket.id)).toBe(before.size);
+
+    // Through the route: zero unread at once, every message read soon after, each version bumped once.
+    const opened = await t.request('GET', `/messages/${ticket.id}`, { token });
+    expect(opened.status).toBe(200);
+    expect(opened.body.ticket.unreadMessages).toBe(0);
+    await waitFor(() => unreadCount(desk.companyId, ticket.id), (n) => n === 0);
+    const after = await versions();
+    for (const [id, m] of before) expect(after.get(id)!.version, `message ${id}`).toBe(m.version + 1);
+  });
+
+  it('markReadSlice marks only its ticket of its company, below the cursor, and lets another company write between slices', async () => {
+    const { desk, ticket } = await openTicket();
+    const other = await openTicket();
+    await addUnread(desk.companyId, ticket, 9);
+    // Another company's id (and another ticket of it) marks nothing.
+    expect(await write(t.deps, (tx) => markReadSlice(tx, other.desk.companyId, ticket.id, 100))).toEqual([]);
+    const all = await unreadCount(desk.companyId, ticket.id);
+    expect(all).toBeGreaterThanOrEqual(9);
+    const newest = await write(t.deps, (tx) => markReadSlice(tx, desk.companyId, ticket.id, 3));
+    expect(newest).toHaveLength(3);
+    expect(newest.map((m) => m.id)).toEqual([...newest.map((m) => m.id)].sort((a, b) => b - a));
+    // Below the cursor only: the newest three stay as they are, the next ones go.
+    const below = await write(t.deps, (tx) => markReadSlice(tx, desk.companyId, ticket.id, 2, newest.at(-1)!.id));
+    expect(Math.max(...below.map((m) => m.id))).toBeLessThan(newest.at(-1)!.id);
+    expect(await unreadCount(desk.companyId, ticket.id)).toBe(all - 5);
+    await sliceBesideAnotherWrite(t, other.desk.companyId, async (tx, limit) => (await markReadSlice(tx, desk.companyId, ticket.id, limit)).length, async () => (await unreadCount(desk.companyId, ticket.id)) > 0);
+    expect(await unreadCount(desk.companyId, ticket.id)).toBe(0);
   });
 
   it('uploads media within the caps and refuses wrong types and big files, storing nothing', async () => {

@@ -3,6 +3,7 @@
 // sends leave through the outbox, read receipts after the commit, a delete before its write.
 import { AppError, isCompanyAdmin, MESSAGES_PAGE_SIZE, type Message, type MessagePage } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
+import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
 import { change, emit } from '../../events/emit.ts';
 import type { Reader, Tx } from '../../db/write.ts';
@@ -31,43 +32,76 @@ export async function listMessages(r: Reader, actor: Actor, ticketId: number, pa
   return { messages: await toMessageDtos(r.db, actor.companyId, page), hasMore, ticket: row };
 }
 
-/** Read receipts sent for a ticket opened at most (its newest unread messages). */
-const READ_RECEIPTS_MAX = 500;
+/**
+ * Unread messages the opening write marks read at most, and sends read receipts for: the newest, the
+ * ones the chat shows. A ticket left unread for weeks may hold tens of thousands; marking them all in
+ * that write held SQLite's writer 0.47 s for 50,000 (every company's requests waited), so the older
+ * ones are marked after the commit, a slice per write (db/slices.ts).
+ */
+export const READ_IN_OPENING = 500;
+
+/**
+ * Up to `limit` of the ticket's unread messages from its contact, newest first and below `before` (a
+ * message id; none: from the newest), marked read with a version bump each (the clients hear it);
+ * answers them, newest first. Ids are read first, then written (db/slices.ts), so a statement never
+ * binds more than `limit` values.
+ */
+export async function markReadSlice(tx: Tx, companyId: number, ticketId: number, limit: number, before?: number): Promise<{ id: number; wid: string }[]> {
+  const t = tenant(tx.db, companyId);
+  const rows = await t
+    .selectFrom('messages')
+    .select(['messages.id', 'messages.wid'])
+    .where('messages.ticketId', '=', ticketId)
+    .where('messages.read', '=', 0)
+    .where('messages.fromMe', '=', 0)
+    .$if(before !== undefined, (q) => q.where('messages.id', '<', before!))
+    .orderBy('messages.id', 'desc')
+    .limit(limit)
+    .execute();
+  if (rows.length === 0) return rows;
+  const now = new Date().toISOString();
+  await t
+    .updateTable('messages')
+    .set((eb) => ({ read: 1, updatedAt: now, version: eb('messages.version', '+', 1) }))
+    .where('messages.id', 'in', rows.map((r) => r.id))
+    .execute();
+  tx.effects.poke(companyId);
+  return rows;
+}
 
 /**
  * The holder opened the ticket: its contact's messages are read and the unread count is zero. The
  * network's blue ticks follow after the commit, as a courtesy: their failure fails nothing.
  */
 export async function markTicketRead(tx: Tx, row: TicketRow): Promise<TicketRow> {
-  const t = tenant(tx.db, row.companyId);
+  const { companyId } = row;
+  const newest = await markReadSlice(tx, companyId, row.id, READ_IN_OPENING);
+  if (newest.length === 0 && row.unreadMessages === 0) return row;
   const now = new Date().toISOString();
-  // Marked by their condition, not by a list of ids (a ticket left unread for weeks may hold more
-  // than a statement takes values); the rows marked come back for the receipts, oldest first.
-  const unread = (
-    await t
-      .updateTable('messages')
-      .set((eb) => ({ read: 1, updatedAt: now, version: eb('messages.version', '+', 1) }))
-      .where('messages.ticketId', '=', row.id)
-      .where('messages.read', '=', 0)
-      .where('messages.fromMe', '=', 0)
-      .returning(['messages.id', 'messages.wid'])
-      .execute()
-  ).sort((a, b) => a.id - b.id);
-  if (unread.length === 0 && row.unreadMessages === 0) return row;
-  const updated = await t
+  const updated = await tenant(tx.db, companyId)
     .updateTable('tickets')
     .set((eb) => ({ unreadMessages: 0, updatedAt: now, version: eb('tickets.version', '+', 1) }))
     .where('tickets.id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  tx.effects.poke(row.companyId);
-  await emit(tx, change(row.companyId, 'ticket', 'update', row.id));
-  const contact = row.whatsappId && unread.length ? await findContact(tx.db, row.companyId, row.contactId) : undefined;
+  tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'ticket', 'update', row.id));
+  if (newest.length === READ_IN_OPENING) {
+    // Older unread ones may be left: marked after the commit, below the oldest marked here. If the
+    // process stops first, the next opening marks them (they are still unread).
+    let before = newest.at(-1)!.id;
+    tx.effects.afterCommit((app) =>
+      inSlices(app, async (slice, limit) => {
+        const marked = await markReadSlice(slice, companyId, row.id, limit, before);
+        if (marked.length > 0) before = marked.at(-1)!.id;
+        return marked.length;
+      }),
+    );
+  }
+  const contact = row.whatsappId && newest.length ? await findContact(tx.db, companyId, row.contactId) : undefined;
   if (row.whatsappId && contact) {
     const connectionId = row.whatsappId;
-    // The newest ones: a backlog of thousands is not sent as thousands of receipts.
-    const wids = unread.slice(-READ_RECEIPTS_MAX).map((m) => m.wid);
-    const companyId = row.companyId;
+    const wids = newest.map((m) => m.wid).reverse();
     // Read receipts leave from the instance running the connection; none when it is down.
     tx.effects.afterCommit(({ sessions }) => sessions.queries(companyId, connectionId).markRead(contactPeer(contact), wids).catch(() => undefined));
   }
