@@ -9,7 +9,8 @@ import { tenant } from '../db/tenant.ts';
 import { write } from '../db/write.ts';
 import { bumpVersion } from '../sync/version.ts';
 import { takeInboundForFlow } from './runtime.ts';
-import { fireDueFlowTimers } from './timers.ts';
+import { waitFor } from '../channels/testing.ts';
+import { fireDueFlowTimers, startFlowTimerJob } from './timers.ts';
 
 type Desk = Awaited<ReturnType<typeof setupDesk>>;
 const id = (s: string) => s.padEnd(30, '0');
@@ -163,6 +164,24 @@ describe.each(DIALECTS)('flow runtime on %s', (dialect) => {
     // One tracking row for the queue move.
     const tracks = await tenant(t.db, desk.companyId).selectFrom('ticketTrackings').select('ticketTrackings.queueId').where('ticketTrackings.ticketId', '=', ticket.id).execute();
     expect(tracks.filter((x) => x.queueId === support)).toHaveLength(1);
+  });
+
+  it('the timer job wakes when a wait comes due, not at its next tick', async () => {
+    const { desk, support } = await setup();
+    const from = newNumber();
+    await desk.say(from, 'quero ajuda');
+    await desk.say(from, '1');
+    const ticket = (await desk.ticketOf(from))!;
+    // A tick far longer than the 2 s interval: only the timer's due time can wake the job in time.
+    const job = startFlowTimerJob(t.deps, { tickMs: 60_000 });
+    try {
+      await waitFor(() => desk.ticketOf(from), (x) => x?.queueId === support, 15_000);
+    } finally {
+      await job.stop();
+    }
+    const [timer] = await tenant(t.db, desk.companyId).selectFrom('flowTimers').innerJoin('flowRuns', 'flowRuns.id', 'flowTimers.runId').select(['flowTimers.dueAt', 'flowTimers.firedAt']).where('flowRuns.ticketId', '=', ticket.id).execute();
+    expect(Date.parse(timer!.firedAt!)).toBeGreaterThanOrEqual(Date.parse(timer!.dueAt));
+    expect(Date.parse(timer!.firedAt!) - Date.parse(timer!.dueAt)).toBeLessThan(5_000);
   });
 
   it('an agent stops the flow: its timer is cancelled, the ticket leaves the flow, the queue menu takes over', async () => {

@@ -1,5 +1,6 @@
 // The flow timer job: waits (interval nodes, content waits) and answer timeouts are flow_timers rows;
-// every 250 ms a pass fires those due. Exactly once: each timer is claimed by one conditional update
+// a pass fires those due, then the job sleeps until the next one is due (at most 250 ms, so a timer
+// set meanwhile, here or by another instance, is seen in time). Exactly once: each timer is claimed by one conditional update
 // (`pending` → `fired`) in the same write as the step it causes, so a second pass or instance
 // running at the same moment updates nothing (on PostgreSQL it waits on the row lock, then finds it
 // fired) and a crash before the commit leaves it pending for the next pass. Rows survive restarts;
@@ -76,24 +77,51 @@ export async function fireDueFlowTimers(deps: AppDeps, opts: { now?: Date; limit
   return result;
 }
 
+/** When the next pending timer is due (every company's; index flow_timers_due_pending), if any. */
+export async function nextFlowTimerDue(deps: AppDeps): Promise<Date | undefined> {
+  const row = await deps.db.selectFrom('flowTimers').select('flowTimers.dueAt').where(sql<boolean>`flow_timers.status = 'pending'`).orderBy('flowTimers.dueAt').limit(1).executeTakeFirst();
+  return row ? new Date(row.dueAt) : undefined;
+}
+
 export type RunningFlowTimers = { stop(): Promise<void> };
 
-/** The loop `server.ts` starts: a pass `tickMs` (250 ms) after the previous one ended, so a wait ends within a fraction of a second of its due time. */
+/** Due timers one pass fires at most; a full pass is followed by the next at once. */
+const PASS_LIMIT = 500;
+
+/**
+ * The loop `server.ts` starts: a pass at once, then one when the next pending timer is due, or after
+ * `tickMs` (250 ms) if that is sooner (a timer set meanwhile is seen by then). A wait of a flow then
+ * ends when it is due, not up to a quarter of a second (plus a pass) after.
+ */
 export function startFlowTimerJob(deps: AppDeps, opts: { tickMs?: number; now?: () => Date } = {}): RunningFlowTimers {
   const tickMs = opts.tickMs ?? 250;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  const clock = () => (opts.now?.() ?? new Date()).getTime();
+  const pass = async (): Promise<number> => {
+    const started = clock();
+    const done = await fireDueFlowTimers(deps, { now: new Date(started), limit: PASS_LIMIT });
+    if (done.fired + done.lost >= PASS_LIMIT) return 0;
+    const next = (await nextFlowTimerDue(deps))?.getTime();
+    // None, or one this pass saw due and left pending (its write failed, or another instance has
+    // it): the usual tick. One that came due during the pass: at once.
+    if (next === undefined || next <= started) return tickMs;
+    return Math.min(tickMs, Math.max(0, next - clock()));
+  };
   const tick = () => {
     if (stopped) return;
-    running = fireDueFlowTimers(deps, { now: opts.now?.() })
-      .catch((err: unknown) => deps.log.error('flow timer pass failed', { error: String(err) }))
-      .finally(() => {
+    running = pass()
+      .catch((err: unknown) => {
+        deps.log.error('flow timer pass failed', { error: String(err) });
+        return tickMs;
+      })
+      .then((delay) => {
         running = undefined;
-        if (!stopped) timer = setTimeout(tick, tickMs);
+        if (!stopped) timer = setTimeout(tick, delay);
       });
   };
-  timer = setTimeout(tick, tickMs);
+  timer = setTimeout(tick, 0);
   return {
     async stop() {
       stopped = true;
