@@ -110,6 +110,8 @@ async function main() {
   const late: number[] = [];
   let events = 0;
   let activeMs = 0;
+  // When the last customer message (before the interval's wait) had its reply.
+  let lastAnswered = 0;
   const customer = async (i: number) => {
     const from = `55217${String(i).padStart(8, '0')}`;
     const connectionId = connections[i % CONNECTIONS]!;
@@ -123,6 +125,7 @@ async function main() {
       // From the customer's message to the flow's first reply to it.
       latencies.push(arrived.get(from)![before]!.at - t0);
       activeMs += performance.now() - t0;
+      lastAnswered = Math.max(lastAnswered, performance.now());
     };
     await say('Comprar', 2); // greeting + menu
     await say('1', 3); // question
@@ -166,6 +169,9 @@ async function main() {
       inboundEvents: events,
       seconds: Number(seconds.toFixed(3)),
       inboundEventsPerSecond: Math.round(events / busySeconds),
+      // The same events over the span from the first message to the last one's reply: the walk's
+      // three messages without the interval's wait and whatever follows it (the timers' lateness).
+      inboundPhase: { seconds: Number(((lastAnswered - started) / 1000).toFixed(3)), eventsPerSecond: Math.round(events / ((lastAnswered - started) / 1000)) },
       cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),
       loadAverage1m: { before: Number(load0.toFixed(2)), after: Number(loadavg()[0]!.toFixed(2)), cores: availableParallelism() },
       replyLatencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
