@@ -1,10 +1,11 @@
 // The flow timer job: waits (interval nodes, content waits) and answer timeouts are flow_timers rows;
 // a pass fires those due, then the job sleeps until the next one is due (at most 250 ms, so a timer
-// set meanwhile, here or by another instance, is seen in time). Exactly once: each timer is claimed by one conditional update
-// (`pending` → `fired`) in the same write as the step it causes, so a second pass or instance
-// running at the same moment updates nothing (on PostgreSQL it waits on the row lock, then finds it
-// fired) and a crash before the commit leaves it pending for the next pass. Rows survive restarts;
-// a timer due while the server was down fires on the first pass after it comes back.
+// set meanwhile, here or by another instance, is seen in time). Exactly once: each timer is claimed
+// by one conditional update (`pending` → `fired`) in the same write as the step it causes, so a
+// second pass or instance running at the same moment updates nothing (on PostgreSQL it waits on the
+// row lock, then finds it fired) and a crash before the commit leaves it pending for the next pass.
+// Rows survive restarts; a timer due while the server was down fires on the first pass after it
+// comes back.
 //
 // The look-up of due timers crosses companies on purpose (one job serves every tenant); each timer
 // is then handled within its row's company (statements compiled once take the company id, as

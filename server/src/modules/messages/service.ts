@@ -35,7 +35,7 @@ export async function listMessages(r: Reader, actor: Actor, ticketId: number, pa
 /**
  * Unread messages the opening write marks read at most, and sends read receipts for: the newest, the
  * ones the chat shows. A ticket left unread for weeks may hold tens of thousands; marking them all in
- * that write held SQLite's writer 0.47 s for 50,000 (every company's requests waited), so the older
+ * that write held SQLite's writer 0.34–0.47 s for 50,000 (every company's requests waited), so the older
  * ones are marked after the commit, a slice per write (db/slices.ts).
  */
 export const READ_IN_OPENING = 500;
