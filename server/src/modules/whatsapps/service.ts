@@ -1,6 +1,6 @@
 // Connections (spec/03): CRUD with the plan's connection limit and the single-default rule.
 // Writes take the route's `Tx` (DESIGN §12) and register their poke on its effects; sessions are
-// started by the routes, and a deleted connection's session ends after the commit, never inside it.
+// started by the routes, and a deleted connection's session ends between its writes, never inside one.
 import { randomBytes } from 'node:crypto';
 import { change, emit } from '../../events/emit.ts';
 import { AppError, type Connection, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
@@ -108,10 +108,59 @@ export async function updateConnection(tx: Tx, actor: Actor, companyId: number, 
 }
 
 /**
+ * The first write of a connection's delete (DELETE /whatsapp/{id}): marks it `deletingSince`, and
+ * DISCONNECTED with no QR, as its session ends next. From then on no session starts on it, at boot,
+ * on another instance or asked for (channels/session-manager.ts): its WhatsApp keys are wiped a
+ * slice at a time (wipeConnectionKeysSlice), and a new pairing must not read what is left of them.
+ * A connection marked already (a delete cut short) stays as it is.
+ */
+export async function beginConnectionDelete(tx: Tx, companyId: number, id: number): Promise<void> {
+  const t = tenant(tx.db, companyId);
+  const row = await t.selectFrom('whatsapps').select(['id', 'deletingSince']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  if (row.deletingSince !== null) return;
+  const now = nowIso();
+  await t
+    .updateTable('whatsapps')
+    .set((eb) => ({ deletingSince: now, status: 'DISCONNECTED', qrcode: '', retries: 0, updatedAt: now, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'whatsapp', 'update', id));
+}
+
+/**
+ * One slice of a connection's delete, run once its session ended with its keys kept (the route:
+ * beginConnectionDelete, then `sessions.forget(id, { keepStore: true })`): up to `limit` of its
+ * WhatsApp keys deleted; answers how many. A busy number holds tens of thousands (a Signal session
+ * per contact device, pre-keys, its address book): in the delete's one write, 20,000 held SQLite's
+ * writer 40 ms with the commit of their pages. Only a connection marked for deletion: a live one's
+ * keys are its pairing. Its credentials row goes with the connection's. Another company's id
+ * matches nothing.
+ */
+export async function wipeConnectionKeysSlice(tx: Tx, companyId: number, id: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  const marked = await t.selectFrom('whatsapps').select('id').where('id', '=', id).where('deletingSince', 'is not', null).executeTakeFirst();
+  if (!marked) return 0;
+  // The ids first (db/slices.ts says why): a key's is its (type, id) under the connection.
+  const keys = await t.selectFrom('baileysKeys').select(['baileysKeys.type', 'baileysKeys.keyId']).where('baileysKeys.whatsappId', '=', id).limit(limit).execute();
+  if (keys.length === 0) return 0;
+  // By primary key: searching the company's (company, connection) index, SQLite read every key of
+  // the connection again for each slice.
+  await tenant(tx.db, companyId, 'check')
+    .deleteFrom('baileysKeys')
+    .where('baileysKeys.whatsappId', '=', id)
+    .where((eb) => eb(eb.refTuple('baileysKeys.type', 'baileysKeys.keyId'), 'in', keys.map((k) => eb.tuple(k.type, k.keyId))))
+    .execute();
+  return keys.length;
+}
+
+/**
  * Deletes a connection; when it was the default, the oldest remaining connection becomes the default.
  * Its outbox rows go with it (foreign key cascade), so what still waited to leave through it fails
  * here, in the same write, as ERR_NO_WAPP_FOUND (their origins told), rather than stay queued for
- * good. Its session ends after the commit: the row is gone, so it unlinks without writing to it.
+ * good. Its session ended before the slices (the route); should one have started just before the
+ * mark, it ends after the commit: the row is gone, so it unlinks without writing to it.
  */
 export async function deleteConnection(tx: Tx, companyId: number, id: number): Promise<{ promotedId?: number }> {
   connectionsChanged(tx);
