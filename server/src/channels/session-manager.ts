@@ -66,10 +66,12 @@ export function createSessionManager(deps: {
   const persist = (companyId: number, connectionId: number, values: Updateable<Whatsapps>) => {
     const run = () =>
       deps.write(async (tx) => {
+        // A connection being deleted keeps the status its delete wrote: its session is ending.
         await tenant(tx.db, companyId)
           .updateTable('whatsapps')
           .set((eb) => ({ ...values, updatedAt: nowIso(), version: eb('version', '+', 1) }))
           .where('id', '=', connectionId)
+          .where('deletingSince', 'is', null)
           .execute();
         tx.effects.poke(companyId);
         await emit(tx, change(companyId, 'whatsappSession', 'update', connectionId));
@@ -112,9 +114,11 @@ export function createSessionManager(deps: {
     return () => offs.forEach((off) => off());
   };
 
+  /** One being deleted refuses every command: a session started while its keys go would pair over what is left. */
   const findConnection = async (companyId: number, connectionId: number) => {
-    const row = await tenant(db, companyId).selectFrom('whatsapps').select(['id', 'provider']).where('id', '=', connectionId).executeTakeFirst();
+    const row = await tenant(db, companyId).selectFrom('whatsapps').select(['id', 'provider', 'deletingSince']).where('id', '=', connectionId).executeTakeFirst();
     if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+    if (row.deletingSince !== null) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 'This connection is being deleted: delete it again to finish.');
     return row;
   };
 
@@ -129,13 +133,14 @@ export function createSessionManager(deps: {
     }
   };
 
-  /** Ends a session without persisting anything: its listeners are detached first. */
-  const drop = async (connectionId: number, how: 'disconnect' | 'logout') => {
+  /** Ends a session without persisting anything: its listeners are detached first. `unpair`: a logout keeping the stored keys. */
+  const drop = async (connectionId: number, how: 'disconnect' | 'logout' | 'unpair') => {
     const session = sessions.get(connectionId);
     if (!session) return;
     sessions.delete(connectionId);
     session.detach();
-    await session.channel[how]().catch((err) => log.warn('closing a session failed', { connectionId, error: String(err) }));
+    const closing = how === 'disconnect' ? session.channel.disconnect() : session.channel.logout({ keepStore: how === 'unpair' });
+    await closing.catch((err) => log.warn('closing a session failed', { connectionId, error: String(err) }));
   };
 
   /** The commands as this instance runs them, on a connection whose lease it holds (or takes). */
@@ -211,7 +216,7 @@ export function createSessionManager(deps: {
     logout: ({ companyId, connectionId }) => here.logout(companyId, connectionId),
     requestPairingCode: ({ companyId, connectionId, number }) => here.requestPairingCode(companyId, connectionId, String(number)),
     pairingCode: async ({ connectionId }) => (await here.pairingCode(connectionId)) ?? null,
-    forget: ({ connectionId }) => drop(connectionId, 'logout'),
+    forget: ({ connectionId, keepStore }) => drop(connectionId, keepStore ? 'unpair' : 'logout'),
   });
   const remoteChannels = createRemoteChannels(routing, (connectionId) => sessions.get(connectionId)?.channel);
   /** A command waits for the holder's answer this long (it may start a session). */
@@ -250,10 +255,11 @@ export function createSessionManager(deps: {
     renewQr: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'renewQr', {}, () => here.renewQr(companyId, connectionId), COMMAND_MS),
     logout: (companyId, connectionId) => routing.command({ companyId, connectionId }, 'logout', {}, () => here.logout(companyId, connectionId), COMMAND_MS),
 
-    // The row is gone, so its lease names no holder: every instance hears it, the holder logs out.
-    async forget(connectionId) {
-      if (sessions.has(connectionId)) return drop(connectionId, 'logout');
-      await routing.broadcast('forget', { companyId: 0, connectionId });
+    // The row is gone or being deleted, its lease no guide: every instance hears it, the holder logs out.
+    async forget(connectionId, opts) {
+      const keepStore = opts?.keepStore === true;
+      if (sessions.has(connectionId)) return drop(connectionId, keepStore ? 'unpair' : 'logout');
+      await routing.broadcast('forget', { companyId: 0, connectionId, keepStore });
     },
 
     async stopAll() {
@@ -289,7 +295,7 @@ export function createSessionManager(deps: {
   async function startLive(pick: (row: { id: number; leaseExpiresAt: string | null }) => boolean) {
     const companies = await db.selectFrom('companies').select('id').execute();
     for (const company of companies) {
-      const rows = await tenant(db, company.id).selectFrom('whatsapps').select(['id', 'leaseExpiresAt']).where('status', 'in', LIVE).execute();
+      const rows = await tenant(db, company.id).selectFrom('whatsapps').select(['id', 'leaseExpiresAt']).where('status', 'in', LIVE).where('deletingSince', 'is', null).execute();
       for (const row of rows.filter(pick)) {
         if (deps.leases && !sessions.has(row.id) && !(await deps.leases.claim(company.id, row.id))) continue;
         // One failing connection must not keep the others down.

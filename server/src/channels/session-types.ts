@@ -37,8 +37,11 @@ export type SessionManager = {
   pairingCode(companyId: number, connectionId: number): Promise<string | undefined>;
   /** Unpairs: credentials wiped, status DISCONNECTED; the session stays down until started again. */
   logout(companyId: number, connectionId: number): Promise<void>;
-  /** The connection row is gone: end its session without writing to it. */
-  forget(connectionId: number): Promise<void>;
+  /**
+   * The connection row is gone, or being deleted: end its session (logged out) without writing to it.
+   * With `keepStore` its stored keys stay for the delete to wipe a slice at a time.
+   */
+  forget(connectionId: number, opts?: { keepStore?: boolean }): Promise<void>;
   /** Shutdown: closes sockets but keeps statuses, so the next boot reconnects. */
   stopAll(): Promise<void>;
   getChannel(connectionId: number): Channel | undefined;

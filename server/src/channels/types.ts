@@ -82,8 +82,12 @@ export type Channel = {
   connect(opts?: { pairingCodeFor?: string }): Promise<void>;
   /** Closes the socket but keeps the credentials. */
   disconnect(): Promise<void>;
-  /** Unpairs and wipes the credentials. */
-  logout(): Promise<void>;
+  /**
+   * Unpairs and wipes the credentials. With `keepStore` the stored credentials stay, for a caller that
+   * removes them itself: a connection's delete wipes its keys a slice at a time, the connection
+   * marked so that no session starts on it meanwhile (modules/whatsapps/service.ts).
+   */
+  logout(opts?: { keepStore?: boolean }): Promise<void>;
   status(): ConnectionStatus;
   on<E extends ChannelEventName>(event: E, listener: ChannelEvents[E]): () => void;
   send(request: SendRequest): Promise<SendResult>;

@@ -856,6 +856,7 @@ export interface Whatsapps {
   companyId: number;
   complationMessage: string | null;
   createdAt: Generated<string>;
+  deletingSince: string | null;
   expiresInactiveMessage: string | null;
   expiresTicket: Generated<number>;
   greetingMessage: string | null;

@@ -1,6 +1,6 @@
 // The company filter. Every query of a tenant table goes through `tenant(db, companyId)`, so no
 // query can forget whose data it reads or changes.
-import type { DeleteQueryBuilder, DeleteResult, InsertQueryBuilder, InsertResult, Insertable, Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import { sql, type DeleteQueryBuilder, type DeleteResult, type InsertQueryBuilder, type InsertResult, type Insertable, type Kysely, type SelectQueryBuilder, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { DB } from './schema.ts';
 
 /** Tables whose rows belong to one company. */
@@ -20,15 +20,27 @@ export type Tenant = {
   ): InsertQueryBuilder<DB, T, InsertResult>;
 };
 
+/**
+ * How the company term reads: `index`, a term the planner may search by (the company's indexes all
+ * start with it); `check`, a condition on each row the query finds through another index (written
+ * `+company_id = ?`, which SQLite cannot search by). Without statistics SQLite prefers an equality
+ * on an index's first column to a list of ids on another's, so a lookup of a few tickets' rows by
+ * `ticket_id IN (…)` walked every row of the company instead (its tags, its ratings). PostgreSQL
+ * plans with statistics and reads `+company_id` as the same filter.
+ */
+export type CompanyTerm = 'index' | 'check';
+
 // Kysely cannot type a `where` on a generic table, so the casts live here, once.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export function tenant(db: Db, companyId: number): Tenant {
+export function tenant(db: Db, companyId: number, term: CompanyTerm = 'index'): Tenant {
   if (!Number.isInteger(companyId) || companyId <= 0) throw new Error(`tenant(): invalid companyId ${companyId}`);
+  const scoped = (query: any, table: string) =>
+    term === 'index' ? query.where(`${table}.companyId`, '=', companyId) : query.where(sql`+${sql.ref(`${table}.companyId`)}`, '=', companyId);
   return {
     companyId,
-    selectFrom: (table) => (db.selectFrom(table) as any).where(`${table}.companyId`, '=', companyId),
-    updateTable: (table) => (db.updateTable(table) as any).where(`${table}.companyId`, '=', companyId),
-    deleteFrom: (table) => (db.deleteFrom(table) as any).where(`${table}.companyId`, '=', companyId),
+    selectFrom: (table) => scoped(db.selectFrom(table), table),
+    updateTable: (table) => scoped(db.updateTable(table), table),
+    deleteFrom: (table) => scoped(db.deleteFrom(table), table),
     insertInto: (table, rows) => {
       const stamped = (Array.isArray(rows) ? rows : [rows]).map((r) => ({ ...r, companyId }));
       return db.insertInto(table).values(stamped as any) as any;

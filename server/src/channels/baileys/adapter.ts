@@ -250,11 +250,11 @@ function createBaileysChannel(
       shut()?.end(undefined);
       setStatus('DISCONNECTED');
     },
-    async logout() {
+    async logout(opts) {
       const s = shut();
       await s?.logout().catch(() => undefined);
       s?.end(undefined);
-      await store.wipe();
+      if (!opts?.keepStore) await store.wipe();
       book = undefined;
       setStatus('DISCONNECTED', { reason: 'loggedOut' });
     },

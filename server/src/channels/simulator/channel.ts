@@ -175,9 +175,9 @@ export function createSimulatorChannel(
       await setStatus('DISCONNECTED');
     },
 
-    async logout() {
+    async logout(opts) {
       stopTimer();
-      await store.wipe();
+      if (!opts?.keepStore) await store.wipe();
       number = undefined;
       await setStatus('DISCONNECTED', { reason: 'loggedOut' });
     },

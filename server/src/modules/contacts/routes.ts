@@ -22,7 +22,7 @@ import { importContacts } from './import.ts';
 import { exportContactsCsv, findContactOptions, findContactsPage } from './list.ts';
 import { importPhoneContacts } from './phone-import.ts';
 import { refreshProfilePicture } from './profile-picture.ts';
-import { createContact, deleteContact, emptyContactSlice, getContact, updateContact } from './service.ts';
+import { createContact, deleteContact, deleteContactTicketsSlice, emptyContactSlice, getContact, TICKET_SLICE_ROWS, updateContact } from './service.ts';
 import { openSpreadsheetUpload, streamImportReport } from './import-upload.ts';
 
 const toErrorBag = (issues: ContactImportIssue[]): ContactUploadResult['errorBag'] =>
@@ -110,8 +110,10 @@ export function contactsRoutes(deps: AppDeps) {
     .delete('/contacts/:id', auth, requirePermission('contacts-page:deleteContact'), async (c) => {
       const contactId = parseId(c, 'id', 'ERR_NO_CONTACT_FOUND');
       const actor = c.get('actor');
-      // Its messages first, a slice per write (db/slices.ts), then the contact in a write of its own.
+      // Its messages first, then its tickets, a slice per write (db/slices.ts), then the contact in
+      // a write of its own, which finds only what came meanwhile.
       await inSlices(deps, (tx, limit) => emptyContactSlice(tx, actor.companyId, contactId, limit));
+      await inSlices(deps, (tx, limit) => deleteContactTicketsSlice(tx, actor.companyId, contactId, limit), TICKET_SLICE_ROWS);
       await write(deps, (tx) => deleteContact(tx, actor, contactId));
       return c.json({ message: 'Contact deleted' });
     });

@@ -1,6 +1,6 @@
 // Connections (spec/03): CRUD with the plan's connection limit and the single-default rule.
 // Writes take the route's `Tx` (DESIGN §12) and register their poke on its effects; sessions are
-// started by the routes, and a deleted connection's session ends after the commit, never inside it.
+// started by the routes, and a deleted connection's session ends between its writes, never inside one.
 import { randomBytes } from 'node:crypto';
 import { change, emit } from '../../events/emit.ts';
 import { AppError, type Connection, type WhatsappCreateInput, type WhatsappUpdateInput } from '@zapdesk/sync';
@@ -108,10 +108,59 @@ export async function updateConnection(tx: Tx, actor: Actor, companyId: number, 
 }
 
 /**
+ * The first write of a connection's delete (DELETE /whatsapp/{id}): marks it `deletingSince`, and
+ * DISCONNECTED with no QR, as its session ends next. From then on no session starts on it, at boot,
+ * on another instance or asked for (channels/session-manager.ts): its WhatsApp keys are wiped a
+ * slice at a time (wipeConnectionKeysSlice), and a new pairing must not read what is left of them.
+ * A connection marked already (a delete cut short) stays as it is.
+ */
+export async function beginConnectionDelete(tx: Tx, companyId: number, id: number): Promise<void> {
+  const t = tenant(tx.db, companyId);
+  const row = await t.selectFrom('whatsapps').select(['id', 'deletingSince']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  if (row.deletingSince !== null) return;
+  const now = nowIso();
+  await t
+    .updateTable('whatsapps')
+    .set((eb) => ({ deletingSince: now, status: 'DISCONNECTED', qrcode: '', retries: 0, updatedAt: now, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  tx.effects.poke(companyId);
+  await emit(tx, change(companyId, 'whatsapp', 'update', id));
+}
+
+/**
+ * One slice of a connection's delete, run once its session ended with its keys kept (the route:
+ * beginConnectionDelete, then `sessions.forget(id, { keepStore: true })`): up to `limit` of its
+ * WhatsApp keys deleted; answers how many. A busy number holds tens of thousands (a Signal session
+ * per contact device, pre-keys, its address book): in the delete's one write, 20,000 held SQLite's
+ * writer 40 ms with the commit of their pages. Only a connection marked for deletion: a live one's
+ * keys are its pairing. Its credentials row goes with the connection's. Another company's id
+ * matches nothing.
+ */
+export async function wipeConnectionKeysSlice(tx: Tx, companyId: number, id: number, limit: number): Promise<number> {
+  const t = tenant(tx.db, companyId);
+  const marked = await t.selectFrom('whatsapps').select('id').where('id', '=', id).where('deletingSince', 'is not', null).executeTakeFirst();
+  if (!marked) return 0;
+  // The ids first (db/slices.ts says why): a key's is its (type, id) under the connection.
+  const keys = await t.selectFrom('baileysKeys').select(['baileysKeys.type', 'baileysKeys.keyId']).where('baileysKeys.whatsappId', '=', id).limit(limit).execute();
+  if (keys.length === 0) return 0;
+  // By primary key: searching the company's (company, connection) index, SQLite read every key of
+  // the connection again for each slice.
+  await tenant(tx.db, companyId, 'check')
+    .deleteFrom('baileysKeys')
+    .where('baileysKeys.whatsappId', '=', id)
+    .where((eb) => eb(eb.refTuple('baileysKeys.type', 'baileysKeys.keyId'), 'in', keys.map((k) => eb.tuple(k.type, k.keyId))))
+    .execute();
+  return keys.length;
+}
+
+/**
  * Deletes a connection; when it was the default, the oldest remaining connection becomes the default.
  * Its outbox rows go with it (foreign key cascade), so what still waited to leave through it fails
  * here, in the same write, as ERR_NO_WAPP_FOUND (their origins told), rather than stay queued for
- * good. Its session ends after the commit: the row is gone, so it unlinks without writing to it.
+ * good. Its session ended before the slices (the route); should one have started just before the
+ * mark, it ends after the commit: the row is gone, so it unlinks without writing to it.
  */
 export async function deleteConnection(tx: Tx, companyId: number, id: number): Promise<{ promotedId?: number }> {
   connectionsChanged(tx);
@@ -138,25 +187,28 @@ export async function deleteConnection(tx: Tx, companyId: number, id: number): P
 /**
  * One slice of a connection's delete, run before its write (the route repeats it in writes of their
  * own: db/slices.ts): up to `limit` of its tickets, then contacts (versions bumped, as
- * `detachConnection` does), then messages let go of it; answers how many did. In the delete's one
- * write, nulling a busy number's references held SQLite's writer 0.9 s per 100,000 messages (the
- * foreign key's action), stopping every company's traffic; that write now finds only the few that
- * arrived meanwhile. An unknown id (or another company's) matches nothing.
+ * `detachConnection` does), then messages and ticket trackings let go of it; answers how many did.
+ * In the delete's one write, nulling a busy number's references held SQLite's writer 0.9 s per
+ * 100,000 messages (the foreign key's action), 15 ms per 20,000 trackings, stopping every company's
+ * traffic; that write now finds only the few that arrived meanwhile. Each table is searched by the
+ * connection (migration 20261130T200000), the company a check on each row: by the company's own
+ * index each slice walked its tickets or contacts from the first. An unknown id (or another
+ * company's) matches nothing.
  */
 export async function releaseConnectionSlice(tx: Tx, companyId: number, id: number, limit: number): Promise<number> {
-  const t = tenant(tx.db, companyId);
+  const t = tenant(tx.db, companyId, 'check');
   let left = limit;
-  for (const table of ['tickets', 'contacts', 'messages'] as const) {
+  for (const table of ['tickets', 'contacts', 'messages', 'ticketTrackings'] as const) {
     if (left === 0) break;
     // The ids first (db/slices.ts says why); Kysely cannot type a column of a table chosen at run
     // time, hence the casts.
     const idColumn = `${table}.id` as 'tickets.id';
     const ids = (await t.selectFrom(table).select(idColumn).where(`${table}.whatsappId` as 'tickets.whatsappId', '=', id).limit(left).execute()).map((r) => r.id);
     if (ids.length === 0) continue;
-    // A message's connection is not synced: no version to move.
-    const values = table === 'messages' ? { whatsappId: null } : { whatsappId: null, ...bumpVersion() };
-    await t.updateTable(table).set(values).where(idColumn, 'in', ids).execute();
-    if (table !== 'messages') tx.effects.poke(companyId);
+    // A message's connection and a tracking are not synced: no version to move.
+    const synced = table === 'tickets' || table === 'contacts';
+    await t.updateTable(table).set(synced ? { whatsappId: null, ...bumpVersion() } : { whatsappId: null }).where(idColumn, 'in', ids).execute();
+    if (synced) tx.effects.poke(companyId);
     left -= ids.length;
   }
   return limit - left;
@@ -208,7 +260,8 @@ async function failWaitingMessages(tx: Tx, companyId: number, id: number) {
  * bump, invisible to sync, so it is nulled here first, versions bumped.
  */
 async function detachConnection(tx: Tx, companyId: number, id: number) {
-  const t = tenant(tx.db, companyId);
+  // By the connection's own indexes (see releaseConnectionSlice).
+  const t = tenant(tx.db, companyId, 'check');
   await t.updateTable('tickets').set({ whatsappId: null, ...bumpVersion() }).where('tickets.whatsappId', '=', id).execute();
   await t.updateTable('contacts').set({ whatsappId: null, ...bumpVersion() }).where('contacts.whatsappId', '=', id).execute();
   await detachCampaigns(tx, companyId, 'whatsappId', id);

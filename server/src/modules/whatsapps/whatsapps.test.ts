@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { seedSuper, seedTenant } from '../../../test/seed.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
-import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { expectSearches, sliceBesideAnotherWrite, slicePlans } from '../../../test/slices.ts';
 import { waitFor } from '../../channels/testing.ts';
 import { tenant } from '../../db/tenant.ts';
 import { inSlices } from '../../db/slices.ts';
@@ -119,7 +119,7 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
     expect((await t.request('DELETE', `/whatsapp/${desk.connectionId}`, { token: desk.adminSession.token })).status).toBe(200);
   });
 
-  it('lets go of a deleted connection a slice at a time: its tickets, contacts and messages, with other writes in between', async () => {
+  it('lets go of a deleted connection a slice at a time: its tickets, contacts, messages and trackings, with other writes in between', async () => {
     const { company, adminSession } = await seedTenant(t);
     const other = await seedTenant(t);
     const db = tenant(t.db, company.id);
@@ -129,27 +129,34 @@ describe.each(DIALECTS)('connections on %s', (dialect) => {
       const contact = await db.insertInto('contacts', { name: `C${i}`, number: `5511955550${i}`, whatsappId }).returning('contacts.id').executeTakeFirstOrThrow();
       const ticket = await db.insertInto('tickets', { uuid: crypto.randomUUID(), contactId: contact.id, whatsappId, status: 'open' }).returning('tickets.id').executeTakeFirstOrThrow();
       for (const n of [1, 2]) await db.insertInto('messages', { wid: `W${busy.id}-${i}-${n}`, ticketId: ticket.id, contactId: contact.id, whatsappId, body: 'oi', fromMe: 0, ack: 0, read: 1 }).execute();
+      await db.insertInto('ticketTrackings', { ticketId: ticket.id, whatsappId }).execute();
     }
     const held = async (id: number) => ({
       tickets: (await db.selectFrom('tickets').select('tickets.id').where('tickets.whatsappId', '=', id).execute()).length,
       contacts: (await db.selectFrom('contacts').select('contacts.id').where('contacts.whatsappId', '=', id).execute()).length,
       messages: (await db.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', id).execute()).length,
+      trackings: (await db.selectFrom('ticketTrackings').select('ticketTrackings.id').where('ticketTrackings.whatsappId', '=', id).execute()).length,
     });
-    expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10 });
+    expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10, trackings: 5 });
     const ticketVersions = async () => (await db.selectFrom('tickets').select(['tickets.id', 'tickets.version']).orderBy('tickets.id').execute()).map((r) => r.version);
     const before = await ticketVersions();
 
     // Asked for by another company, the connection's id matches none of its rows.
     await inSlices(t.deps, (tx, limit) => releaseConnectionSlice(tx, other.company.id, busy.id, limit), 2);
-    expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10 });
+    expect(await held(busy.id)).toEqual({ tickets: 5, contacts: 5, messages: 10, trackings: 5 });
 
     await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => releaseConnectionSlice(tx, company.id, busy.id, limit), async () => (await held(busy.id)).tickets > 0);
-    expect(await held(busy.id)).toEqual({ tickets: 0, contacts: 0, messages: 0 });
-    expect(await held(kept.id)).toEqual({ tickets: 1, contacts: 1, messages: 2 });
+    expect(await held(busy.id)).toEqual({ tickets: 0, contacts: 0, messages: 0, trackings: 0 });
+    expect(await held(kept.id)).toEqual({ tickets: 1, contacts: 1, messages: 2, trackings: 1 });
     // Synced clients see the tickets let go: their versions moved; the kept line's did not.
     const after = await ticketVersions();
     expect(after.slice(0, 5).every((v, i) => v > before[i]!)).toBe(true);
     expect(after[5]).toBe(before[5]);
+    // Each statement of a whole run searches the connection's indexes (SQLite's plans): the kept
+    // line's rows, let go by a run of their own.
+    const plans = await slicePlans(t, (tx, limit) => releaseConnectionSlice(tx, company.id, kept.id, limit), 100);
+    if (dialect === 'sqlite') expectSearches(plans);
+    expect(await held(kept.id)).toEqual({ tickets: 0, contacts: 0, messages: 0, trackings: 0 });
 
     expect((await t.request('DELETE', `/whatsapp/${busy.id}`, { token: adminSession.token })).status).toBe(200);
     expect((await t.request('GET', '/whatsapp', { token: adminSession.token })).body.map((w: { id: number }) => w.id)).toEqual([kept.id]);
