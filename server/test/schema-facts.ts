@@ -51,3 +51,21 @@ export async function companyTables(t: TestApp): Promise<string[]> {
       : (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'company_id' AND table_schema = current_schema()`.execute(t.db)).rows;
   return rows.map((r) => r.name).sort();
 }
+
+/**
+ * For each foreign key of the schema to a table of `parents` (table → ids): how many of its rows
+ * name one of those ids, by `table.column`. What a delete must leave at zero.
+ */
+export async function rowsNaming(t: TestApp, parents: Record<string, number[]>): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const key of await foreignKeys(t)) {
+    const named = parents[key.references];
+    if (!named || named.length === 0) continue;
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(key.table)} WHERE ${sql.ref(key.columns[0]!)} IN (${sql.join(named)})`.execute(t.db);
+    out[`${key.table}.${key.columns[0]}`] = Number(rows[0]!.n);
+  }
+  return out;
+}
+
+/** The same keys, each at zero: what `rowsNaming` answers once everything naming the ids is gone. */
+export const noneNaming = (counts: Record<string, number>): Record<string, number> => Object.fromEntries(Object.keys(counts).map((k) => [k, 0]));

@@ -2,10 +2,9 @@
 // with what hangs on them, a slice per write, then the contact. Every row that named the contact
 // or its tickets goes, the foreign keys of the schema being the list; other contacts and companies
 // keep theirs; a delete cut short finishes when asked again.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { foreignKeys } from '../../../test/schema-facts.ts';
+import { noneNaming, rowsNaming } from '../../../test/schema-facts.ts';
 import { seedContact, seedTenant, seedTicket } from '../../../test/seed.ts';
 import { expectSearches, sliceBesideAnotherWrite, slicePlans } from '../../../test/slices.ts';
 import { inSlices } from '../../db/slices.ts';
@@ -49,18 +48,9 @@ describe.each(DIALECTS)('deleting a contact with its tickets on %s', (dialect) =
   }
 
   /** For each foreign key of the schema to contacts, tickets, messages or flow runs: its rows naming one of `ids`. */
-  async function naming(ids: { contact: number[]; tickets: number[]; messages: number[]; runs: number[] }) {
-    const parents = { contacts: ids.contact, tickets: ids.tickets, messages: ids.messages, flow_runs: ids.runs } as Record<string, number[]>;
-    const out: Record<string, number> = {};
-    for (const key of await foreignKeys(t)) {
-      const named = parents[key.references];
-      if (!named || named.length === 0) continue;
-      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(key.table)} WHERE ${sql.ref(key.columns[0]!)} IN (${sql.join(named)})`.execute(t.db);
-      out[`${key.table}.${key.columns[0]}`] = Number(rows[0]!.n);
-    }
-    return out;
-  }
-  const none = (counts: Record<string, number>) => Object.fromEntries(Object.keys(counts).map((k) => [k, 0]));
+  const naming = (ids: { contact: number[]; tickets: number[]; messages: number[]; runs: number[] }) =>
+    rowsNaming(t, { contacts: ids.contact, tickets: ids.tickets, messages: ids.messages, flow_runs: ids.runs });
+  const none = noneNaming;
   const ticketsOf = async (contactId: number) => (await t.db.selectFrom('tickets').select('id').where('contactId', '=', contactId).execute()).length;
 
   it("deletes a contact's tickets a slice at a time, what names them first, other writes in between; another company's id touches nothing", async () => {

@@ -4,10 +4,9 @@
 // being the list; no session starts on it while its keys go; a delete cut short finishes when asked
 // again.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
-import { foreignKeys } from '../../../test/schema-facts.ts';
+import { noneNaming, rowsNaming } from '../../../test/schema-facts.ts';
 import { seedTenant } from '../../../test/seed.ts';
 import { expectSearches, sliceBesideAnotherWrite, slicePlans } from '../../../test/slices.ts';
 import { inSlices } from '../../db/slices.ts';
@@ -47,15 +46,8 @@ describe.each(DIALECTS)('deleting a connection on %s', (dialect) => {
   }
 
   /** For each foreign key of the schema to whatsapps: its rows that name `id`. */
-  async function naming(id: number) {
-    const out: Record<string, number> = {};
-    for (const key of (await foreignKeys(t)).filter((k) => k.references === 'whatsapps')) {
-      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(key.table)} WHERE ${sql.ref(key.columns[0]!)} = ${id}`.execute(t.db);
-      out[`${key.table}.${key.columns[0]}`] = Number(rows[0]!.n);
-    }
-    return out;
-  }
-  const none = (counts: Record<string, number>) => Object.fromEntries(Object.keys(counts).map((k) => [k, 0]));
+  const naming = (id: number) => rowsNaming(t, { whatsapps: [id] });
+  const none = noneNaming;
   const keysOf = async (id: number) => (await t.db.selectFrom('baileysKeys').select('keyId').where('whatsappId', '=', id).execute()).length;
 
   it("wipes a deleted connection's keys a slice at a time, other writes in between; another company's id and a live connection's keys are left alone", async () => {
