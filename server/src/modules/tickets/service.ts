@@ -141,7 +141,9 @@ export async function emptyTicketSlice(tx: Tx, companyId: number, ticketId: numb
   // The ids first (db/slices.ts says why).
   const ids = (await t.selectFrom('messages').select('messages.id').where('messages.ticketId', '=', ticketId).limit(limit).execute()).map((r) => r.id);
   if (ids.length === 0) return 0;
-  await t.updateTable('messages').set({ quotedMsgId: null, ...bumpVersion() }).where('messages.ticketId', '!=', ticketId).where('messages.quotedMsgId', 'in', ids).execute();
+  // Found by the quote (db/tenant.ts `check`): by the company's index SQLite walked every message of
+  // the company, in every slice.
+  await tenant(tx.db, companyId, 'check').updateTable('messages').set({ quotedMsgId: null, ...bumpVersion() }).where('messages.ticketId', '!=', ticketId).where('messages.quotedMsgId', 'in', ids).execute();
   await t.deleteFrom('messages').where('messages.id', 'in', ids).execute();
   tx.effects.poke(companyId);
   return ids.length;

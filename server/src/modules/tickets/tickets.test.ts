@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { newNumber, setupDesk } from '../../../test/conversation.ts';
 import { loginAs, seedContact, seedTenant, seedTicket, seedUser } from '../../../test/seed.ts';
-import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
+import { expectSearches, sliceBesideAnotherWrite, slicePlans } from '../../../test/slices.ts';
 import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
 import { emptyTicketSlice } from './service.ts';
@@ -110,6 +110,13 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
 
     await inSlices(t.deps, (tx, limit) => emptyTicketSlice(tx, other.company.id, old.id, limit), 2);
     expect(await left()).toBe(5);
+    // On SQLite each statement of a slice searches an index: the quotes' release once walked every
+    // message of the company. A spare ticket's slice, which finds messages and a quote of one.
+    const spare = await seedTicket(t, desk.companyId, { contactId: contact.id, status: 'closed' });
+    const quoted = await db.insertInto('messages', { wid: `spare-${spare.id}`, ticketId: spare.id, contactId: contact.id, body: 'spare' }).returning('messages.id').executeTakeFirstOrThrow();
+    await db.insertInto('messages', { wid: `spare-reply-${later.id}`, ticketId: later.id, contactId: contact.id, body: 'about spare', quotedMsgId: quoted.id }).execute();
+    const plans = await slicePlans(t, (tx, limit) => emptyTicketSlice(tx, desk.companyId, spare.id, limit), 2);
+    if (dialect === 'sqlite') expectSearches(plans);
 
     await sliceBesideAnotherWrite(t, other.company.id, (tx, limit) => emptyTicketSlice(tx, desk.companyId, old.id, limit), async () => (await left()) > 0);
     expect(await left()).toBe(0);
