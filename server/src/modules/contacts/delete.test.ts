@@ -2,6 +2,8 @@
 // with what hangs on them, a slice per write, then the contact. Every row that named the contact
 // or its tickets goes, the foreign keys of the schema being the list; other contacts and companies
 // keep theirs; a delete cut short finishes when asked again.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { noneNaming, rowsNaming } from '../../../test/schema-facts.ts';
@@ -10,6 +12,8 @@ import { expectSearches, sliceBesideAnotherWrite, slicePlans } from '../../../te
 import { inSlices } from '../../db/slices.ts';
 import { tenant } from '../../db/tenant.ts';
 import { write } from '../../db/write.ts';
+import { waitFor } from '../../channels/testing.ts';
+import { saveTicketMedia } from '../media/storage.ts';
 import { deleteContact, deleteContactTicketsSlice, emptyContactSlice } from './service.ts';
 
 describe.each(DIALECTS)('deleting a contact with its tickets on %s', (dialect) => {
@@ -124,6 +128,40 @@ describe.each(DIALECTS)('deleting a contact with its tickets on %s', (dialect) =
     await write(t.deps, (tx) => deleteContact(tx, actor, late.contact.id));
     const lateGone = await naming(late.ids);
     expect(lateGone).toEqual(none(lateGone));
+  });
+
+  it("a quote of the contact's messages in another ticket lets go with a new version; its tickets' media folders go", async () => {
+    const { company, admin, adminSession } = await seedTenant(t);
+    const db = tenant(t.db, company.id);
+    const elsewhere = await seedTicket(t, company.id, { contactId: (await seedContact(t, company.id)).id });
+    const folderOf = (ticketId: number) => path.join(t.deps.config.mediaDir, String(company.id), 'tickets', String(ticketId));
+    /** A contact whose one ticket holds a file, and a message of another ticket quoting its message. */
+    const quotedContact = async () => {
+      const busy = await busyContact(company.id, 1);
+      await saveTicketMedia(t.deps.config.mediaDir, company.id, busy.ids.tickets[0]!, { data: Buffer.from('%PDF-1.4'), fileName: 'a.pdf', mimeType: 'application/pdf', mediaType: 'application', kind: 'document' });
+      const reply = await db
+        .insertInto('messages', { wid: `quote-${busy.ids.messages[0]}`, ticketId: elsewhere.id, contactId: elsewhere.contactId, body: 'about that', quotedMsgId: busy.ids.messages[0]! })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      expect(existsSync(folderOf(busy.ids.tickets[0]!))).toBe(true);
+      return { busy, reply };
+    };
+    const replyNow = (id: number) => db.selectFrom('messages').select(['body', 'quotedMsgId', 'version']).where('messages.id', '=', id).executeTakeFirstOrThrow();
+
+    // Through the route (the slices).
+    const sliced = await quotedContact();
+    expect((await t.request('DELETE', `/contacts/${sliced.busy.contact.id}`, { token: adminSession.token })).status).toBe(200);
+    expect(await replyNow(sliced.reply.id)).toEqual({ body: 'about that', quotedMsgId: null, version: sliced.reply.version + 1 });
+    await waitFor(async () => existsSync(folderOf(sliced.busy.ids.tickets[0]!)), (exists) => !exists);
+
+    // The contact's own write alone (tickets opened after the slices): the same.
+    const late = await quotedContact();
+    const actor = { userId: admin.id, companyId: company.id, profile: 'admin' as const, super: false, sessionId: 'test' };
+    await write(t.deps, (tx) => deleteContact(tx, actor, late.busy.contact.id));
+    expect(await replyNow(late.reply.id)).toEqual({ body: 'about that', quotedMsgId: null, version: late.reply.version + 1 });
+    await waitFor(async () => existsSync(folderOf(late.busy.ids.tickets[0]!)), (exists) => !exists);
+    // The other ticket's own folder was never touched.
+    expect(await db.selectFrom('tickets').select('tickets.id').where('tickets.id', '=', elsewhere.id).execute()).toHaveLength(1);
   });
 
   it('a whole run of ticket slices: every statement searches an index on SQLite, and the contact then goes', async () => {

@@ -2,14 +2,16 @@
 // (`Tx`, DESIGN §12) and the Actor, and poke the company once it commits: a contact travels with
 // its tickets in the client view, and the contact list refetches on a poke.
 import { AppError, type Contact, type ContactCreateInput, type ContactUpdateInput } from '@zapdesk/sync';
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { change, emit } from '../../events/emit.ts';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
+import { removeTicketMedia } from '../media/storage.ts';
 import { releaseTicketChildren } from '../tickets/children.ts';
 import { toContactDto } from './dto.ts';
 import { findContact } from './queries.ts';
@@ -100,7 +102,10 @@ export async function emptyContactSlice(tx: Tx, companyId: number, contactId: nu
   const itsTickets = t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId);
   // The ids first (db/slices.ts says why).
   const own = (await t.selectFrom('messages').select('messages.id').where('messages.ticketId', 'in', itsTickets).limit(limit).execute()).map((r) => r.id);
-  if (own.length > 0) await t.deleteFrom('messages').where('messages.id', 'in', own).execute();
+  if (own.length > 0) {
+    await releaseQuotes(tx, companyId, own, itsTickets);
+    await t.deleteFrom('messages').where('messages.id', 'in', own).execute();
+  }
   let left = limit - own.length;
   if (left > 0) left -= await releaseSaidElsewhere(tx, companyId, contactId, left);
   if (left < limit) tx.effects.poke(companyId);
@@ -117,6 +122,22 @@ async function releaseSaidElsewhere(tx: Tx, companyId: number, contactId: number
   const ids = rows.map((r) => r.id);
   if (ids.length > 0) await tenant(tx.db, companyId).updateTable('messages').set({ contactId: null, ...bumpVersion() }).where('messages.id', 'in', ids).execute();
   return ids.length;
+}
+
+/**
+ * Messages of other tickets that quote one of `messages` (going with `tickets`) let go of the quote
+ * with a version bump, as emptyTicketSlice does: the foreign key's own `set null` would change them
+ * unseen by sync, and the chat would keep showing a quote of a message that no longer exists.
+ */
+async function releaseQuotes(tx: Tx, companyId: number, messages: number[] | SelectQueryBuilder<DB, 'messages', { id: number }>, tickets: SelectQueryBuilder<DB, 'tickets', { id: number }>): Promise<void> {
+  await tenant(tx.db, companyId, 'check').updateTable('messages').set({ quotedMsgId: null, ...bumpVersion() }).where('messages.quotedMsgId', 'in', messages).where('messages.ticketId', 'not in', tickets).execute();
+}
+
+/** Their media folders go after the commit (a ticket's files live in a folder of its own). */
+function removeMediaOf(tx: Tx, companyId: number, ticketIds: number[]): void {
+  if (ticketIds.length === 0) return;
+  const { mediaDir } = tx.config;
+  tx.effects.afterCommit(() => Promise.all(ticketIds.map((id) => removeTicketMedia(mediaDir, companyId, id))));
 }
 
 /**
@@ -150,6 +171,7 @@ export async function deleteContactTicketsSlice(tx: Tx, companyId: number, conta
     // Nothing names these any more: each one's delete cascades only to messages that came meanwhile.
     const gone = tickets.slice(0, left);
     await t.deleteFrom('tickets').where('tickets.id', 'in', gone).execute();
+    removeMediaOf(tx, companyId, gone);
     left -= gone.length;
   }
   if (left < limit) tx.effects.poke(companyId);
@@ -172,7 +194,10 @@ export async function deleteContact(tx: Tx, actor: Actor, contactId: number): Pr
   // are the tickets opened meanwhile; a schedule naming one lets go of it seen by sync.
   const late = t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId);
   await tenant(tx.db, actor.companyId, 'check').updateTable('schedules').set({ ticketId: null, ...bumpVersion() }).where('schedules.ticketId', 'in', late).execute();
+  await releaseQuotes(tx, actor.companyId, t.selectFrom('messages').select('messages.id').where('messages.ticketId', 'in', late), late);
+  const lateIds = (await late.execute()).map((r) => r.id);
   await t.deleteFrom('tickets').where('tickets.contactId', '=', contactId).execute();
+  removeMediaOf(tx, actor.companyId, lateIds);
   const result = await t.deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
   tx.effects.poke(actor.companyId);
