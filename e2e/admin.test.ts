@@ -1,7 +1,9 @@
 // The admin screens in a real Chromium against the real server (issue 6): pairing a simulator
-// connection through the live QR modal, a queue with a chatbot option, the dashboard's counters,
+// connection through the live QR modal (and one whose delete was cut short), a queue with a chatbot option, the dashboard's counters,
 // the language switch, the top bar's popovers and badges, and the gates around these pages.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { write } from '../server/src/db/write.ts';
+import { beginConnectionDelete } from '../server/src/modules/whatsapps/service.ts';
 import { ADMIN_PASSWORD, apiAs, DEMO, login, newPage, shot, startE2E, type E2E } from './harness.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -87,6 +89,11 @@ describe('admin screens', () => {
     await qr.getByRole('button', { name: 'Close' }).click();
     await row.getByRole('button', { name: 'QR code: Front desk' }).waitFor();
 
+    // A delete cut short (its first write done, as a server stopped there leaves it): the row says
+    // so as the change syncs, offers no session action and no edit, and Delete finishes it.
+    await write(e2e.server.deps, (tx) => beginConnectionDelete(tx, demo.id, id));
+    await row.getByText('Being deleted', { exact: true }).last().waitFor();
+    expect(await row.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? b.textContent))).toEqual(['Delete Front desk']);
     await row.getByRole('button', { name: 'Delete Front desk' }).click();
     await page.getByRole('dialog', { name: 'Delete connection' }).getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });

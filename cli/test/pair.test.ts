@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/src/server.ts';
+import { write } from '../../server/src/db/write.ts';
+import { beginConnectionDelete } from '../../server/src/modules/whatsapps/service.ts';
 import { inPty, login, startTestServer, tempConfigHome, zapdesk } from './helpers.ts';
 
 let server: RunningServer;
@@ -83,5 +85,18 @@ describe('zapdesk connections pair', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain(`connection ${id}: qrcode (QR 1)`);
     expect(run).toMatchObject({ code: 1, stdout: '' });
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Connected before) did not pair: TIMEOUT`);
+  });
+
+  it('list says a connection whose delete was cut short is being deleted', async () => {
+    const id = await addConnection('Cut short');
+    const { companyId } = await server.deps.db.selectFrom('whatsapps').select('companyId').where('id', '=', id).executeTakeFirstOrThrow();
+    // As a delete that stopped after its first write leaves it (the slices and the row still to go).
+    await write(server.deps, (tx) => beginConnectionDelete(tx, companyId, id));
+    const list = await zapdesk(['connections', 'list'], { home });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.split('\n').find((l) => l.includes('Cut short'))).toMatch(/DISCONNECTED \(being deleted\)/);
+    const rows = JSON.parse((await zapdesk(['connections', 'list', '--json'], { home })).stdout) as { id: number; deleting: boolean }[];
+    expect(rows.find((c) => c.id === id)).toMatchObject({ status: 'DISCONNECTED', deleting: true });
+    expect(rows.filter((c) => c.id !== id).every((c) => !c.deleting)).toBe(true);
   });
 });

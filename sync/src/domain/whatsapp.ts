@@ -69,6 +69,7 @@ export const connectionSchema = z.object({
   name: z.string(),
   status: z.enum(CONNECTION_STATUSES).describe('qrcode: waiting for the QR code to be scanned; CONNECTED: working'),
   isDefault: z.boolean().describe('The connection new tickets and messages use when none is named; one per company'),
+  deleting: z.boolean().describe('Its delete began and did not finish (the server stopped midway): its session stays down, and it can only be deleted again, which finishes it'),
   qrcode: z.string().optional().describe('The QR code to scan while status is qrcode (empty otherwise); left out with session=0'),
   retries: z.number().int().optional().describe('QR codes shown so far in this pairing attempt; left out with session=0'),
   number: z.string().nullable().describe('The WhatsApp number once paired'),

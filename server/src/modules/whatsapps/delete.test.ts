@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
+import { pullValue } from '../../../test/read-model.ts';
 import { noneNaming, rowsNaming } from '../../../test/schema-facts.ts';
 import { seedTenant } from '../../../test/seed.ts';
 import { expectSearches, sliceBesideAnotherWrite, slicePlans } from '../../../test/slices.ts';
@@ -99,7 +100,7 @@ describe.each(DIALECTS)('deleting a connection on %s', (dialect) => {
     // Paired on the simulator: a live session holding its credentials.
     expect((await t.request('POST', `/whatsappsession/${id}`, { token })).body.status).toBe('qrcode');
     expect((await t.request('POST', `/simulator/connections/${id}/scan`, { token })).status).toBe(200);
-    expect((await t.request('GET', `/whatsapp/${id}`, { token })).body.status).toBe('CONNECTED');
+    expect((await t.request('GET', `/whatsapp/${id}`, { token })).body).toMatchObject({ status: 'CONNECTED', deleting: false });
     await tenant(t.db, company.id).insertInto('baileysKeys', Array.from({ length: 5 }, (_, i) => ({ whatsappId: id, type: 'session', keyId: `s${i}`, value: 'v' }))).execute();
 
     // Cut short, as a process that died there leaves it: marked, its session ended keeping its
@@ -110,6 +111,9 @@ describe.each(DIALECTS)('deleting a connection on %s', (dialect) => {
     expect(await keysOf(id)).toBe(5);
     expect(await write(t.deps, (tx) => wipeConnectionKeysSlice(tx, company.id, id, 2))).toBe(2);
     expect(await keysOf(id)).toBe(3);
+    // It says so, over REST and in the synced view (one mapper): the web and the CLI show it.
+    expect((await t.request('GET', `/whatsapp/${id}`, { token })).body).toMatchObject({ status: 'DISCONNECTED', deleting: true });
+    expect(await pullValue(t, token, `connection/${id}`)).toMatchObject({ status: 'DISCONNECTED', deleting: true });
 
     // Nothing pairs over the keys left: every session command is refused, and boot skips it even if
     // its status said live.

@@ -30,6 +30,7 @@ export function toConnectionDto(row: Selectable<Whatsapps>, queues: ConnectionQu
     name: row.name,
     status: row.status as ConnectionStatusValue,
     isDefault: row.isDefault === 1,
+    deleting: row.deletingSince !== null,
     number: row.number,
     provider: row.provider as ConnectionProvider,
     greetingMessage: row.greetingMessage,

@@ -97,16 +97,16 @@ export function Component() {
                   <span className="block text-xs text-muted">{c.number ?? t(`connections.providers.${c.provider}`, { defaultValue: c.provider })}</span>
                   {/* On phones the status folds into the name. */}
                   <span className="mt-1 block sm:hidden">
-                    <Badge tone={statusTone(c.status)}>{t(`connections.statuses.${c.status}`, { defaultValue: c.status })}</Badge>
+                    <StatusBadge connection={c} />
                   </span>
                 </Td>
                 <Td className="hidden sm:table-cell">
-                  <Badge tone={statusTone(c.status)}>{t(`connections.statuses.${c.status}`, { defaultValue: c.status })}</Badge>
+                  <StatusBadge connection={c} />
                 </Td>
                 {mayAct && (
                   <Td>
                     <span className="flex flex-wrap gap-1.5">
-                      {sessionActions(c.status).map((action) => (
+                      {sessionActions(c.status, c.deleting).map((action) => (
                         <Button
                           key={action}
                           variant={action === 'disconnect' ? 'secondary' : action === 'qr' ? 'primary' : 'secondary'}
@@ -126,7 +126,7 @@ export function Component() {
                 <Td className="hidden md:table-cell">{c.isDefault ? <Badge tone="brand">{t('connections.default')}</Badge> : <span className="text-muted">—</span>}</Td>
                 {mayEdit && (
                   <Td className="text-right whitespace-nowrap">
-                    <IconButton icon="edit" label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)} />
+                    {!c.deleting && <IconButton icon="edit" label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)} />}
                     <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => setConfirming({ kind: 'delete', connection: c })} />
                   </Td>
                 )}
@@ -157,4 +157,11 @@ export function Component() {
       />
     </Page>
   );
+}
+
+/** The session's status, or that a delete of the connection was cut short (deleting it again finishes it). */
+function StatusBadge({ connection: c }: { connection: Connection }) {
+  const { t } = useTranslation();
+  if (c.deleting) return <Badge tone="danger">{t('connections.beingDeleted')}</Badge>;
+  return <Badge tone={statusTone(c.status)}>{t(`connections.statuses.${c.status}`, { defaultValue: c.status })}</Badge>;
 }

@@ -11,6 +11,8 @@ describe('session actions by status (spec/03 §2)', () => {
   it('offers disconnect when connected, pairing or timed out, and a disabled connecting button while opening', () => {
     for (const s of ['CONNECTED', 'PAIRING', 'TIMEOUT']) expect(sessionActions(s)).toEqual(['disconnect']);
     expect(sessionActions('OPENING')).toEqual(['connecting']);
+    // A delete cut short: no session action whatever the status (the server refuses them).
+    for (const s of ['DISCONNECTED', 'qrcode', 'CONNECTED', 'OPENING']) expect(sessionActions(s, true)).toEqual([]);
   });
 
   it('has an action for every status the server writes, none for an unknown one', () => {

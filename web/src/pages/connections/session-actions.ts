@@ -3,8 +3,12 @@ import type { Connection, ConnectionStatusValue } from '@zapdesk/sync';
 
 export type SessionAction = 'tryAgain' | 'newQr' | 'qr' | 'disconnect' | 'connecting';
 
-/** The action buttons of one row; `connecting` is shown disabled. */
-export function sessionActions(status: string): SessionAction[] {
+/**
+ * The action buttons of one row; `connecting` is shown disabled. None while a delete of it is cut
+ * short (`deleting`): the server refuses to start its session until the delete is finished.
+ */
+export function sessionActions(status: string, deleting = false): SessionAction[] {
+  if (deleting) return [];
   switch (status as ConnectionStatusValue) {
     case 'DISCONNECTED':
       return ['tryAgain', 'newQr'];

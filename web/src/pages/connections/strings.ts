@@ -19,6 +19,7 @@ export const strings = defineStrings('connections', {
     providers: { beta: 'WhatsApp', simulator: 'Simulator' },
     token: 'Messages API token',
     tokenHint: 'Leave empty to generate one.',
+    beingDeleted: 'Being deleted',
     statuses: {
       qrcode: 'Waiting for QR scan',
       PAIRING: 'Pairing',
@@ -76,6 +77,7 @@ export const strings = defineStrings('connections', {
     providers: { beta: 'WhatsApp', simulator: 'Simulador' },
     token: 'Token da API de mensagens',
     tokenHint: 'Deixe vazio para gerar um.',
+    beingDeleted: 'Sendo excluída',
     statuses: {
       qrcode: 'Aguardando leitura do QR',
       PAIRING: 'Pareando',
@@ -133,6 +135,7 @@ export const strings = defineStrings('connections', {
     providers: { beta: 'WhatsApp', simulator: 'Simulador' },
     token: 'Token de la API de mensajes',
     tokenHint: 'Déjelo vacío para generar uno.',
+    beingDeleted: 'Eliminándose',
     statuses: {
       qrcode: 'Esperando el escaneo del QR',
       PAIRING: 'Emparejando',
