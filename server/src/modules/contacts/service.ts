@@ -129,7 +129,7 @@ async function releaseSaidElsewhere(tx: Tx, companyId: number, contactId: number
  * with a version bump, as emptyTicketSlice does: the foreign key's own `set null` would change them
  * unseen by sync, and the chat would keep showing a quote of a message that no longer exists.
  */
-async function releaseQuotes(tx: Tx, companyId: number, messages: number[] | SelectQueryBuilder<DB, 'messages', { id: number }>, tickets: SelectQueryBuilder<DB, 'tickets', { id: number }>): Promise<void> {
+async function releaseQuotes(tx: Tx, companyId: number, messages: number[] | SelectQueryBuilder<DB, 'messages', { id: number }>, tickets: number[] | SelectQueryBuilder<DB, 'tickets', { id: number }>): Promise<void> {
   await tenant(tx.db, companyId, 'check').updateTable('messages').set({ quotedMsgId: null, ...bumpVersion() }).where('messages.quotedMsgId', 'in', messages).where('messages.ticketId', 'not in', tickets).execute();
 }
 
@@ -191,13 +191,15 @@ export async function deleteContact(tx: Tx, actor: Actor, contactId: number): Pr
   while ((await releaseSaidElsewhere(tx, actor.companyId, contactId, 1_000)) === 1_000);
   // Its tickets first (their messages cascade with them): left to the contact's own cascade, the
   // database may null those messages' sender before deleting them, a change sync cannot see. These
-  // are the tickets opened meanwhile; a schedule naming one lets go of it seen by sync.
-  const late = t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId);
-  await tenant(tx.db, actor.companyId, 'check').updateTable('schedules').set({ ticketId: null, ...bumpVersion() }).where('schedules.ticketId', 'in', late).execute();
-  await releaseQuotes(tx, actor.companyId, t.selectFrom('messages').select('messages.id').where('messages.ticketId', 'in', late), late);
-  const lateIds = (await late.execute()).map((r) => r.id);
+  // are the tickets opened meanwhile (a few), read once; a schedule naming one lets go of it seen by
+  // sync, and so does a quote of their messages in another ticket.
+  const late = (await t.selectFrom('tickets').select('tickets.id').where('tickets.contactId', '=', contactId).execute()).map((r) => r.id);
+  if (late.length > 0) {
+    await tenant(tx.db, actor.companyId, 'check').updateTable('schedules').set({ ticketId: null, ...bumpVersion() }).where('schedules.ticketId', 'in', late).execute();
+    await releaseQuotes(tx, actor.companyId, t.selectFrom('messages').select('messages.id').where('messages.ticketId', 'in', late), late);
+    removeMediaOf(tx, actor.companyId, late);
+  }
   await t.deleteFrom('tickets').where('tickets.contactId', '=', contactId).execute();
-  removeMediaOf(tx, actor.companyId, lateIds);
   const result = await t.deleteFrom('contacts').where('contacts.id', '=', contactId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw new AppError('ERR_NO_CONTACT_FOUND');
   tx.effects.poke(actor.companyId);
