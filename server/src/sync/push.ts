@@ -14,7 +14,7 @@ import { attempt, writeInOrder, type Reader, type Settled, type Tx } from '../db
 import { parseWith } from '../http/validate.ts';
 import { serverMutators, type MutatorContext } from './mutators.ts';
 import { selectClientRow, updateLastMutationId } from './push-queries.ts';
-import { claimClientGroup } from './store.ts';
+import { claimClientGroup } from './cvr-writer.ts';
 import { MAX_ERRORS } from './views/mutation-errors.ts';
 
 const mutationSchema = z.object({

@@ -1,46 +1,19 @@
-// The sync bookkeeping tables: client groups, clients, CVRs and the company watermark, plus the
-// in-process caches in front of them. Everything here is per company through tenant(), except
-// the one lookup of a client group by id, which must see a foreign group in order to refuse it.
+// The sync bookkeeping tables: client groups, clients, CVRs and the company watermark, read here
+// with the in-process caches in front of them; their writes go through a CvrWriter
+// (cvr-writer.ts), on this thread or, for the read worker, on the thread holding the writer.
+// Everything is per company through tenant(), except the one lookup of a client group by id, which
+// must see a foreign group in order to refuse it.
 import { AppError } from '@zapdesk/sync';
-import { sql } from 'kysely';
 import type { Actor } from '../context.ts';
-import { runFirst, transactionFirst, type Database, type Dialect } from '../db/database.ts';
-import { prepare, prepareAcrossCompanies } from '../db/prepared.ts';
+import type { Database, Dialect } from '../db/database.ts';
+import { prepare } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
+import { claimClientGroup, createCvrWriter, CVRS_KEPT, LISTING_GRACE_MS, type CvrWriter } from './cvr-writer.ts';
 import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
 import { chunk } from './views/types.ts';
 
-/** CVRs kept per client group: the current one plus a few a slow tab may still name. */
-export const CVRS_KEPT = 4;
-
-export type ClientGroup = { id: string; userId: number; companyId: number; cvrVersion: number };
-
-/** The client group, created for the actor when new; a group of another user or company is refused. */
-export async function claimClientGroup(db: Database, actor: Actor, id: string): Promise<ClientGroup> {
-  const find = async () => (await selectClientGroup(db, { id })).rows[0];
-  let group = await find();
-  if (!group) {
-    await insertClientGroup(db, { companyId: actor.companyId, id, userId: actor.userId });
-    group = await find();
-  }
-  if (!group || group.userId !== actor.userId || group.companyId !== actor.companyId) {
-    throw new AppError('ERR_NO_PERMISSION', 'This sync client group belongs to another user.');
-  }
-  return group;
-}
-
-// Every push and pull starts here: compiled once (../db/prepared.ts). The group is looked up
-// without the company filter on purpose: a foreign group must be seen to be refused.
-const selectClientGroup = prepareAcrossCompanies((db, p: { id: string }) =>
-  db.selectFrom('replicacheClientGroups').select(['id', 'userId', 'companyId', 'cvrVersion']).where('replicacheClientGroups.id', '=', p.id),
-);
-const insertClientGroup = prepare((db, p: { companyId: number; id: string; userId: number }) =>
-  db
-    .insertInto('replicacheClientGroups')
-    .values({ companyId: p.companyId, id: p.id, userId: p.userId, cvrVersion: 0 })
-    .onConflict((oc) => oc.column('id').doNothing()),
-);
+export { claimClientGroup, CVRS_KEPT } from './cvr-writer.ts';
 
 /** The company's change counters per table (the platform's added in), and their sum: the watermark a CVR is stamped with. */
 export type Watermarks = { total: number; byTable: Map<string, number> };
@@ -92,30 +65,7 @@ class Lru<K, V> {
 
 export type SyncStore = ReturnType<typeof createSyncStore>;
 
-/** A CVR row waiting for the next group commit (see queueSave). */
-type CvrSave = {
-  actor: Actor;
-  groupId: string;
-  baseVersion: number;
-  entries: string;
-  watermark: number;
-  clients: string;
-  /** Set once written, until the transaction commits. */
-  version?: number;
-  resolve(version: number): void;
-  reject(err: unknown): void;
-};
-/** CVR rows written in one transaction at most (a company's pulls after one poke, in slices). */
-const SAVES_PER_COMMIT_MAX = 100;
-
-// A pull stores the listings it names and reads those its CVR names: compiled once per number of
-// rows (../db/prepared.ts).
-const upsertListings = prepare((db, p: { companyId: number; rows: { id: string; entries: string }[]; at: string }) =>
-  db
-    .insertInto('replicacheListings')
-    .values(p.rows.map((r) => ({ companyId: p.companyId, id: r.id, entries: r.entries, usedAt: p.at })))
-    .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: p.at })),
-);
+// A pull reads the listings its CVR names: compiled once per number of rows (../db/prepared.ts).
 const selectListings = prepare((db, p: { companyId: number; ids: string[] }) =>
   db
     .selectFrom('replicacheListings')
@@ -126,12 +76,15 @@ const selectListings = prepare((db, p: { companyId: number; ids: string[] }) =>
 
 /** How long an instance relies on a listing row it wrote or touched without touching it again. */
 export const LISTING_TRUST_MS = 5 * 60_000;
-/** Garbage collection spares listing rows touched this recently (well above LISTING_TRUST_MS). */
-export const LISTING_GRACE_MS = 30 * 60_000;
 /** How often one instance collects a company's unreferenced listings (after a save). */
 export const LISTING_GC_INTERVAL_MS = 10 * 60_000;
 
-export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string, data?: Record<string, unknown>): void } };
+export type SyncStoreOptions = {
+  gcIntervalMs?: number;
+  log?: { warn(msg: string, data?: Record<string, unknown>): void };
+  /** Where the store's writes go (default: this handle's own writer). */
+  writer?: CvrWriter;
+};
 
 /**
  * CVRs by (group, version) are immutable apart from the watermark, which only moves forward, so
@@ -143,6 +96,7 @@ export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string
  */
 export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreOptions = {}) {
   const sqls = pullStatements(dialect);
+  const writer = opts.writer ?? createCvrWriter(db, dialect);
   const cvrs = new Lru<string, Cvr>(5000);
   // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
@@ -175,16 +129,10 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       else fresh.set(key, l);
     }
     if (fresh.size) {
-      const at = new Date(now).toISOString();
-      const rowsToStore = [...fresh.values()];
-      // The parts and the list together: one statement, or past 200 rows a transaction of one per 200.
-      const params = (rows: Listing[]) => ({ companyId, rows: rows.map((l) => ({ id: l.id!, entries: storedText(l) })), at });
-      const upsert = async (trx: Database) => {
-        for (const rows of chunk(rowsToStore, 200)) await upsertListings(trx, params(rows));
-      };
-      // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
-      // On SQLite one statement goes ahead of the writes waiting for the writer: a pull waits for it.
-      const flying = (dialect === 'postgres' || rowsToStore.length > 200 ? bookkeepingTransaction(upsert) : runFirst(db, upsertListings.compiled(db, params(rowsToStore))).then(() => undefined))
+      // The parts and the list together; a row written for a pull that then fails is an orphan the collection removes.
+      const rows = [...fresh.values()].map((l) => ({ id: l.id!, entries: storedText(l) }));
+      const flying = writer
+        .storeListings(companyId, rows)
         .then(() => {
           for (const key of fresh.keys()) stored.set(key, now);
         })
@@ -244,88 +192,6 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
 
   const gcIntervalMs = opts.gcIntervalMs ?? LISTING_GC_INTERVAL_MS;
 
-  async function bumpGroupVersion(trx: Database, companyId: number, groupId: string, baseVersion: number, now: string) {
-    const rows = await sqls.bumpGroupVersion(trx, baseVersion, baseVersion, now, companyId, groupId);
-    return rows[0] === undefined ? undefined : Number(rows[0].cvrVersion);
-  }
-
-  /**
-   * Writes the CVR rows of several saves (each group at most once) under their groups' next
-   * versions, in the caller's transaction, and drops the old ones: three statements for them all.
-   * Returns the versions in the order of `saves`.
-   */
-  async function writeCvrs(trx: Database, saves: CvrSave[], at: string): Promise<number[]> {
-    const n = saves.length;
-    const bumped = await sqls.bumpGroupVersions(n)(trx, ...saves.flatMap((s) => [s.actor.companyId, s.groupId, s.baseVersion]), at);
-    const next = new Map(bumped.map((r) => [r.id, Number(r.cvrVersion)]));
-    const versions: number[] = [];
-    for (const { actor, groupId, baseVersion } of saves) {
-      let version = next.get(groupId);
-      if (version === undefined) {
-        // The group row is gone (its owner was cached): claim it anew, then bump.
-        owners.delete(groupId);
-        await claimClientGroup(trx, actor, groupId);
-        version = (await bumpGroupVersion(trx, actor.companyId, groupId, baseVersion, at))!;
-      }
-      versions.push(version);
-    }
-    await sqls.insertCvrs(n)(trx, ...saves.flatMap((s, i) => [s.actor.companyId, s.groupId, versions[i], s.entries, s.watermark, s.clients, at, at]));
-    await sqls.deleteOldCvrsOf(n)(trx, ...saves.flatMap((s, i) => [s.actor.companyId, s.groupId, versions[i]! - CVRS_KEPT]));
-    return versions;
-  }
-
-  /**
-   * A transaction for sync bookkeeping (CVR and listing rows). On PostgreSQL its commit does not
-   * wait for the WAL flush: a CVR lost in a crash is one the client's cookie names and the server
-   * no longer has, which the pull answers with a full resync (pull.ts step 3), and a CVR whose
-   * listing is lost counts as lost; durability would buy nothing here but a flush per pull (~3 ms).
-   * The WAL keeps its order, so a CVR never outlives the listing written before it.
-   */
-  function bookkeepingTransaction<T>(work: (trx: Database) => Promise<T>): Promise<T> {
-    // On SQLite it goes ahead of the writes waiting for the writer: a pull waits for it.
-    return transactionFirst(db, async (trx) => {
-      if (dialect === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-      return work(trx);
-    });
-  }
-
-  // Group commit of CVR rows: after a poke, the pulls of a whole company reach their save within
-  // one turn of the event loop; their rows are written in one transaction (one commit, and three
-  // statements per round of distinct groups, instead of a transaction of three each). Should that
-  // transaction fail, each save runs again alone, so a pull fails only of its own error.
-  let queued: CvrSave[] = [];
-  function flushSaves() {
-    const batch = queued;
-    queued = [];
-    const at = new Date().toISOString();
-    const alone = (save: CvrSave) => bookkeepingTransaction((trx) => writeCvrs(trx, [save], at)).then(([v]) => save.resolve(v!), save.reject);
-    if (batch.length === 1) return void alone(batch[0]!);
-    // Two pulls of one group (a poke's run and the client's own pull) go in successive rounds.
-    const rounds: CvrSave[][] = [];
-    const seen = new Map<string, number>();
-    for (const save of batch) {
-      const round = seen.get(save.groupId) ?? 0;
-      seen.set(save.groupId, round + 1);
-      (rounds[round] ??= []).push(save);
-    }
-    bookkeepingTransaction(async (trx) => {
-      for (const round of rounds) {
-        const versions = await writeCvrs(trx, round, at);
-        round.forEach((save, i) => (save.version = versions[i]));
-      }
-    }).then(
-      () => batch.forEach((save) => save.resolve(save.version!)),
-      () => batch.forEach(alone),
-    );
-  }
-  function queueSave(save: Omit<CvrSave, 'resolve' | 'reject' | 'version'>): Promise<number> {
-    return new Promise((resolve, reject) => {
-      if (queued.length === 0) setImmediate(flushSaves);
-      queued.push({ ...save, resolve, reject });
-      if (queued.length >= SAVES_PER_COMMIT_MAX) flushSaves();
-    });
-  }
-
   const store = {
     /**
      * The change counters, the group's clients' lastMutationIDs and (given a session) the session's
@@ -342,7 +208,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     async claimGroup(actor: Actor, id: string): Promise<void> {
       const owner = owners.get(id);
       if (!owner) {
-        const group = await claimClientGroup(db, actor, id);
+        const group = await claimClientGroup(db, actor, id, writer.insertGroup);
         owners.set(id, { userId: group.userId, companyId: group.companyId });
         return;
       }
@@ -379,24 +245,24 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     async advanceWatermark(companyId: number, groupId: string, version: number, cvr: Cvr, watermark: number) {
       if (watermark <= cvr.watermark) return;
       cvr.watermark = watermark;
-      await sqls.advanceWatermark(db, watermark, companyId, groupId, version, watermark);
+      await writer.advanceWatermark(companyId, groupId, version, watermark);
     },
 
     /**
      * Stores the next CVR of the group under a fresh version and forgets the old ones. The CVR row
      * is the map view → listing id; a listing this instance does not know to be stored is upserted
      * first (after a change, that is the changed view's, once per company: see ensureStored). Rows
-     * saved in the same turn of the event loop share one transaction (queueSave).
+     * saved in the same turn of the writer's event loop share one transaction (cvr-writer.ts).
      */
     async saveCvr(actor: Actor, groupId: string, baseVersion: number, cvr: Cvr): Promise<number> {
       const { companyId } = actor;
       const entries = encodeRefs(cvr.views);
       const now = Date.now();
       await Promise.all(Object.values(cvr.views).map((listing) => ensureStored(companyId, listing)));
-      const version = await queueSave({ actor, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients) });
+      const version = await writer.saveCvr({ companyId, userId: actor.userId, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients) });
       for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
       cvrs.set(`${groupId}:${version}`, cvr);
-      // Gone from the database with this save (writeCvrs): a cookie naming it resyncs, from memory too.
+      // Gone from the database with this save (cvr-writer.ts): a cookie naming it resyncs, from memory too.
       cvrs.delete(`${groupId}:${version - CVRS_KEPT}`);
       if (now - (lastGc.get(companyId) ?? (lastGc.set(companyId, now), now)) >= gcIntervalMs) {
         lastGc.set(companyId, now);
@@ -407,34 +273,15 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
 
     /**
      * Deletes the company's listing rows that no CVR references and that nobody touched for
-     * `graceMs`. An instance relies on a row only within LISTING_TRUST_MS of touching it, and the
-     * delete re-checks the age, so a listing being saved right now is never taken away.
+     * `graceMs` (cvr-writer.ts), and forgets them here; resolves to how many went.
      */
     async collectGarbage(companyId: number, graceMs = LISTING_GRACE_MS): Promise<number> {
-      const cutoff = new Date(Date.now() - graceMs).toISOString();
-      const t = tenant(db, companyId);
-      const candidates = await t.selectFrom('replicacheListings').select('replicacheListings.id').where('replicacheListings.usedAt', '<', cutoff).execute();
-      if (candidates.length === 0) return 0;
-      const referenced = new Set<string>();
-      for (const r of await t.selectFrom('replicacheCvrs').select('replicacheCvrs.entries').execute()) {
-        for (const id of Object.values(decodeRefs(r.entries).refs)) referenced.add(id);
-      }
-      // The parts of a listing that stays (referenced, or too recent to collect) stay with it.
-      const old = new Set(candidates.map((c) => c.id));
-      for (const r of await t.selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.entries', 'like', '{%').execute()) {
-        if (referenced.has(r.id) || !old.has(r.id)) for (const id of partsOfStored(r.entries) ?? []) referenced.add(id);
-      }
-      const doomed = candidates.map((c) => c.id).filter((id) => !referenced.has(id));
-      let deleted = 0;
-      for (const part of chunk(doomed)) {
-        const res = await t.deleteFrom('replicacheListings').where('replicacheListings.id', 'in', part).where('replicacheListings.usedAt', '<', cutoff).executeTakeFirst();
-        deleted += Number(res.numDeletedRows);
-      }
-      for (const id of doomed) {
+      const deleted = await writer.collectGarbage(companyId, graceMs);
+      for (const id of deleted) {
         stored.delete(`${companyId}:${id}`);
         byId.delete(`${companyId}:${id}`);
       }
-      return deleted;
+      return deleted.length;
     },
 
     /**

@@ -1,0 +1,240 @@
+// The writes of the pull path: a new client group, the listing rows a CVR names, the CVR rows
+// (group commit), a watermark moved forward, the collection of unreferenced listings. They run
+// where the database's writer is (this thread, or the main thread for a pull answered by the read
+// worker: ../reads/), so the store in front of them (store.ts) may live on another thread and
+// reach them as messages: every argument and answer is plain data.
+import { AppError } from '@zapdesk/sync';
+import { sql } from 'kysely';
+import { runFirst, transactionFirst, type Database, type Dialect } from '../db/database.ts';
+import { prepare, prepareAcrossCompanies } from '../db/prepared.ts';
+import { tenant } from '../db/tenant.ts';
+import { decodeRefs, partsOfStored } from './cvr.ts';
+import { pullStatements } from './statements.ts';
+import { chunk } from './views/types.ts';
+
+/** CVRs kept per client group: the current one plus a few a slow tab may still name. */
+export const CVRS_KEPT = 4;
+
+/** Garbage collection spares listing rows touched this recently (well above store.ts LISTING_TRUST_MS). */
+export const LISTING_GRACE_MS = 30 * 60_000;
+
+/** Who owns a client group. */
+export type GroupOwner = { companyId: number; userId: number };
+
+/** A CVR row to store under the group's next version. */
+export type CvrRow = GroupOwner & {
+  groupId: string;
+  /** The version the pull started from (the cookie's): the new one is above it and above the stored one. */
+  baseVersion: number;
+  /** The map view → listing id (cvr.ts encodeRefs). */
+  entries: string;
+  watermark: number;
+  /** The group's clients' lastMutationIDs, as JSON. */
+  clients: string;
+};
+
+export type CvrWriter = {
+  /** Creates the client group for its owner, unless it exists (whoever owns it). */
+  insertGroup(owner: GroupOwner, groupId: string): Promise<void>;
+  /** Upserts a company's listing rows (`entries` their stored text), touching `used_at`. */
+  storeListings(companyId: number, rows: { id: string; entries: string }[]): Promise<void>;
+  /** Stores a CVR under the group's next version and drops the old ones; resolves to that version. */
+  saveCvr(row: CvrRow): Promise<number>;
+  /** Records a newer watermark on a stored CVR (nothing the user sees changed). */
+  advanceWatermark(companyId: number, groupId: string, version: number, watermark: number): Promise<void>;
+  /**
+   * Deletes the company's listing rows that no CVR references and nobody touched for `graceMs`;
+   * resolves to the ids deleted.
+   */
+  collectGarbage(companyId: number, graceMs?: number): Promise<string[]>;
+};
+
+/** CVR rows written in one transaction at most (a company's pulls after one poke, in slices). */
+const SAVES_PER_COMMIT_MAX = 100;
+/** Listing rows per statement. */
+const LISTINGS_PER_STATEMENT = 200;
+
+const insertClientGroup = prepare((db, p: { companyId: number; id: string; userId: number }) =>
+  db
+    .insertInto('replicacheClientGroups')
+    .values({ companyId: p.companyId, id: p.id, userId: p.userId, cvrVersion: 0 })
+    .onConflict((oc) => oc.column('id').doNothing()),
+);
+const upsertListings = prepare((db, p: { companyId: number; rows: { id: string; entries: string }[]; at: string }) =>
+  db
+    .insertInto('replicacheListings')
+    .values(p.rows.map((r) => ({ companyId: p.companyId, id: r.id, entries: r.entries, usedAt: p.at })))
+    .onConflict((oc) => oc.columns(['companyId', 'id']).doUpdateSet({ usedAt: p.at })),
+);
+// A client group is looked up without the company filter on purpose: a foreign group must be seen
+// to be refused (store.ts claimClientGroup).
+const selectClientGroup = prepareAcrossCompanies((db, p: { id: string }) =>
+  db.selectFrom('replicacheClientGroups').select(['id', 'userId', 'companyId', 'cvrVersion']).where('replicacheClientGroups.id', '=', p.id),
+);
+
+export type ClientGroup = GroupOwner & { id: string; cvrVersion: number };
+
+/** The client group, read without the company filter (a foreign one must be seen to be refused). */
+export async function findClientGroup(db: Database, id: string): Promise<ClientGroup | undefined> {
+  return (await selectClientGroup(db, { id })).rows[0];
+}
+
+/**
+ * The client group, created for its owner when new (`create`: this handle's insert, or the
+ * writer's from another thread); a group of another user or company is refused.
+ */
+export async function claimClientGroup(db: Database, owner: GroupOwner, id: string, create?: (owner: GroupOwner, id: string) => Promise<void>): Promise<ClientGroup> {
+  let group = await findClientGroup(db, id);
+  if (!group) {
+    await (create ? create(owner, id) : insertClientGroup(db, { companyId: owner.companyId, id, userId: owner.userId }));
+    group = await findClientGroup(db, id);
+  }
+  if (!group || group.userId !== owner.userId || group.companyId !== owner.companyId) {
+    throw new AppError('ERR_NO_PERMISSION', 'This sync client group belongs to another user.');
+  }
+  return group;
+}
+
+type QueuedSave = CvrRow & {
+  /** Set once written, until the transaction commits. */
+  version?: number;
+  resolve(version: number): void;
+  reject(err: unknown): void;
+};
+
+/** The pull path's writes on the database's writer (see the file's head). */
+export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
+  const sqls = pullStatements(dialect);
+
+  /**
+   * A transaction for sync bookkeeping (CVR and listing rows). On PostgreSQL its commit does not
+   * wait for the WAL flush: a CVR lost in a crash is one the client's cookie names and the server
+   * no longer has, which the pull answers with a full resync (pull.ts step 3), and a CVR whose
+   * listing is lost counts as lost; durability would buy nothing here but a flush per pull (~3 ms).
+   * The WAL keeps its order, so a CVR never outlives the listing written before it.
+   */
+  function bookkeepingTransaction<T>(work: (trx: Database) => Promise<T>): Promise<T> {
+    // On SQLite it goes ahead of the writes waiting for the writer: a pull waits for it.
+    return transactionFirst(db, async (trx) => {
+      if (dialect === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
+  }
+
+  /**
+   * Writes the CVR rows of several saves (each group at most once) under their groups' next
+   * versions, in the caller's transaction, and drops the old ones: three statements for them all.
+   * Returns the versions in the order of `saves`.
+   */
+  async function writeCvrs(trx: Database, saves: CvrRow[], at: string): Promise<number[]> {
+    const n = saves.length;
+    const bumped = await sqls.bumpGroupVersions(n)(trx, ...saves.flatMap((s) => [s.companyId, s.groupId, s.baseVersion]), at);
+    const next = new Map(bumped.map((r) => [r.id, Number(r.cvrVersion)]));
+    const versions: number[] = [];
+    for (const s of saves) {
+      let version = next.get(s.groupId);
+      if (version === undefined) {
+        // The group row is gone (its owner was cached where the pull ran): claim it anew (a group
+        // of someone else's is refused), then bump.
+        await claimClientGroup(trx, s, s.groupId);
+        const rows = await sqls.bumpGroupVersion(trx, s.baseVersion, s.baseVersion, at, s.companyId, s.groupId);
+        version = Number(rows[0]!.cvrVersion);
+      }
+      versions.push(version);
+    }
+    await sqls.insertCvrs(n)(trx, ...saves.flatMap((s, i) => [s.companyId, s.groupId, versions[i], s.entries, s.watermark, s.clients, at, at]));
+    await sqls.deleteOldCvrsOf(n)(trx, ...saves.flatMap((s, i) => [s.companyId, s.groupId, versions[i]! - CVRS_KEPT]));
+    return versions;
+  }
+
+  // Group commit of CVR rows: after a poke, the pulls of a whole company reach their save within
+  // one turn of the event loop; their rows are written in one transaction (one commit, and three
+  // statements per round of distinct groups, instead of a transaction of three each). Should that
+  // transaction fail, each save runs again alone, so a pull fails only of its own error.
+  let queued: QueuedSave[] = [];
+  function flushSaves() {
+    const batch = queued;
+    queued = [];
+    const at = new Date().toISOString();
+    const alone = (save: QueuedSave) => bookkeepingTransaction((trx) => writeCvrs(trx, [save], at)).then(([v]) => save.resolve(v!), save.reject);
+    if (batch.length === 1) return void alone(batch[0]!);
+    // Two pulls of one group (a poke's run and the client's own pull) go in successive rounds.
+    const rounds: QueuedSave[][] = [];
+    const seen = new Map<string, number>();
+    for (const save of batch) {
+      const round = seen.get(save.groupId) ?? 0;
+      seen.set(save.groupId, round + 1);
+      (rounds[round] ??= []).push(save);
+    }
+    bookkeepingTransaction(async (trx) => {
+      for (const round of rounds) {
+        const versions = await writeCvrs(trx, round, at);
+        round.forEach((save, i) => (save.version = versions[i]));
+      }
+    }).then(
+      () => batch.forEach((save) => save.resolve(save.version!)),
+      () => batch.forEach(alone),
+    );
+  }
+
+  return {
+    async insertGroup(owner, groupId) {
+      await insertClientGroup(db, { companyId: owner.companyId, id: groupId, userId: owner.userId });
+    },
+
+    async storeListings(companyId, rows) {
+      const at = new Date().toISOString();
+      const upsert = async (trx: Database) => {
+        for (const part of chunk(rows, LISTINGS_PER_STATEMENT)) await upsertListings(trx, { companyId, rows: part, at });
+      };
+      // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
+      // On SQLite one statement goes ahead of the writes waiting for the writer: a pull waits for it.
+      if (dialect === 'postgres' || rows.length > LISTINGS_PER_STATEMENT) await bookkeepingTransaction(upsert);
+      else await runFirst(db, upsertListings.compiled(db, { companyId, rows, at }));
+    },
+
+    saveCvr(row) {
+      return new Promise((resolve, reject) => {
+        if (queued.length === 0) setImmediate(flushSaves);
+        queued.push({ ...row, resolve, reject });
+        if (queued.length >= SAVES_PER_COMMIT_MAX) flushSaves();
+      });
+    },
+
+    async advanceWatermark(companyId, groupId, version, watermark) {
+      await sqls.advanceWatermark(db, watermark, companyId, groupId, version, watermark);
+    },
+
+    /**
+     * An instance relies on a listing row only within LISTING_TRUST_MS of touching it, and the
+     * delete re-checks the age, so a listing being saved right now is never taken away.
+     */
+    async collectGarbage(companyId, graceMs = LISTING_GRACE_MS) {
+      const cutoff = new Date(Date.now() - graceMs).toISOString();
+      const t = tenant(db, companyId);
+      const candidates = await t.selectFrom('replicacheListings').select('replicacheListings.id').where('replicacheListings.usedAt', '<', cutoff).execute();
+      if (candidates.length === 0) return [];
+      const referenced = new Set<string>();
+      for (const r of await t.selectFrom('replicacheCvrs').select('replicacheCvrs.entries').execute()) {
+        for (const id of Object.values(decodeRefs(r.entries).refs)) referenced.add(id);
+      }
+      // The parts of a listing that stays (referenced, or too recent to collect) stay with it.
+      const old = new Set(candidates.map((c) => c.id));
+      for (const r of await t.selectFrom('replicacheListings').select(['replicacheListings.id', 'replicacheListings.entries']).where('replicacheListings.entries', 'like', '{%').execute()) {
+        if (referenced.has(r.id) || !old.has(r.id)) for (const id of partsOfStored(r.entries) ?? []) referenced.add(id);
+      }
+      const doomed = candidates.map((c) => c.id).filter((id) => !referenced.has(id));
+      const deleted: string[] = [];
+      for (const part of chunk(doomed)) {
+        const gone = await t
+          .deleteFrom('replicacheListings')
+          .where('replicacheListings.id', 'in', part)
+          .where('replicacheListings.usedAt', '<', cutoff)
+          .returning('replicacheListings.id')
+          .execute();
+        deleted.push(...gone.map((r) => r.id));
+      }
+      return deleted;
+    },
+  };
+}
