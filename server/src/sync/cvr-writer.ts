@@ -5,7 +5,7 @@
 // reach them as messages: every argument and answer is plain data.
 import { AppError } from '@zapdesk/sync';
 import { sql } from 'kysely';
-import { runFirst, transactionFirst, type Database, type Dialect } from '../db/database.ts';
+import { transactionFirst, type Database, type Dialect } from '../db/database.ts';
 import { prepare, prepareAcrossCompanies } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
 import { decodeRefs, partsOfStored } from './cvr.ts';
@@ -31,14 +31,17 @@ export type CvrRow = GroupOwner & {
   watermark: number;
   /** The group's clients' lastMutationIDs, as JSON. */
   clients: string;
+  /** Listing rows the CVR names that may not be stored yet (`entries` their stored text): written first, in its transaction. */
+  listings?: { id: string; entries: string }[];
 };
 
 export type CvrWriter = {
   /** Creates the client group for its owner, unless it exists (whoever owns it). */
   insertGroup(owner: GroupOwner, groupId: string): Promise<void>;
-  /** Upserts a company's listing rows (`entries` their stored text), touching `used_at`. */
-  storeListings(companyId: number, rows: { id: string; entries: string }[]): Promise<void>;
-  /** Stores a CVR under the group's next version and drops the old ones; resolves to that version. */
+  /**
+   * Stores a CVR (after the listing rows it carries) under the group's next version and drops the
+   * old ones; resolves to that version.
+   */
   saveCvr(row: CvrRow): Promise<number>;
   /** Records a newer watermark on a stored CVR (nothing the user sees changed). */
   advanceWatermark(companyId: number, groupId: string, version: number, watermark: number): Promise<void>;
@@ -107,11 +110,11 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
   const sqls = pullStatements(dialect);
 
   /**
-   * A transaction for sync bookkeeping (CVR and listing rows). On PostgreSQL its commit does not
-   * wait for the WAL flush: a CVR lost in a crash is one the client's cookie names and the server
-   * no longer has, which the pull answers with a full resync (pull.ts step 3), and a CVR whose
-   * listing is lost counts as lost; durability would buy nothing here but a flush per pull (~3 ms).
-   * The WAL keeps its order, so a CVR never outlives the listing written before it.
+   * A transaction for sync bookkeeping (CVR rows with the listing rows they carry). On PostgreSQL
+   * its commit does not wait for the WAL flush: a CVR lost in a crash is one the client's cookie
+   * names and the server no longer has, which the pull answers with a full resync (pull.ts step 3),
+   * and a CVR whose listing is lost counts as lost; durability would buy nothing here but a flush
+   * per pull (~3 ms).
    */
   function bookkeepingTransaction<T>(work: (trx: Database) => Promise<T>): Promise<T> {
     // On SQLite it goes ahead of the writes waiting for the writer: a pull waits for it.
@@ -127,6 +130,16 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
    * Returns the versions in the order of `saves`.
    */
   async function writeCvrs(trx: Database, saves: CvrRow[], at: string): Promise<number[]> {
+    // The listings first (a CVR never names a row not yet written), each once, touching used_at.
+    const byCompany = new Map<number, Map<string, { id: string; entries: string }>>();
+    for (const s of saves) {
+      let rows = byCompany.get(s.companyId);
+      if (!rows) byCompany.set(s.companyId, (rows = new Map()));
+      for (const l of s.listings ?? []) rows.set(l.id, l);
+    }
+    for (const [companyId, rows] of byCompany) {
+      for (const part of chunk([...rows.values()], LISTINGS_PER_STATEMENT)) await upsertListings(trx, { companyId, rows: part, at });
+    }
     const n = saves.length;
     const bumped = await sqls.bumpGroupVersions(n)(trx, ...saves.flatMap((s) => [s.companyId, s.groupId, s.baseVersion]), at);
     const next = new Map(bumped.map((r) => [r.id, Number(r.cvrVersion)]));
@@ -180,17 +193,6 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
   return {
     async insertGroup(owner, groupId) {
       await insertClientGroup(db, { companyId: owner.companyId, id: groupId, userId: owner.userId });
-    },
-
-    async storeListings(companyId, rows) {
-      const at = new Date().toISOString();
-      const upsert = async (trx: Database) => {
-        for (const part of chunk(rows, LISTINGS_PER_STATEMENT)) await upsertListings(trx, { companyId, rows: part, at });
-      };
-      // Like the CVRs that name it, a listing lost in a crash costs a full resync (bookkeepingTransaction).
-      // On SQLite one statement goes ahead of the writes waiting for the writer: a pull waits for it.
-      if (dialect === 'postgres' || rows.length > LISTINGS_PER_STATEMENT) await bookkeepingTransaction(upsert);
-      else await runFirst(db, upsertListings.compiled(db, { companyId, rows, at }));
     },
 
     saveCvr(row) {

@@ -110,39 +110,42 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
   const storesInFlight = new Map<string, Promise<void>>();
 
   /**
-   * Makes sure the listing's row exists (a write of its own, before the CVR that names it): after
-   * a change, the pulls of the whole company meet the same new listing, and one upsert serves them.
-   * A listing by parts stores, with its list of part ids, the parts this instance does not know to
-   * be stored (after one ticket's change, that ticket's): one statement for them all.
-   * A row written for a pull that then fails is an orphan the collection removes.
+   * The listing rows a CVR's save must carry (written before the CVR, in its transaction): those
+   * this instance does not know to be stored. After a change, the pulls of the whole company meet
+   * the same new listing, and the first save carries it; the others wait for that save (`waits`).
+   * A listing by parts carries, with its list of part ids, the parts not known to be stored (after
+   * one ticket's change, that ticket's). A row written for a pull that then fails is an orphan the
+   * collection removes. `settle` ends the carrying: call it once the save is done or failed.
    */
-  async function ensureStored(companyId: number, listing: Listing): Promise<void> {
-    const keyOf = (l: Listing) => `${companyId}:${listingId(l)}`;
-    const now = Date.now();
+  function listingsToCarry(companyId: number, views: Listing[], now: number) {
+    const carry = new Map<string, Listing>();
     const waits: Promise<void>[] = [];
-    const fresh = new Map<string, Listing>();
-    for (const l of [...(storedParts(listing) ?? []), listing]) {
-      const key = keyOf(l);
-      if (fresh.has(key) || now - (stored.get(key) ?? -Infinity) <= LISTING_TRUST_MS) continue;
-      const flying = storesInFlight.get(key);
-      if (flying) waits.push(flying);
-      else fresh.set(key, l);
+    for (const listing of views) {
+      for (const l of [...(storedParts(listing) ?? []), listing]) {
+        const key = `${companyId}:${listingId(l)}`;
+        if (carry.has(key) || now - (stored.get(key) ?? -Infinity) <= LISTING_TRUST_MS) continue;
+        const flying = storesInFlight.get(key);
+        if (flying) waits.push(flying);
+        else carry.set(key, l);
+      }
     }
-    if (fresh.size) {
-      // The parts and the list together; a row written for a pull that then fails is an orphan the collection removes.
-      const rows = [...fresh.values()].map((l) => ({ id: l.id!, entries: storedText(l) }));
-      const flying = writer
-        .storeListings(companyId, rows)
-        .then(() => {
-          for (const key of fresh.keys()) stored.set(key, now);
-        })
-        .finally(() => {
-          for (const key of fresh.keys()) storesInFlight.delete(key);
-        });
-      for (const key of fresh.keys()) storesInFlight.set(key, flying);
-      waits.push(flying);
+    let settle: (saved: boolean) => void = () => undefined;
+    if (carry.size) {
+      const flying = new Promise<void>((resolve, reject) => {
+        settle = (saved) => {
+          for (const key of carry.keys()) {
+            storesInFlight.delete(key);
+            if (saved) stored.set(key, now);
+          }
+          if (saved) resolve();
+          else reject(new Error('the save that carried this listing failed'));
+        };
+      });
+      // Nobody may be waiting for it.
+      flying.catch(() => undefined);
+      for (const key of carry.keys()) storesInFlight.set(key, flying);
     }
-    await Promise.all(waits);
+    return { rows: [...carry.values()].map((l) => ({ id: l.id!, entries: storedText(l) })), waits, settle };
   }
 
   /**
@@ -250,16 +253,24 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
 
     /**
      * Stores the next CVR of the group under a fresh version and forgets the old ones. The CVR row
-     * is the map view → listing id; a listing this instance does not know to be stored is upserted
-     * first (after a change, that is the changed view's, once per company: see ensureStored). Rows
-     * saved in the same turn of the writer's event loop share one transaction (cvr-writer.ts).
+     * is the map view → listing id; a listing this instance does not know to be stored is written
+     * with it, before it (after a change, that is the changed view's, once per company: see
+     * listingsToCarry). Rows saved in the same turn of the writer's event loop share one transaction (cvr-writer.ts).
      */
     async saveCvr(actor: Actor, groupId: string, baseVersion: number, cvr: Cvr): Promise<number> {
       const { companyId } = actor;
       const entries = encodeRefs(cvr.views);
       const now = Date.now();
-      await Promise.all(Object.values(cvr.views).map((listing) => ensureStored(companyId, listing)));
-      const version = await writer.saveCvr({ companyId, userId: actor.userId, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients) });
+      const listings = listingsToCarry(companyId, Object.values(cvr.views), now);
+      let version: number;
+      try {
+        await Promise.all(listings.waits);
+        version = await writer.saveCvr({ companyId, userId: actor.userId, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), listings: listings.rows });
+      } catch (err) {
+        listings.settle(false);
+        throw err;
+      }
+      listings.settle(true);
       for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
       cvrs.set(`${groupId}:${version}`, cvr);
       // Gone from the database with this save (cvr-writer.ts): a cookie naming it resyncs, from memory too.
