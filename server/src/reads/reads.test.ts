@@ -56,8 +56,10 @@ describe.each(DIALECTS)('the read worker (%s)', (dialect) => {
     expect(reads.answered).toBe(before + 2);
 
     // The CVR is stored (a write the worker asked of this thread), so the next pull is incremental.
-    const cvrs = await tenant(live.db, w.company.id).selectFrom('replicacheCvrs').select(['replicacheCvrs.version']).where('replicacheCvrs.clientGroupId', '=', `rw-${w.company.id}`).execute();
-    expect(cvrs.map((c) => c.version)).toEqual([first.body.cookie.order]);
+    // The worker answers once the CVR is sent to the writer, not once stored (store.ts answerBeforeSaved).
+    const stored = () => tenant(live.db, w.company.id).selectFrom('replicacheCvrs').select(['replicacheCvrs.version']).where('replicacheCvrs.clientGroupId', '=', `rw-${w.company.id}`).execute();
+    await waitFor(async () => (await stored()).length > 0, 5_000, 'the CVR stored');
+    expect((await stored()).map((c) => c.version)).toEqual([first.body.cookie.order]);
     const tag = await live.request('POST', '/tags', { token: w.adminSession.token, body: { name: 'Urgente', color: '#ff0000' } });
     expect(tag.status).toBe(201);
     const next = await live.request('POST', '/sync/pull', { token: w.adminSession.token, body: pullBody(`rw-${w.company.id}`, first.body.cookie) });

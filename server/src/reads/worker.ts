@@ -35,12 +35,14 @@ const send =
 const writer: CvrWriter = {
   insertGroup: send('insertGroup'),
   saveCvr: send('saveCvr'),
+  reserveVersions: send('reserveVersions'),
   advanceWatermark: send('advanceWatermark'),
   collectGarbage: send('collectGarbage'),
 };
 
 const { db, dialect } = openReadOnlyDatabase(databaseUrl);
-const deps: ReadDeps = { db, dialect, sync: createSyncService({ db, dialect, log, jwtSecret, writer }) };
+// A pull answers without waiting for the main thread to store its CVR (store.ts answerBeforeSaved).
+const deps: ReadDeps = { db, dialect, sync: createSyncService({ db, dialect, log, jwtSecret, writer, answerBeforeSaved: true }) };
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'written') {

@@ -23,7 +23,7 @@ export type SyncService = ReturnType<typeof createSyncService>;
 export type VersionNotSupported = { error: 'VersionNotSupported'; versionType: 'pull' };
 
 /** What a sync service needs: a handle to read from (and write, unless `writer` says where writes go). */
-export type SyncServiceDeps = Pick<AppDeps, 'db' | 'dialect' | 'log'> & { jwtSecret: string; writer?: CvrWriter };
+export type SyncServiceDeps = Pick<AppDeps, 'db' | 'dialect' | 'log'> & { jwtSecret: string; writer?: CvrWriter; answerBeforeSaved?: boolean };
 
 const services = new WeakMap<Database, SyncService>();
 
@@ -36,7 +36,7 @@ export function syncServiceOf(deps: Pick<AppDeps, 'db' | 'dialect' | 'log' | 'co
 
 /** A sync service of its own (the read worker's: a read-only handle, its writes sent to the writer's thread). */
 export function createSyncService(deps: SyncServiceDeps) {
-  const store: SyncStore = createSyncStore(deps.db, deps.dialect, { log: deps.log, writer: deps.writer });
+  const store: SyncStore = createSyncStore(deps.db, deps.dialect, { log: deps.log, writer: deps.writer, answerBeforeSaved: deps.answerBeforeSaved });
   const verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   /**
