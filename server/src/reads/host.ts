@@ -2,9 +2,10 @@
 // thread. The worker's writes (a pull's CVR) come back here, to the database's writer.
 import { Worker } from 'node:worker_threads';
 import type { AppDeps } from '../context.ts';
+import { indexQueuedMessages } from '../db/message-index.ts';
 import { createCvrWriter } from '../sync/cvr-writer.ts';
 import { syncServiceOf } from '../sync/service.ts';
-import { fromErrorMessage, toErrorMessage, type FromWorker, type ToWorker } from './protocol.ts';
+import { fromErrorMessage, toErrorMessage, type FromWorker, type ToWorker, type WriterCalls } from './protocol.ts';
 import { runReadTask, type ReadAnswer, type ReadArgs, type ReadDeps, type ReadTaskName } from './tasks.ts';
 import type { ReadWorkerData } from './worker.ts';
 
@@ -29,7 +30,7 @@ export function startReads(deps: HostDeps): Reads {
 
 /** Reads on this thread, on the app's own handle. */
 export function localReads(deps: HostDeps): Reads {
-  const readDeps: ReadDeps = { db: deps.db, dialect: deps.dialect, sync: syncServiceOf(deps) };
+  const readDeps: ReadDeps = { db: deps.db, dialect: deps.dialect, sync: syncServiceOf(deps), indexQueued: () => indexQueuedMessages(deps.db, deps.dialect) };
   return {
     run: (name, args) => runReadTask(readDeps, name, args),
     threaded: false,
@@ -48,7 +49,7 @@ const RESTART_MAX_MS = 60_000;
  */
 export function startReadWorker(deps: HostDeps): ReadWorker {
   const local = localReads(deps);
-  const writer = createCvrWriter(deps.db, deps.dialect);
+  const writer: WriterCalls = { ...createCvrWriter(deps.db, deps.dialect), indexQueuedMessages: () => indexQueuedMessages(deps.db, deps.dialect) };
   const pending = new Map<number, { name: ReadTaskName; args: unknown; resolve(a: ReadAnswer): void; reject(err: unknown): void }>();
   let worker: Worker | undefined;
   let ready = false;

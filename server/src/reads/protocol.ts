@@ -6,7 +6,9 @@ import type { ReadAnswer, ReadTaskName } from './tasks.ts';
 /** A catalogue error crosses as its parts; anything else as its stack, to be logged as a bug. */
 export type ErrorMessage = { code: ErrorCode; message: string; issues?: ValidationIssue[]; details?: Record<string, unknown> } | { unexpected: string };
 
-export type WriteOp = keyof CvrWriter;
+/** What the worker asks of the writer's thread: a pull's writes, and the search index's catch-up. */
+export type WriterCalls = CvrWriter & { indexQueuedMessages(): Promise<number> };
+export type WriteOp = keyof WriterCalls;
 
 export type ToWorker =
   | { type: 'task'; id: number; name: ReadTaskName; args: unknown }

@@ -25,7 +25,7 @@ describe.each(DIALECTS)('the read worker (%s)', (dialect) => {
     const w = await seedTenant(live);
     const tickets = [];
     for (let i = 0; i < 3; i++) {
-      const contact = await seedContact(live, w.company.id, { name: `Cliente ${i}` });
+      const contact = await seedContact(live, w.company.id, { name: `Cliente ${['Alfa', 'Beta', 'Gama'][i]}` });
       tickets.push(await seedTicket(live, w.company.id, { contactId: contact.id, status: 'open', userId: w.admin.id }));
     }
     const actor: Actor = { userId: w.admin.id, companyId: w.company.id, profile: 'admin', super: false, sessionId: 'test' };
@@ -45,6 +45,12 @@ describe.each(DIALECTS)('the read worker (%s)', (dialect) => {
     expect(list.body.tickets.map((t: { id: number }) => t.id).sort()).toEqual(w.tickets.map((t) => t.id).sort());
     const local = await here.run('ticketsPage', { actor: w.actor, query: ticketListQuerySchema.parse({ status: 'open', showAll: 'true' }) });
     expect(list.body).toEqual(JSON.parse(local.text));
+    // A search too (its full-text indexes, the folding function).
+    const found = await live.request('GET', '/tickets?searchParam=Beta&showAll=true', { token: w.adminSession.token });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(found.body.tickets.map((t: { id: number }) => t.id)).toEqual([w.tickets[1]!.id]);
+    const foundHere = await here.run('ticketsPage', { actor: w.actor, query: ticketListQuerySchema.parse({ searchParam: 'Beta', showAll: 'true' }) });
+    expect(found.body).toEqual(JSON.parse(foundHere.text));
 
     // A full pull over HTTP, against the same pull made on this thread for another client group.
     const first = await live.request('POST', '/sync/pull', { token: w.adminSession.token, body: pullBody(`rw-${w.company.id}`, null) });
@@ -53,7 +59,8 @@ describe.each(DIALECTS)('the read worker (%s)', (dialect) => {
     const theirs = JSON.parse(mine.text) as PullResponseOKV1;
     expect(byKey((first.body as PullResponseOKV1).patch)).toEqual(byKey(theirs.patch));
     expect(Object.keys(byKey(theirs.patch))).toEqual(expect.arrayContaining(w.tickets.map((t) => `put ticket/${t.id}`)));
-    expect(reads.answered).toBe(before + 2);
+    // The list, the search and the pull: the worker answered each.
+    expect(reads.answered).toBe(before + 3);
 
     // The CVR is stored (a write the worker asked of this thread), so the next pull is incremental.
     // The worker answers once the CVR is sent to the writer, not once stored (store.ts answerBeforeSaved).
@@ -66,6 +73,14 @@ describe.each(DIALECTS)('the read worker (%s)', (dialect) => {
     expect(next.status).toBe(200);
     expect(next.body.patch).toEqual([{ op: 'put', key: `tag/${tag.body.id}`, value: expect.objectContaining({ name: 'Urgente' }) }]);
     expect(next.body.cookie.order).toBeGreaterThan(first.body.cookie.order);
+
+    // A message stored just before the search is found: the search index's catch-up is a write,
+    // which the worker asks of this thread (on PostgreSQL the index is kept in the same transaction).
+    const gama = w.tickets[2]!;
+    await tenant(live.db, w.company.id).insertInto('messages', [{ wid: `rw-${gama.id}`, ticketId: gama.id, contactId: gama.contactId, body: 'segunda via do boleto' }]).execute();
+    const byMessage = await live.request('GET', '/tickets?searchParam=boleto&showAll=true', { token: w.adminSession.token });
+    expect(byMessage.status, JSON.stringify(byMessage.body)).toBe(200);
+    expect(byMessage.body.tickets.map((t: { id: number }) => t.id)).toEqual([gama.id]);
   });
 
   it('refuses as the main thread does, and never shows another company', async () => {

@@ -6,11 +6,15 @@ import type { Cookie } from 'replicache';
 import type { Actor } from '../context.ts';
 import type { Database, Dialect } from '../db/database.ts';
 import { findTicketsPage } from '../modules/tickets/queries.ts';
+import type { IndexQueued } from '../modules/tickets/search.ts';
 import { loadViewer } from '../modules/tickets/visibility.ts';
 import type { SyncService } from '../sync/service.ts';
 
-/** What a read runs on. */
-export type ReadDeps = { db: Database; dialect: Dialect; sync: SyncService };
+/**
+ * What a read runs on: a handle (read-only on the worker), a sync service, and the one write a read
+ * needs besides a pull's, the search index's catch-up (made where the writer is).
+ */
+export type ReadDeps = { db: Database; dialect: Dialect; sync: SyncService; indexQueued: IndexQueued };
 
 /** A read's answer: its JSON text, and for a pull the cookie it answered with (the poke socket remembers it). */
 export type ReadAnswer = { text: string; cookie?: Cookie };
@@ -25,7 +29,7 @@ export const readTasks = {
   /** GET /tickets for a signed-in actor: a page of the list, search included. */
   async ticketsPage(deps: ReadDeps, args: { actor: Actor; query: TicketListQuery }): Promise<ReadAnswer> {
     const viewer = await loadViewer(deps.db, args.actor);
-    return { text: JSON.stringify(await findTicketsPage(deps.db, deps.dialect, viewer, args.query)) };
+    return { text: JSON.stringify(await findTicketsPage(deps.db, deps.dialect, viewer, args.query, deps.indexQueued)) };
   },
 } satisfies Record<string, (deps: ReadDeps, args: never) => Promise<ReadAnswer>>;
 

@@ -4,9 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnlyDatabase } from '../db/database.ts';
 import type { Logger } from '../log.ts';
-import type { CvrWriter } from '../sync/cvr-writer.ts';
 import { createSyncService } from '../sync/service.ts';
-import { fromErrorMessage, toErrorMessage, type FromWorker, type ToWorker, type WriteOp } from './protocol.ts';
+import { fromErrorMessage, toErrorMessage, type FromWorker, type ToWorker, type WriteOp, type WriterCalls } from './protocol.ts';
 import { runReadTask, type ReadDeps } from './tasks.ts';
 
 export type ReadWorkerData = { entry: string; databaseUrl: string; jwtSecret: string };
@@ -26,23 +25,24 @@ const writes = new Map<number, { resolve(value: unknown): void; reject(err: unkn
 let nextWrite = 0;
 const send =
   <Op extends WriteOp>(op: Op) =>
-  (...args: Parameters<CvrWriter[Op]>) =>
+  (...args: Parameters<WriterCalls[Op]>) =>
     new Promise((resolve, reject) => {
       const id = ++nextWrite;
       writes.set(id, { resolve, reject });
       post({ type: 'write', id, op, args });
-    }) as ReturnType<CvrWriter[Op]>;
-const writer: CvrWriter = {
+    }) as ReturnType<WriterCalls[Op]>;
+const writer: WriterCalls = {
   insertGroup: send('insertGroup'),
   saveCvr: send('saveCvr'),
   reserveVersions: send('reserveVersions'),
   advanceWatermark: send('advanceWatermark'),
   collectGarbage: send('collectGarbage'),
+  indexQueuedMessages: send('indexQueuedMessages'),
 };
 
 const { db, dialect } = openReadOnlyDatabase(databaseUrl);
 // A pull answers without waiting for the main thread to store its CVR (store.ts answerBeforeSaved).
-const deps: ReadDeps = { db, dialect, sync: createSyncService({ db, dialect, log, jwtSecret, writer, answerBeforeSaved: true }) };
+const deps: ReadDeps = { db, dialect, sync: createSyncService({ db, dialect, log, jwtSecret, writer, answerBeforeSaved: true }), indexQueued: writer.indexQueuedMessages };
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'written') {
