@@ -317,7 +317,7 @@ describe('flow builder', () => {
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 120);
     // Every edge still has both ends: the overview keeps the handles.
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 119);
-    const first = page.locator('.react-flow__node').filter({ hasText: 'Message' }).first();
+    const first = page.getByTestId('flow-node-message').first();
     await expect.poll(() => first.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
     expect(await page.getByText('Mensagem 7', { exact: true }).count()).toBe(0);
     // No dot grid under the overview (a dense texture there, and costly to repaint while dragging).

@@ -23,6 +23,7 @@ import { edgeTypes } from './ButtonEdge.tsx';
 import { answerKeysOf, checkFlow, connect, createNode, duplicateNode, fromEditor, pruneEdges, removeNode, toEditor, updateAnswerKeys, type EditorEdge, type EditorNode } from './flow-graph.ts';
 import { EditorViewContext, NODE_STYLE, nodeTypes, zoomedOut, type EditorView } from './FlowNodeView.tsx';
 import { NodeDialog, type NodeDialogState } from './NodeDialog.tsx';
+import { OverviewCanvas } from './OverviewCanvas.tsx';
 import { emptyData, type Data } from './node-forms.ts';
 import { TestPanel } from './TestPanel.tsx';
 import { useHistory, useStableStructure } from './use-editor-history.ts';
@@ -291,6 +292,7 @@ function FlowEditor() {
               proOptions={PRO_OPTIONS}
             >
               <DotGrid />
+              <OverviewCanvas />
               <Controls showInteractive={false} />
               {/* Square, unstroked nodes: at a minimap's scale their corners are under a pixel, and the
                   rounded, stroked ones were most of what repainting it cost on every frame of a drag. */}
