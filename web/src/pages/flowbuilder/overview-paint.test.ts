@@ -1,7 +1,7 @@
 // The overview canvas's pure parts: which nodes it draws, its marks' precedence, its extent and
 // resolution, and the text cut to fit as CSS `truncate` cuts it.
 import { describe, expect, it } from 'vitest';
-import { borderWidthOf, canvasScale, drawnOnCanvas, extentOf, OVERVIEW_BLEED, ringOf, truncate, zoomStep, type OverviewMarks } from './overview-paint.ts';
+import { borderWidthOf, canvasScale, drawnOnCanvas, edgeEnd, edgeHull, edgeOnCanvas, extentOf, OVERVIEW_BLEED, ringOf, truncate, zoomStep, type OverviewMarks } from './overview-paint.ts';
 
 const marks = (m: Partial<OverviewMarks>): OverviewMarks => ({ errors: [], warnings: [], highlighted: false, dimmed: false, running: false, ...m });
 const note = { message: 'x', key: null, params: {} };
@@ -12,6 +12,29 @@ describe('overview paint', () => {
     expect(drawnOnCanvas({ selected: false, dragging: false })).toBe(true);
     expect(drawnOnCanvas({ selected: true })).toBe(false);
     expect(drawnOnCanvas({ dragging: true })).toBe(false);
+  });
+
+  it('leaves to React Flow a selected edge and the edges of a selected or dragged node', () => {
+    const live = new Set(['b']);
+    expect(edgeOnCanvas({ source: 'a', target: 'c' }, live)).toBe(true);
+    expect(edgeOnCanvas({ source: 'a', target: 'c', selected: true }, live)).toBe(false);
+    expect(edgeOnCanvas({ source: 'b', target: 'c' }, live)).toBe(false);
+    expect(edgeOnCanvas({ source: 'a', target: 'b' }, live)).toBe(false);
+  });
+
+  it('ends an edge where React Flow does: the outer side of an output, the inner side of an input, at mid-height', () => {
+    const handle = { x: 234, y: 42, width: 12, height: 12 };
+    expect(edgeEnd({ x: 100, y: 50 }, handle, 'source')).toEqual({ x: 346, y: 98 });
+    expect(edgeEnd({ x: 100, y: 50 }, handle, 'target')).toEqual({ x: 334, y: 98 });
+  });
+
+  it('bounds an edge with its control points, which reach back past both ends when it runs right to left', () => {
+    expect(edgeHull({ x: 0, y: 0 }, { x: 100, y: 50 })).toEqual({ x: 0, y: 0, width: 100, height: 50 });
+    const back = edgeHull({ x: 1000, y: 0 }, { x: 0, y: 260 });
+    // 0.25 × 25 × √1000 ≈ 198 past each end.
+    expect(back.x).toBeCloseTo(-197.6, 0);
+    expect(back.width).toBeCloseTo(1000 + 2 * 197.6, 0);
+    expect(back.height).toBe(260);
   });
 
   it('rings a node for an error before the highlight, and the highlight before a warning', () => {

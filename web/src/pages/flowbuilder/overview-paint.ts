@@ -25,7 +25,33 @@ export const borderWidthOf = (ring: OverviewRing) => (ring ? 8 : 2);
  */
 export const drawnOnCanvas = (n: { selected?: boolean; dragging?: boolean }) => !n.selected && !n.dragging;
 
+/**
+ * The edges the canvas draws: those between two canvas-drawn nodes and not selected. The others (a
+ * selected edge, with its delete button; the edges of a selected or dragged node, which move with it)
+ * are React Flow's, which then renders a handful of edges instead of every one.
+ */
+export const edgeOnCanvas = (e: { source: string; target: string; selected?: boolean }, liveNodes: ReadonlySet<string>) =>
+  !e.selected && !liveNodes.has(e.source) && !liveNodes.has(e.target);
+
 export type Box = { x: number; y: number; width: number; height: number };
+export type HandleBox = { id?: string | null; x: number; y: number; width: number; height: number };
+
+/** Where an edge meets a handle, as React Flow computes it: the outer side of an output, the inner of an input. */
+export function edgeEnd(node: { x: number; y: number }, handle: HandleBox, side: 'source' | 'target'): { x: number; y: number } {
+  return { x: node.x + handle.x + (side === 'source' ? handle.width : 0), y: node.y + handle.y + handle.height / 2 };
+}
+
+/**
+ * The box a bezier edge from an output (right side) to an input (left side) stays in: the hull of its
+ * ends and control points, placed as React Flow's getBezierPath places them (curvature 0.25).
+ */
+export function edgeHull(a: { x: number; y: number }, b: { x: number; y: number }): Box {
+  const d = b.x - a.x;
+  const offset = d >= 0 ? 0.5 * d : 0.25 * 25 * Math.sqrt(-d);
+  const xs = [a.x, b.x, a.x + offset, b.x - offset];
+  const [x, y] = [Math.min(...xs), Math.min(a.y, b.y)];
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(a.y, b.y) - y };
+}
 
 /** Outlines and handles reach past a node's box: the test run's outline by 12 px, handles by 7. */
 export const OVERVIEW_BLEED = 16;
