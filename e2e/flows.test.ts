@@ -349,6 +349,11 @@ describe('flow builder', () => {
     expect(await page.locator('.react-flow__edge').count()).toBe(2);
     // A painted edge is picked by a click on its line (between m1's output and m2's input), then removed with Delete.
     const [out1, in2] = [centre(await box(node('m1').locator('.react-flow__handle.source'))), centre(await box(node('m2').locator('.react-flow__handle.target')))];
+    const pane = page.locator('.react-flow__pane');
+    await page.mouse.move((out1.x + in2.x) / 2, (out1.y + in2.y) / 2 - 40);
+    expect(await pane.evaluate((el) => getComputedStyle(el).cursor)).not.toBe('pointer');
+    await page.mouse.move((out1.x + in2.x) / 2, (out1.y + in2.y) / 2);
+    expect(await pane.evaluate((el) => getComputedStyle(el).cursor)).toBe('pointer');
     await page.mouse.click((out1.x + in2.x) / 2, (out1.y + in2.y) / 2);
     await page.getByRole('button', { name: 'Delete connection' }).waitFor();
     expect(await page.locator('.react-flow__edge.selected').count()).toBe(1);

@@ -201,6 +201,15 @@ function FlowEditor() {
     },
     [screenToFlowPosition],
   );
+  // The pointer over a painted edge, as over a drawn one (not while a button is down: a drag).
+  const onPaneMouseMove = useCallback(
+    (e: ReactMouseEvent) => {
+      if (e.buttons !== 0) return;
+      const over = (pickEdge.current?.(screenToFlowPosition({ x: e.clientX, y: e.clientY })) ?? null) !== null;
+      (e.currentTarget as HTMLElement).style.cursor = over ? 'pointer' : '';
+    },
+    [screenToFlowPosition],
+  );
   const onBeforeDelete = useCallback(async () => {
     push();
     return true;
@@ -296,6 +305,7 @@ function FlowEditor() {
               onNodeDoubleClick={onNodeDoubleClick}
               onEdgeClick={clearHighlight}
               onPaneClick={onPaneClick}
+              onPaneMouseMove={onPaneMouseMove}
               onNodeDragStart={push}
               onBeforeDelete={onBeforeDelete}
               colorMode={theme === 'dark' ? 'dark' : 'light'}

@@ -2,12 +2,12 @@
 // here, in the viewport under React Flow's transform. Their nodes stay in the DOM as transparent
 // boxes (they still take the clicks, drags, double clicks and the handles' connections: see
 // OverviewNode); their edges are not given to React Flow at all (useShownEdges), and a click on the
-// pane picks one (pickEdge) as a click on its path would. A drag then repaints one DOM node and its
+// pane picks one (pickEdge) as a click on its path would, and a hover over one shows the pointer. A drag then repaints one DOM node and its
 // few edges over a bitmap, where with 300 painted DOM nodes and 300 edge SVGs Chromium re-layerized
 // every paint chunk, hit-tested every layer and React Flow recomputed every edge on each frame.
 // The canvas is drawn again only when what it shows changes: a node or edge added, moved, edited,
 // selected or let go, the marks, the theme, or the zoom crossing a 19 % step; not on a drag's frames.
-import { memo, useContext, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
+import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getBezierPath, Position, useStore, useStoreApi, ViewportPortal, type ReactFlowState, type XYPosition } from '@xyflow/react';
 import { FLOW_EDGE_STROKE_PX, type FlowNodeType } from '@zapdesk/sync';
@@ -15,7 +15,7 @@ import { useTheme } from '../../theme/theme.ts';
 import { iconPath, type IconName } from '../../ui/Icon.tsx';
 import type { EditorEdge, EditorNode } from './flow-graph.ts';
 import { EditorViewContext, marksOf, NODE_STYLE, zoomedOut } from './FlowNodeView.tsx';
-import { canvasScale, drawnOnCanvas, edgeEnd, edgeHull, edgeOnCanvas, extentOf, paintNode, zoomStep, type HandleDot, type OverviewPalette, type PaintedNode } from './overview-paint.ts';
+import { canvasScale, drawnOnCanvas, edgeEnd, edgeHull, edgeOnCanvas, extentOf, paintNode, zoomStep, type Box, type HandleDot, type OverviewPalette, type PaintedNode } from './overview-paint.ts';
 
 /** ButtonEdge's stroke, and React Flow's default width for hitting an edge. */
 const EDGE_COLOR = '#94a3b8';
@@ -84,6 +84,8 @@ function OverviewPaint({ edges, pickRef }: Props) {
   const view = useContext(EditorViewContext);
   const [theme] = useTheme();
   const ref = useRef<HTMLCanvasElement>(null);
+  // Zoomed back in, every edge is React Flow's again: nothing left to pick.
+  useEffect(() => () => void (pickRef.current = null), [pickRef]);
 
   // Before the browser paints, so a node let go never shows twice or not at all for a frame.
   useLayoutEffect(() => {
@@ -103,7 +105,7 @@ function OverviewPaint({ edges, pickRef }: Props) {
       painted.push({ ...internal.internals.positionAbsolute, width, height, color: body(type), label: t(`flowbuilder.nodes.${type}`), icon: iconOf(NODE_STYLE[type].icon), marks: marksOf(view, n.id), handles });
     }
     const live = liveIdsOf(all);
-    const paths: { id: string; path: Path2D }[] = [];
+    const paths: { id: string; path: Path2D; hull: Box }[] = [];
     const hulls = painted.map(({ x, y, width, height }) => ({ x, y, width, height }));
     for (const e of edges) {
       if (!edgeOnCanvas(e, live)) continue;
@@ -114,8 +116,9 @@ function OverviewPaint({ edges, pickRef }: Props) {
       const a = edgeEnd(source.internals.positionAbsolute, out, 'source');
       const b = edgeEnd(target.internals.positionAbsolute, into, 'target');
       const [d] = getBezierPath({ sourceX: a.x, sourceY: a.y, sourcePosition: Position.Right, targetX: b.x, targetY: b.y, targetPosition: Position.Left });
-      paths.push({ id: e.id, path: new Path2D(d) });
-      hulls.push(edgeHull(a, b));
+      const hull = edgeHull(a, b);
+      paths.push({ id: e.id, path: new Path2D(d), hull });
+      hulls.push(hull);
     }
     pickRef.current = pickerOf(paths);
     const area = extentOf(hulls);
@@ -146,14 +149,22 @@ function OverviewPaint({ edges, pickRef }: Props) {
   );
 }
 
-/** The topmost edge whose 20-unit-wide stroke holds the point (flow coordinates), as the DOM's hit path would. */
-function pickerOf(paths: { id: string; path: Path2D }[]): EdgePicker {
+/**
+ * The topmost edge whose 20-unit-wide stroke holds the point (flow coordinates), as the DOM's hit path
+ * would; cheap enough for a mouse move: only edges whose bounds hold the point are tested.
+ */
+function pickerOf(paths: { id: string; path: Path2D; hull: Box }[]): EdgePicker {
   let ctx: OffscreenCanvasRenderingContext2D | null = null;
+  const r = EDGE_HIT_WIDTH / 2;
   return (p) => {
     ctx ??= new OffscreenCanvas(1, 1).getContext('2d');
     if (!ctx) return null;
     ctx.lineWidth = EDGE_HIT_WIDTH;
-    for (let i = paths.length - 1; i >= 0; i--) if (ctx.isPointInStroke(paths[i]!.path, p.x, p.y)) return paths[i]!.id;
+    for (let i = paths.length - 1; i >= 0; i--) {
+      const { path, hull } = paths[i]!;
+      if (p.x < hull.x - r || p.x > hull.x + hull.width + r || p.y < hull.y - r || p.y > hull.y + hull.height + r) continue;
+      if (ctx.isPointInStroke(path, p.x, p.y)) return paths[i]!.id;
+    }
     return null;
   };
 }
