@@ -315,20 +315,72 @@ describe('flow builder', () => {
     await login(page, DEMO.admin, e2e.demoPassword);
     await page.goto(`/flowbuilder/${id}`);
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 120);
-    // Every edge still has both ends: the overview keeps the handles.
-    await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 119);
-    const first = page.locator('.react-flow__node').filter({ hasText: 'Message' }).first();
+    // Nodes and edges nobody is handling are painted on one canvas: React Flow draws no edge, and a
+    // node's DOM is an empty box with its handles where the painted ones are.
+    await page.getByTestId('flow-overview-canvas').waitFor({ state: 'attached' });
+    expect(await page.locator('.react-flow__edge').count()).toBe(0);
+    const first = page.getByTestId('flow-node-message').first();
     await expect.poll(() => first.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
     expect(await page.getByText('Mensagem 7', { exact: true }).count()).toBe(0);
     // No dot grid under the overview (a dense texture there, and costly to repaint while dragging).
     expect(await page.locator('.react-flow__background').count()).toBe(0);
     await shot(page, 'flows-overview');
 
+    const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+    const box = async (l: Locator) => (await l.boundingBox())!;
+    const centre = (b: { x: number; y: number; width: number; height: number }) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    // Dragged, a node follows the mouse and draws itself (selected), with its edges, its handles where
+    // the painted ones were (the edges' ends do not jump).
+    const handleAt = async (id: string) => {
+      const [n, h] = [await box(node(id)), await box(node(id).locator('.react-flow__handle.target'))];
+      return { x: h.x - n.x, y: h.y - n.y, width: h.width };
+    };
+    const painted = await handleAt('m14');
+    const before = await box(node('m14'));
+    await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(before.x + before.width / 2 + 40, before.y + before.height / 2 + 30, { steps: 8 });
+    await page.mouse.up();
+    // (React Flow starts the drag at the first step, 5 px in.)
+    expect((await box(node('m14'))).x - before.x).toBeGreaterThan(30);
+    await node('m14').getByText('Message', { exact: true }).waitFor();
+    const drawn = await handleAt('m14');
+    for (const k of ['x', 'y', 'width'] as const) expect(drawn[k]).toBeCloseTo(painted[k], 1);
+    expect(await page.locator('.react-flow__edge').count()).toBe(2);
+    // A painted edge is picked by a click on its line (between m1's output and m2's input), then removed with Delete.
+    const [out1, in2] = [centre(await box(node('m1').locator('.react-flow__handle.source'))), centre(await box(node('m2').locator('.react-flow__handle.target')))];
+    const pane = page.locator('.react-flow__pane');
+    await page.mouse.move((out1.x + in2.x) / 2, (out1.y + in2.y) / 2 - 40);
+    expect(await pane.evaluate((el) => getComputedStyle(el).cursor)).not.toBe('pointer');
+    await page.mouse.move((out1.x + in2.x) / 2, (out1.y + in2.y) / 2);
+    expect(await pane.evaluate((el) => getComputedStyle(el).cursor)).toBe('pointer');
+    await page.mouse.click((out1.x + in2.x) / 2, (out1.y + in2.y) / 2);
+    await page.getByRole('button', { name: 'Delete connection' }).waitFor();
+    expect(await page.locator('.react-flow__edge.selected').count()).toBe(1);
+    await page.keyboard.press('Delete');
+    await expect.poll(() => page.getByRole('button', { name: 'Delete connection' }).count()).toBe(0);
+    // An edge drawn from a painted node's output to a painted node's input (it replaces m20 → m21: one edge per output).
+    await connect(page, node('m20').locator('.react-flow__handle.source'), node('m40'));
+    // A double click opens a painted node's dialog; a selected painted node is deleted with Backspace, and undone.
+    await page.mouse.dblclick(centre(await box(node('m50'))).x, centre(await box(node('m50'))).y);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await node('m60').click();
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(119);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(120);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Flow saved successfully').waitFor();
+    const saved = (await admin<{ flow: { flow: Graph } }>('GET', `/flowbuilder/flow/${id}`)).flow.flow;
+    expect(saved.connections.length).toBe(118);
+    expect(saved.connections.filter((c) => (c.source === 'm1' && c.target === 'm2') || (c.source === 'm20' && c.target === 'm21'))).toEqual([]);
+    expect(saved.connections.some((c) => c.source === 'm20' && c.target === 'm40')).toBe(true);
+
     // Zoomed in (the canvas controls), the cards come back with their text and buttons.
     for (let i = 0; i < 6; i++) await page.getByRole('button', { name: 'Zoom In' }).click();
     await page.getByText(/^Mensagem \d+$/).first().waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Edit', exact: true }).count()).toBeGreaterThan(0);
-    expect(await page.locator('.react-flow__edge').count()).toBe(119);
+    expect(await page.locator('.react-flow__edge').count()).toBe(118);
     expect(await page.locator('.react-flow__background').count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();

@@ -70,6 +70,9 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+/** An icon's path (24-unit box, drawn as a 1.8-unit round stroke), for where it is painted on a canvas. */
+export const iconPath = (name: IconName): string => PATHS[name];
+
 /**
  * The same icon painted as a mask over `currentColor` rather than as an inline `<svg>`: for where
  * hundreds are drawn at once (a large flow's overview), since each inline SVG is a paint chunk of its

@@ -3,7 +3,7 @@
 // highlights a node, a double click edits it, Backspace/Delete remove the selection, dragging from
 // an output to a node connects them; undo/redo; Salvar checks the graph with flowSaveSchema first
 // (refusals and lintFlow's warnings are written on the nodes) and posts POST /flowbuilder/flow.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import {
@@ -23,6 +23,7 @@ import { edgeTypes } from './ButtonEdge.tsx';
 import { answerKeysOf, checkFlow, connect, createNode, duplicateNode, fromEditor, pruneEdges, removeNode, toEditor, updateAnswerKeys, type EditorEdge, type EditorNode } from './flow-graph.ts';
 import { EditorViewContext, NODE_STYLE, nodeTypes, zoomedOut, type EditorView } from './FlowNodeView.tsx';
 import { NodeDialog, type NodeDialogState } from './NodeDialog.tsx';
+import { OverviewCanvas, useShownEdges, type EdgePicker } from './OverviewCanvas.tsx';
 import { emptyData, type Data } from './node-forms.ts';
 import { TestPanel } from './TestPanel.tsx';
 import { useHistory, useStableStructure } from './use-editor-history.ts';
@@ -59,7 +60,7 @@ function FlowEditor() {
   const { t } = useTranslation();
   const { id } = useParams();
   const idFlow = Number(id);
-  const { fitView } = useReactFlow();
+  const { fitView, screenToFlowPosition } = useReactFlow();
   const [nodes, setNodes, onNodesChange] = useNodesState<EditorNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<EditorEdge>([]);
   const [name, setName] = useState<string | null>(null);
@@ -185,6 +186,30 @@ function FlowEditor() {
   const onNodeClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => setHighlight(node.id), []);
   const onNodeDoubleClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => openEdit(node.id), [openEdit]);
   const clearHighlight = useCallback(() => setHighlight(null), []);
+  // In the overview most edges are painted on the canvas, not React Flow's: a click on the pane over
+  // one selects it, as a click on its path does (its delete button and Backspace then work).
+  const overview = useStore(zoomedOut);
+  const shownEdges = useShownEdges(overview, nodes, edges);
+  const pickEdge = useRef<EdgePicker | null>(null);
+  const onPaneClick = useCallback(
+    (e: ReactMouseEvent) => {
+      setHighlight(null);
+      const picked = pickEdge.current?.(screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+      if (!picked) return;
+      setNodes((all) => all.map((n) => (n.selected ? { ...n, selected: false } : n)));
+      setEdges((all) => all.map((x) => (x.id === picked ? { ...x, selected: true } : x.selected ? { ...x, selected: false } : x)));
+    },
+    [screenToFlowPosition],
+  );
+  // The pointer over a painted edge, as over a drawn one (not while a button is down: a drag).
+  const onPaneMouseMove = useCallback(
+    (e: ReactMouseEvent) => {
+      if (e.buttons !== 0) return;
+      const over = (pickEdge.current?.(screenToFlowPosition({ x: e.clientX, y: e.clientY })) ?? null) !== null;
+      (e.currentTarget as HTMLElement).style.cursor = over ? 'pointer' : '';
+    },
+    [screenToFlowPosition],
+  );
   const onBeforeDelete = useCallback(async () => {
     push();
     return true;
@@ -270,7 +295,7 @@ function FlowEditor() {
           <EditorViewContext.Provider value={view}>
             <ReactFlow<EditorNode, EditorEdge>
               nodes={nodes}
-              edges={edges}
+              edges={shownEdges}
               nodeTypes={nodeTypes}
               edgeTypes={edgeTypes}
               onNodesChange={onNodesChange}
@@ -279,7 +304,8 @@ function FlowEditor() {
               onNodeClick={onNodeClick}
               onNodeDoubleClick={onNodeDoubleClick}
               onEdgeClick={clearHighlight}
-              onPaneClick={clearHighlight}
+              onPaneClick={onPaneClick}
+              onPaneMouseMove={onPaneMouseMove}
               onNodeDragStart={push}
               onBeforeDelete={onBeforeDelete}
               colorMode={theme === 'dark' ? 'dark' : 'light'}
@@ -291,6 +317,7 @@ function FlowEditor() {
               proOptions={PRO_OPTIONS}
             >
               <DotGrid />
+              <OverviewCanvas edges={edges} pickRef={pickEdge} />
               <Controls showInteractive={false} />
               {/* Square, unstroked nodes: at a minimap's scale their corners are under a pixel, and the
                   rounded, stroked ones were most of what repainting it cost on every frame of a drag. */}

@@ -9,6 +9,7 @@ import { FLOW_HANDLES, type FlowNodeType } from '@zapdesk/sync';
 import { Icon, MaskIcon, type IconName } from '../../ui/Icon.tsx';
 import { outputsOf, type EditorNode, type FlowNote } from './flow-graph.ts';
 import { elementsInOrder, randomizerSplit } from './node-forms.ts';
+import { borderWidthOf, drawnOnCanvas, ringOf, type OverviewMarks } from './overview-paint.ts';
 
 export type EditorView = {
   errors: Map<string, FlowNote[]>;
@@ -89,6 +90,8 @@ function useOutputLabel(type: FlowNodeType, d: D): (handle: string) => string {
  */
 const TARGET_HANDLE = '!size-3.5 !border-2 !border-surface !bg-slate-500 !transform-none !-mt-[7px] !-ml-[7px]';
 const SOURCE_HANDLE = '!size-3 !border-2 !border-surface !bg-brand !transform-none !-mt-1.5 !-mr-1.5';
+/** A handle of a canvas-painted node: where it was and as large, painted by the canvas instead. */
+const GHOST_HANDLE = '!bg-transparent !border-transparent';
 const NEXT_HANDLE = '!size-3.5 !border-2 !border-surface !bg-brand !transform-none !-mt-[7px] !-mr-[7px]';
 
 /**
@@ -99,7 +102,7 @@ export const OVERVIEW_ZOOM = 0.4;
 export const zoomedOut = (s: ReactFlowState) => s.transform[2] < OVERVIEW_ZOOM;
 
 /** What the editor marks on a node: the save check's notes, the highlight, the test run. */
-function marksOf(view: EditorView | null, id: string) {
+export function marksOf(view: EditorView | null, id: string): OverviewMarks {
   const highlighted = view?.highlight === id;
   return {
     errors: view?.errors.get(id) ?? [],
@@ -120,24 +123,42 @@ function FlowNodeViewBase(props: NodeProps<EditorNode>) {
  * A node seen from far: the card's outline and border in its type's colour, its type's icon and name
  * in large letters, and the same handles (edges keep their ends), without the summary, buttons and
  * output labels nobody could read at that size. Highlight, dimming, the test run and the save
- * check's marks show as in the card.
+ * check's marks show as in the card. Only a selected or dragged node draws itself: the others are
+ * painted by OverviewCanvas, and their DOM node is an empty box of the same size with transparent
+ * handles where the drawn ones are, so React Flow measures, hit-tests, drags and connects it as before.
  */
-function OverviewNode({ id, type, data }: NodeProps<EditorNode>) {
+function OverviewNode({ id, type, data, selected, dragging }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
   const view = useContext(EditorViewContext);
   const kind = type as FlowNodeType;
   const outputs = outputsOf(kind, data);
   const style = NODE_STYLE[kind];
-  const { errors, warnings, highlighted, dimmed, running } = marksOf(view, id);
-  const border = errors.length ? 'border-danger border-8' : highlighted ? 'border-blue-500 border-8' : warnings.length ? 'border-amber-400 border-8' : 'border-transparent border-2';
+  const marks = marksOf(view, id);
+  const ring = ringOf(marks);
+  const name = t(`flowbuilder.nodes.${kind}`);
+  if (drawnOnCanvas({ selected, dragging })) {
+    // Nothing positioned but the handles (each positioned box is one more layer for Chromium to walk
+    // on every mouse move's hit test): they are placed from the node's own box, inside the border.
+    const bw = borderWidthOf(ring);
+    return (
+      <div data-testid={`flow-node-${kind}`} role="img" aria-label={name} className="h-24 w-60">
+        {kind !== 'start' && <Handle type="target" position={Position.Left} style={{ left: bw }} className={`${TARGET_HANDLE} ${GHOST_HANDLE}`} />}
+        {outputs.map((h, i) => (
+          <Handle key={h} type="source" id={h} position={Position.Right} style={{ right: bw, top: `calc(${bw}px + (100% - ${2 * bw}px) * ${(i + 1) / (outputs.length + 1)})` }} className={`${SOURCE_HANDLE} ${GHOST_HANDLE}`} />
+        ))}
+      </div>
+    );
+  }
+  const width = borderWidthOf(ring) === 8 ? 'border-8' : 'border-2';
+  const color = ring === 'danger' ? 'border-danger' : ring === 'highlight' ? 'border-blue-500' : ring === 'warning' ? 'border-amber-400' : 'border-transparent';
   return (
     <div
       data-testid={`flow-node-${kind}`}
-      className={`relative flex h-24 w-60 items-center gap-3 rounded-lg px-4 text-white ${style.color} ${border} ${dimmed ? 'opacity-40' : ''} ${running ? 'outline-8 outline-offset-4 outline-emerald-500' : ''}`}
+      className={`relative flex h-24 w-60 items-center gap-3 rounded-lg px-4 text-white ${style.color} ${color} ${width} ${marks.dimmed ? 'opacity-40' : ''} ${marks.running ? 'outline-8 outline-offset-4 outline-emerald-500' : ''}`}
     >
       {kind !== 'start' && <Handle type="target" position={Position.Left} className={TARGET_HANDLE} />}
       <MaskIcon name={style.icon} className="size-10 shrink-0" />
-      <span className="min-w-0 flex-1 truncate text-3xl font-semibold">{t(`flowbuilder.nodes.${kind}`)}</span>
+      <span className="min-w-0 flex-1 truncate text-3xl font-semibold">{name}</span>
       {outputs.map((h, i) => (
         <Handle key={h} type="source" id={h} position={Position.Right} style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }} className={SOURCE_HANDLE} />
       ))}
