@@ -45,11 +45,6 @@ export type Config = {
   rateLimits: RateLimits;
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes: number;
-  /**
-   * Sync pulls and the ticket list answered on a worker thread of their own (READ_WORKER, on unless
-   * `0`; reads/README.md), so reading never waits for the writer's thread, nor it for them.
-   */
-  readWorker: boolean;
   /** The outbox dispatcher: sends in flight per connection, attempts of a transiently failing send, first backoff. */
   outbox: { concurrency: number; bulkConcurrency: number; attempts: number; backoffMs: number };
   /**
@@ -159,7 +154,6 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60 * 1000),
     },
     maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
-    readWorker: env.READ_WORKER !== '0',
     outbox: {
       concurrency: int(env.OUTBOX_CONCURRENCY, 4),
       bulkConcurrency: int(env.OUTBOX_BULK_CONCURRENCY, 8),

@@ -11,7 +11,6 @@ import type { SessionManager } from './channels/session-manager.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import type { Assistants } from './assistants/worker.ts';
 import type { WebhookWorker } from './webhooks/worker.ts';
-import type { Reads } from './reads/host.ts';
 
 /** What the app is built from; tests build it on a fresh database. */
 export type AppDeps = {
@@ -41,8 +40,6 @@ export type AppDeps = {
   sessions: SessionManager;
   /** Pokes and session events over /sync/ws; writes reach it through their effects (db/write.ts). */
   realtime: Realtime;
-  /** Sync pulls and the ticket list, answered on the read worker's thread when there is one (reads/README.md). */
-  reads: Reads;
 };
 
 /** The signed-in user a request acts for. Services take it first: the tenant is never optional. */

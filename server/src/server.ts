@@ -21,7 +21,6 @@ import { startWebServer, type WebServer } from './web/static.ts';
 import { createPgBus } from './realtime/bus.ts';
 import { createRealtime } from './realtime/hub.ts';
 import { attachSyncSocket } from './realtime/ws.ts';
-import { startReads } from './reads/host.ts';
 import { createOutbox } from './outbound/dispatcher.ts';
 import { createKeyedLock } from './inbound/keyed-lock.ts';
 import { attachPipeline } from './inbound/index.ts';
@@ -71,7 +70,6 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     webhooks: createWebhookWorker(config.webhooks),
     sessions,
     realtime: createRealtime({ log, bus }),
-    reads: startReads({ db, dialect, log, config }),
   };
   attachPipeline(deps);
   const firstStart = await runFirstStart(deps);
@@ -117,7 +115,6 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await sessions.stopAll();
       await messageIndex.stop();
       await deps.realtime.close();
-      await deps.reads.close();
       await db.destroy();
     },
   };

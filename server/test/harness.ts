@@ -21,7 +21,6 @@ import { createOutbox } from '../src/outbound/dispatcher.ts';
 import { createKeyedLock } from '../src/inbound/keyed-lock.ts';
 import { attachPipeline } from '../src/inbound/index.ts';
 import { createChannelSessions } from '../src/channels/index.ts';
-import { startReads } from '../src/reads/host.ts';
 import { assertNoGuardViolations, installVersionGuard } from './version-guard.ts';
 import { answerProblem, watchParses } from './openapi-check.ts';
 import { migratedCopy, runOn, urlOf } from './template-db.ts';
@@ -49,8 +48,6 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret', WEBHOOKS_ALLOW_PRIVATE: '1' }),
     databaseUrl,
     rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
-    // Reads on the test's own thread, unless a test asks for the worker (reads/reads.test.ts).
-    readWorker: false,
     ...overrides,
   };
   const { db } = openDatabase(config.databaseUrl);
@@ -82,7 +79,6 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     webhooks: createWebhookWorker({ ...config.webhooks, pollMs: 50 }),
     sessions,
     realtime: createRealtime({ log, bus: dialect === 'postgres' ? await createPgBus(config.databaseUrl, log) : undefined }),
-    reads: startReads({ db, dialect, log, config }),
   };
   attachPipeline(deps);
   deps.outbox.start(deps);
@@ -130,7 +126,6 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
       await deps.outbox.stop();
       await sessions.stopAll();
       await deps.realtime.close();
-      await deps.reads.close();
       await db.destroy();
       await dropDatabase?.();
       // The app's data folder is its own (benchmarks use this harness too, outside the test run's folder).

@@ -44,21 +44,6 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   return { db, dialect: 'sqlite' };
 }
 
-/**
- * A handle that only reads, for a thread beside the writer's (the read worker, ../reads/): on
- * SQLite one read-only connection to the file (WAL: it sees every commit, never a write in
- * progress), on PostgreSQL a small pool. A statement that writes fails.
- */
-export function openReadOnlyDatabase(url: string): { db: Database; dialect: Dialect } {
-  const plugins = [new ResultCamelCasePlugin()];
-  if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
-  }
-  const reader = openSqlite(url.replace(/^sqlite:(\/\/)?/, ''), true);
-  return { db: new Kysely<DB>({ dialect: new RoutedSqliteDialect(reader, undefined, new Mutex(), {}), plugins }), dialect: 'sqlite' };
-}
-
 // Open handles per SQLite file in this process (see soleWriter).
 const handlesOfFile = new Map<string, number>();
 

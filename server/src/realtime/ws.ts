@@ -18,11 +18,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@zapdesk/sync';
+import type { PullResponseV1 } from 'replicache';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
 import { INSTANCE_HEADER } from '../http/instance.ts';
-import type { ReadAnswer } from '../reads/tasks.ts';
+import { syncServiceOf, type VersionNotSupported } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
 import { createLiveChannels } from './channels.ts';
 import { createPresence, type PresenceOptions } from './presence.ts';
@@ -72,6 +73,7 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
   // The upgrade names the instance like every HTTP answer (http/instance.ts).
   wss.on('headers', (headers) => headers.push(`${INSTANCE_HEADER}: ${deps.instanceId}`));
+  const sync = syncServiceOf(deps);
   // users.online: set while a socket of the user is open here or on another instance (presence.ts).
   const presence = createPresence(deps, opts.presence);
   // The per-company live channels a socket joins by name (channels.ts).
@@ -91,10 +93,9 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
   };
 
   async function onConnection(ws: WebSocket, token: string | null) {
-    const sendText = (text: string) => {
-      if (ws.readyState === ws.OPEN) ws.send(text);
+    const send = (m: ServerEvent) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
-    const send = (m: ServerEvent) => sendText(JSON.stringify(m));
     // What the client sends while its token is checked (a join sent on `open`) waits for the
     // handler below instead of being dropped.
     const early: RawData[] = [];
@@ -122,17 +123,14 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     ws.on('message', onMessage);
     // The client's last pull here, with the cookie of the answer it got: what a poke runs for it.
     let nextPull: Record<string, unknown> | undefined;
-    const remember = (request: unknown, answer: ReadAnswer) => {
-      nextPull = answer.cookie !== undefined && request && typeof request === 'object' ? { ...request, cookie: answer.cookie } : undefined;
+    const remember = (request: unknown, response: PullResponseV1 | VersionNotSupported) => {
+      nextPull = 'cookie' in response && request && typeof request === 'object' ? { ...request, cookie: response.cookie } : undefined;
     };
-    // A pull is answered where reads run (reads/README.md), as JSON text: the frames around it are
-    // written here as `send` would, `{type:'pull', id, ok, body}` and `{type:'poke', pull:{request, response}}`.
-    const pull = (body: unknown) => deps.reads.run('pull', { token, body });
     async function answerPull(id: number, body: unknown) {
       try {
-        const answer = await pull(body);
-        remember(body, answer);
-        sendText(`{"type":"pull","id":${id},"ok":true,"body":${answer.text}}`);
+        const response = await sync.pull(token, body);
+        remember(body, response);
+        send({ type: 'pull', id, ok: true, body: response });
       } catch (err) {
         const e = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
         if (!(err instanceof AppError)) logUnexpected('sync pull over the socket failed', err);
@@ -166,10 +164,10 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
             send({ type: 'poke' });
             continue;
           }
-          const answer = await pull(request).catch(unexpected);
-          if (answer?.cookie !== undefined) {
-            remember(request, answer);
-            sendText(`{"type":"poke","pull":{"request":${JSON.stringify(request)},"response":${answer.text}}}`);
+          const response = await sync.pull(token, request).catch(unexpected);
+          if (response && 'cookie' in response) {
+            remember(request, response);
+            send({ type: 'poke', pull: { request, response } });
           } else {
             nextPull = undefined;
             send({ type: 'poke' });

@@ -1,8 +1,6 @@
-// The writes of the pull path: a new client group, the listing rows a CVR names, the CVR rows
-// (group commit), a watermark moved forward, the collection of unreferenced listings. They run
-// where the database's writer is (this thread, or the main thread for a pull answered by the read
-// worker: ../reads/), so the store in front of them (store.ts) may live on another thread and
-// reach them as messages: every argument and answer is plain data.
+// The writes of the pull path: a new client group, a CVR with the listing rows it carries (group
+// commit), a watermark moved forward, the collection of unreferenced listings. Plain-data calls,
+// the store (store.ts) keeping the reads and the caches in front of them.
 import { AppError } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import { transactionFirst, type Database, type Dialect } from '../db/database.ts';
@@ -33,8 +31,6 @@ export type CvrRow = GroupOwner & {
   clients: string;
   /** Listing rows the CVR names that may not be stored yet (`entries` their stored text): written first, in its transaction. */
   listings?: { id: string; entries: string }[];
-  /** A version reserved for it (reserveVersions); without one, the group's next. */
-  version?: number;
 };
 
 export type CvrWriter = {
@@ -45,12 +41,6 @@ export type CvrWriter = {
    * old ones; resolves to that version.
    */
   saveCvr(row: CvrRow): Promise<number>;
-  /**
-   * Reserves `count` CVR versions of the group, above both its stored version and `base` (the
-   * cookie's), for saves that name theirs; resolves to the first. Creates the group for its owner
-   * when new (a group of someone else's is refused).
-   */
-  reserveVersions(owner: GroupOwner, groupId: string, base: number, count: number): Promise<number>;
   /** Records a newer watermark on a stored CVR (nothing the user sees changed). */
   advanceWatermark(companyId: number, groupId: string, version: number, watermark: number): Promise<void>;
   /**
@@ -149,12 +139,11 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
       for (const part of chunk([...rows.values()], LISTINGS_PER_STATEMENT)) await upsertListings(trx, { companyId, rows: part, at });
     }
     const n = saves.length;
-    const unversioned = saves.filter((s) => s.version === undefined);
-    const bumped = unversioned.length ? await sqls.bumpGroupVersions(unversioned.length)(trx, ...unversioned.flatMap((s) => [s.companyId, s.groupId, s.baseVersion]), at) : [];
+    const bumped = await sqls.bumpGroupVersions(n)(trx, ...saves.flatMap((s) => [s.companyId, s.groupId, s.baseVersion]), at);
     const next = new Map(bumped.map((r) => [r.id, Number(r.cvrVersion)]));
     const versions: number[] = [];
     for (const s of saves) {
-      let version = s.version ?? next.get(s.groupId);
+      let version = next.get(s.groupId);
       if (version === undefined) {
         // The group row is gone (its owner was cached where the pull ran): claim it anew (a group
         // of someone else's is refused), then bump.
@@ -209,18 +198,6 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
         if (queued.length === 0) setImmediate(flushSaves);
         queued.push({ ...row, resolve, reject });
         if (queued.length >= SAVES_PER_COMMIT_MAX) flushSaves();
-      });
-    },
-
-    reserveVersions(owner, groupId, base, count) {
-      return bookkeepingTransaction(async (trx) => {
-        const at = new Date().toISOString();
-        let rows = await sqls.reserveGroupVersions(trx, base, base, count, at, owner.companyId, groupId);
-        if (rows[0] === undefined) {
-          await claimClientGroup(trx, owner, groupId);
-          rows = await sqls.reserveGroupVersions(trx, base, base, count, at, owner.companyId, groupId);
-        }
-        return Number(rows[0]!.cvrVersion) - count + 1;
       });
     },
 

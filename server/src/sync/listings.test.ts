@@ -259,41 +259,4 @@ describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {
     expect(keysOf(again.response.patch, 'put')).toContain(`tag/${fresh.id}`);
     expect(again.response.cookie).toEqual({ order: 3 });
   });
-
-  it('answering before the CVR is stored (the read worker): versions reserved in blocks, never one given twice, the CVRs stored in order', async () => {
-    const w = await seedTeam();
-    const group = `early-${w.company.id}`;
-    const stored = () => w.db.selectFrom('replicacheCvrs').select(['replicacheCvrs.version']).where('replicacheCvrs.clientGroupId', '=', group).orderBy('replicacheCvrs.version').execute();
-    const early = createSyncStore(t.db, dialect, { answerBeforeSaved: true });
-    const cookies: number[] = [];
-    let cookie: unknown = null;
-    for (let i = 0; i < 3; i++) {
-      await w.db.updateTable('tags').set((eb) => ({ name: `early ${i}`, version: eb('version', '+', 1) })).where('id', '=', w.tags[0]!).execute();
-      const r = await pull(t.deps, early, w.admin, req(group, cookie));
-      cookie = r.response.cookie;
-      cookies.push((cookie as { order: number }).order);
-    }
-    // One reservation gave the three: consecutive, and the group's stored version is past them.
-    expect(cookies).toEqual([cookies[0], cookies[0]! + 1, cookies[0]! + 2]);
-    await vi.waitFor(async () => expect((await stored()).map((r) => r.version)).toEqual(cookies));
-    const [owner] = await w.db.selectFrom('replicacheClientGroups').select(['replicacheClientGroups.cvrVersion']).where('replicacheClientGroups.id', '=', group).execute();
-    expect(owner!.cvrVersion).toBeGreaterThanOrEqual(cookies[2]!);
-
-    // Another instance (or this thread while the worker restarts) pulling the same group goes past
-    // the reserved block, and the first store's next answer past that instance's cookie.
-    await w.db.updateTable('tags').set((eb) => ({ name: 'early other', version: eb('version', '+', 1) })).where('id', '=', w.tags[0]!).execute();
-    const other = await pull(t.deps, createSyncStore(t.db, dialect), w.admin, req(group, cookie));
-    expect(other.response.patch).toEqual([{ op: 'put', key: `tag/${w.tags[0]}`, value: expect.objectContaining({ name: 'early other' }) }]);
-    expect((other.response.cookie as { order: number }).order).toBeGreaterThan(owner!.cvrVersion);
-    await w.db.updateTable('tags').set((eb) => ({ name: 'early last', version: eb('version', '+', 1) })).where('id', '=', w.tags[0]!).execute();
-    const next = await pull(t.deps, early, w.admin, req(group, other.response.cookie));
-    expect((next.response.cookie as { order: number }).order).toBeGreaterThan((other.response.cookie as { order: number }).order);
-    expect(next.response.patch).toEqual([{ op: 'put', key: `tag/${w.tags[0]}`, value: expect.objectContaining({ name: 'early last' }) }]);
-    await vi.waitFor(async () => expect((await stored()).map((r) => r.version)).toContain((next.response.cookie as { order: number }).order));
-    const versions = (await stored()).map((r) => r.version);
-    expect(new Set(versions).size).toBe(versions.length);
-
-    // A group of someone else's is refused before any version is given.
-    await expect(pull(t.deps, early, w.user, req(group, null))).rejects.toMatchObject({ code: 'ERR_NO_PERMISSION' });
-  });
 });

@@ -37,9 +37,6 @@ function sharedPuts(d: ViewDiff, key: string, read: () => Promise<PatchOperation
   return hit;
 }
 
-/** What a pull reads from (a read-only handle will do: its writes go through the store). */
-export type PullDeps = Pick<AppDeps, 'db' | 'dialect'>;
-
 /** How the pull was answered, for logs and the benchmark. */
 export type PullStats = { path: 'unchanged' | 'same-view' | 'patch'; rows: number };
 export type PullResult = { response: PullResponseOKV1; stats: PullStats };
@@ -53,16 +50,16 @@ export type SessionRef = Pick<Actor, 'userId' | 'companyId' | 'sessionId'>;
  * committed between the two reads would stamp a CVR of the old role with the new watermark, and
  * the pull after the poke would answer "no change".
  */
-export function pullForSession(deps: PullDeps, store: SyncStore, session: SessionRef, req: PullRequest): Promise<PullResult> {
+export function pullForSession(deps: AppDeps, store: SyncStore, session: SessionRef, req: PullRequest): Promise<PullResult> {
   return run(deps, store, req, { session });
 }
 
 /** A pull for an actor the caller vouches for (tests and benchmarks of the algorithm). */
-export function pull(deps: PullDeps, store: SyncStore, actor: Actor, req: PullRequest): Promise<PullResult> {
+export function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: PullRequest): Promise<PullResult> {
   return run(deps, store, req, { actor });
 }
 
-async function run(deps: PullDeps, store: SyncStore, req: PullRequest, who: { actor: Actor } | { session: SessionRef }): Promise<PullResult> {
+async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { actor: Actor } | { session: SessionRef }): Promise<PullResult> {
   const { db } = deps;
   const cookie = cookieSchema.safeParse(req.cookie);
   const baseVersion = cookie.success ? cookie.data.order : 0;

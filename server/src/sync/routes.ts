@@ -4,7 +4,6 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { bearerToken } from '../auth/middleware.ts';
 import type { AppDeps, AppEnv } from '../context.ts';
-import { JSON_TYPE } from '../http/json.ts';
 import { parseBody, parseWith } from '../http/validate.ts';
 import { push, pushRequestSchema } from './push.ts';
 import { statement } from './statements.ts';
@@ -42,9 +41,7 @@ export function syncRoutes(deps: AppDeps) {
       // The token before the body, as requireAuth does (the check is remembered, so pull() repeats it for free).
       const token = bearerToken(c);
       await sync.verifyToken(token);
-      // Answered where reads run (reads/README.md), as the JSON text it is sent as.
-      const { text } = await deps.reads.run('pull', { token, body: await parseBody(c, z.unknown()) });
-      return c.body(text, 200, JSON_TYPE);
+      return c.json(await sync.pull(token, await parseBody(c, z.unknown())));
     })
     .post('/sync/push', auth, async (c) => {
       const body = await parseBody(c, pushVersionOf);

@@ -9,7 +9,6 @@ import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { parseWith } from '../http/validate.ts';
 import { pullForSession, pullRequestSchema } from './pull.ts';
-import type { CvrWriter } from './cvr-writer.ts';
 import { createSyncStore, type SyncStore } from './store.ts';
 
 /** Verified access tokens kept, so a pull does not pay the HMAC again. */
@@ -22,21 +21,17 @@ export type SyncService = ReturnType<typeof createSyncService>;
 /** The Replicache answer to a request of another protocol version. */
 export type VersionNotSupported = { error: 'VersionNotSupported'; versionType: 'pull' };
 
-/** What a sync service needs: a handle to read from (and write, unless `writer` says where writes go). */
-export type SyncServiceDeps = Pick<AppDeps, 'db' | 'dialect' | 'log'> & { jwtSecret: string; writer?: CvrWriter; answerBeforeSaved?: boolean };
-
 const services = new WeakMap<Database, SyncService>();
 
 /** The sync service of this database handle (created on first use). */
-export function syncServiceOf(deps: Pick<AppDeps, 'db' | 'dialect' | 'log' | 'config'>): SyncService {
+export function syncServiceOf(deps: AppDeps): SyncService {
   let service = services.get(deps.db);
-  if (!service) services.set(deps.db, (service = createSyncService({ db: deps.db, dialect: deps.dialect, log: deps.log, jwtSecret: deps.config.jwtSecret })));
+  if (!service) services.set(deps.db, (service = createSyncService(deps)));
   return service;
 }
 
-/** A sync service of its own (the read worker's: a read-only handle, its writes sent to the writer's thread). */
-export function createSyncService(deps: SyncServiceDeps) {
-  const store: SyncStore = createSyncStore(deps.db, deps.dialect, { log: deps.log, writer: deps.writer, answerBeforeSaved: deps.answerBeforeSaved });
+function createSyncService(deps: AppDeps) {
+  const store: SyncStore = createSyncStore(deps.db, deps.dialect, { log: deps.log });
   const verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   /**
@@ -52,7 +47,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       throw new AppError('ERR_TOKEN_EXPIRED');
     }
     if (!hit) {
-      const result = await verifyAccessToken(token, deps.jwtSecret);
+      const result = await verifyAccessToken(token, deps.config.jwtSecret);
       if (!result.ok) throw new AppError(result.reason === 'expired' ? 'ERR_TOKEN_EXPIRED' : 'ERR_SESSION_EXPIRED');
       const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp?: number };
       hit = { claims: result.claims, exp: typeof exp === 'number' ? exp : 0 };

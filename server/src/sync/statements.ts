@@ -52,12 +52,6 @@ export function pullStatements(dialect: Dialect) {
       `UPDATE replicache_client_groups SET cvr_version = (CASE WHEN cvr_version > ? THEN cvr_version ELSE ? END) + 1, updated_at = ?
        WHERE company_id = ? AND id = ? RETURNING cvr_version`,
     ),
-    /** `count` steps past both the stored version and the cookie's: the last of the versions reserved. */
-    reserveGroupVersions: statement<{ cvrVersion: number }>(
-      dialect,
-      `UPDATE replicache_client_groups SET cvr_version = (CASE WHEN cvr_version > ? THEN cvr_version ELSE ? END) + ?, updated_at = ?
-       WHERE company_id = ? AND id = ? RETURNING cvr_version`,
-    ),
     /**
      * bumpGroupVersion for n groups in one statement (params: company, group, base per group, then
      * the time); a group appears at most once. Groups that do not exist are missing from the result.

@@ -1,6 +1,5 @@
 // The sync bookkeeping tables: client groups, clients, CVRs and the company watermark, read here
-// with the in-process caches in front of them; their writes go through a CvrWriter
-// (cvr-writer.ts), on this thread or, for the read worker, on the thread holding the writer.
+// with the in-process caches in front of them; their writes go through a CvrWriter (cvr-writer.ts).
 // Everything is per company through tenant(), except the one lookup of a client group by id, which
 // must see a foreign group in order to refuse it.
 import { AppError } from '@zapdesk/sync';
@@ -8,7 +7,7 @@ import type { Actor } from '../context.ts';
 import type { Database, Dialect } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
-import { claimClientGroup, createCvrWriter, CVRS_KEPT, LISTING_GRACE_MS, type CvrWriter } from './cvr-writer.ts';
+import { claimClientGroup, createCvrWriter, CVRS_KEPT, LISTING_GRACE_MS } from './cvr-writer.ts';
 import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
 import { chunk } from './views/types.ts';
@@ -79,22 +78,7 @@ export const LISTING_TRUST_MS = 5 * 60_000;
 /** How often one instance collects a company's unreferenced listings (after a save). */
 export const LISTING_GC_INTERVAL_MS = 10 * 60_000;
 
-export type SyncStoreOptions = {
-  gcIntervalMs?: number;
-  log?: { warn(msg: string, data?: Record<string, unknown>): void };
-  /** Where the store's writes go (default: this handle's own writer). */
-  writer?: CvrWriter;
-  /**
-   * A pull answers once its CVR is sent to the writer, under a version reserved beforehand, rather
-   * than once it is stored (the read worker, whose writer is another thread's). A CVR that then fails
-   * to store is one this store still has in memory and any other answers with a full resync, as a
-   * CVR lost in a crash (pull.ts step 3).
-   */
-  answerBeforeSaved?: boolean;
-};
-
-/** CVR versions a group reserves at a time when its pulls answer before their CVR is stored. */
-const VERSIONS_RESERVED = 16;
+export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string, data?: Record<string, unknown>): void } };
 
 /**
  * CVRs by (group, version) are immutable apart from the watermark, which only moves forward, so
@@ -106,7 +90,7 @@ const VERSIONS_RESERVED = 16;
  */
 export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreOptions = {}) {
   const sqls = pullStatements(dialect);
-  const writer = opts.writer ?? createCvrWriter(db, dialect);
+  const writer = createCvrWriter(db, dialect);
   const cvrs = new Lru<string, Cvr>(5000);
   // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
@@ -205,17 +189,6 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
 
   const gcIntervalMs = opts.gcIntervalMs ?? LISTING_GC_INTERVAL_MS;
 
-  // Versions reserved per client group (answerBeforeSaved): the next to give and the last.
-  const reserved = new Lru<string, { next: number; last: number }>(50_000);
-  /** The group's next CVR version above the cookie's, from its reserved block, or a new block. */
-  async function reservedVersion(actor: Actor, groupId: string, base: number): Promise<number> {
-    const block = reserved.get(groupId);
-    if (block && block.next <= block.last && block.next > base) return block.next++;
-    const first = await writer.reserveVersions(actor, groupId, base, VERSIONS_RESERVED);
-    reserved.set(groupId, { next: first + 1, last: first + VERSIONS_RESERVED - 1 });
-    return first;
-  }
-
   const store = {
     /**
      * The change counters, the group's clients' lastMutationIDs and (given a session) the session's
@@ -269,10 +242,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     async advanceWatermark(companyId: number, groupId: string, version: number, cvr: Cvr, watermark: number) {
       if (watermark <= cvr.watermark) return;
       cvr.watermark = watermark;
-      const advancing = writer.advanceWatermark(companyId, groupId, version, watermark);
-      // Only a shortcut for the next pull (step 4): not worth waiting for another thread's writer.
-      if (opts.answerBeforeSaved) advancing.catch((err: unknown) => opts.log?.warn('sync watermark not advanced', { companyId, groupId, error: String(err) }));
-      else await advancing;
+      await writer.advanceWatermark(companyId, groupId, version, watermark);
     },
 
     /**
@@ -286,30 +256,15 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
       const entries = encodeRefs(cvr.views);
       const now = Date.now();
       const listings = listingsToCarry(companyId, Object.values(cvr.views), now);
-      const row = { companyId, userId: actor.userId, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), listings: listings.rows };
       let version: number;
-      if (opts.answerBeforeSaved) {
-        // The saves this one would wait for went to the writer before it, which stores them in order.
-        version = await reservedVersion(actor, groupId, baseVersion);
-        writer.saveCvr({ ...row, version }).then(
-          () => listings.settle(true),
-          (err: unknown) => {
-            listings.settle(false);
-            // Its cookie names a CVR the database lacks: this instance still has it in memory, any other resyncs.
-            cvrs.delete(`${groupId}:${version}`);
-            opts.log?.warn('sync CVR not stored', { companyId, groupId, version, error: String(err) });
-          },
-        );
-      } else {
-        try {
-          await Promise.all(listings.waits);
-          version = await writer.saveCvr(row);
-        } catch (err) {
-          listings.settle(false);
-          throw err;
-        }
-        listings.settle(true);
+      try {
+        await Promise.all(listings.waits);
+        version = await writer.saveCvr({ companyId, userId: actor.userId, groupId, baseVersion, entries, watermark: cvr.watermark, clients: JSON.stringify(cvr.clients), listings: listings.rows });
+      } catch (err) {
+        listings.settle(false);
+        throw err;
       }
+      listings.settle(true);
       for (const listing of Object.values(cvr.views)) byId.set(`${companyId}:${listing.id!}`, listing);
       cvrs.set(`${groupId}:${version}`, cvr);
       // Gone from the database with this save (cvr-writer.ts): a cookie naming it resyncs, from memory too.

@@ -3,7 +3,7 @@ import { TICKETS_PAGE_SIZE, type TicketListQuery, type TicketPage } from '@zapde
 import type { Database, Dialect } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import { toTicketDtos } from './dto.ts';
-import { findMatchingTickets, searchTerms, type IndexQueued } from './search.ts';
+import { findMatchingTickets, searchTerms } from './search.ts';
 import { attendantScope, type Viewer } from './visibility.ts';
 
 const dayRange = (day: string) => {
@@ -11,7 +11,7 @@ const dayRange = (day: string) => {
   return [start.toISOString(), new Date(start.getTime() + 86_400_000).toISOString()] as const;
 };
 
-export async function findTicketsPage(db: Database, dialect: Dialect, viewer: Viewer, q: TicketListQuery, indexQueued?: IndexQueued): Promise<TicketPage> {
+export async function findTicketsPage(db: Database, dialect: Dialect, viewer: Viewer, q: TicketListQuery): Promise<TicketPage> {
   let query = tenant(db, viewer.companyId).selectFrom('tickets').selectAll('tickets');
   const showAll = q.showAll === true && viewer.canShowAll;
   if (!showAll) query = query.where(attendantScope(viewer));
@@ -50,7 +50,7 @@ export async function findTicketsPage(db: Database, dialect: Dialect, viewer: Vi
   const terms = searchTerms(q.searchParam);
   const rows =
     terms.length > 0
-      ? await findMatchingTickets(db, dialect, viewer.companyId, query, terms, window, undefined, indexQueued)
+      ? await findMatchingTickets(db, dialect, viewer.companyId, query, terms, window)
       : await query.orderBy('tickets.updatedAt', 'desc').orderBy('tickets.id', 'desc').limit(window.limit).offset(window.offset).execute();
   const hasMore = rows.length > TICKETS_PAGE_SIZE;
   return { tickets: await toTicketDtos(db, viewer.companyId, rows.slice(0, TICKETS_PAGE_SIZE)), hasMore };

@@ -4,11 +4,12 @@ import type { AppDeps, AppEnv } from '../../context.ts';
 import { requireAuth, requirePermission } from '../../auth/middleware.ts';
 import { inSlices } from '../../db/slices.ts';
 import { write } from '../../db/write.ts';
-import { JSON_TYPE } from '../../http/json.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { toTicketDto } from './dto.ts';
+import { findTicketsPage } from './queries.ts';
 import { createTicket, deleteTicket, emptyTicketSlice, getTicketByUuid, getVisibleTicket } from './service.ts';
 import { updateTicket } from './transitions.ts';
+import { loadViewer } from './visibility.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,9 +19,8 @@ export function ticketsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/tickets', auth, async (c) => {
       const query = parseQuery(c, ticketListQuerySchema);
-      // Answered where reads run (reads/README.md: reads/tasks.ts ticketsPage), as the JSON text it is sent as.
-      const { text } = await deps.reads.run('ticketsPage', { actor: c.get('actor'), query });
-      return c.body(text, 200, JSON_TYPE);
+      const viewer = await loadViewer(deps.db, c.get('actor'));
+      return c.json(await findTicketsPage(deps.db, deps.dialect, viewer, query));
     })
     .get('/tickets/u/:uuid', auth, async (c) => {
       const uuid = c.req.param('uuid');

@@ -42,11 +42,6 @@ export function searchTerms(input: string): string[] {
 }
 
 type TicketQuery = SelectQueryBuilder<DB, 'tickets', TicketRow>;
-/**
- * Moves the messages waiting for the search index into it (db/message-index.ts): a write, so a
- * search on a read-only handle (the read worker) asks the writer's thread to do it.
- */
-export type IndexQueued = () => Promise<unknown>;
 type Window = { offset: number; limit: number };
 /** What the indexes are asked: SQLite FTS5 queries for messages and contacts, or a PostgreSQL tsquery. */
 type Search = { terms: string[]; messages: string; contacts: string };
@@ -60,10 +55,9 @@ export async function findMatchingTickets(
   terms: string[],
   window: Window,
   tuning: SearchTuning = DEFAULT_TUNING,
-  indexQueued: IndexQueued = () => indexQueuedMessages(db, dialect),
 ): Promise<TicketRow[]> {
   // SQLite indexes messages after their commit, in batches: what was stored just now goes in first.
-  await indexQueued();
+  await indexQueuedMessages(db, dialect);
   const search = dialect === 'sqlite' ? await spellSqliteSearch(db, terms, tuning.spellLimit) : { terms, messages: tsQuery(terms), contacts: tsQuery(terms) };
   // Matching contacts are read up front unless there are more than a walk could test in process
   // for the same cost (reading an id costs a small part of reading and testing a contact).
