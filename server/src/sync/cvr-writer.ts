@@ -1,6 +1,6 @@
-// The writes of the pull path: a new client group, a CVR with the listing rows it carries (group
-// commit), a watermark moved forward, the collection of unreferenced listings. Plain-data calls,
-// the store (store.ts) keeping the reads and the caches in front of them.
+// The writes of the pull path: a CVR with the listing rows it carries (group commit), a watermark
+// moved forward, the collection of unreferenced listings; and the claim of a client group, which a
+// push makes too. The store (store.ts) keeps the reads and the caches in front of them.
 import { AppError } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import { transactionFirst, type Database, type Dialect } from '../db/database.ts';
@@ -34,8 +34,6 @@ export type CvrRow = GroupOwner & {
 };
 
 export type CvrWriter = {
-  /** Creates the client group for its owner, unless it exists (whoever owns it). */
-  insertGroup(owner: GroupOwner, groupId: string): Promise<void>;
   /**
    * Stores a CVR (after the listing rows it carries) under the group's next version and drops the
    * old ones; resolves to that version.
@@ -80,14 +78,11 @@ export async function findClientGroup(db: Database, id: string): Promise<ClientG
   return (await selectClientGroup(db, { id })).rows[0];
 }
 
-/**
- * The client group, created for its owner when new (`create`: this handle's insert, or the
- * writer's from another thread); a group of another user or company is refused.
- */
-export async function claimClientGroup(db: Database, owner: GroupOwner, id: string, create?: (owner: GroupOwner, id: string) => Promise<void>): Promise<ClientGroup> {
+/** The client group, created for its owner when new; a group of another user or company is refused. */
+export async function claimClientGroup(db: Database, owner: GroupOwner, id: string): Promise<ClientGroup> {
   let group = await findClientGroup(db, id);
   if (!group) {
-    await (create ? create(owner, id) : insertClientGroup(db, { companyId: owner.companyId, id, userId: owner.userId }));
+    await insertClientGroup(db, { companyId: owner.companyId, id, userId: owner.userId });
     group = await findClientGroup(db, id);
   }
   if (!group || group.userId !== owner.userId || group.companyId !== owner.companyId) {
@@ -145,8 +140,8 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
     for (const s of saves) {
       let version = next.get(s.groupId);
       if (version === undefined) {
-        // The group row is gone (its owner was cached where the pull ran): claim it anew (a group
-        // of someone else's is refused), then bump.
+        // The group row is gone (the store had its owner cached): claim it anew (a group of
+        // someone else's is refused), then bump.
         await claimClientGroup(trx, s, s.groupId);
         const rows = await sqls.bumpGroupVersion(trx, s.baseVersion, s.baseVersion, at, s.companyId, s.groupId);
         version = Number(rows[0]!.cvrVersion);
@@ -189,10 +184,6 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
   }
 
   return {
-    async insertGroup(owner, groupId) {
-      await insertClientGroup(db, { companyId: owner.companyId, id: groupId, userId: owner.userId });
-    },
-
     saveCvr(row) {
       return new Promise((resolve, reject) => {
         if (queued.length === 0) setImmediate(flushSaves);

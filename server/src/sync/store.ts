@@ -205,7 +205,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     async claimGroup(actor: Actor, id: string): Promise<void> {
       const owner = owners.get(id);
       if (!owner) {
-        const group = await claimClientGroup(db, actor, id, writer.insertGroup);
+        const group = await claimClientGroup(db, actor, id);
         owners.set(id, { userId: group.userId, companyId: group.companyId });
         return;
       }
