@@ -74,7 +74,7 @@ const selectClientGroup = prepareAcrossCompanies((db, p: { id: string }) =>
 export type ClientGroup = GroupOwner & { id: string; cvrVersion: number };
 
 /** The client group, read without the company filter (a foreign one must be seen to be refused). */
-export async function findClientGroup(db: Database, id: string): Promise<ClientGroup | undefined> {
+async function findClientGroup(db: Database, id: string): Promise<ClientGroup | undefined> {
   return (await selectClientGroup(db, { id })).rows[0];
 }
 

@@ -8,7 +8,8 @@ import { tenant } from '../db/tenant.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedPlan, seedTicket, seedUser } from '../../test/seed.ts';
 import { pull } from './pull.ts';
-import { createSyncStore, CVRS_KEPT } from './store.ts';
+import { CVRS_KEPT } from './cvr-writer.ts';
+import { createSyncStore } from './store.ts';
 import { VIEWS } from './views/index.ts';
 
 describe.each(DIALECTS)('shared CVR listings (%s)', (dialect) => {

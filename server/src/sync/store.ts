@@ -12,8 +12,6 @@ import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStor
 import { pullStatements, type PullStateRow } from './statements.ts';
 import { chunk } from './views/types.ts';
 
-export { claimClientGroup, CVRS_KEPT } from './cvr-writer.ts';
-
 /** The company's change counters per table (the platform's added in), and their sum: the watermark a CVR is stamped with. */
 export type Watermarks = { total: number; byTable: Map<string, number> };
 
