@@ -1,7 +1,8 @@
-// Presence on the dashboard right after sign-in, in a real Chromium against the real server: the
-// signed-in admin is online from the attendants table's first render, because the dashboard's
-// first read waits for the server to register the sync socket (which marks the user online), and
-// that flag is still the server's: with the socket refused the same table says Offline.
+// Presence on the dashboard right after sign-in, and on the users page opened straight from a
+// stored session, in a real Chromium against the real server: the signed-in admin is online from
+// the first render, because those pages' first reads wait for the server to register the sync
+// socket (which marks the user online), and that flag is still the server's: with the socket
+// refused the dashboard's table says Offline.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO, login, newPage, startE2E, type E2E } from './harness.ts';
@@ -18,16 +19,18 @@ afterAll(async () => {
 
 const ADMIN_NAME = 'Ana Admin';
 
-/** The admin's `online` in every /dashboard answer the page gets, in order. */
-function watchDashboardAnswers(page: Page): (boolean | undefined)[] {
+/** The admin's `online` in every answer to GET `pathname` the page gets, in order, read from the answer's `list`. */
+function watchAnswers(page: Page, pathname: string, list: 'attendants' | 'users'): (boolean | undefined)[] {
   const seen: (boolean | undefined)[] = [];
   page.on('response', async (res) => {
-    if (new URL(res.url()).pathname !== '/dashboard' || res.request().method() !== 'GET') return;
-    const body = (await res.json().catch(() => undefined)) as { attendants?: { name: string; online: boolean }[] } | undefined;
-    seen.push(body?.attendants?.find((a) => a.name === ADMIN_NAME)?.online);
+    // The API's answers only, not the page itself (a page load of /users asks the web server for the same path).
+    if (new URL(res.url()).pathname !== pathname || res.request().method() !== 'GET' || res.request().resourceType() !== 'fetch') return;
+    const body = (await res.json().catch(() => undefined)) as Record<string, { name: string; online: boolean }[] | undefined> | undefined;
+    seen.push(body?.[list]?.find((a) => a.name === ADMIN_NAME)?.online);
   });
   return seen;
 }
+const watchDashboardAnswers = (page: Page) => watchAnswers(page, '/dashboard', 'attendants');
 
 /** Waits until the admin is offline (a socket of an earlier test closes after a grace period). */
 async function adminOffline(): Promise<void> {
@@ -50,6 +53,30 @@ describe('presence after sign-in', () => {
       const answers = watchDashboardAnswers(page);
       await login(page, DEMO.admin, e2e.demoPassword);
       expect(await firstStatus(page)).toBe('Online');
+      await expect.poll(() => answers.length).toBeGreaterThan(0);
+      expect(answers[0]).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the admin online on the users page opened from a stored session over a slow socket', async () => {
+    const { context, page } = await newPage(e2e);
+    try {
+      await login(page, DEMO.admin, e2e.demoPassword);
+      // The tab leaves the app (its socket closes) and comes back later, straight to /users (a
+      // bookmark), where the sync socket takes a while to connect.
+      await page.goto('about:blank');
+      await adminOffline();
+      await context.routeWebSocket(/\/sync\/ws/, async (ws) => {
+        await new Promise((r) => setTimeout(r, 700));
+        ws.connectToServer();
+      });
+      const answers = watchAnswers(page, '/users', 'users');
+      await page.goto('/users');
+      const dot = page.getByRole('row').filter({ hasText: ADMIN_NAME }).locator('span[title]').first();
+      await dot.waitFor();
+      expect(await dot.getAttribute('title')).toBe('Online');
       await expect.poll(() => answers.length).toBeGreaterThan(0);
       expect(answers[0]).toBe(true);
     } finally {

@@ -7,13 +7,26 @@ import { useRefreshOnPoke } from '../sync/use-refresh-on-poke.ts';
 import { toastError } from '../ui/toast/toast-error.ts';
 import { nearBottom, SEARCH_DEBOUNCE_MS } from './scroll.ts';
 
-
 /** The query of one page: the search, the page number and the caller's extra filters (as JSON). */
 const pageQuery = (searchParam: string, pageNumber: number, extra: string) => ({ searchParam, pageNumber, ...(JSON.parse(extra) as Record<string, string>) });
 
 type PageBody<T> = { hasMore: boolean } & Record<string, unknown> & { [k: string]: T[] | boolean | unknown };
 
-export function useInfiniteList<T extends { id: number }>(path: string, itemsKey: string, search: string, extraQuery: Record<string, string | number | undefined> = {}) {
+export type InfiniteListOptions = {
+  /**
+   * Reads wait for this first: a list that shows presence waits for the sync socket's first try
+   * (useSocketSettled), so the signed-in user is not shown offline by a read made before it.
+   */
+  after?: Promise<void>;
+};
+
+export function useInfiniteList<T extends { id: number }>(
+  path: string,
+  itemsKey: string,
+  search: string,
+  extraQuery: Record<string, string | number | undefined> = {},
+  { after }: InfiniteListOptions = {},
+) {
   const [items, setItems] = useState<T[]>([]);
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
@@ -37,8 +50,8 @@ export function useInfiniteList<T extends { id: number }>(path: string, itemsKey
   useEffect(() => {
     const mine = ++request.current;
     setLoading(true);
-    api
-      .get<PageBody<T>>(path, { query: pageQuery(debounced, page, extra) })
+    (after ?? Promise.resolve())
+      .then(() => api.get<PageBody<T>>(path, { query: pageQuery(debounced, page, extra) }))
       .then(
         (body) => {
           if (mine !== request.current) return;
@@ -53,7 +66,7 @@ export function useInfiniteList<T extends { id: number }>(path: string, itemsKey
         (err: unknown) => mine === request.current && toastError(err),
       )
       .finally(() => mine === request.current && setLoading(false));
-  }, [path, itemsKey, debounced, page, tick, extra]);
+  }, [path, itemsKey, debounced, page, tick, extra, after]);
 
   const onScroll = useCallback(
     (e: UIEvent<HTMLElement>) => {

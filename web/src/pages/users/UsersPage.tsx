@@ -6,6 +6,7 @@ import { api } from '../../api/client.ts';
 import { useConfirmDelete } from '../../hooks/use-confirm-delete.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
+import { useSocketSettled } from '../../sync/SyncProvider.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
@@ -17,7 +18,10 @@ export function Component() {
   const { t } = useTranslation();
   const me = useUser();
   const [search, setSearch] = useState('');
-  const list = useInfiniteList<User>('/users', 'users', search);
+  // Presence is in the rows: read once the sync socket has had its try, so the signed-in user (who
+  // opened this page first, from a bookmark or right after sign-in) is not shown offline.
+  const socketSettled = useSocketSettled();
+  const list = useInfiniteList<User>('/users', 'users', search, {}, { after: socketSettled });
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const deleting = useConfirmDelete<User>(async (item) => {
     await api.delete(`/users/${item.id}`);
