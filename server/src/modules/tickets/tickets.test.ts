@@ -211,6 +211,37 @@ describe.each(DIALECTS)('tickets on %s', (dialect) => {
     expect(taken.body.error).toBe('ERR_NO_CONTACT_FOUND');
   });
 
+  it("hands a ticket only to its company's own prompt or integration: another company's or an unknown id is 404, the ticket unchanged", async () => {
+    const features = { useOpenAi: 1, useIntegrations: 1 } as const;
+    const mine = await setupDesk(t, { queues: [{}] });
+    const theirs = await setupDesk(t, { queues: [{}] });
+    for (const desk of [mine, theirs]) await t.db.updateTable('plans').set(features).where('id', '=', desk.plan.id).execute();
+    const from = newNumber();
+    await mine.say(from, 'hello');
+    const ticket = (await mine.ticketOf(from))!;
+    const token = mine.adminSession.token;
+    const prompt = { prompt: 'You help the customers of this shop kindly, answering about orders and deliveries.', apiKey: 'sk-test-0000000000000000', maxTokens: 100 };
+    const made = async (token: string, url: string, body: unknown) => {
+      const res = await t.request('POST', url, { token, body });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      return res.body.id as number;
+    };
+    const theirPrompt = await made(theirs.adminSession.token, '/prompt', { name: 'Their assistant', queueId: theirs.queues[0]!.id, ...prompt });
+    const theirIntegration = await made(theirs.adminSession.token, '/queueIntegration', { type: 'webhook', name: 'Their hook', urlN8N: 'https://example.com/hook' });
+    const before = await tenant(t.db, mine.companyId).selectFrom('tickets').selectAll().where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow();
+    for (const body of [{ promptId: theirPrompt }, { promptId: 2147483647 }, { integrationId: theirIntegration }, { integrationId: 2147483647 }]) {
+      const res = await put(token, ticket.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(res.body.error).toBe('ERR_NOT_FOUND');
+    }
+    expect(await tenant(t.db, mine.companyId).selectFrom('tickets').selectAll().where('tickets.id', '=', ticket.id).executeTakeFirstOrThrow()).toEqual(before);
+    // The company's own are taken.
+    const ownPrompt = await made(token, '/prompt', { name: 'Our assistant', queueId: mine.queues[0]!.id, ...prompt });
+    const res = await put(token, ticket.id, { promptId: ownPrompt });
+    expect(res.status).toBe(200);
+    expect(res.body.promptId).toBe(ownPrompt);
+  });
+
   it('filters the list: status, queueIds, tags, users, withUnreadMessages, showAll, date, paging', async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const a = newNumber();

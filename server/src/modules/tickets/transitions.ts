@@ -113,6 +113,14 @@ async function planStep(deps: Tx, actor: Actor, row: TicketRow, input: TicketUpd
   // Handing a ticket to an AI prompt or an integration needs the plan's feature; taking it back never does.
   if (input.promptId) await assertPlanAllows(deps.db, actor.companyId, 'openAi');
   if (input.integrationId || input.useIntegration) await assertPlanAllows(deps.db, actor.companyId, 'integrations');
+  // Only the company's own prompt or integration (an unknown id is a clear 404, not a dangling reference).
+  const t = tenant(deps.db, actor.companyId);
+  if (input.promptId && !(await t.selectFrom('prompts').select('prompts.id').where('prompts.id', '=', input.promptId).executeTakeFirst())) {
+    throw new AppError('ERR_NOT_FOUND', 'No prompt found with this ID.');
+  }
+  if (input.integrationId && !(await t.selectFrom('queueIntegrations').select('queueIntegrations.id').where('queueIntegrations.id', '=', input.integrationId).executeTakeFirst())) {
+    throw new AppError('ERR_NOT_FOUND', 'No integration found with this ID.');
+  }
   const patch: Patch = {};
   if (input.useIntegration !== undefined) patch.useIntegration = input.useIntegration ? 1 : 0;
   if (input.promptId !== undefined) patch.promptId = input.promptId;
