@@ -3,7 +3,7 @@
 // the pasted service-account JSON (or, when the dialog shows the stored one masked, the stored
 // credentials of `integrationId`). Answers what the agent said, or why it failed; nothing is stored
 // and no transaction is open during the call.
-import { AppError } from '@zapdesk/sync';
+import { AppError, idSchema } from '@zapdesk/sync';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Actor, AppDeps, AppEnv } from '../context.ts';
@@ -18,7 +18,7 @@ export const testSessionSchema = z.object({
   projectName: z.string().trim().max(100).optional(),
   jsonContent: z.string().max(20_000).optional(),
   language: z.enum(['pt-BR', 'en', 'es']).default('pt-BR'),
-  integrationId: z.number().int().positive().optional(),
+  integrationId: idSchema.optional(),
 });
 
 const GREETING: Record<string, string> = { 'pt-BR': 'Olá', en: 'Hello', es: 'Hola' };

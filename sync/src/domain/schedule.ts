@@ -31,7 +31,7 @@ const sendAtSchema = z
   })
   .transform((v) => new Date(v).toISOString());
 
-const contactIdSchema = z.coerce.number({ error: 'Obrigatório' }).int().positive('Obrigatório');
+const contactIdSchema = z.coerce.number({ error: 'Obrigatório' }).int().positive('Obrigatório').max(2_147_483_647);
 
 export const scheduleCreateSchema = z.object({
   body: bodySchema,

@@ -10,6 +10,6 @@ export const mediaDocs = area('Media', "Files of ticket messages. A link the API
     query: z.object({ exp: z.string().optional().describe('When the signature expires (Unix seconds)'), sig: z.string().optional().describe('The signature of the path and exp') }),
     answer: FILE_ANSWER,
     auth: ['bearer'],
-    errors: ['ERR_NOT_FOUND'],
+    errors: ['ERR_NOT_FOUND', 'ERR_NO_PERMISSION'],
   },
 });

@@ -11,6 +11,6 @@ export const quickMessagesDocs = area('Quick Messages', "Saved answers an attend
   'PUT /quick-messages/:id': { summary: 'Change a quick message', answer: quickMessageSchema, auth: ['bearer'], body: quickMessageUpdateSchema, errors: ['ERR_NO_PERMISSION'] },
   'DELETE /quick-messages/:id': { summary: 'Delete a quick message', auth: ['bearer'], answer: messageAnswerSchema },
   'GET /quick-messages/:id/media': { summary: 'The attached file', answer: FILE_ANSWER, auth: ['bearer'] },
-  'POST /quick-messages/:id/media-upload': { summary: 'Attach a file', answer: quickMessageSchema, auth: ['bearer'], multipart: { file: 'file' } },
+  'POST /quick-messages/:id/media-upload': { summary: 'Attach a file', answer: quickMessageSchema, auth: ['bearer'], multipart: { file: 'file' }, errors: ['ERR_NO_PERMISSION'] },
   'DELETE /quick-messages/:id/media-upload': { summary: 'Remove the attached file', answer: quickMessageSchema, auth: ['bearer'], errors: ['ERR_NO_PERMISSION'] },
 });
