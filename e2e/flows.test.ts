@@ -324,6 +324,15 @@ describe('flow builder', () => {
     expect(await page.getByText('Mensagem 7', { exact: true }).count()).toBe(0);
     // No dot grid under the overview (a dense texture there, and costly to repaint while dragging).
     expect(await page.locator('.react-flow__background').count()).toBe(0);
+    // Fitted clear of what floats on the canvas: no node opens under the minimap (bottom right), the
+    // zoom controls or the floating menu, where nobody could see or grab it without panning.
+    const overlaid = async () => {
+      const panels = await page.locator('.react-flow__panel').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+      const boxes = await page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-id'), r: e.getBoundingClientRect().toJSON() as DOMRect })));
+      const over = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      return { panels: panels.length, under: boxes.filter((b) => panels.some((p) => p.width > 0 && over(b.r, p))).map((b) => b.id) };
+    };
+    expect(await overlaid()).toEqual({ panels: 3, under: [] });
     await shot(page, 'flows-overview');
 
     const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);

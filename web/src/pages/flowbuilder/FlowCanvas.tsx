@@ -4,13 +4,14 @@
 // click on its path would, and the pointer shows over it as over a drawn one.
 import { useCallback, useRef, type MouseEvent as ReactMouseEvent } from 'react';
 import {
-  Background, BackgroundVariant, Controls, MiniMap, Panel, ReactFlow, useReactFlow, useStore,
+  Background, BackgroundVariant, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, useStore,
   type Connection, type NodeMouseHandler, type OnEdgesChange, type OnNodesChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { FLOW_EDGE_TYPE, type FlowNodeType } from '@zapdesk/sync';
 import { useTheme } from '../../theme/theme.ts';
 import { edgeTypes } from './ButtonEdge.tsx';
+import { useFitFlow } from './fit-view.ts';
 import type { EditorEdge, EditorNode } from './flow-graph.ts';
 import { nodeTypes, zoomedOut } from './FlowNodeView.tsx';
 import { OverviewCanvas, useShownEdges, type EdgePicker } from './OverviewCanvas.tsx';
@@ -106,7 +107,10 @@ export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, on
     >
       <DotGrid />
       <OverviewCanvas edges={edges} pickRef={pickEdge} />
-      <Controls showInteractive={false} />
+      {/* Fit View fits clear of the minimap, the controls and the menu, as the view opens (fit-view.ts). */}
+      <Controls showInteractive={false} showFitView={false}>
+        <FitViewButton />
+      </Controls>
       {/* Square, unstroked nodes: at a minimap's scale their corners are under a pixel, and the
           rounded, stroked ones were most of what repainting it cost on every frame of a drag. */}
       <MiniMap pannable zoomable nodeColor={minimapColor} nodeBorderRadius={0} nodeStrokeWidth={0} className="!hidden md:!block" />
@@ -114,6 +118,19 @@ export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, on
         <Palette onPick={onPick} />
       </Panel>
     </ReactFlow>
+  );
+}
+
+/** React Flow's Fit View button (its label, class and icon), fitting as the editor opens a flow. */
+function FitViewButton() {
+  const fit = useFitFlow();
+  const label = useStore((s) => s.ariaLabelConfig['controls.fitView.ariaLabel']);
+  return (
+    <ControlButton onClick={fit} className="react-flow__controls-fitview" title={label} aria-label={label}>
+      <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
+        <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+      </svg>
+    </ControlButton>
   );
 }
 

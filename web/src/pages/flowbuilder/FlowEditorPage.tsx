@@ -8,10 +8,11 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { ReactFlowProvider, useEdgesState, useNodesState, useReactFlow, type Connection } from '@xyflow/react';
+import { ReactFlowProvider, useEdgesState, useNodesState, type Connection } from '@xyflow/react';
 import type { FlowNodeType } from '@zapdesk/sync';
 import { writeStoredJson } from '../../session/storage.ts';
 import { EditorToolbar } from './EditorToolbar.tsx';
+import { useFitFlow } from './fit-view.ts';
 import { FlowCanvas } from './FlowCanvas.tsx';
 import { answerKeysOf, connect, createNode, duplicateNode, pruneEdges, removeNode, updateAnswerKeys, type EditorEdge, type EditorNode } from './flow-graph.ts';
 import { EditorViewContext, type EditorView } from './FlowNodeView.tsx';
@@ -38,7 +39,7 @@ function FlowEditor() {
   const { t } = useTranslation();
   const { id } = useParams();
   const idFlow = Number(id);
-  const { fitView } = useReactFlow();
+  const fit = useFitFlow();
   const [nodes, setNodes, onNodesChange] = useNodesState<EditorNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<EditorEdge>([]);
   const [dialog, setDialog] = useState<NodeDialogState | null>(null);
@@ -46,7 +47,7 @@ function FlowEditor() {
   const [testing, setTesting] = useState(false);
   const [running, setRunning] = useState<string | null>(null);
   const history = useHistory(nodes, edges, setNodes, setEdges);
-  const { name, loading } = useFlowLoad(idFlow, { setNodes, setEdges, fit: () => void fitView({ padding: 0.15, maxZoom: 1 }) });
+  const { name, loading } = useFlowLoad(idFlow, { setNodes, setEdges, fit });
   const { check, errorCount, warningCount, showChecks, saving, save, dirty, setDirty } = useFlowSave(idFlow, nodes, edges);
 
   // The node callbacks read the latest graph from a ref, so the nodes' context stays the same while dragging.
