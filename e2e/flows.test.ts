@@ -298,6 +298,57 @@ describe('flow builder', () => {
     await context.close();
   });
 
+  it('a dragged node moves exactly as far as the pointer, and a click on a node changes nothing', async () => {
+    // A small flow: fitted at zoom 1, so a pixel of the screen is a unit of the flow.
+    const nodes = [
+      { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } },
+      { id: 'm1', type: 'message', position: { x: 300, y: 40 }, data: { label: 'Arraste-me' } },
+    ];
+    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name: 'Arrastar' });
+    await admin('POST', '/flowbuilder/flow', { idFlow: id, nodes, connections: [] });
+    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto(`/flowbuilder/${id}`);
+    const message = page.locator('.react-flow__node[data-id="m1"]');
+    await message.getByText('Arraste-me').waitFor();
+    expect(await page.locator('.react-flow__viewport').evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a)).toBe(1);
+    // Where React Flow placed the node, in the flow's coordinates (to a thousandth: float noise aside).
+    const round = (v: number) => Math.round(v * 1000) / 1000;
+    const position = () => message.evaluate((el) => {
+        const m = new DOMMatrix(getComputedStyle(el).transform);
+        return { x: m.e, y: m.f };
+      }).then((p) => ({ x: round(p.x), y: round(p.y) }));
+    expect(await position()).toEqual({ x: 300, y: 40 });
+
+    // A click selects it, and is neither a change to save nor an undo step.
+    await message.getByText('Arraste-me').click();
+    expect(await page.getByText('Unsaved changes').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+
+    // Dragged by (37, 23) px in 10 steps (the first one 3.7 px): the node moves (37, 23), to the pixel.
+    const b = (await message.getByText('Arraste-me').boundingBox())!;
+    const grab = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    await page.mouse.move(grab.x, grab.y);
+    await page.mouse.down();
+    await page.mouse.move(grab.x + 37, grab.y + 23, { steps: 10 });
+    await page.mouse.up();
+    expect(await position()).toEqual({ x: 337, y: 63 });
+    await page.getByText('Unsaved changes').waitFor();
+    // One undo step: back where it was; saved where it was dropped.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(position).toEqual({ x: 300, y: 40 });
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await expect.poll(position).toEqual({ x: 337, y: 63 });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Flow saved successfully').waitFor();
+    const saved = (await admin<{ flow: { flow: { nodes: { id: string; position: { x: number; y: number } }[] } } }>('GET', `/flowbuilder/flow/${id}`)).flow.flow;
+    expect(saved.nodes.find((n) => n.id === 'm1')!.position).toEqual({ x: 337, y: 63 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a large flow fitted to the screen draws its nodes as an overview, and as cards once zoomed in', async () => {
     // 120 messages in a 12 × 10 grid: fitted, far below the zoom at which a card can be read.
     const nodes = [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } }];
@@ -350,8 +401,9 @@ describe('flow builder', () => {
     await page.mouse.down();
     await page.mouse.move(before.x + before.width / 2 + 40, before.y + before.height / 2 + 30, { steps: 8 });
     await page.mouse.up();
-    // (React Flow starts the drag at the first step, 5 px in.)
-    expect((await box(node('m14'))).x - before.x).toBeGreaterThan(30);
+    // The node moved as far as the pointer did (the drag starts where the button went down).
+    expect((await box(node('m14'))).x - before.x).toBeCloseTo(40, 1);
+    expect((await box(node('m14'))).y - before.y).toBeCloseTo(30, 1);
     await node('m14').getByText('Message', { exact: true }).waitFor();
     const drawn = await handleAt('m14');
     for (const k of ['x', 'y', 'width'] as const) expect(drawn[k]).toBeCloseTo(painted[k], 1);

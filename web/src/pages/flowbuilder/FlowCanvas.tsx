@@ -5,7 +5,7 @@
 import { useCallback, useRef, type MouseEvent as ReactMouseEvent } from 'react';
 import {
   Background, BackgroundVariant, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, useStore,
-  type Connection, type NodeMouseHandler, type OnEdgesChange, type OnNodesChange,
+  type Connection, type NodeMouseHandler, type OnEdgesChange, type OnNodeDrag, type OnNodesChange, type XYPosition,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { FLOW_EDGE_TYPE, type FlowNodeType } from '@zapdesk/sync';
@@ -41,14 +41,16 @@ type Props = {
   /** A node clicked (highlight it), or nothing (an edge or the pane clicked). */
   onHighlight: (nodeId: string | null) => void;
   onEdit: (nodeId: string) => void;
-  /** Before a change React Flow makes itself (a drag, a delete): an undo step. */
+  /** Before a delete React Flow makes itself: an undo step. */
   onBeforeChange: () => void;
+  /** A node pressed, maybe to drag it: takes the undo step's "before", and returns what records it. */
+  onBeginDrag: () => () => void;
   onPick: (type: FlowNodeType) => void;
 };
 
 // Every prop handed to React Flow is stable: it copies its props into its store on every render, and
 // the editor renders on every drag frame.
-export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, onEdgesChange, onConnect, onHighlight, onEdit, onBeforeChange, onPick }: Props) {
+export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, onEdgesChange, onConnect, onHighlight, onEdit, onBeforeChange, onBeginDrag, onPick }: Props) {
   const { screenToFlowPosition } = useReactFlow();
   const [theme] = useTheme();
   const onNodeClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => onHighlight(node.id), [onHighlight]);
@@ -76,6 +78,27 @@ export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, on
     },
     [screenToFlowPosition],
   );
+  // A drag starts as the button goes down (nodeDragThreshold 0), so the node keeps the point that was
+  // grabbed under the pointer: with React Flow's default of 1 px the drag began at the first mouse
+  // move, grabbing the node at the point the pointer had moved to, and the node stayed that first
+  // move (~5 px) behind the pointer to the end. A click is thus a drag that moves nothing: it is no
+  // undo step and leaves the flow saved.
+  const drag = useRef<{ record: () => void; from: Map<string, XYPosition> } | null>(null);
+  const onNodeDragStart = useCallback<OnNodeDrag<EditorNode>>(
+    (_, __, dragged) => {
+      drag.current = { record: onBeginDrag(), from: new Map(dragged.map((n) => [n.id, n.position])) };
+    },
+    [onBeginDrag],
+  );
+  const onNodeDragStop = useCallback<OnNodeDrag<EditorNode>>((_, __, dragged) => {
+    const started = drag.current;
+    drag.current = null;
+    const moved = (n: EditorNode) => {
+      const from = started?.from.get(n.id);
+      return !from || from.x !== n.position.x || from.y !== n.position.y;
+    };
+    if (started && dragged.some(moved)) started.record();
+  }, []);
   const onBeforeDelete = useCallback(async () => {
     onBeforeChange();
     return true;
@@ -95,7 +118,9 @@ export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, on
       onEdgeClick={clearHighlight}
       onPaneClick={onPaneClick}
       onPaneMouseMove={onPaneMouseMove}
-      onNodeDragStart={onBeforeChange}
+      onNodeDragStart={onNodeDragStart}
+      onNodeDragStop={onNodeDragStop}
+      nodeDragThreshold={0}
       onBeforeDelete={onBeforeDelete}
       colorMode={theme === 'dark' ? 'dark' : 'light'}
       style={CANVAS_STYLE}

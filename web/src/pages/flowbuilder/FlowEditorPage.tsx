@@ -59,6 +59,15 @@ function FlowEditor() {
     historyPush();
     setDirty(true);
   }, [historyPush, setDirty]);
+  // A drag's undo step: the graph as it was when the button went down, recorded once a node moved.
+  const historySnapshot = history.snapshot;
+  const beginDrag = useCallback(() => {
+    const before = historySnapshot();
+    return () => {
+      historyPush(before);
+      setDirty(true);
+    };
+  }, [historyPush, historySnapshot, setDirty]);
 
   const openEdit = useCallback((nodeId: string) => {
     const node = live.current.nodes.find((n) => n.id === nodeId);
@@ -171,6 +180,7 @@ function FlowEditor() {
               onHighlight={setHighlight}
               onEdit={openEdit}
               onBeforeChange={push}
+              onBeginDrag={beginDrag}
               onPick={openCreate}
             />
           </EditorViewContext.Provider>

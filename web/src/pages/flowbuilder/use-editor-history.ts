@@ -20,11 +20,13 @@ export function useHistory(nodes: EditorNode[], edges: EditorEdge[], setNodes: (
     setEdges(s.edges);
   };
 
-  const push = useCallback(() => {
-    past.current = [...past.current.slice(-(LIMIT - 1)), current.current];
+  /** An undo step back to `before`: the graph as it is now, or as it was when a drag began. */
+  const push = useCallback((before: Snapshot = current.current) => {
+    past.current = [...past.current.slice(-(LIMIT - 1)), before];
     future.current = [];
     bump();
   }, []);
+  const snapshot = useCallback(() => current.current, []);
   const undo = useCallback(() => {
     const prev = past.current.pop();
     if (!prev) return;
@@ -53,7 +55,7 @@ export function useHistory(nodes: EditorNode[], edges: EditorEdge[], setNodes: (
     return () => window.removeEventListener('keydown', onKey);
   }, [undo, redo]);
 
-  return { push, undo, redo, canUndo: past.current.length > 0, canRedo: future.current.length > 0 };
+  return { push, snapshot, undo, redo, canUndo: past.current.length > 0, canRedo: future.current.length > 0 };
 }
 
 /** The same object as long as node ids, types, data and the edges' ends stay the same. */
