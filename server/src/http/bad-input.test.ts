@@ -10,37 +10,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { companyTables } from '../../test/schema-facts.ts';
+import { badValues, type JsonSchema } from '../../test/bad-values.ts';
 import { seedSuper } from '../../test/seed.ts';
 
 const ALL_FEATURES = { useCampaigns: 1, useSchedules: 1, useInternalChat: 1, useExternalApi: 1, useKanban: 1, useOpenAi: 1, useIntegrations: 1 } as const;
 // Routes that end the caller's session or reach another person's mailbox, whatever they are given.
 const SKIP = new Set(['/auth/logout', '/forgetpassword/{email}', '/resetpasswords/{email}/{token}/{newPassword}', '/auth/login', '/auth/refresh_token', '/docs/{asset}']);
-// Writes whose valid-looking values would change the caller themselves (a new password, a lower profile).
+// Writes whose valid values would change a caller of the sweep: PUT /users/{id} names the attendant
+// (a new password would end their session, another profile change their rights).
 const NO_BODY_SWEEP = new Set(['PUT /users/{id}']);
+// Swept after every other route: what they start goes on in the background (a dropped connection
+// comes back later), which would show as a change in the window of the route after them.
+const LAST = new Set(['POST /simulator/connections/{id}/drop']);
 
 const BAD_IDS = ['abc', '-1', '0', '1.5', '99999999999999999999', '2147483647', '%00'];
 const BAD_QUERY = ['abc', '-1', '[', '', '1.5', '99999999999999999999', 'x'.repeat(3000)];
 const MALFORMED_JSON = '{"name":';
 
-type Schema = { $ref?: string; type?: string | string[]; anyOf?: Schema[]; enum?: unknown[]; items?: Schema; properties?: Record<string, Schema>; maximum?: number; minimum?: number; maxLength?: number; minLength?: number };
-type Operation = { parameters?: { in: string; name: string }[]; requestBody?: { content?: Record<string, { schema?: Schema }> } };
-type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
-
-/** Values for one body field: its own kinds at and past their limits, then other types. */
-function badValues(doc: Doc, schema: Schema | undefined): unknown[] {
-  const s = schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
-  if (!s) return [];
-  if (s.anyOf) return s.anyOf.flatMap((alt) => badValues(doc, alt));
-  const out: unknown[] = [...(s.enum ?? [])];
-  for (const type of Array.isArray(s.type) ? s.type : [s.type]) {
-    if (type === 'integer' || type === 'number') out.push(s.maximum ?? 2147483647, (s.maximum ?? 2147483647) + 1, s.minimum ?? 0, -1, 0, 1.5, 1e308);
-    if (type === 'string') out.push('', 'x'.repeat((s.maxLength ?? 5000) + 1), 'x'.repeat(s.maxLength ?? 5000), '2026-13-45T99:99:99Z', '../../etc/passwd', 'é€😀', '1');
-    if (type === 'boolean') out.push(true, false);
-    if (type === 'array') out.push([], [null], ['x'], [{}], ...badValues(doc, s.items).slice(0, 4).map((v) => [v]));
-    if (type === 'object') out.push({}, []);
-  }
-  return [...out, 'wrong', 12345, true, null, [], {}];
-}
+type Operation = { parameters?: { in: string; name: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
+type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
 
 describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
   let t: TestApp;
@@ -49,12 +37,16 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
   }, 180_000);
   afterAll(async () => t.close());
 
-  /** Every row of one company, per table, as text: what a refused write must leave as it was. */
+  /**
+   * Every row of one company, per table, as text: what a refused write must leave as it was. A
+   * connection's lease is renewed in the background on PostgreSQL (channels/lease.ts), so it is left out.
+   */
   async function rowsOf(companyId: number): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const table of await companyTables(t)) {
       const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE company_id = ${companyId}`.execute(t.db);
-      if (rows.length) out[table] = rows.map((r) => JSON.stringify(r)).sort().join('\n');
+      const kept = rows.map(({ lease_expires_at: _renewed, ...row }) => JSON.stringify(row));
+      if (kept.length) out[table] = kept.sort().join('\n');
     }
     return out;
   }
@@ -68,7 +60,11 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     const ticket = (await desk.ticketOf(customer))!;
     // One of each kind of thing, so that a route's real ids reach its body checks.
     const ids: Record<string, number> = { tickets: ticket.id, contacts: ticket.contactId, whatsapp: desk.connectionId, queue: desk.queues[0]!.id, users: desk.user.id, companies: desk.companyId };
-    const make = async (kind: string, url: string, body: unknown) => {
+    // What made each thing is also the valid rest of a bad body for its create route: a bad field
+    // then reaches the checks behind the required ones.
+    const base: Record<string, Record<string, unknown>> = {};
+    const make = async (kind: string, url: string, body: Record<string, unknown>) => {
+      base[`POST ${url}`] = body;
       const res = await t.request('POST', url, { token, body });
       expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
       ids[kind] = res.body.id as number;
@@ -92,6 +88,14 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     // Quiet from here: the webhook's deliveries (to an address that never answers) would otherwise
     // be retried in the background, changing rows while a refused write is being checked.
     await t.deps.webhooks.stop();
+    // Creates made only by the sweep: the valid rest of their bad bodies.
+    Object.assign(base, {
+      'POST /users': { name: 'Someone New', email: `someone-${Date.now()}@example.com`, password: 'Some-pass-123', profile: 'user' },
+      'POST /queue': { name: 'A third queue', color: '#123456' },
+      'POST /whatsapp': { name: 'Another line', provider: 'simulator' },
+      'POST /contacts': { name: 'Someone', number: newNumber() },
+      'POST /messages/{ticketId}': { body: 'A reply' },
+    });
     await t.deps.outbox.idle();
     const idFor = (path: string, param: string): string | number => {
       if (param === 'uuid') return ticket.uuid;
@@ -108,45 +112,49 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     const problems: string[] = [];
     let calls = 0;
     let bodiesSwept = 0;
-    for (const caller of [token, desk.userSession.token, superAdmin.session.token]) {
-      const call = async (method: string, url: string, body: unknown) => {
-        const res = await t.request(method, url, { token: caller, body });
-        calls++;
-        const refusedWell = res.status < 400 || (res.status < 500 && /^ERR_[A-Z0-9_]+$/.test(String(res.body?.error)));
-        if (!refusedWell) problems.push(`${method} ${url} ${JSON.stringify(body)?.slice(0, 120)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-        return res.status;
-      };
-      for (const [path, item] of Object.entries(doc.paths)) {
-        if (SKIP.has(path)) continue;
-        for (const [method, op] of Object.entries(item)) {
-          const M = method.toUpperCase();
-          if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(M)) continue;
-          const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-          const withBody = M !== 'GET' && M !== 'DELETE';
-          for (const bad of params.length ? BAD_IDS : []) {
-            // A delete of a real row is not bad input: the largest id is only asked for by the other methods.
-            if (M === 'DELETE' && bad === '2147483647') continue;
-            await call(M, params.reduce((u, p) => u.replace(`{${p}}`, bad), path), withBody ? {} : undefined);
+    const call = async (caller: string, method: string, url: string, body: unknown) => {
+      const res = await t.request(method, url, { token: caller, body });
+      calls++;
+      const refusedWell = res.status < 400 || (res.status < 500 && /^ERR_[A-Z0-9_]+$/.test(String(res.body?.error)));
+      if (!refusedWell) problems.push(`${method} ${url} ${JSON.stringify(body)?.slice(0, 120)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      return res.status;
+    };
+    const resolve = (ref: string) => doc.components.schemas[ref.split('/').pop()!];
+    const routes = Object.entries(doc.paths)
+      .filter(([path]) => !SKIP.has(path))
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, M: method.toUpperCase(), op })))
+      .filter((r) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(r.M))
+      // A simulated drop brings the connection back later, a write in the background: last.
+      .sort((a, b) => Number(LAST.has(`${a.M} ${a.path}`)) - Number(LAST.has(`${b.M} ${b.path}`)));
+    for (const { path, M, op } of routes) {
+      for (const caller of [token, desk.userSession.token, superAdmin.session.token]) {
+        const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+        const withBody = M !== 'GET' && M !== 'DELETE';
+        for (const bad of params.length ? BAD_IDS : []) {
+          // A delete of a real row is not bad input: the largest id is only asked for by the other methods.
+          if (M === 'DELETE' && bad === '2147483647') continue;
+          await call(caller, M, params.reduce((u, p) => u.replace(`{${p}}`, bad), path), withBody ? {} : undefined);
+        }
+        const url = params.reduce((u, p) => u.replace(`{${p}}`, encodeURIComponent(String(idFor(path, p)))), path);
+        for (const q of (op.parameters ?? []).filter((p) => p.in === 'query')) {
+          for (const v of BAD_QUERY) await call(caller, M, `${url}${url.includes('?') ? '&' : '?'}${q.name}=${encodeURIComponent(v)}`, undefined);
+        }
+        if (!withBody) continue;
+        // Field by field: a write refused with every bad body must have changed nothing.
+        const before = await rowsOf(desk.companyId);
+        const statuses = [await call(caller, M, url, MALFORMED_JSON)];
+        const fields = op.requestBody?.content?.['application/json']?.schema?.properties;
+        if (fields && caller === token && !NO_BODY_SWEEP.has(`${M} ${path}`)) {
+          bodiesSwept++;
+          for (const [field, schema] of Object.entries(fields)) {
+            for (const v of badValues(schema, resolve)) statuses.push(await call(caller, M, url, { ...base[`${M} ${path}`], [field]: v }));
           }
-          const url = params.reduce((u, p) => u.replace(`{${p}}`, encodeURIComponent(String(idFor(path, p)))), path);
-          for (const q of (op.parameters ?? []).filter((p) => p.in === 'query')) {
-            for (const v of BAD_QUERY) await call(M, `${url}${url.includes('?') ? '&' : '?'}${q.name}=${encodeURIComponent(v)}`, undefined);
-          }
-          if (!withBody) continue;
-          // Field by field: a write refused with every bad body must have changed nothing.
-          const before = await rowsOf(desk.companyId);
-          const statuses = [await call(M, url, MALFORMED_JSON)];
-          const fields = op.requestBody?.content?.['application/json']?.schema?.properties;
-          if (fields && caller === token && !NO_BODY_SWEEP.has(`${M} ${path}`)) {
-            bodiesSwept++;
-            for (const [field, schema] of Object.entries(fields)) for (const v of badValues(doc, schema)) statuses.push(await call(M, url, { [field]: v }));
-          }
-          if (statuses.every((s) => s >= 400)) {
-            await t.deps.outbox.idle();
-            const after = await rowsOf(desk.companyId);
-            for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) {
-              if (after[table] !== before[table]) problems.push(`${M} ${path}: refused every bad body, yet ${table} changed`);
-            }
+        }
+        if (statuses.every((s) => s >= 400)) {
+          await t.deps.outbox.idle();
+          const after = await rowsOf(desk.companyId);
+          for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) {
+            if (after[table] !== before[table]) problems.push(`${M} ${path}: refused every bad body, yet ${table} changed`);
           }
         }
       }
