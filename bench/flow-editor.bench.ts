@@ -74,9 +74,11 @@ try {
     const box = await node.boundingBox();
     if (!box) throw new Error(`node ${20 + d * 7} is not on screen`);
     await page.evaluate('(() => { window.frames_ = []; })()');
-    await page.mouse.move(box.x + 40, box.y + 10);
+    // Grabbed at its middle: in the overview a node is a few dozen px wide (its width follows the fitted zoom).
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
     await page.mouse.down();
-    await page.mouse.move(box.x + 340, box.y + 10 + (d % 2 === 0 ? 200 : -120), { steps: 60 });
+    await page.mouse.move(x + 300, y + (d % 2 === 0 ? 200 : -120), { steps: 60 });
     await page.mouse.up();
     drags.push(...((await page.evaluate('(() => window.frames_.slice(1))()')) as number[]));
   }
