@@ -53,6 +53,21 @@ export async function companyTables(t: TestApp): Promise<string[]> {
 }
 
 /**
+ * Every row of one company, per table that has rows, as sorted JSON text: a snapshot to compare
+ * before and after what must not change them. A connection's lease is renewed in the background
+ * on PostgreSQL (channels/lease.ts), so its expiry is left out.
+ */
+export async function companyRows(t: TestApp, companyId: number): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const table of await companyTables(t)) {
+    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE company_id = ${companyId}`.execute(t.db);
+    const kept = rows.map(({ lease_expires_at: _renewed, ...row }) => JSON.stringify(row));
+    if (kept.length) out[table] = kept.sort().join('\n');
+  }
+  return out;
+}
+
+/**
  * For each foreign key of the schema to a table of `parents` (table → ids): how many of its rows
  * name one of those ids, by `table.column`. What a delete must leave at zero.
  */

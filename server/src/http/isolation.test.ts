@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
-import { companyTables, foreignKeys } from '../../test/schema-facts.ts';
+import { companyRows, companyTables, foreignKeys } from '../../test/schema-facts.ts';
 import { seedConnection, seedTenant, seedTicket } from '../../test/seed.ts';
 import { tenant } from '../db/tenant.ts';
 import { bumpVersion } from '../sync/version.ts';
@@ -52,17 +52,6 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
     t = await createTestApp(dialect, { simulator: true });
   }, 180_000);
   afterAll(async () => t.close());
-
-  /** Every row of every table that has a company_id, of one company, as text (the snapshot). */
-  async function rowsOf(companyId: number): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const table of await companyTables(t)) {
-      const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE company_id = ${companyId}`.execute(t.db);
-      const text = rows.map((r) => JSON.stringify(r)).sort();
-      if (text.length) out[table] = text.join('\n');
-    }
-    return out;
-  }
 
   /** Rows that reference a row of another company (through any foreign key between two companies' tables). */
   async function crossCompanyReferences(): Promise<string[]> {
@@ -117,7 +106,7 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
 
     // A: another company's admin, with a plan of every feature.
     const a = await seedTenant(t, ALL_FEATURES);
-    const before = await rowsOf(b.companyId);
+    const before = await companyRows(t, b.companyId);
 
     const doc = (await t.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
     // Query parameters that name a row: each is given B's rows of that kind.
@@ -209,7 +198,7 @@ describe.each(DIALECTS)('tenant isolation over every route on %s', (dialect) => 
     expect(calls).toBeGreaterThan(300);
     expect(await crossCompanyReferences()).toEqual([]);
     await t.deps.outbox.idle();
-    const after = await rowsOf(b.companyId);
+    const after = await companyRows(t, b.companyId);
     for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) expect(after[table], `${table} of company B`).toEqual(before[table]);
   });
 });
