@@ -4,7 +4,10 @@
 // of the wrong type, at and past the limits, and ids of rows that do not exist. Every answer must be
 // below 500 and, when refused, carry a catalogue code (the harness also checks each code against
 // the route's documented ones); a write refused with every one of its bad bodies must leave the
-// company's rows as they were. A new route is swept as soon as it is documented.
+// company's rows as they were. A new route is swept as soon as it is documented. Every multipart
+// route also gets bad uploads (none, empty, a program, a fake image, a broken body…): each refusal
+// keeps no row and no file.
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
@@ -26,6 +29,11 @@ const LAST = new Set(['POST /whatsappsession/{id}', 'PUT /whatsappsession/{id}',
 const BAD_IDS = ['abc', '-1', '0', '1.5', '99999999999999999999', '2147483647', '%00'];
 const BAD_QUERY = ['abc', '-1', '[', '', '1.5', '99999999999999999999', 'x'.repeat(3000)];
 const MALFORMED_JSON = '{"name":';
+// The bad uploads a route may take: a file of an allowed kind and name. A text named photo.png goes
+// where any document goes, or where an image is judged by its name and declared type (a message's,
+// a campaign's, a flow's; schedules and announcements read its first bytes); a name with folders
+// is kept as its last part. Every other bad upload must be refused.
+const MAY_PASS = ['an image that is not one', 'a name that climbs out'];
 
 type Operation = { parameters?: { in: string; name: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
@@ -154,5 +162,106 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     // The sweep has substance: thousands of calls, the body of most writes taken apart.
     expect(calls).toBeGreaterThan(10_000);
     expect(bodiesSwept).toBeGreaterThan(60);
+  });
+
+  it('refuses bad uploads on every multipart route with a catalogue code, keeping no row and no file of them', { timeout: 300_000 }, async () => {
+    const desk = await setupDesk(t);
+    await t.db.updateTable('plans').set(ALL_FEATURES).where('id', '=', desk.plan.id).execute();
+    const token = desk.adminSession.token;
+    const customer = newNumber();
+    await desk.say(customer, 'hello');
+    const ticket = (await desk.ticketOf(customer))!;
+    await t.request('PUT', `/tickets/${ticket.id}`, { token, body: { status: 'open' } });
+    const made = async (url: string, body: unknown, as = token) => {
+      const res = await t.request('POST', url, { token: as, body });
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body.id as number;
+    };
+    const superAdmin = await seedSuper(t);
+    const ids: Record<string, number> = {
+      'quick-messages': await made('/quick-messages', { shortcode: 'up', message: 'Upload here' }),
+      schedules: await made('/schedules', { body: 'A scheduled message', sendAt: new Date(Date.now() + 86_400_000).toISOString(), contactId: ticket.contactId }),
+      campaigns: await made('/campaigns', { name: 'Upload campaign', message1: 'Hello' }),
+      announcements: await made('/announcements', { title: 'News', text: 'Something new', priority: 1, status: true }, superAdmin.session.token),
+    };
+    await t.deps.outbox.idle();
+    const doc = (await t.request('GET', '/openapi.json')).body as Doc;
+    const routes = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) => {
+        const schema = op.requestBody?.content?.['multipart/form-data']?.schema;
+        return schema ? [{ path, M: method.toUpperCase(), schema }] : [];
+      }),
+    );
+    const urlOf = (path: string) => path.replace('{ticketId}', String(ticket.id)).replace('{id}', String(ids[path.split('/')[1]!] ?? 0));
+    const isFile = (s: JsonSchema & { contentMediaType?: string }) => s.contentMediaType !== undefined || (s.items as { contentMediaType?: string } | undefined)?.contentMediaType !== undefined;
+    /** Every file under the media folder: a refused upload leaves none behind. */
+    const mediaFiles = () => readdirSync(t.deps.config.mediaDir, { recursive: true }).map(String).sort().join('\n');
+    const settledRows = async () => {
+      await t.deps.outbox.idle();
+      let last = await companyRows(t, desk.companyId);
+      for (let i = 0; i < 30; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const now = await companyRows(t, desk.companyId);
+        if (JSON.stringify(now) === JSON.stringify(last)) return now;
+        last = now;
+      }
+      throw new Error('the company rows kept changing for 3 s after an accepted upload');
+    };
+    const problems: string[] = [];
+    let calls = 0;
+    let refusals = 0;
+    let accepted = false;
+    for (const { path, M, schema } of routes) {
+      const url = urlOf(path);
+      const fields = Object.entries(schema.properties ?? {});
+      const fileField = fields.find(([, f]) => isFile(f))?.[0] ?? 'file';
+      // The route's text fields, valid enough (the number of the external API's send), beside each bad file.
+      const text: Record<string, string> = path === '/api/messages/send' ? { number: customer } : {};
+      const form = (parts: [string, string | Blob, string?][]) => {
+        const f = new FormData();
+        for (const [k, v] of Object.entries(text)) f.append(k, v);
+        for (const [name, value, fileName] of parts) {
+          if (fileName) f.append(name, value as Blob, fileName);
+          else f.append(name, value as string);
+        }
+        return f;
+      };
+      const bodies: [string, BodyInit, Record<string, string>?][] = [
+        ['no part', form([])],
+        ['an empty file', form([[fileField, new Blob([]), 'empty.png']])],
+        ['a program named as one', form([[fileField, new Blob([new Uint8Array([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0])], { type: 'application/x-msdownload' }), 'setup.exe']])],
+        [MAY_PASS[0], form([[fileField, new Blob(['not a picture'], { type: 'image/png' }), 'photo.png']])],
+        ['the file as text', form([[fileField, 'just some text']])],
+        [MAY_PASS[1], form([[fileField, new Blob(['x'], { type: 'text/plain' }), '../../../etc/passwd']])],
+        ['a broken multipart body', '--nope\r\nContent-Disposition: form-data; name="file"\r\n\r\nx', { 'content-type': 'multipart/form-data; boundary=other' }],
+        ['JSON', JSON.stringify({ [fileField]: 'x' }), { 'content-type': 'application/json' }],
+      ];
+      for (const [what, body, headers] of bodies) {
+        // After an accepted upload its message goes on changing (sent, then the simulated phone's
+        // acks): the rows are read once they have stopped moving.
+        const before = [accepted ? await settledRows() : await companyRows(t, desk.companyId), mediaFiles()] as const;
+        accepted = false;
+        // The external API takes the connection's token; announcements are the super-admin's.
+        const bearer = path === '/api/messages/send' ? desk.connection.token : path.startsWith('/announcements') ? superAdmin.session.token : token;
+        const res = await t.app.request(url, { method: M, headers: { authorization: `Bearer ${bearer}`, ...headers }, body });
+        calls++;
+        const answer = (await res.json().catch(() => undefined)) as { error?: string } | undefined;
+        if (res.status >= 500 || (res.status >= 400 && !/^ERR_[A-Z0-9_]+$/.test(String(answer?.error)))) problems.push(`${M} ${url} with ${what} → ${res.status} ${JSON.stringify(answer).slice(0, 200)}`);
+        if (res.status < 400) {
+          if (!MAY_PASS.includes(what)) problems.push(`${M} ${url} took ${what}: ${res.status}`);
+          accepted = true;
+          continue;
+        }
+        refusals++;
+        await t.deps.outbox.idle();
+        const after = [await companyRows(t, desk.companyId), mediaFiles()] as const;
+        if (JSON.stringify(after[0]) !== JSON.stringify(before[0])) problems.push(`${M} ${path} refused ${what}, yet rows changed`);
+        if (after[1] !== before[1]) problems.push(`${M} ${path} refused ${what}, yet files were left: ${changedRows(before[1], after[1])}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    expect(calls).toBe(routes.length * 8);
+    expect(refusals).toBeGreaterThan(routes.length * 6);
   });
 });

@@ -45,6 +45,9 @@ export async function readUploads(c: Context): Promise<{ fields: Record<string, 
     }
   }
   if (files.length > MAX_MEDIAS_PER_MESSAGE) throw new AppError('ERR_VALIDATION', `At most ${MAX_MEDIAS_PER_MESSAGE} files per message.`);
+  // An empty file cannot be sent: WhatsApp takes no media of 0 bytes, and the message would only fail later in the outbox.
+  const empty = files.find((f) => f.size === 0);
+  if (empty) throw new AppError('ERR_VALIDATION', `medias: ${empty.name || 'a file'} is empty`, { issues: [{ path: 'medias', message: `${empty.name || 'a file'} is empty` }] });
   const checked = files.map((f) => ({ file: f, ...classifyUpload({ fileName: f.name, mimeType: f.type, size: f.size }) }));
   const uploads: NewUpload[] = [];
   for (const { file, kind } of checked) {
