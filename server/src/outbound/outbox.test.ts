@@ -320,7 +320,8 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
   it('a queued file that is gone from disk when its turn comes fails with its code; the text queued after it still goes', () =>
     withStoppedOutbox(async ({ t, desk, from, ticketId, restart }) => {
       const form = new FormData();
-      form.append('medias', new Blob([new Uint8Array(64)], { type: 'image/png' }), 'photo.png');
+      // A PNG by its first bytes, as every uploaded image must be.
+      form.append('medias', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(56)])], { type: 'image/png' }), 'photo.png');
       const uploaded = await t.app.request(`/messages/${ticketId}`, { method: 'POST', headers: { authorization: `Bearer ${desk.userSession.token}` }, body: form });
       expect(uploaded.status).toBe(201);
       const [image] = ((await uploaded.json()) as { messages: { id: number; mediaUrl: string }[] }).messages;

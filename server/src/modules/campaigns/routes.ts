@@ -11,7 +11,7 @@ import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { sendAttachment } from '../media/attachments.ts';
 import { classifyUpload } from '../media/storage.ts';
-import { assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
+import { assertImageIfNamedOne, assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
 import { toCampaignDto } from './dto.ts';
 import { getCampaignReport } from './report.ts';
 import { assertRestartable, beginCampaignDelete, cancelCampaign, createCampaign, deleteCampaign, emptyCampaignSlice, findCampaignsPage, getCampaignRow, restartCampaign, setCampaignMedia, updateCampaign } from './service.ts';
@@ -83,6 +83,7 @@ export function campaignsRoutes(deps: AppDeps) {
       // Images 2 MB, audio 5 MB, video 20 MB, documents as the chat takes them (spec/03 §5).
       classifyUpload({ fileName: file.name, mimeType: '', size: file.bytes.length });
       assertNotDangerous(file);
+      assertImageIfNamedOne(file);
       return c.json(await write(deps, (tx) => setCampaignMedia(tx, actor, id, file)));
     })
     .delete('/campaigns/:id/media-upload', auth, requireAdmin, plan, async (c) => {

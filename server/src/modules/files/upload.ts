@@ -7,7 +7,7 @@
 import { AppError, idSchema } from '@zapdesk/sync';
 import type { Context } from 'hono';
 import { classifyUpload, mediaTypeOfKind } from '../media/storage.ts';
-import { assertNotDangerous, isMultipart, type NewUpload } from '../media/uploads.ts';
+import { assertImageIfNamedOne, assertNotDangerous, isMultipart, type NewUpload } from '../media/uploads.ts';
 
 /** Largest body of one uploadList request: a 20 MB video plus room for a few more files. */
 export const MAX_FILE_LIST_UPLOAD_BYTES = 30 * 1024 * 1024;
@@ -48,6 +48,7 @@ export async function readOptionUploads(c: Context): Promise<{ optionId: number;
   for (const [i, file] of files.entries()) {
     const data = Buffer.from(await file.arrayBuffer());
     assertNotDangerous({ name: file.name, bytes: data });
+    assertImageIfNamedOne({ name: file.name, bytes: data });
     const kind = kinds[i]!;
     result.push({ optionId: optionIds[i]!, upload: { data, fileName: file.name, mimeType: file.type || 'application/octet-stream', kind, mediaType: mediaTypeOfKind(kind) } });
   }

@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { storeAttachment } from '../media/attachments.ts';
 import { removeMediaFile } from '../media/storage.ts';
-import { assertNotDangerous, type UploadedFile } from '../media/uploads.ts';
+import { assertImageIfNamedOne, assertNotDangerous, type UploadedFile } from '../media/uploads.ts';
 
 export const FLOW_MEDIA_FOLDER = 'flows';
 const MB = 1024 * 1024;
@@ -80,6 +80,7 @@ export async function readFlowUploads(c: Context, route: FlowUploadRoute): Promi
     kindOf(route, f, files.length > 1 ? `medias.${i}` : 'medias');
     const file = { name: path.basename(f.name.replace(/\\/g, '/')) || 'file', bytes: Buffer.from(await f.arrayBuffer()) };
     assertNotDangerous(file);
+    assertImageIfNamedOne(file);
     out.push(file);
   }
   return out;

@@ -1,8 +1,8 @@
 // Multipart uploads. Message routes take several files (`medias` or `medias[]`, plus text fields):
 // every file is checked against the upload rules before any is kept, so a refused request stores
-// nothing. Attachment routes (quick messages, schedules, announcements) take one file in the field
-// `file`, checked by its real type from its first bytes (the declared type and name are the
-// client's word); attachments.ts keeps it. Nothing here touches the database or the disk.
+// nothing; a file named as an image must be one by its first bytes. Attachment routes (quick messages, schedules,
+// announcements) take one file in the field `file`, checked by its real type from its first bytes
+// (the declared type and name are the client's word); attachments.ts keeps it. Nothing here touches the database or the disk.
 import path from 'node:path';
 import { AppError, MAX_MEDIAS_PER_MESSAGE } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -51,7 +51,9 @@ export async function readUploads(c: Context): Promise<{ fields: Record<string, 
   const checked = files.map((f) => ({ file: f, ...classifyUpload({ fileName: f.name, mimeType: f.type, size: f.size }) }));
   const uploads: NewUpload[] = [];
   for (const { file, kind } of checked) {
-    uploads.push({ data: Buffer.from(await file.arrayBuffer()), fileName: file.name, mimeType: file.type || 'application/octet-stream', kind, mediaType: mediaTypeOfKind(kind) });
+    const data = Buffer.from(await file.arrayBuffer());
+    assertImageIfNamedOne({ name: file.name, bytes: data });
+    uploads.push({ data, fileName: file.name, mimeType: file.type || 'application/octet-stream', kind, mediaType: mediaTypeOfKind(kind) });
   }
   return { fields, uploads };
 }
@@ -104,14 +106,23 @@ function displayName(name: string): string {
 
 const startsWith = (bytes: Buffer, magic: number[]) => magic.every((b, i) => bytes[i] === b);
 
-/** PNG or JPEG by content, with a matching extension (announcements and schedules: png, jpg, jpeg). */
+/**
+ * PNG or JPEG by content, with a matching extension: announcements and schedules, and every image
+ * a message, a campaign or a flow sends (WhatsApp shows what is not one as a broken image).
+ */
 export function assertImage(file: UploadedFile) {
   const ext = path.extname(file.name).toLowerCase();
   const png = startsWith(file.bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const jpeg = startsWith(file.bytes, [0xff, 0xd8, 0xff]);
   if (!((png && ext === '.png') || (jpeg && (ext === '.jpg' || ext === '.jpeg')))) {
-    throw wrongType('Only png, jpg and jpeg images are accepted.');
+    // Named as one, it is not one (a renamed file, a broken download): say so, naming it.
+    throw wrongType(['.png', '.jpg', '.jpeg'].includes(ext) ? `${file.name} is not a ${ext.slice(1)} image.` : 'Only png, jpg and jpeg images are accepted.');
   }
+}
+
+/** A file named as an image (png, jpg, jpeg) must be one by its bytes: it goes out as an image. */
+export function assertImageIfNamedOne(file: UploadedFile) {
+  if (/\.(png|jpe?g)$/i.test(file.name)) assertImage(file);
 }
 
 // Files a browser or an operating system would run rather than show: executables, scripts and

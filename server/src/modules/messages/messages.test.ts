@@ -12,6 +12,9 @@ import { markReadSlice, markTicketRead, READ_IN_OPENING } from './service.ts';
 
 const MB = 1024 * 1024;
 
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
 describe.each(DIALECTS)('messages on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -28,9 +31,14 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     return { desk, from, firstId, ticket };
   }
 
-  function upload(token: string, ticketId: number, files: { name: string; type: string; bytes: number }[], fields: Record<string, string> = {}) {
+  /** `bytes` long; a .png or .jpg starts as one (`fake`: it does not). */
+  function upload(token: string, ticketId: number, files: { name: string; type: string; bytes: number; fake?: boolean }[], fields: Record<string, string> = {}) {
     const form = new FormData();
-    for (const f of files) form.append('medias', new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
+    for (const f of files) {
+      const data = new Uint8Array(f.bytes);
+      if (!f.fake) data.set(/\.png$/.test(f.name) ? PNG_SIGNATURE : /\.jpe?g$/.test(f.name) ? JPEG_SIGNATURE : [], 0);
+      form.append('medias', new Blob([data], { type: f.type }), f.name);
+    }
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     return t.app.request(`/messages/${ticketId}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   }
@@ -187,13 +195,16 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     const stored = files();
     expect(stored).toBe(2);
 
-    const refusals: [{ name: string; type: string; bytes: number }[], number, string][] = [
+    const refusals: [{ name: string; type: string; bytes: number; fake?: boolean }[], number, string][] = [
       [[{ name: 'big.jpg', type: 'image/jpeg', bytes: 2 * MB + 1 }], 413, 'ERR_PAYLOAD_TOO_LARGE'],
       [[{ name: 'song.mp3', type: 'audio/mpeg', bytes: 5 * MB + 1 }], 413, 'ERR_PAYLOAD_TOO_LARGE'],
       [[{ name: 'movie.mp4', type: 'video/mp4', bytes: 20 * MB + 1 }], 413, 'ERR_PAYLOAD_TOO_LARGE'],
       [[{ name: 'tool.exe', type: 'application/octet-stream', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
       [[{ name: 'clip.mov', type: 'video/quicktime', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
       [[{ name: 'fake.png', type: 'video/mp4', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+      // Named and declared an image, but its bytes are not one.
+      [[{ name: 'photo.png', type: 'image/png', bytes: 100, fake: true }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+      [[{ name: 'photo.jpg', type: 'image/jpeg', bytes: 100, fake: true }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
       // One good file and one bad: nothing of the request is kept.
       [[{ name: 'fine.jpg', type: 'image/jpeg', bytes: 100 }, { name: 'bad.gif', type: 'image/gif', bytes: 100 }], 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
     ];

@@ -7,7 +7,7 @@ import { requireAuth } from '../../auth/middleware.ts';
 import { write } from '../../db/write.ts';
 import { parseBody, parseId, parseQuery } from '../../http/validate.ts';
 import { sendAttachment } from '../media/attachments.ts';
-import { assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
+import { assertImageIfNamedOne, assertNotDangerous, limitUpload, readUpload } from '../media/uploads.ts';
 import { toQuickMessageDto } from './dto.ts';
 import {
   createQuickMessage,
@@ -62,6 +62,7 @@ export function quickMessagesRoutes(deps: AppDeps) {
       await getChangeableQuickMessage(deps.db, actor, id);
       const { file } = await readUpload(c, QUICK_MESSAGE_MEDIA_MAX_BYTES);
       assertNotDangerous(file);
+      assertImageIfNamedOne(file);
       return c.json(await write(deps, (tx) => setQuickMessageMedia(tx, actor, id, file)));
     })
     .delete('/quick-messages/:id/media-upload', auth, async (c) => {
