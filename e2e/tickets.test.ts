@@ -170,6 +170,19 @@ describe('tickets', () => {
     await chat.locator('a[href*="maps"]').waitFor();
     await shot(page, 'tickets-media-dark');
 
+    // A file the server refuses (a text renamed photo.png) with a caption: the toast says why, and
+    // the caption and the file are back in the composer, to fix and send again.
+    const composer = page.getByRole('textbox', { name: 'Type a message, or / for quick answers' });
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+    await composer.fill('Here is the photo');
+    await composer.press('Enter');
+    await page.getByText('This file type is not accepted.').waitFor();
+    const attachments = page.getByRole('list', { name: 'Files to send' });
+    await attachments.getByText('photo.png').waitFor();
+    await expect.poll(() => composer.inputValue()).toBe('Here is the photo');
+    await attachments.getByRole('button', { name: 'Remove photo.png' }).click();
+    await composer.fill('');
+
     // The connection is logged out: the reply shows at once and stays, waiting in the outbox with
     // the clock (DESIGN §12), instead of being refused and lost.
     // Last in the file: the demo connection stays down.

@@ -47,7 +47,8 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
     setSign(!sign);
   };
 
-  const upload = async (list: File[], body: string, quickMessageId?: number) => {
+  /** Sends files with the text as their caption; false when it failed (the toast says why). */
+  const upload = async (list: File[], body: string, quickMessageId?: number): Promise<boolean> => {
     const form = new FormData();
     for (const f of list) form.append('medias', f, f.name);
     form.append('body', body);
@@ -58,11 +59,19 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
     try {
       await api.post(`/messages/${ticket.id}`, form);
       onCancelReply();
+      return true;
     } catch (err) {
       toastError(err);
+      return false;
     } finally {
       setUploading(false);
     }
+  };
+  /** What a refused send carried goes back in the composer (unless something new was put there meanwhile), to fix and send again. */
+  const giveBack = (list: File[], body: string, quick: typeof quickFile) => {
+    setFiles((now) => (now.length ? now : list));
+    setText((now) => (now ? now : body));
+    setQuickFile((now) => now ?? quick);
   };
 
   const send = async () => {
@@ -70,11 +79,11 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
     const body = text;
     const quickMessageId = quickFile?.id ?? null;
     if (files.length) {
-      const list = files;
+      const [list, quick] = [files, quickFile];
       setFiles([]);
       setQuickFile(null);
       setText('');
-      await upload(list, body, quickMessageId ?? undefined);
+      if (!(await upload(list, body, quickMessageId ?? undefined))) giveBack(list, body, quick);
       return;
     }
     // An empty or blank message is not sent (spec/02 §5), unless it carries a quick answer's file.
@@ -245,7 +254,9 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
         {text.trim() || files.length || quickFile ? (
           <IconButton icon="send" label={t('tickets.chat.send')} onClick={() => void send()} disabled={!enabled || busy} className="text-brand" />
         ) : (
-          <AudioRecorder disabled={!enabled} onRecorded={(file) => upload([file], '')} onStateChange={setRecorder} />
+          <AudioRecorder disabled={!enabled} onRecorded={async (file) => {
+            if (!(await upload([file], ''))) giveBack([file], '', null);
+          }} onStateChange={setRecorder} />
         )}
       </div>
     </div>
