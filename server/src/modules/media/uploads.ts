@@ -1,8 +1,9 @@
 // Multipart uploads. Message routes take several files (`medias` or `medias[]`, plus text fields):
 // every file is checked against the upload rules before any is kept, so a refused request stores
-// nothing; a file named as an image must be one by its first bytes. Attachment routes (quick messages, schedules,
-// announcements) take one file in the field `file`, checked by its real type from its first bytes
-// (the declared type and name are the client's word); attachments.ts keeps it. Nothing here touches the database or the disk.
+// nothing; none may be empty, and one named as an image must be one by its first bytes. Attachment
+// routes (quick messages, schedules, announcements) take one file in the field `file`, checked by
+// its real type from its first bytes (the declared type and name are the client's word);
+// attachments.ts keeps it. Nothing here touches the database or the disk.
 import path from 'node:path';
 import { AppError, MAX_MEDIAS_PER_MESSAGE } from '@zapdesk/sync';
 import type { Context, MiddlewareHandler } from 'hono';

@@ -67,11 +67,15 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
       setUploading(false);
     }
   };
-  /** What a refused send carried goes back in the composer (unless something new was put there meanwhile), to fix and send again. */
+  /** A refused send's files and text go back in the composer (unless new ones are there), to fix and send again. */
   const giveBack = (list: File[], body: string, quick: typeof quickFile) => {
     setFiles((now) => (now.length ? now : list));
     setText((now) => (now ? now : body));
     setQuickFile((now) => now ?? quick);
+  };
+
+  const sendVoiceNote = async (file: File) => {
+    if (!(await upload([file], ''))) giveBack([file], '', null);
   };
 
   const send = async () => {
@@ -254,9 +258,7 @@ export function MessageInput({ ticket, enabled, replyTo, onCancelReply }: Props)
         {text.trim() || files.length || quickFile ? (
           <IconButton icon="send" label={t('tickets.chat.send')} onClick={() => void send()} disabled={!enabled || busy} className="text-brand" />
         ) : (
-          <AudioRecorder disabled={!enabled} onRecorded={async (file) => {
-            if (!(await upload([file], ''))) giveBack([file], '', null);
-          }} onStateChange={setRecorder} />
+          <AudioRecorder disabled={!enabled} onRecorded={sendVoiceNote} onStateChange={setRecorder} />
         )}
       </div>
     </div>
