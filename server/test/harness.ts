@@ -89,13 +89,14 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
   const docProblems = new Set<string>();
   const unwatch = watchParses((p) => docProblems.add(p));
 
-  /** One request through the real app; the body is sent as JSON unless it is a string. */
+  /** One request through the real app; the body is sent as JSON unless it is a string or a form (multipart). */
   async function request(method: string, url: string, opts: { token?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.cookie) headers.cookie = opts.cookie;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (opts.body instanceof FormData) body = opts.body;
+    else if (opts.body !== undefined) {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
