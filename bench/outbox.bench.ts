@@ -101,7 +101,7 @@ try {
   }
   await pushersDone;
   const cpuAfter = cpuSeconds(server.child.pid!);
-  const pushed = JSON.parse(pushOut.trim().split('\n').at(-1)!) as { started: number; ended: number; accepted: number; latencies: number[]; batchSizes: number[] };
+  const pushed = JSON.parse(pushOut.trim().split('\n').at(-1)!) as { started: number; ended: number; accepted: number; latencies: number[]; batchSizes: number[]; cpuSeconds: number };
 
   // What reached the network, per connection, and the rows: duplicates and losses.
   const network: { connectionId: number; body: string; at: number }[] = [];
@@ -156,6 +156,8 @@ try {
       lost,
       duringBurst: { getTicketsMs: stats(list), pullMs: stats(pulls) },
       serverCpuSeconds: Number((cpuAfter - cpuBefore).toFixed(2)),
+      // The pushing clients' process, on the same two cores (its start-up included).
+      pushersCpuSeconds: Number(pushed.cpuSeconds.toFixed(2)),
       cpus: cpus().length,
       loadavg: loadavg().map((l) => Number(l.toFixed(2))),
     }),
