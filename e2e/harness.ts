@@ -59,6 +59,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     RATE_LIMIT_PER_ACCOUNT: '10000',
     // The webhook receivers of the tests listen on 127.0.0.1 (the SSRF guard refuses it otherwise).
     WEBHOOKS_ALLOW_PRIVATE: '1',
+    // Simulated phones confirm nothing on their own: a file that looks at the ticks moves them itself.
+    SIMULATOR_DELIVER_MS: '0',
     ...env,
   });
   // A synced row updated without its version moving fails the statement (version-guard.ts).

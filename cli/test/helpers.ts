@@ -24,7 +24,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-cli-server-'));
   const pg = process.env.TEST_POSTGRES_URL ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL) : undefined;
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: '0', JWT_SECRET: 'cli-test', JWT_REFRESH_SECRET: 'cli-test-refresh', WEBHOOKS_ALLOW_PRIVATE: '1' }),
+    ...loadConfig({ DATA_DIR: dataDir, PORT: '0', ADMIN_PASSWORD: ADMIN.password, SEED_DEMO: '0', JWT_SECRET: 'cli-test', JWT_REFRESH_SECRET: 'cli-test-refresh', WEBHOOKS_ALLOW_PRIVATE: '1', SIMULATOR_DELIVER_MS: '0' }),
     ...(pg ? { databaseUrl: pg.url } : {}),
     rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
     ...overrides,

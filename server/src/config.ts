@@ -73,7 +73,8 @@ export type Config = {
    */
   webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; allowPrivate: boolean; retentionDays: number; keepPerWebhook: number };
   /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
-  simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number };
+  /** The simulated phones (channels/simulator); receipts left out: they confirm nothing on their own. */
+  simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number; deliverAfterMs?: number; readAfterMs?: number };
   /**
    * Connection leases with several instances on PostgreSQL (channels/lease.ts): a lease lasts
    * `ttlMs` (LEASE_TTL_MS, 15 s) and is renewed every `heartbeatMs` (LEASE_HEARTBEAT_MS, 5 s), when
@@ -184,6 +185,10 @@ export function loadConfig(env: Env = process.env): Config {
       qrIntervalMs: int(env.SIMULATOR_QR_INTERVAL_MS, 20_000),
       qrMaxAttempts: int(env.SIMULATOR_QR_ATTEMPTS, 5),
       reconnectDelayMs: int(env.SIMULATOR_RECONNECT_MS, 1_000),
+      // The simulated customers' phones get what is sent to them a second later (the ticks), as
+      // real ones do; they read it only if told to.
+      deliverAfterMs: int(env.SIMULATOR_DELIVER_MS, 1_000),
+      readAfterMs: int(env.SIMULATOR_READ_MS, 0),
     },
     leases: { ttlMs: int(env.LEASE_TTL_MS, 15_000), heartbeatMs: int(env.LEASE_HEARTBEAT_MS, 5_000) },
   };

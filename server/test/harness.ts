@@ -45,7 +45,8 @@ export async function createTestApp(dialect: Dialect, overrides: Partial<Config>
     migrated = await migratedCopy({ sqliteFile: databaseUrl });
   }
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret', WEBHOOKS_ALLOW_PRIVATE: '1' }),
+    // Simulated phones confirm nothing on their own: a test moves acks itself (POST /simulator/acks, or the faults control).
+    ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'test-secret', JWT_REFRESH_SECRET: 'test-refresh-secret', WEBHOOKS_ALLOW_PRIVATE: '1', SIMULATOR_DELIVER_MS: '0' }),
     databaseUrl,
     rateLimits: { perIp: 10_000, perAccount: 10_000, windowMs: 60_000 },
     ...overrides,

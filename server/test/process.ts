@@ -69,6 +69,8 @@ export async function startServerProcess(opts: { dataDir: string; databaseUrl?: 
       DEMO_PASSWORD: PROCESS_PASSWORD,
       SEED_DEMO: '1',
       SIMULATOR: '1',
+      // Simulated phones confirm nothing on their own (a test says when, through the faults control).
+      SIMULATOR_DELIVER_MS: '0',
       ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
       ...opts.env,
     },

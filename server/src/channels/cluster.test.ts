@@ -137,7 +137,7 @@ describe.skipIf(!pgUrl)('three instances on one PostgreSQL', () => {
     expect((await db.selectFrom('messages').select('body').where('whatsappId', '=', id).where('body', '=', long).execute()).length).toBe(1);
 
     // Faults set through one instance hold on the holder: the next send fails there and is retried.
-    expect(await call(a, 'POST', `/simulator/connections/${id}/faults`, { failSends: 1 })).toEqual({ id, sendLatencyMs: 0, failSends: 1 });
+    expect(await call(a, 'POST', `/simulator/connections/${id}/faults`, { failSends: 1 })).toEqual({ id, sendLatencyMs: 0, failSends: 1, deliverAfterMs: 0, readAfterMs: 0 });
     await call(a, 'PUT', `/tickets/${stored[0]!.ticketId}`, { status: 'open' });
     const reply = await call(c, 'POST', `/messages/${stored[0]!.ticketId}`, { body: 'after one failure' });
     await waitFor(async () => (await db.selectFrom('messages').select(['sendStatus', 'ack']).where('id', '=', reply.id).executeTakeFirstOrThrow()).sendStatus, (st) => st === 'sent', 20_000);

@@ -171,8 +171,12 @@ export const simulatorFaultsSchema = z.object({
   sendLatencyMs: delayMsSchema.optional(),
   /** The next N sends fail with a transient (retryable) error and record nothing. */
   failSends: z.number().int().min(0).max(1_000_000).optional(),
+  /** The recipient's phone confirms each message sent from now on as delivered (ack 2) this long after WhatsApp took it; 0: never on its own. */
+  deliverAfterMs: delayMsSchema.optional(),
+  /** …and as read (ack 3) this long after it was delivered; 0: never on its own. */
+  readAfterMs: delayMsSchema.optional(),
 });
 export type SimulatorFaultsInput = z.infer<typeof simulatorFaultsSchema>;
-export type SimulatorFaults = { id: number; sendLatencyMs: number; failSends: number };
+export type SimulatorFaults = { id: number; sendLatencyMs: number; failSends: number; deliverAfterMs: number; readAfterMs: number };
 
 export const simulatorNumberSchema = z.object({ connectionId: idSchema, number: phoneDigitsSchema, exists: z.boolean() });

@@ -17,6 +17,9 @@ export type SimulatorOptions = {
   qrMaxAttempts: number;
   /** Delay before a dropped network connection comes back. */
   reconnectDelayMs: number;
+  /** How the recipients' phones answer each send at first (`SendFaults`; changed per connection by the faults control). */
+  deliverAfterMs: number;
+  readAfterMs: number;
 };
 
 export type OutboxEntry = {
@@ -36,8 +39,12 @@ export type OutboxEntry = {
   deleted: boolean;
 };
 
-/** How the phone's sends misbehave: a delay before WhatsApp accepts each, and N transient failures to come. */
-export type SendFaults = { sendLatencyMs: number; failSends: number };
+/**
+ * How the phone's sends behave: a delay before WhatsApp accepts each, N transient failures to come,
+ * and when the recipient's phone confirms a message WhatsApp took: delivered (ack 2) `deliverAfterMs`
+ * after it, read (ack 3) `readAfterMs` after that; 0 never on its own (POST /simulator/acks does it).
+ */
+export type SendFaults = { sendLatencyMs: number; failSends: number; deliverAfterMs: number; readAfterMs: number };
 
 /** A change of the outbox, handed to the phone's `record` before memory changes (the durable journal). */
 export type OutboxEvent = { type: 'sent'; entry: OutboxEntry } | { type: 'ack'; id: string; ack: Ack } | { type: 'deleted'; id: string };
@@ -120,6 +127,11 @@ export function createSimulatorChannel(
   let pairingNumber: string | undefined;
   // Bumped on every status change: a send that waited through one was lost with the old socket.
   let session = 0;
+  // Receipts of the recipients' phones: due ones wait here while the connection is down, as
+  // WhatsApp hands them over when it is back; a session that ends for good (disconnect, logout)
+  // drops them with their timers.
+  const receiptTimers = new Set<NodeJS.Timeout>();
+  let heldReceipts: { id: string; ack: Ack }[] = [];
 
   const stopTimer = () => {
     if (timer) clearTimeout(timer);
@@ -128,7 +140,40 @@ export function createSimulatorChannel(
   const setStatus = async (next: ConnectionStatus, detail?: { reason?: string; number?: string; attempt?: number }) => {
     status = next;
     session += 1;
+    if (next === 'DISCONNECTED') dropReceipts();
     await events.emit('status', next, detail);
+    if (next === 'CONNECTED' && heldReceipts.length > 0) {
+      const held = heldReceipts;
+      heldReceipts = [];
+      for (const r of held) receipt(r.id, r.ack);
+    }
+  };
+  const dropReceipts = () => {
+    for (const t of receiptTimers) clearTimeout(t);
+    receiptTimers.clear();
+    heldReceipts = [];
+  };
+  /** The recipient's phone confirms `id` as `ack` in `afterMs`; read follows delivery when the phone reads. */
+  const scheduleReceipt = (id: string, ack: Ack, afterMs: number) => {
+    if (afterMs <= 0) return;
+    const t = setTimeout(() => {
+      receiptTimers.delete(t);
+      receipt(id, ack);
+    }, afterMs);
+    t.unref?.();
+    receiptTimers.add(t);
+  };
+  const receipt = (id: string, ack: Ack) => {
+    if (status !== 'CONNECTED') {
+      heldReceipts.push({ id, ack });
+      return;
+    }
+    channel.advanceAck(id, ack).then(
+      () => {
+        if (ack === 2) scheduleReceipt(id, 3, phone.faults.readAfterMs);
+      },
+      (err: unknown) => onListenerError('ack', err),
+    );
   };
   const requireConnected = () => {
     if (status !== 'CONNECTED') throw new AppError('ERR_WAPP_NOT_INITIALIZED');
@@ -265,6 +310,7 @@ export function createSimulatorChannel(
       if (request.quotedId) entry.quotedId = request.quotedId;
       await phone.record({ type: 'sent', entry });
       phone.outbox.push(entry);
+      scheduleReceipt(entry.id, 2, phone.faults.deliverAfterMs);
       return { id: entry.id, timestamp: entry.timestamp };
     },
 

@@ -3,7 +3,7 @@
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AuthStore } from '../auth-store.ts';
 import { createSimulatorNetwork } from './network.ts';
 
@@ -98,7 +98,42 @@ describe('the simulated network outbox journal', () => {
     expect(createSimulatorNetwork({}, { dataDir }).outbox(7).map((m) => m.body)).toEqual(['y', 'z']);
     // Faults are the process's, not the journal's.
     const restarted = createSimulatorNetwork({}, { dataDir });
-    expect(restarted.setFaults(7, {})).toEqual({ sendLatencyMs: 0, failSends: 0 });
+    expect(restarted.setFaults(7, {})).toEqual({ sendLatencyMs: 0, failSends: 0, deliverAfterMs: 0, readAfterMs: 0 });
+  });
+
+  it("the recipients' phones confirm each message on their own: delivered, then read, journaled like any ack", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'zapdesk-sim-'));
+    const { network, channel } = await connectedChannel(dataDir);
+    const acks: [string, number][] = [];
+    channel.on('ack', (a) => void acks.push([a.id, a.ack]));
+    const before = await channel.send(text('sent before'));
+    network.setFaults(7, { deliverAfterMs: 40, readAfterMs: 400 });
+    const sent = await channel.send(text('hello'));
+    await vi.waitFor(() => expect(acks).toHaveLength(1));
+    expect(acks).toEqual([[sent.id, 2]]);
+    await vi.waitFor(() => expect(acks).toEqual([[sent.id, 2], [sent.id, 3]]));
+    // A message sent before the phone confirmed anything stays as it was.
+    expect(createSimulatorNetwork({}, { dataDir }).outbox(7).map((m) => [m.id, m.ack])).toEqual([[before.id, 1], [sent.id, 3]]);
+  });
+
+  it('receipts due while the connection is down arrive when it is back; a disconnect drops them', async () => {
+    const { network, channel } = await connectedChannel(undefined);
+    const acks: number[] = [];
+    channel.on('ack', (a) => void acks.push(a.ack));
+    network.setFaults(7, { deliverAfterMs: 20 });
+    await channel.send(text('during a drop'));
+    await channel.drop('network', 150);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(acks).toEqual([]);
+    await vi.waitFor(() => expect(channel.status()).toBe('CONNECTED'));
+    await vi.waitFor(() => expect(acks).toEqual([2]));
+
+    await channel.send(text('before a disconnect'));
+    await channel.disconnect();
+    await channel.connect();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(acks).toEqual([2]);
+    expect(network.outbox(7).map((m) => m.ack)).toEqual([2, 1]);
   });
 
   it('without a data directory everything stays in memory', async () => {

@@ -41,7 +41,7 @@ export type SimulatorNetwork = {
   setNumberExists(connectionId: number, number: string, exists: boolean): void;
 };
 
-export const DEFAULT_SIMULATOR_OPTIONS: SimulatorOptions = { qrIntervalMs: 20_000, qrMaxAttempts: 5, reconnectDelayMs: 1_000 };
+export const DEFAULT_SIMULATOR_OPTIONS: SimulatorOptions = { qrIntervalMs: 20_000, qrMaxAttempts: 5, reconnectDelayMs: 1_000, deliverAfterMs: 0, readAfterMs: 0 };
 
 /** The number a scan pairs when none is given: stable per connection, Brazilian mobile format. */
 export const defaultPairedNumber = (connectionId: number) => `55119${String(connectionId % 1e8).padStart(8, '0')}`;
@@ -67,7 +67,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
         absent: new Set(),
         contacts: new Map(),
         received: new Map(),
-        faults: { sendLatencyMs: 0, failSends: 0 },
+        faults: { sendLatencyMs: 0, failSends: 0, deliverAfterMs: options.deliverAfterMs, readAfterMs: options.readAfterMs },
         record: journal ? (event) => journal.append(connectionId, event) : () => Promise.resolve(),
       };
       phones.set(connectionId, phone);
@@ -118,6 +118,8 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
       const faults = phoneOf(connectionId).faults;
       if (changes.sendLatencyMs !== undefined) faults.sendLatencyMs = changes.sendLatencyMs;
       if (changes.failSends !== undefined) faults.failSends = changes.failSends;
+      if (changes.deliverAfterMs !== undefined) faults.deliverAfterMs = changes.deliverAfterMs;
+      if (changes.readAfterMs !== undefined) faults.readAfterMs = changes.readAfterMs;
       return { ...faults };
     },
     setNumberExists(connectionId, number, exists) {

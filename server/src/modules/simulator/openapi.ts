@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { OutboxEntry } from '../../channels/simulator/channel.ts';
 import { area } from '../../http/openapi/types.ts';
 
-const simulatorFaultsAnswerSchema: z.ZodType<SimulatorFaults> = z.object({ id: z.number().int(), sendLatencyMs: z.number().int(), failSends: z.number().int() });
+const simulatorFaultsAnswerSchema: z.ZodType<SimulatorFaults> = z.object({ id: z.number().int(), sendLatencyMs: z.number().int(), failSends: z.number().int(), deliverAfterMs: z.number().int(), readAfterMs: z.number().int() });
 const outboxEntrySchema: z.ZodType<OutboxEntry> = z.object({
   id: z.string(),
   to: z.string(),
@@ -22,7 +22,7 @@ const outboxEntrySchema: z.ZodType<OutboxEntry> = z.object({
   deleted: z.boolean(),
 });
 
-export const simulatorDocs = area('Simulator', "The built-in fake WhatsApp network (only with SIMULATOR=1): pair a connection, play the customer, read what the platform sent, inject faults.", {
+export const simulatorDocs = area('Simulator', "The built-in fake WhatsApp network (only with SIMULATOR=1): pair a connection, play the customer, read what the platform sent, inject faults, set how the recipients' phones confirm what they get.", {
   'POST /simulator/connections/:id/scan': { summary: "Scan the connection's QR code on the simulated phone", answer: z.object({ id: z.number().int(), status: z.string().optional() }), auth: ['bearer'], params: { id: 'ERR_NO_WAPP_FOUND' }, body: simulatorScanSchema, guarded: true, errors: ['ERR_WAPP_NOT_INITIALIZED'] },
   'POST /simulator/connections/:id/drop': { summary: 'Drop the connection (a network loss, a logout…)', answer: z.object({ id: z.number().int(), cause: z.enum(DROP_CAUSES), forMs: z.number().int().optional().describe('A network drop: when it comes back'), status: z.string().optional() }), auth: ['bearer'], params: { id: 'ERR_NO_WAPP_FOUND' }, body: simulatorDropSchema, guarded: true, errors: ['ERR_WAPP_NOT_INITIALIZED'] },
   'POST /simulator/connections/:id/faults': { summary: "Set the simulated phone's faults (slow or failing sends)", answer: simulatorFaultsAnswerSchema, auth: ['bearer'], params: { id: 'ERR_NO_WAPP_FOUND' }, body: simulatorFaultsSchema, guarded: true },

@@ -71,7 +71,7 @@ describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dia
     const { id, token } = await pairedConnection();
     const set = await faults(token, id, { sendLatencyMs: 400 });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ id, sendLatencyMs: 400, failSends: 0 });
+    expect(set.body).toEqual({ id, sendLatencyMs: 400, failSends: 0, deliverAfterMs: 0, readAfterMs: 0 });
     const channel = t.deps.sessions.getChannel(id)!;
 
     let started = Date.now();
@@ -91,16 +91,16 @@ describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dia
     expect((await outbox(token, id)).map((m) => m.id)).toEqual([sent.id, ...many.map((m) => m.id)]);
 
     // An empty body changes nothing and answers the current faults.
-    expect((await faults(token, id, {})).body).toEqual({ id, sendLatencyMs: 400, failSends: 0 });
-    expect((await faults(token, id, { failSends: 1 })).body).toEqual({ id, sendLatencyMs: 400, failSends: 1 });
-    expect((await faults(token, id, { sendLatencyMs: 0, failSends: 0 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 0 });
+    expect((await faults(token, id, {})).body).toEqual({ id, sendLatencyMs: 400, failSends: 0, deliverAfterMs: 0, readAfterMs: 0 });
+    expect((await faults(token, id, { failSends: 1 })).body).toEqual({ id, sendLatencyMs: 400, failSends: 1, deliverAfterMs: 0, readAfterMs: 0 });
+    expect((await faults(token, id, { sendLatencyMs: 0, failSends: 0 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 0, deliverAfterMs: 0, readAfterMs: 0 });
     await text(channel, 'fast again');
     expect((await outbox(token, id)).at(-1)!.body).toBe('fast again');
   });
 
   it('failSends fails exactly that many sends with a transient error, recording nothing, then sends again', async () => {
     const { id, token } = await pairedConnection();
-    expect((await faults(token, id, { failSends: 2 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 2 });
+    expect((await faults(token, id, { failSends: 2 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 2, deliverAfterMs: 0, readAfterMs: 0 });
     const channel = t.deps.sessions.getChannel(id)!;
     for (const body of ['first', 'second']) {
       const err = await failureOf(text(channel, body));
@@ -115,12 +115,28 @@ describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dia
     expect(await outbox(token, id)).toEqual([expect.objectContaining({ id: third.id, body: 'third' })]);
   });
 
+  it("a reply the customer's phone confirms gets its ticks in the chat: delivered, then read", async () => {
+    const { id, token, company } = await pairedConnection();
+    expect((await faults(token, id, { deliverAfterMs: 50, readAfterMs: 100 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 0, deliverAfterMs: 50, readAfterMs: 100 });
+    await t.request('POST', '/simulator/messages', { token, body: { connectionId: id, from: '5511977776666', name: 'Rita', body: 'Oi!' } });
+    const ticketId = await waitFor(
+      async () => (await t.db.selectFrom('tickets').select('tickets.id').where('tickets.companyId', '=', company.id).where('tickets.whatsappId', '=', id).executeTakeFirst())?.id,
+      (found) => found !== undefined,
+    );
+    expect((await t.request('PUT', `/tickets/${ticketId}`, { token, body: { status: 'open' } })).status).toBe(200);
+    const sent = await t.request('POST', `/messages/${ticketId}`, { token, body: { body: 'Olá, Rita!' } });
+    expect(sent.status).toBe(201);
+    const ackOf = async () => (await t.db.selectFrom('messages').select('messages.ack').where('messages.ticketId', '=', ticketId!).where('messages.fromMe', '=', 1).where('messages.body', 'like', '%Olá, Rita!%').executeTakeFirstOrThrow()).ack;
+    expect(await waitFor(ackOf, (ack) => ack === 3)).toBe(3);
+    expect((await outbox(token, id)).at(-1)).toMatchObject({ body: expect.stringContaining('Olá, Rita!'), ack: 3 });
+  });
+
   it('faults belong to the phone: they survive a drop and reconnect', async () => {
     const { id, token } = await pairedConnection();
     await faults(token, id, { sendLatencyMs: 200, failSends: 1 });
     await t.request('POST', `/simulator/connections/${id}/drop`, { token, body: { cause: 'network', forMs: 50 } });
     await waitFor(() => statusOf(token, id), (s) => s === 'CONNECTED');
-    expect((await faults(token, id, {})).body).toEqual({ id, sendLatencyMs: 200, failSends: 1 });
+    expect((await faults(token, id, {})).body).toEqual({ id, sendLatencyMs: 200, failSends: 1, deliverAfterMs: 0, readAfterMs: 0 });
     // A replaced session started again is a new channel on the same phone.
     await t.request('POST', `/simulator/connections/${id}/drop`, { token, body: { cause: 'replaced' } });
     expect((await t.request('POST', `/whatsappsession/${id}`, { token })).body.status).toBe('CONNECTED');
@@ -165,9 +181,9 @@ describe.each(DIALECTS)('simulator drops, faults and durable outbox on %s', (dia
     expect((await faults(other.userSession.token, id, { failSends: 5 })).status).toBe(403);
     expect((await faults(token, 999_999, { failSends: 5 })).body.error).toBe('ERR_NO_WAPP_FOUND');
     // Nothing changed by the refused calls; the super-admin may set them.
-    expect((await faults(token, id, {})).body).toEqual({ id, sendLatencyMs: 0, failSends: 0 });
+    expect((await faults(token, id, {})).body).toEqual({ id, sendLatencyMs: 0, failSends: 0, deliverAfterMs: 0, readAfterMs: 0 });
     const root = await seedSuper(t);
-    expect((await faults(root.session.token, id, { failSends: 1 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 1 });
+    expect((await faults(root.session.token, id, { failSends: 1 })).body).toEqual({ id, sendLatencyMs: 0, failSends: 1, deliverAfterMs: 0, readAfterMs: 0 });
   });
 
   it('a burst stores each message once, answers their ids in order, and a repeated burst stores nothing new', async () => {
