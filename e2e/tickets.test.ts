@@ -176,7 +176,7 @@ describe('tickets', () => {
     await page.locator('input[type=file]').first().setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
     await composer.fill('Here is the photo');
     await composer.press('Enter');
-    await page.getByText('This file type is not accepted.').waitFor();
+    await page.getByText('photo.png: This file type is not accepted.').waitFor();
     const attachments = page.getByRole('list', { name: 'Files to send' });
     await attachments.getByText('photo.png').waitFor();
     await expect.poll(() => composer.inputValue()).toBe('Here is the photo');

@@ -48,7 +48,7 @@ export async function readUploads(c: Context): Promise<{ fields: Record<string, 
   if (files.length > MAX_MEDIAS_PER_MESSAGE) throw new AppError('ERR_VALIDATION', `At most ${MAX_MEDIAS_PER_MESSAGE} files per message.`);
   // An empty file cannot be sent: WhatsApp takes no media of 0 bytes, and the message would only fail later in the outbox.
   const empty = files.find((f) => f.size === 0);
-  if (empty) throw new AppError('ERR_VALIDATION', `medias: ${empty.name || 'a file'} is empty`, { issues: [{ path: 'medias', message: `${empty.name || 'a file'} is empty` }] });
+  if (empty) throw new AppError('ERR_VALIDATION', `medias: ${empty.name || 'a file'} is empty`, { issues: [{ path: 'medias', message: `${empty.name || 'a file'} is empty` }], details: { fileName: empty.name } });
   const checked = files.map((f) => ({ file: f, ...classifyUpload({ fileName: f.name, mimeType: f.type, size: f.size }) }));
   const uploads: NewUpload[] = [];
   for (const { file, kind } of checked) {
@@ -94,8 +94,9 @@ export async function readUpload(c: Context, maxBytes: number): Promise<{ file: 
   return { file: { name: displayName(raw.name), bytes: Buffer.from(await raw.arrayBuffer()) }, fields };
 }
 
-function wrongType(message: string): AppError {
-  return new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', message, { issues: [{ path: 'file', message }] });
+/** A refused file, named in `fileName` beside the message: clients say which of the files it was. */
+function wrongType(message: string, fileName: string): AppError {
+  return new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', message, { issues: [{ path: 'file', message }], details: { fileName } });
 }
 
 /** The name as shown to users: no folders, no control characters, at most 200 characters. */
@@ -117,7 +118,7 @@ export function assertImage(file: UploadedFile) {
   const jpeg = startsWith(file.bytes, [0xff, 0xd8, 0xff]);
   if (!((png && ext === '.png') || (jpeg && (ext === '.jpg' || ext === '.jpeg')))) {
     // Named as one, it is not one (a renamed file, a broken download): say so, naming it.
-    throw wrongType(['.png', '.jpg', '.jpeg'].includes(ext) ? `${file.name} is not a ${ext.slice(1)} image.` : 'Only png, jpg and jpeg images are accepted.');
+    throw wrongType(['.png', '.jpg', '.jpeg'].includes(ext) ? `${file.name} is not a ${ext.slice(1)} image.` : 'Only png, jpg and jpeg images are accepted.', file.name);
   }
 }
 
@@ -142,8 +143,8 @@ const EXECUTABLE_MAGIC = [
 ];
 
 export function assertNotDangerous(file: UploadedFile) {
-  if (DANGEROUS_EXTENSIONS.has(path.extname(file.name).toLowerCase())) throw wrongType('This type of file is not accepted.');
-  if (EXECUTABLE_MAGIC.some((m) => startsWith(file.bytes, m))) throw wrongType('Executable files are not accepted.');
+  if (DANGEROUS_EXTENSIONS.has(path.extname(file.name).toLowerCase())) throw wrongType('This type of file is not accepted.', file.name);
+  if (EXECUTABLE_MAGIC.some((m) => startsWith(file.bytes, m))) throw wrongType('Executable files are not accepted.', file.name);
   const head = file.bytes.subarray(0, 1024).toString('latin1').trimStart().toLowerCase();
-  if (/^<(!doctype html|html|script|svg|\?xml)/.test(head)) throw wrongType('Web pages and scripts are not accepted.');
+  if (/^<(!doctype html|html|script|svg|\?xml)/.test(head)) throw wrongType('Web pages and scripts are not accepted.', file.name);
 }

@@ -211,7 +211,8 @@ describe.each(DIALECTS)('messages on %s', (dialect) => {
     for (const [list, status, code] of refusals) {
       const res = await upload(token, ticket.id, list);
       expect(res.status, list.map((f) => f.name).join()).toBe(status);
-      expect(((await res.json()) as { error: string }).error).toBe(code);
+      // The answer names the file refused, so the chat can say which one it was.
+      expect(await res.json()).toMatchObject({ error: code, fileName: list.at(-1)!.name });
     }
     expect(await count()).toBe(before + 2);
     expect(files()).toBe(stored);

@@ -1,5 +1,6 @@
 // The shared error handler of spec/01 §8: a catalogue code in the response is translated into the
-// user's language and toasted for 2 s; an unknown code is shown as is; anything else is only logged.
+// user's language and toasted for 2 s, after the name of the file it is about when the answer names
+// one (an upload refused); an unknown code is shown as is; anything else is only logged.
 import { translateError } from '@zapdesk/sync';
 import { AppError } from '../../api/client.ts';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -9,7 +10,9 @@ export function toastError(err: unknown): void {
   if (err instanceof AppError) {
     // An unknown code arrives as ERR_INTERNAL_SERVER_ERROR carrying the original: shown as is.
     const unknown = err.details?.error;
-    toast.error(typeof unknown === 'string' ? unknown : translateError(err.code, currentLanguage()));
+    const file = err.details?.fileName;
+    const text = typeof unknown === 'string' ? unknown : translateError(err.code, currentLanguage());
+    toast.error(typeof file === 'string' && file ? `${file}: ${text}` : text);
     return;
   }
   if (typeof err === 'string') {
