@@ -49,7 +49,7 @@ describe('campaignBody', () => {
 
 describe('rowActions', () => {
   it('offers stop, restart and delete as the status machine allows', () => {
-    expect(rowActions('INATIVA', true)).toEqual({ stop: false, restart: false, report: false, delete: true });
+    expect(rowActions('INATIVA', true)).toEqual({ stop: false, restart: false, report: true, delete: true });
     expect(rowActions('PROGRAMADA', true)).toEqual({ stop: true, restart: false, report: true, delete: true });
     expect(rowActions('EM_ANDAMENTO', true)).toEqual({ stop: true, restart: false, report: true, delete: false });
     expect(rowActions('CANCELADA', true)).toEqual({ stop: false, restart: true, report: true, delete: true });

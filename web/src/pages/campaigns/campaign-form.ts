@@ -72,17 +72,18 @@ export type RowActions = { stop: boolean; restart: boolean; report: boolean; del
 
 /**
  * The row actions the status machine allows (spec/03 §2, §4): stop while programmed or in progress,
- * restart when cancelled, the report once there is something to report, delete unless it is being
- * sent (cancel first) and only for who may (contacts-page:deleteContact). Edit is always offered: a
- * campaign that is no longer editable opens read only. A campaign whose delete was cut short
- * (`deleting`) offers its delete alone, which finishes it.
+ * restart when cancelled, the report always (one not started yet says its recipients are listed once
+ * it starts), delete unless it is being sent (cancel first) and only for who may
+ * (contacts-page:deleteContact). Edit is always offered: a campaign that is no longer editable opens
+ * read only. A campaign whose delete was cut short (`deleting`) offers its delete alone, which
+ * finishes it.
  */
 export function rowActions(status: CampaignStatus, mayDelete: boolean, deleting = false): RowActions {
   if (deleting) return { stop: false, restart: false, report: false, delete: mayDelete };
   return {
     stop: status === 'EM_ANDAMENTO' || status === 'PROGRAMADA',
     restart: status === 'CANCELADA',
-    report: status !== 'INATIVA',
+    report: true,
     delete: mayDelete && status !== 'EM_ANDAMENTO',
   };
 }
