@@ -80,8 +80,8 @@ export const serverMutators: { [N in MutatorName]: ServerMutator<N> } = {
   },
   resendMessage: {
     args: mutatorArgs.resendMessage,
-    async run({ tx, actor }, { messageId }) {
-      await resendMessage(tx, actor, messageId);
+    async run({ tx, actor }, { ticketId, messageId }) {
+      await resendMessage(tx, actor, messageId, ticketId);
     },
   },
   resolveTicket: {

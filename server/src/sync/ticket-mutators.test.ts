@@ -117,4 +117,30 @@ describe.each(DIALECTS)('ticket mutators on %s', (dialect) => {
     expect((await admin.errors()).map((e) => e.code)).toEqual(['ERR_NO_TICKET_FOUND']);
     expect((await ticketRow(theirs.companyId, id)).status).not.toBe('closed');
   });
+
+  it('resends a failed message only in the ticket it names', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const other = await setupDesk(t, { queues: [{}] });
+    const ticketFor = async (d: typeof desk) => {
+      const from = newNumber();
+      await d.say(from, 'hi');
+      const { id } = (await d.ticketOf(from))!;
+      expect((await t.request('PUT', `/tickets/${id}`, { token: d.adminSession.token, body: { status: 'open' } })).status).toBe(200);
+      return id;
+    };
+    const [ticket, elsewhere, foreign] = [await ticketFor(desk), await ticketFor(desk), await ticketFor(other)];
+    const sent = await t.request('POST', `/messages/${ticket}`, { token: desk.adminSession.token, body: { body: 'This one fails' } });
+    await t.deps.outbox.idle();
+    const message = () => tenant(t.db, desk.companyId).selectFrom('messages').selectAll().where('messages.id', '=', sent.body.id).executeTakeFirstOrThrow();
+    await tenant(t.db, desk.companyId).updateTable('messages').set({ sendStatus: 'failed', ...bumpVersion() }).where('messages.id', '=', sent.body.id).execute();
+    const admin = pusher(desk.adminSession.token);
+    // The client keys the message under its ticket (message/<ticketId>/<id>): named under another
+    // ticket, of the company or not, or an unknown one, it is not that message.
+    for (const ticketId of [elsewhere, foreign, 2147483647]) await admin.push('resendMessage', { ticketId, messageId: sent.body.id });
+    expect((await admin.errors()).map((e) => e.code)).toEqual(['ERR_NOT_FOUND', 'ERR_NOT_FOUND', 'ERR_NOT_FOUND']);
+    expect((await message()).sendStatus).toBe('failed');
+    await admin.push('resendMessage', { ticketId: ticket, messageId: sent.body.id });
+    expect(await admin.errors()).toHaveLength(3);
+    expect((await message()).sendStatus).not.toBe('failed');
+  });
 });

@@ -140,16 +140,24 @@ export async function sendAgentMessages(
   return queueTicketUploads(tx, ticket, { body, quotedMsgId: input.quotedMsgId, uploads });
 }
 
-/** Sends a failed message again (the chat's resend action), with the same rules as sending. */
-export async function resendMessage(tx: Tx, actor: Actor, messageId: number): Promise<Message> {
-  const message = await findMessage(tx, actor, messageId);
+/**
+ * Sends a failed message again (the chat's resend action), with the same rules as sending. A push
+ * names the message under its ticket (`ticketId`): under any other ticket it is not found.
+ */
+export async function resendMessage(tx: Tx, actor: Actor, messageId: number, ticketId?: number): Promise<Message> {
+  const message = await findMessage(tx, actor, messageId, ticketId);
   await getWritableTicket(tx, actor, message.ticketId);
   const queued = await requeueFailedMessage(tx, message);
   return (await toMessageDtos(tx.db, actor.companyId, [queued]))[0]!;
 }
 
-async function findMessage(r: Reader, actor: Actor, messageId: number): Promise<MessageRow> {
-  const message = await tenant(r.db, actor.companyId).selectFrom('messages').selectAll('messages').where('messages.id', '=', messageId).executeTakeFirst();
+async function findMessage(r: Reader, actor: Actor, messageId: number, ticketId?: number): Promise<MessageRow> {
+  const message = await tenant(r.db, actor.companyId)
+    .selectFrom('messages')
+    .selectAll('messages')
+    .where('messages.id', '=', messageId)
+    .$if(ticketId !== undefined, (q) => q.where('messages.ticketId', '=', ticketId!))
+    .executeTakeFirst();
   if (!message) throw new AppError('ERR_NOT_FOUND', 'No message found with this ID.');
   return message;
 }
