@@ -67,6 +67,12 @@ export async function companyRows(t: TestApp, companyId: number): Promise<Record
   return out;
 }
 
+/** The rows of a table snapshot (companyRows) that differ, before → after, for a failure's message. */
+export function changedRows(before = '', after = ''): string {
+  const [was, now] = [new Set(before.split('\n')), new Set(after.split('\n'))];
+  return `${[...was].filter((r) => !now.has(r)).join(' ')} → ${[...now].filter((r) => !was.has(r)).join(' ')}`.slice(0, 1500);
+}
+
 /**
  * For each foreign key of the schema to a table of `parents` (table → ids): how many of its rows
  * name one of those ids, by `table.column`. What a delete must leave at zero.

@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
-import { companyRows } from '../../test/schema-facts.ts';
+import { changedRows, companyRows } from '../../test/schema-facts.ts';
 import { badValues, type JsonSchema } from '../../test/bad-values.ts';
 import { seedSuper } from '../../test/seed.ts';
 
@@ -36,12 +36,6 @@ const MAY_PASS = [FOLDER_NAME];
 
 type Operation = { parameters?: { in: string; name: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
-
-/** The rows of a table snapshot (companyRows) that differ, before → after, for the failure's message. */
-function changedRows(before = '', after = ''): string {
-  const [was, now] = [new Set(before.split('\n')), new Set(after.split('\n'))];
-  return `${[...was].filter((r) => !now.has(r)).join(' ')} → ${[...now].filter((r) => !was.has(r)).join(' ')}`.slice(0, 1500);
-}
 
 describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
   let t: TestApp;
