@@ -13,13 +13,14 @@ import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { changedRows, companyRows } from '../../test/schema-facts.ts';
 import { badValues, type JsonSchema } from '../../test/bad-values.ts';
-import { seedSuper } from '../../test/seed.ts';
+import { seedConnection, seedQueue, seedSuper, seedTenant, seedUser } from '../../test/seed.ts';
 
 const ALL_FEATURES = { useCampaigns: 1, useSchedules: 1, useInternalChat: 1, useExternalApi: 1, useKanban: 1, useOpenAi: 1, useIntegrations: 1 } as const;
 // Routes that end the caller's session or reach another person's mailbox, whatever they are given.
 const SKIP = new Set(['/auth/logout', '/forgetpassword/{email}', '/resetpasswords/{email}/{token}/{newPassword}', '/auth/login', '/auth/refresh_token', '/docs/{asset}']);
 // Writes whose valid values would change a caller of the sweep: PUT /users/{id} names the attendant
-// (a new password would end their session, another profile change their rights).
+// (a new password would end their session, another profile change their rights). Its body is swept
+// on a spare user instead (the test after the sweep).
 const NO_BODY_SWEEP = new Set(['PUT /users/{id}']);
 // Swept after every other route, and with no check of the rows after them: what they start goes on
 // in the background (a new QR code every few seconds, a dropped connection coming back), which
@@ -155,6 +156,68 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     // The sweep has substance: thousands of calls, the body of most writes taken apart.
     expect(calls).toBeGreaterThan(10_000);
     expect(bodiesSwept).toBeGreaterThan(60);
+  });
+
+  it('sweeps the body of PUT /users/{id} on a spare user, keeping the rows of every refusal, and refuses any change of another company’s user', { timeout: 120_000 }, async () => {
+    const desk = await setupDesk(t, { queues: [{ name: 'Sales' }] });
+    const other = await seedTenant(t);
+    const [otherQueue, otherConnection] = [await seedQueue(t, other.company.id), await seedConnection(t, other.company.id)];
+    const spare = await seedUser(t, desk.companyId, { profile: 'user' });
+    const token = desk.adminSession.token;
+    const doc = (await t.request('GET', '/openapi.json')).body as Doc;
+    const fields = doc.paths['/users/{id}']!.put!.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+    const problems: string[] = [];
+    let calls = 0;
+    let refusals = 0;
+    // The company's rows after each call, the other company's at the start: a refusal changes neither.
+    let rows = await companyRows(t, desk.companyId);
+    const otherRows = await companyRows(t, other.company.id);
+    /** One change of a user: below 500 with a catalogue code; a refusal keeps the company's rows. */
+    const put = async (url: string, body: unknown, as = token) => {
+      const res = await t.request('PUT', url, { token: as, body });
+      calls++;
+      const what = `PUT ${url} ${JSON.stringify(body)?.slice(0, 120)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+      if (res.status >= 500 || (res.status >= 400 && !/^ERR_[A-Z0-9_]+$/.test(String(res.body?.error)))) problems.push(what);
+      const now = await companyRows(t, desk.companyId);
+      if (res.status >= 400) {
+        refusals++;
+        for (const table of new Set([...Object.keys(rows), ...Object.keys(now)])) {
+          if (now[table] !== rows[table]) problems.push(`${what}: refused, yet ${table} changed: ${changedRows(rows[table], now[table])}`);
+        }
+      }
+      rows = now;
+      return res;
+    };
+    // Field by field, the schema's bad values, on a user nobody in the sweep signs in as.
+    for (const [field, schema] of Object.entries(fields)) {
+      for (const v of badValues(schema, (ref) => doc.components.schemas[ref.split('/').pop()!])) await put(`/users/${spare.id}`, { [field]: v });
+    }
+    expect(problems).toEqual([]);
+    expect(Object.keys(fields).length).toBeGreaterThanOrEqual(9);
+    expect(refusals).toBeGreaterThan(100);
+
+    // Another company's user, named by id alone or with its company, by the admin or an attendant (or
+    // by the super-admin under the wrong company); and the spare user linked to another company's queue
+    // or connection: each refused with its code.
+    const superAdmin = await seedSuper(t);
+    const change = { name: 'Taken Over', email: `taken-${Date.now()}@example.com`, password: 'Other-pass-123', profile: 'admin', allTicket: 'enabled', showNoQueue: true, language: 'es', queueIds: [], whatsappId: null };
+    const refusedAs: [string, unknown, string, string?][] = [
+      [`/users/${other.user.id}`, change, 'ERR_NO_USER_FOUND'],
+      [`/users/${other.admin.id}`, { password: change.password }, 'ERR_NO_USER_FOUND'],
+      [`/users/${other.user.id}?companyId=${other.company.id}`, change, 'ERR_NO_COMPANY_FOUND'],
+      [`/users/${other.user.id}`, { ...change, companyId: other.company.id }, 'ERR_NO_COMPANY_FOUND'],
+      [`/users/${other.user.id}`, change, 'ERR_NO_PERMISSION', desk.userSession.token],
+      [`/users/${other.user.id}?companyId=${desk.companyId}`, change, 'ERR_NO_USER_FOUND', superAdmin.session.token],
+      [`/users/${spare.id}`, { queueIds: [otherQueue.id] }, 'ERR_VALIDATION'],
+      [`/users/${spare.id}`, { whatsappId: otherConnection.id }, 'ERR_VALIDATION'],
+    ];
+    for (const [url, body, code, as] of refusedAs) expect((await put(url, body, as)).body.error, url).toBe(code);
+    expect(problems).toEqual([]);
+    expect(await companyRows(t, other.company.id)).toEqual(otherRows);
+    // The other company's user still signs in with their own password.
+    expect((await t.request('POST', '/auth/login', { body: { email: other.user.email, password: other.user.password } })).status).toBe(200);
+    // And the spare user did change: what the sweep took was the route working, not refusing everything.
+    expect(calls - refusals).toBeGreaterThan(10);
   });
 
   it('refuses bad uploads on every multipart route with a catalogue code, keeping no row and no file of them', { timeout: 300_000 }, async () => {
