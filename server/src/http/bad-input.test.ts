@@ -3,10 +3,12 @@
 // each query parameter, a body that is not JSON, and, field by field of its documented body, values
 // of the wrong type, at and past the limits, and ids of rows that do not exist. Every answer must be
 // below 500 and, when refused, carry a catalogue code (the harness also checks each code against
-// the route's documented ones); a write refused with every one of its bad bodies must leave the
-// company's rows as they were. A new route is swept as soon as it is documented. Every multipart
-// route also gets bad uploads (none, empty, a program, a fake image, a broken body…): each refusal
-// keeps no row and no file.
+// the route's documented ones); a write refused with every one of its bad bodies, or with every
+// junk value of its query (another company's id among them), must leave the company's rows as they
+// were, and the other company's too for the query; a delete must refuse each junk query. A new route
+// is swept as soon as it is documented. PUT /users/{id}'s body is swept on a spare user, each
+// refusal checked alone. Every multipart route also gets bad uploads (none, empty, a program, a fake
+// image, a broken body…): each refusal keeps no row and no file.
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
@@ -103,9 +105,14 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
 
     const doc = (await t.request('GET', '/openapi.json')).body as Doc;
     const superAdmin = await seedSuper(t);
+    // Another company with rows of the kinds a companyId query could reach.
+    const other = await seedTenant(t);
+    await seedQueue(t, other.company.id);
+    await seedConnection(t, other.company.id);
     const problems: string[] = [];
     let calls = 0;
     let bodiesSwept = 0;
+    let queriesChecked = 0;
     const call = async (caller: string, method: string, url: string, body: unknown) => {
       const res = await t.request(method, url, { token: caller, body });
       calls++;
@@ -122,15 +129,36 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     for (const { path, M, op } of routes) {
       for (const caller of [token, desk.userSession.token, superAdmin.session.token]) {
         const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-        const withBody = M !== 'GET' && M !== 'DELETE';
+        // A delete is swept for a body only if it documents one (none does).
+        const withBody = M !== 'GET' && (M !== 'DELETE' || op.requestBody !== undefined);
         for (const bad of params.length ? BAD_IDS : []) {
           // A delete of a real row is not bad input: the largest id is only asked for by the other methods.
           if (M === 'DELETE' && bad === '2147483647') continue;
           await call(caller, M, params.reduce((u, p) => u.replace(`{${p}}`, bad), path), withBody ? {} : undefined);
         }
         const url = params.reduce((u, p) => u.replace(`{${p}}`, encodeURIComponent(String(idFor(path, p)))), path);
-        for (const q of (op.parameters ?? []).filter((p) => p.in === 'query')) {
-          for (const v of BAD_QUERY) await call(caller, M, `${url}${url.includes('?') ? '&' : '?'}${q.name}=${encodeURIComponent(v)}`, undefined);
+        // Junk in each query parameter, and another company in companyId (which the super-admin may
+        // name, but not for a row of this one). A write refused with every value must have changed
+        // nothing in either company; a delete must refuse each, or the row its path names went.
+        const queries = (op.parameters ?? []).filter((p) => p.in === 'query');
+        const checkQuery = M !== 'GET' && queries.length > 0 && !LAST.has(`${M} ${path}`);
+        const beforeQuery = checkQuery ? [await companyRows(t, desk.companyId), await companyRows(t, other.company.id)] : [];
+        const queryStatuses: number[] = [];
+        for (const q of queries) {
+          for (const v of q.name === 'companyId' ? [...BAD_QUERY, String(other.company.id)] : BAD_QUERY) {
+            const status = await call(caller, M, `${url}${url.includes('?') ? '&' : '?'}${q.name}=${encodeURIComponent(v)}`, undefined);
+            if (M === 'DELETE' && status < 400) problems.push(`${M} ${url} took ${q.name}=${v.slice(0, 20)}: ${status}`);
+            queryStatuses.push(status);
+          }
+        }
+        if (checkQuery && queryStatuses.every((s) => s >= 400)) {
+          queriesChecked++;
+          const after = [await companyRows(t, desk.companyId), await companyRows(t, other.company.id)];
+          after.forEach((rows, i) => {
+            for (const table of new Set([...Object.keys(beforeQuery[i]!), ...Object.keys(rows)])) {
+              if (rows[table] !== beforeQuery[i]![table]) problems.push(`${M} ${path}: refused every junk query, yet ${i ? "the other company's " : ''}${table} changed: ${changedRows(beforeQuery[i]![table], rows[table])}`);
+            }
+          });
         }
         if (!withBody) continue;
         // Field by field: a write refused with every bad body must have changed nothing.
@@ -156,6 +184,8 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
     // The sweep has substance: thousands of calls, the body of most writes taken apart.
     expect(calls).toBeGreaterThan(10_000);
     expect(bodiesSwept).toBeGreaterThan(60);
+    // The writes that read a query (DELETE /users, /queue and /whatsapp, PUT /users…), by each caller.
+    expect(queriesChecked).toBeGreaterThanOrEqual(12);
   });
 
   it('sweeps the body of PUT /users/{id} on a spare user, keeping the rows of every refusal, and refuses any change of another company’s user', { timeout: 120_000 }, async () => {
