@@ -162,6 +162,9 @@ describe.each(DIALECTS)('bad mutations on %s', (dialect) => {
     const theirs = await ticketIn(a, { queueId: q0, userId: attendant }); // open, the attendant's
     const elsewhere = await ticketIn(a, { queueId: q1 }); // pending outside the attendant's queues
     const closed = await ticketIn(a, { status: 'closed' });
+    // The admin's too, but its connection is gone (deleted connections leave their tickets without one).
+    const stranded = await ticketIn(a, { queueId: q0, userId: admin });
+    await tenant(t.db, a.companyId).updateTable('tickets').set({ whatsappId: null, ...bumpVersion() }).where('tickets.id', '=', stranded.id).execute();
     // The customer writes again: a new ticket, so reopening the closed one would give them two.
     await a.say(closed.number, 'me again');
     expect((await a.ticketOf(closed.number))!.id).not.toBe(closed.id);
@@ -227,6 +230,8 @@ describe.each(DIALECTS)('bad mutations on %s', (dialect) => {
           { name: 'sendMessage', args: unsent(adminArgs.sendMessage, closed.id), code: 'ERR_NO_PERMISSION', why: 'a closed ticket' },
           { name: 'sendMessage', args: { ...adminArgs.sendMessage, quotedMsgId: waiting.message }, code: 'ERR_VALIDATION', why: "a quote of another ticket's message" },
           { name: 'sendMessage', args: { ...adminArgs.sendMessage, quickMessageId: othersPrivate }, code: 'ERR_NOT_FOUND', why: "another user's private quick message" },
+          { name: 'sendMessage', args: { ...adminArgs.sendMessage, body: ' ', quickMessageId: shared }, code: 'ERR_VALIDATION', why: 'no text and a quick message with no file' },
+          { name: 'sendMessage', args: unsent(adminArgs.sendMessage, stranded.id), code: 'ERR_WAPP_NOT_INITIALIZED', why: 'a ticket without a connection' },
           { name: 'resendMessage', args: { ticketId: mine.id, messageId: mine.message }, code: 'ERR_VALIDATION', why: 'a message that did not fail' },
           { name: 'resendMessage', args: { ticketId: waiting.id, messageId: failed[mine.id] }, code: 'ERR_NOT_FOUND', why: 'a message of another ticket' },
           { name: 'resolveTicket', args: { ticketId: mine.id, userId: attendant, farewell: false }, code: 'ERR_NO_PERMISSION', why: "another user's name" },
