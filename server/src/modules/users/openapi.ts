@@ -16,7 +16,7 @@ export const usersDocs = area('Users', "The company's attendants, supervisors an
   },
   'GET /users/:id': { summary: 'One user', auth: ['bearer'], params: { id: 'ERR_NO_USER_FOUND' }, query: companyScopeQuerySchema, answer: userSchema, errors: ['ERR_NO_COMPANY_FOUND', 'ERR_NO_PERMISSION'] },
   'POST /users': { summary: 'Create a user', auth: ['bearer'], body: userCreateSchema, status: 201, guarded: true, answer: userSchema, errors: [...WRITE_ERRORS, 'ERR_USER_LIMIT_REACHED', 'ERR_EMAIL_IN_USE', 'ERR_NO_COMPANY_FOUND'] },
-  'PUT /users/:id': { summary: 'Change a user (users may change themselves)', auth: ['bearer'], params: { id: 'ERR_NO_USER_FOUND' }, query: companyScopeQuerySchema, body: userUpdateSchema, answer: userSchema, errors: [...WRITE_ERRORS, 'ERR_EMAIL_IN_USE', 'ERR_LAST_ADMIN', 'ERR_NO_COMPANY_FOUND', 'ERR_NO_PERMISSION'] },
+  'PUT /users/:id': { summary: 'Change a user (users may change themselves)', auth: ['bearer'], params: { id: 'ERR_NO_USER_FOUND' }, query: companyScopeQuerySchema, body: userUpdateSchema, answer: userSchema, errors: [...WRITE_ERRORS] },
   'DELETE /users/:id': {
     summary: 'Delete a user (their tickets go back to pending)',
     auth: ['bearer'],
