@@ -72,8 +72,11 @@ export type Config = {
    * long delivered and failed deliveries are kept, and how many per webhook at most.
    */
   webhooks: { concurrency: number; timeoutMs: number; attempts: number; backoffMs: number; allowPrivate: boolean; retentionDays: number; keepPerWebhook: number };
-  /** The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay after a drop. */
-  /** The simulated phones (channels/simulator); receipts left out: they confirm nothing on their own. */
+  /**
+   * The simulated WhatsApp network: QR refresh interval, QR codes before TIMEOUT, reconnect delay
+   * after a drop, and when its phones confirm a message as delivered and as read (left out: never on
+   * their own).
+   */
   simulatorTiming: { qrIntervalMs: number; qrMaxAttempts: number; reconnectDelayMs: number; deliverAfterMs?: number; readAfterMs?: number };
   /**
    * Connection leases with several instances on PostgreSQL (channels/lease.ts): a lease lasts

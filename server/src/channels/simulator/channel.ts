@@ -17,7 +17,7 @@ export type SimulatorOptions = {
   qrMaxAttempts: number;
   /** Delay before a dropped network connection comes back. */
   reconnectDelayMs: number;
-  /** How the recipients' phones answer each send at first (`SendFaults`; changed per connection by the faults control). */
+  /** When the recipients' phones confirm a send as delivered, and as read, until the faults control changes it (`SendFaults`). */
   deliverAfterMs: number;
   readAfterMs: number;
 };
