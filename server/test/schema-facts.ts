@@ -78,7 +78,14 @@ export async function companyRows(t: TestApp, companyId: number): Promise<Record
   return out;
 }
 
-/** The rows of a table snapshot (companyRows) that differ, before → after, for a failure's message. */
+/** The tables of two snapshots (companyRows) whose rows differ, each as `table changed: before → after` for a failure's message. */
+export function rowChanges(before: Record<string, string>, after: Record<string, string>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((table) => before[table] !== after[table])
+    .map((table) => `${table} changed: ${changedRows(before[table], after[table])}`);
+}
+
+/** The lines (rows of a table snapshot, files…) that differ, before → after, for a failure's message. */
 export function changedRows(before = '', after = ''): string {
   const [was, now] = [new Set(before.split('\n')), new Set(after.split('\n'))];
   return `${[...was].filter((r) => !now.has(r)).join(' ')} → ${[...now].filter((r) => !was.has(r)).join(' ')}`.slice(0, 1500);

@@ -13,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNumber, setupDesk } from '../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
-import { changedRows, companyRows } from '../../test/schema-facts.ts';
+import { changedRows, companyRows, rowChanges } from '../../test/schema-facts.ts';
 import { badValues, type JsonSchema } from '../../test/bad-values.ts';
 import { seedConnection, seedQueue, seedSuper, seedTenant, seedUser } from '../../test/seed.ts';
 
@@ -155,9 +155,7 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
           queriesChecked++;
           const after = [await companyRows(t, desk.companyId), await companyRows(t, other.company.id)];
           after.forEach((rows, i) => {
-            for (const table of new Set([...Object.keys(beforeQuery[i]!), ...Object.keys(rows)])) {
-              if (rows[table] !== beforeQuery[i]![table]) problems.push(`${M} ${path}: refused every junk query, yet ${i ? "the other company's " : ''}${table} changed: ${changedRows(beforeQuery[i]![table], rows[table])}`);
-            }
+            for (const change of rowChanges(beforeQuery[i]!, rows)) problems.push(`${M} ${path}: refused every junk query, yet ${i ? "the other company's " : ''}${change}`);
           });
         }
         if (!withBody) continue;
@@ -174,9 +172,7 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
         if (statuses.every((s) => s >= 400) && !LAST.has(`${M} ${path}`)) {
           await t.deps.outbox.idle();
           const after = await companyRows(t, desk.companyId);
-          for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) {
-            if (after[table] !== before[table]) problems.push(`${M} ${path}: refused every bad body, yet ${table} changed: ${changedRows(before[table], after[table])}`);
-          }
+          for (const change of rowChanges(before, after)) problems.push(`${M} ${path}: refused every bad body, yet ${change}`);
         }
       }
     }
@@ -211,9 +207,7 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
       const now = await companyRows(t, desk.companyId);
       if (res.status >= 400) {
         refusals++;
-        for (const table of new Set([...Object.keys(rows), ...Object.keys(now)])) {
-          if (now[table] !== rows[table]) problems.push(`${what}: refused, yet ${table} changed: ${changedRows(rows[table], now[table])}`);
-        }
+        for (const change of rowChanges(rows, now)) problems.push(`${what}: refused, yet ${change}`);
       }
       rows = now;
       return res;
@@ -342,7 +336,7 @@ describe.each(DIALECTS)('bad input over every route on %s', (dialect) => {
         refusals++;
         await t.deps.outbox.idle();
         const after = [await companyRows(t, desk.companyId), mediaFiles()] as const;
-        if (JSON.stringify(after[0]) !== JSON.stringify(before[0])) problems.push(`${M} ${path} refused ${what}, yet rows changed`);
+        for (const change of rowChanges(before[0], after[0])) problems.push(`${M} ${path} refused ${what}, yet ${change}`);
         if (after[1] !== before[1]) problems.push(`${M} ${path} refused ${what}, yet files were left: ${changedRows(before[1], after[1])}`);
       }
     }
