@@ -6,14 +6,15 @@
 // went down). Rules in README.md beside this file.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@zapdesk/sync';
-import type { Channel } from '../channels/types.ts';
+import type { Ack, Channel } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import { write, type Tx } from '../db/write.ts';
 import { createPump, type Pump } from '../jobs/pump.ts';
 import { requestFor } from './content.ts';
 import { claimRows, readQueue, type OutboxRow, type Sendable } from './queries.ts';
 import { groupBy } from '../inbound/resolve.ts';
-import { recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
+import { createReceiptBook } from './receipts.ts';
+import { recordAck, recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
 
 export type Outbox = {
   /** New rows on the connection were committed: its lane dispatches them (here, or on the instance running it). */
@@ -24,6 +25,11 @@ export type Outbox = {
   stop(): Promise<void>;
   /** Resolves once no lane has a send under way or a read pending (tests, benchmarks). */
   idle(): Promise<void>;
+  /**
+   * A receipt of the connection found no message with its id: it may have beaten the record of its
+   * send, which then applies it (README.md "Receipts").
+   */
+  receiptUnmatched(companyId: number, connectionId: number, update: { id: string; ack: Ack }): void;
   /** The connection's channel when it is connected (markRead, delete, number checks: not sends). */
   channel(connectionId: number): Channel | undefined;
   /** Sends per connection at once (rows of one ticket always one at a time, in order). */
@@ -95,6 +101,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const offs: (() => void)[] = [];
   const recordQueue: { companyId: number; taken: Taken; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let recordFlushing = false;
+  const receipts = createReceiptBook();
 
   const connected = (connectionId: number) => {
     const channel = opts.getChannel(connectionId);
@@ -286,14 +293,34 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           await write(deps, async (tx) => {
             for (const [companyId, items] of groupBy(batch, (b) => b.companyId)) await recordSentBatch(tx, companyId, items.map((b) => b.taken));
           }, { first: true });
+          applyKeptReceipts(deps, batch);
           for (const b of batch) b.resolve();
         } catch {
-          for (const b of batch) await write(deps, (tx) => recordSent(tx, b.companyId, b.taken.row, b.taken.wid), { first: true }).then(b.resolve, b.reject);
+          for (const b of batch) {
+            await write(deps, (tx) => recordSent(tx, b.companyId, b.taken.row, b.taken.wid), { first: true }).then(() => {
+              applyKeptReceipts(deps, [b]);
+              b.resolve();
+            }, b.reject);
+          }
         }
       }
     } finally {
       recordFlushing = false;
     }
+  }
+
+  /** Sends whose record committed: receipts that came before it are applied now (README.md "Receipts"). */
+  function applyKeptReceipts(deps: AppDeps, recorded: { companyId: number; taken: Taken }[]) {
+    for (const [connectionId, items] of groupBy(recorded, (b) => b.taken.row.whatsappId)) {
+      const kept = receipts.recorded(connectionId, items.map((b) => b.taken.wid));
+      if (kept.length > 0) applyLate(deps, items[0]!.companyId, connectionId, kept);
+    }
+  }
+
+  function applyLate(deps: AppDeps, companyId: number, connectionId: number, updates: { id: string; ack: Ack }[]) {
+    write(deps, async (tx) => {
+      for (const update of updates) await recordAck(tx, companyId, connectionId, update);
+    }).catch((err: unknown) => deps.log.warn('outbox: a receipt kept for its record failed', { connectionId, error: String(err) }));
   }
 
   /** A send the network refused: queued again (down, or a transient error with attempts left) or failed. */
@@ -371,6 +398,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     idle() {
       if (isIdle()) return Promise.resolve();
       return new Promise<void>((resolve) => settled.add(resolve));
+    },
+    receiptUnmatched(companyId, connectionId, update) {
+      if (receipts.unmatched(connectionId, update.id, update.ack) === 'retry' && deps) applyLate(deps, companyId, connectionId, [update]);
     },
     channel: connected,
   };

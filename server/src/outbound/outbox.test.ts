@@ -108,6 +108,39 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { sendLatencyMs: 0 } });
   });
 
+  it('a receipt that comes before the send is recorded waits for the record instead of being lost', async () => {
+    const desk = await setupDesk(t, { queues: [{}] });
+    const { ticket } = await openTicket(desk);
+    const network = t.deps.sessions.simulator!;
+    const channel = t.deps.outbox.channel(desk.connectionId)!;
+    const send = channel.send.bind(channel);
+    // The recipient's phone confirms each message, and the pipeline has handled its receipts
+    // (their writes committed), before the send returns to the outbox: a network may be that quick.
+    channel.send = async (request) => {
+      const sent = await send(request);
+      await network.ack(desk.connectionId, sent.id, 2);
+      if (request.content.kind === 'text' && request.content.body === 'read at once') await network.ack(desk.connectionId, sent.id, 3);
+      return sent;
+    };
+    try {
+      for (const body of ['delivered at once', 'read at once']) {
+        expect((await t.request('POST', `/messages/${ticket.id}`, { token: desk.userSession.token, body: { body } })).status).toBe(201);
+      }
+      await t.deps.outbox.idle();
+      const rows = await waitFor(
+        () => messageRows(desk.companyId, ticket.id),
+        (list) => list.length === 2 && list.every((m) => m.ack >= 2),
+        2_000,
+      );
+      expect(rows.map((m) => [m.body, m.sendStatus, m.ack])).toEqual([
+        ['delivered at once', 'sent', 2],
+        ['read at once', 'sent', 3],
+      ]);
+    } finally {
+      channel.send = send;
+    }
+  });
+
   it('a number down for 10 s keeps 20 messages sent by REST and push queued, then sends each once, in order', { timeout: 60_000 }, async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const { from, ticket } = await openTicket(desk);

@@ -1,6 +1,7 @@
 // The dispatcher's short transactions: how a send ended, written on the message row its readers see
 // (version bumped, the company poked) and on the outbox row, which leaves the queue once its message
 // is sent or failed. Each runs inside `write()`, never around a network call.
+import type { Ack } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { write, type Tx } from '../db/write.ts';
@@ -18,6 +19,30 @@ export async function recordSent(tx: Tx, companyId: number, row: OutboxRow, wid:
   await markSentBatch(tx.db, { companyId, messageIds: [row.messageId], wids: [wid], now: new Date().toISOString() });
   await emit(tx, change(companyId, 'appMessage', 'update', row.messageId));
   await finish(tx, companyId, row, { status: 'sent' });
+}
+
+/**
+ * The recipient's phone confirmed a message of the connection (delivered, read, played): its ack
+ * only moves forward (a late "delivered" never undoes "read"). `unknown`: no message has the id
+ * (yet: receipts.ts).
+ */
+export async function recordAck(tx: Tx, companyId: number, connectionId: number, update: { id: string; ack: Ack }): Promise<'advanced' | 'stale' | 'unknown'> {
+  const db = tenant(tx.db, companyId);
+  const res = await db
+    .updateTable('messages')
+    .set((eb) => ({ ack: update.ack, updatedAt: new Date().toISOString(), version: eb('messages.version', '+', 1) }))
+    .where('messages.whatsappId', '=', connectionId)
+    .where('messages.wid', '=', update.id)
+    .where('messages.ack', '<', update.ack)
+    .returning('messages.id')
+    .executeTakeFirst();
+  if (res) {
+    tx.effects.poke(companyId);
+    await emit(tx, change(companyId, 'appMessage', 'update', res.id));
+    return 'advanced';
+  }
+  const known = await db.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', connectionId).where('messages.wid', '=', update.id).executeTakeFirst();
+  return known ? 'stale' : 'unknown';
 }
 
 /** A send the network took: the row and the message's network id. */
