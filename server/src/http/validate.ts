@@ -4,7 +4,16 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 
 export function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return error.issues.map((i) => ({ path: i.path.join('.'), message: messageOf(i) }));
+}
+
+/**
+ * An issue's message. A number read from text (a query's `?companyId=abc`, coerced) failed as
+ * NaN, which zod reports as received: the client sent text that is not a number, and is told so.
+ */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.expected === 'number' && issue.message.endsWith('received NaN')) return 'Invalid input: expected a number';
+  return issue.message;
 }
 
 /**
