@@ -17,6 +17,26 @@ export class UserError extends Error {
   override name = 'UserError';
 }
 
+/** Why a file could not be read or written, in words (the system's code when it is not one of these). */
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the name is too long',
+  ENOSPC: 'the disk is full',
+  EROFS: 'the disk is read-only',
+};
+
+/** `cannot read leads.xlsx: no such file`; a very long name is cut (the problem may be its length). */
+export function fileError(verb: 'read' | 'write', file: string, err: unknown): UserError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const why = (code && FILE_PROBLEMS[code]) ?? code ?? (err instanceof Error ? err.message : String(err));
+  const name = file.length > 80 ? `${file.slice(0, 60)}… (${file.length} characters)` : file;
+  return new UserError(`cannot ${verb} ${name}: ${why}`);
+}
+
 /** The server could not be reached at all. */
 export class NetworkError extends UserError {
   constructor(readonly url: string, cause: unknown) {

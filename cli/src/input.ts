@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { AppError, type ValidationIssue } from '@zapdesk/sync';
 import { z } from 'zod';
 import type { Ctx } from './context.ts';
-import { UsageError, UserError } from './errors.ts';
+import { fileError, UsageError, UserError } from './errors.ts';
 import { flagOf, flagProblem } from './options.ts';
 import { readStdin } from './prompt.ts';
 
@@ -23,7 +23,7 @@ export async function readDataFile(ctx: Ctx, file: string): Promise<Record<strin
   try {
     text = file === '-' ? await readStdin(ctx.io) : readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UserError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw fileError('read', file, err);
   }
   let data: unknown;
   try {

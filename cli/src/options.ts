@@ -75,7 +75,8 @@ const NOUNS: Record<string, string> = { string: 'text', number: 'a number', int:
 export function flagProblem(flag: string, issue: Issue, value: unknown): string {
   if (value === undefined || issue.message === 'Required') return `${flag} is required`;
   const got = typeof value === 'string' || typeof value === 'number' ? ` (got '${value}')` : '';
-  const chosen = issue.message !== defaultMessage(issue, value);
+  // A coerced number's issue describes what the coercion made of the text (NaN), not the text.
+  const chosen = issue.message !== defaultMessage(issue, value) && issue.message !== defaultMessage(issue, Number(value));
   switch (issue.code) {
     case 'too_small':
     case 'too_big': {

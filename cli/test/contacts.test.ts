@@ -122,7 +122,7 @@ describe('zapdesk contacts import', { timeout: 300_000 }, () => {
     const bad = await zapdesk(['contacts', 'import', broken], { home });
     expect(bad.code).toBe(1);
     expect(bad.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: the import failed: The file is not a readable \.xlsx spreadsheet/);
-    expect(await zapdesk(['contacts', 'import', path.join(dir, 'missing.csv')], { home })).toMatchObject({ code: 1, stderr: `error: cannot read ${path.join(dir, 'missing.csv')}: ENOENT\n` });
+    expect(await zapdesk(['contacts', 'import', path.join(dir, 'missing.csv')], { home })).toMatchObject({ code: 1, stderr: `error: cannot read ${path.join(dir, 'missing.csv')}: no such file\n` });
     const txt = await zapdesk(['contacts', 'import', path.join(dir, 'notes.txt')], { home });
     expect(txt).toMatchObject({ code: 2, stderr: expect.stringContaining("cannot tell the format of") });
     const export2 = await zapdesk(['contacts', 'export', '--json'], { home });

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { defineCommand } from '../../define.ts';
-import { UsageError, UserError } from '../../errors.ts';
+import { fileError, UsageError } from '../../errors.ts';
 import { sendRaw } from '../../raw.ts';
 
 export default defineCommand({
@@ -28,9 +28,10 @@ export default defineCommand({
       },
     });
     const body = Readable.fromWeb(res.body as NodeReadableStream);
-    if (options.output) {
-      await pipeline(body, count, createWriteStream(options.output)).catch((err: NodeJS.ErrnoException) => {
-        throw err.syscall ? new UserError(`cannot write ${options.output}: ${err.code ?? err.message}`) : err;
+    const output = options.output;
+    if (output) {
+      await pipeline(body, count, createWriteStream(output)).catch((err: NodeJS.ErrnoException) => {
+        throw err.syscall ? fileError('write', output, err) : err;
       });
     } else {
       // A reader that stops early (`| head`) is not a failure.

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ContactImportCounts, ContactImportEvent, ContactImportIssue } from '@zapdesk/sync';
-import { UserError } from '../../errors.ts';
+import { fileError, UserError } from '../../errors.ts';
 
 export type ReasonTally = { kind: ContactImportIssue['kind']; reason: string; count: number; firstRows: number[] };
 
@@ -38,7 +38,7 @@ export type ErrorsFile = { write(issue: ContactImportIssue): Promise<void>; clos
 export async function openErrorsFile(file: string): Promise<ErrorsFile> {
   const out: WriteStream = createWriteStream(file);
   await Promise.race([once(out, 'open'), once(out, 'error').then(([err]) => Promise.reject(err as Error))]).catch((err: NodeJS.ErrnoException) => {
-    throw new UserError(`cannot write ${file}: ${err.code ?? err.message}`);
+    throw fileError('write', file, err);
   });
   const line = (cells: (string | number)[]) => `${cells.map(csvField).join(',')}\n`;
   // Every column the import reads, under the titles it reads them by: the file imports back once fixed.

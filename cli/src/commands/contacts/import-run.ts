@@ -5,7 +5,7 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ctx } from '../../context.ts';
-import { UsageError, UserError } from '../../errors.ts';
+import { fileError, UsageError, UserError } from '../../errors.ts';
 import { sendRaw } from '../../raw.ts';
 import { followReport, openErrorsFile, type ImportOutcome, type ReasonTally } from './import-report.ts';
 import { createImportScreen } from './import-screen.ts';
@@ -57,7 +57,7 @@ export async function importSpreadsheet(ctx: Ctx, endpoint: string, file: string
 
 async function fileSize(file: string): Promise<number> {
   const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
-    throw new UserError(`cannot read ${file}: ${err.code ?? err.message}`);
+    throw fileError('read', file, err);
   });
   if (!info.isFile()) throw new UserError(`cannot read ${file}: not a file`);
   return info.size;
