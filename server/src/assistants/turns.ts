@@ -2,7 +2,7 @@
 // an assistant answers, claimed by the worker, and ends `done` (in the write of its answer) or
 // `failed`. Nothing here calls the network.
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { runFirst, type Database } from '../db/database.ts';
 import { prepare, prepareAcrossCompanies } from '../db/prepared.ts';
 import type { AssistantTurns, DB } from '../db/schema.ts';
 import type { Reader, Tx } from '../db/write.ts';
@@ -71,7 +71,9 @@ const selectQueuedTurnsPg = prepareAcrossCompanies((db, p: { busy: string; limit
 /** Takes the turns for this process, in one statement; answers the ids it got (others took the rest). */
 export async function claimTurns(db: Database, ids: number[], instance: string): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const { rows } = await claim(db, { ids, instance, now: new Date().toISOString() });
+  // Ahead of the writes waiting for SQLite's writer: a customer waits for each of these turns, and
+  // a group of pushed or inbound writes would otherwise hold the claim until its commit.
+  const { rows } = await runFirst(db, claim.compiled(db, { ids, instance, now: new Date().toISOString() }));
   return new Set(rows.map((r) => r.id));
 }
 

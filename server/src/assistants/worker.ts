@@ -9,7 +9,11 @@ import { runTurn } from './turn.ts';
 import { claimTurns, findQueuedTurns, hasLiveTurns, requeueAbandoned } from './turns.ts';
 
 export type Assistants = {
-  /** A write queued turns: look now (after the commit). */
+  /**
+   * A write queued turns: look after the commit. On SQLite the claim is a statement on this thread
+   * and a customer waits for each turn, so the look is made in the commit's turn of the event loop
+   * (as an outbox lane's: outbound/README.md "Fairness"); elsewhere in the next.
+   */
   wake(): void;
   /** Starts the worker: turns a dead process left running go back to the queue. */
   start(deps: AppDeps): Promise<void>;
@@ -32,8 +36,8 @@ export function createAssistants(opts: { concurrency: number; pollMs?: number })
     onError: (err) => deps?.log.error('assistant worker failed to claim', { error: err instanceof Error ? err.message : String(err) }),
   });
 
-  function wake() {
-    if (deps && !abort.signal.aborted) pump.wake();
+  function wake(now = false) {
+    if (deps && !abort.signal.aborted) pump.wake(now);
   }
 
   /** Claims and starts what there is room for; true when a full page may hide more due turns. */
@@ -66,7 +70,7 @@ export function createAssistants(opts: { concurrency: number; pollMs?: number })
   }
 
   return {
-    wake,
+    wake: () => wake(deps?.dialect === 'sqlite'),
     async start(app) {
       deps = app;
       const recovered = await requeueAbandoned(app.db, app.dialect === 'postgres' ? { olderThan: new Date(Date.now() - 2 * app.config.assistants.timeoutMs).toISOString() } : {});
