@@ -185,6 +185,28 @@ describe('runFirst on sqlite', () => {
     throw new Error(`tag ${name} never written`);
   };
 
+  it('commits a write asked to go first at once: the writes queued behind it go in the next transaction', async () => {
+    const { company } = await seedTenant(t);
+    const events: string[] = [];
+    const insert = (name: string) => async (tx: Parameters<Parameters<typeof write>[1]>[0]) => {
+      events.push(`${name} runs`);
+      await tenant(tx.db, company.id).insertInto('tags', { name, color: '#222222' }).execute();
+    };
+    let urgent: Promise<unknown> | undefined;
+    const writes = ['w1', 'w2', 'w3'].map((name) =>
+      write(t.deps, async (tx) => {
+        // Asked while the group's first write runs (a send the network took, to be recorded).
+        if (name === 'w1') urgent = write(t.deps, insert('urgent'), { first: true }).then(() => events.push('urgent committed'));
+        await insert(name)(tx);
+      }),
+    );
+    await Promise.all(writes);
+    await urgent;
+    // The urgent write ran next and its caller heard the commit before w2 ran (before, it waited
+    // for w2 and w3 in the same transaction).
+    expect(events).toEqual(['w1 runs', 'urgent runs', 'urgent committed', 'w2 runs', 'w3 runs']);
+  });
+
   it('ends a group of writes after its running write, and the group goes on after it', async () => {
     const { company } = await seedTenant(t);
     let first: Promise<unknown> | undefined;
