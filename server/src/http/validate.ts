@@ -8,11 +8,14 @@ export function toIssues(error: z.ZodError): ValidationIssue[] {
 }
 
 /**
- * An issue's message. A number read from text (a query's `?companyId=abc`, coerced) failed as
- * NaN, which zod reports as received: the client sent text that is not a number, and is told so.
+ * An issue's message, in the client's terms rather than the parser's. A field left out is
+ * "Missing" (zod says it received `undefined`); a number read from text (a query's
+ * `?companyId=abc`, coerced) that is not one is "expected a number" (zod says it received NaN).
  */
 function messageOf(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.expected === 'number' && issue.message.endsWith('received NaN')) return 'Invalid input: expected a number';
+  if (issue.code !== 'invalid_type') return issue.message;
+  if (issue.message.endsWith('received undefined')) return `Missing: expected ${issue.expected}`;
+  if (issue.expected === 'number' && issue.message.endsWith('received NaN')) return 'Invalid input: expected a number';
   return issue.message;
 }
 
