@@ -24,7 +24,8 @@ export async function recordSent(tx: Tx, companyId: number, row: OutboxRow, wid:
 /**
  * The recipient's phone confirmed a message of the connection (delivered, read, played): its ack
  * only moves forward (a late "delivered" never undoes "read"). `unknown`: no message has the id
- * (yet: receipts.ts).
+ * (yet: receipts.ts), told from `stale` (one more read) only for an ack above 1: "sent" needs no
+ * keeping, recording the send sets it.
  */
 export async function recordAck(tx: Tx, companyId: number, connectionId: number, update: { id: string; ack: Ack }): Promise<'advanced' | 'stale' | 'unknown'> {
   const db = tenant(tx.db, companyId);
@@ -41,6 +42,7 @@ export async function recordAck(tx: Tx, companyId: number, connectionId: number,
     await emit(tx, change(companyId, 'appMessage', 'update', res.id));
     return 'advanced';
   }
+  if (update.ack <= 1) return 'stale';
   const known = await db.selectFrom('messages').select('messages.id').where('messages.whatsappId', '=', connectionId).where('messages.wid', '=', update.id).executeTakeFirst();
   return known ? 'stale' : 'unknown';
 }
