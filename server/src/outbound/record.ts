@@ -1,6 +1,7 @@
 // The dispatcher's short transactions: how a send ended, written on the message row its readers see
 // (version bumped, the company poked) and on the outbox row, which leaves the queue once its message
-// is sent or failed. Each runs inside `write()`, never around a network call.
+// is sent or failed; then what the recipient's phone says of it (recordAck). Each runs inside
+// `write()`, never around a network call.
 import type { Ack } from '../channels/types.ts';
 import type { AppDeps } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
