@@ -5,12 +5,12 @@
 // of all the first's before all the second's, tells nothing. Prints one JSON object: for every
 // number the benchmark reports, each side's values and mean, and in how many pairs A's was larger.
 // The worktrees are removed at the end, whatever happened.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFlags } from '../server/test/process.ts';
+import { runBenchFile } from './run-file.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKSPACES = ['cli', 'server', 'sync', 'web'];
@@ -57,10 +57,9 @@ function numbers(value: unknown, prefix = '', out: Record<string, number> = {}):
 function runOnce(dir: string): Record<string, number> {
   const file = path.join(dir, 'bench', `${name}.bench.ts`);
   if (!existsSync(file)) throw new Error(`${path.relative(dir, file)} does not exist in ${dir}`);
-  const run = spawnSync(process.execPath, [...startFlags(), '--import', 'tsx', file], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
-  const last = run.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-  if (!last) throw new Error(`${name} printed no JSON in ${dir} (exit ${run.status})`);
-  return numbers(JSON.parse(last));
+  const run = runBenchFile(file, dir);
+  if (!run.ok) throw new Error(`${name} in ${dir}: ${run.error}`);
+  return numbers(run.result);
 }
 
 const base = mkdtempSync(path.join(tmpdir(), 'zapdesk-bench-ab-'));
