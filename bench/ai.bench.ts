@@ -61,23 +61,13 @@ async function main() {
   const lines: number[] = [];
   for (let i = 1; i <= BACKGROUND_CONNECTIONS; i++) lines.push(await connect(i, null));
 
-  // Replies as they reach the simulator's outbox of the AI line.
+  // Replies as they enter the simulator's outbox of the AI line.
   const arrived = new Map<string, number>();
   const waiters = new Map<string, () => void>();
-  let seen = 0;
-  let polling = true;
-  const poll = (async () => {
-    while (polling) {
-      // Only what is new: this loop shares the server's thread.
-      const fresh = network.outboxFrom(aiLine, seen);
-      for (const m of fresh) {
-        arrived.set(m.body, performance.now());
-        waiters.get(m.body)?.();
-      }
-      seen += fresh.length;
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  })();
+  const unwatch = network.watchOutbox(aiLine, (m) => {
+    arrived.set(m.body, performance.now());
+    waiters.get(m.body)?.();
+  });
   const replyOf = (text: string) => (arrived.has(text) ? Promise.resolve() : new Promise<void>((r) => waiters.set(text, r)));
 
   // The other tickets: messages offered at a steady rate (each at its due moment, whatever the
@@ -138,8 +128,7 @@ async function main() {
   await offering;
   await Promise.all([...inFlight]);
   const cpu = process.cpuUsage(cpu0);
-  polling = false;
-  await poll;
+  unwatch();
   await t.deps.assistants.idle();
   await t.deps.outbox.idle();
   // How long the fake held each question: the rest of a reply's time is the AI path's own.

@@ -76,32 +76,21 @@ async function main() {
   if (saved.status !== 200) throw new Error(`flow not saved: ${JSON.stringify(saved.body)}`);
   await t.request('POST', '/flowcampaign', { token, body: { name: 'Comprar', flowId, phrase: 'comprar' } });
 
-  // What the platform sent, per customer, as it arrives in the simulator's outboxes.
+  // What the platform sent, per customer, as it enters the simulator's outboxes.
   const arrived = new Map<string, { at: number; body: string }[]>();
   const waiters = new Map<string, { n: number; resolve: () => void }>();
-  const seen = connections.map(() => 0);
-  let polling = true;
-  const poll = async () => {
-    while (polling) {
-      connections.forEach((id, i) => {
-        // Only what is new: this loop shares the server's thread, copying the whole outbox each time would be its cost.
-        const fresh = network.outboxFrom(id, seen[i]!);
-        for (const m of fresh) {
-          const list = arrived.get(m.to) ?? [];
-          list.push({ at: performance.now(), body: m.body });
-          arrived.set(m.to, list);
-          const w = waiters.get(m.to);
-          if (w && list.length >= w.n) {
-            waiters.delete(m.to);
-            w.resolve();
-          }
-        }
-        seen[i] = seen[i]! + fresh.length;
-      });
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  };
-  const polled = poll();
+  const unwatch = connections.map((id) =>
+    network.watchOutbox(id, (m) => {
+      const list = arrived.get(m.to) ?? [];
+      list.push({ at: performance.now(), body: m.body });
+      arrived.set(m.to, list);
+      const w = waiters.get(m.to);
+      if (w && list.length >= w.n) {
+        waiters.delete(m.to);
+        w.resolve();
+      }
+    }),
+  );
   const until = (to: string, n: number) =>
     (arrived.get(to)?.length ?? 0) >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.set(to, { n, resolve }));
 
@@ -143,8 +132,7 @@ async function main() {
   if (dbg) clearInterval(dbg);
   const cpu = process.cpuUsage(cpu0);
   await timers.stop();
-  polling = false;
-  await polled;
+  for (const stop of unwatch) stop();
   await t.deps.outbox.idle();
 
   // Timer lateness: when each interval's timer really fired (its step applied) after its due time.

@@ -63,6 +63,8 @@ export type SimulatedPhone = {
   faults: SendFaults;
   /** Persists an outbox change; rejects when it cannot, so nothing is recorded in memory either. */
   record: (event: OutboxEvent) => Promise<void>;
+  /** Told of each message as it enters the outbox, in that same moment (the network's `watchOutbox`). */
+  sent: (entry: OutboxEntry) => void;
 };
 
 /** The error of a fault-injected send: a plain Error, so senders see a retryable failure, not a final code. */
@@ -310,6 +312,7 @@ export function createSimulatorChannel(
       if (request.quotedId) entry.quotedId = request.quotedId;
       await phone.record({ type: 'sent', entry });
       phone.outbox.push(entry);
+      phone.sent(entry);
       scheduleReceipt(entry.id, 2, phone.faults.deliverAfterMs);
       return { id: entry.id, timestamp: entry.timestamp };
     },

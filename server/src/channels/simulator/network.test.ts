@@ -143,3 +143,30 @@ describe('the simulated network outbox journal', () => {
     expect(createSimulatorNetwork().outbox(7)).toEqual([]);
   });
 });
+
+describe('watching a connection’s outbox', () => {
+  it('a watcher hears each message as it enters the outbox, before the send returns; a throwing one fails nothing', async () => {
+    const { network, channel } = await connectedChannel(undefined);
+    const other = await connectedChannel(undefined, 8);
+    const heard: string[] = [];
+    let returned = 0;
+    const stop = network.watchOutbox(7, (m) => {
+      // The send has not returned yet, and the message is already in the outbox.
+      heard.push(`${m.body}:${returned}:${network.outbox(7).some((e) => e.id === m.id)}`);
+    });
+    network.watchOutbox(7, () => {
+      throw new Error('a broken watcher');
+    });
+    const a = await channel.send(text('a'));
+    returned++;
+    await channel.send(text('b'));
+    returned++;
+    await other.channel.send(text('elsewhere'));
+    expect(heard).toEqual(['a:0:true', 'b:1:true']);
+    expect(network.outbox(7).map((m) => m.id)[0]).toBe(a.id);
+    stop();
+    await channel.send(text('c'));
+    expect(heard).toHaveLength(2);
+    expect(network.outbox(7).map((m) => m.body)).toEqual(['a', 'b', 'c']);
+  });
+});

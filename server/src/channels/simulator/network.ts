@@ -31,8 +31,12 @@ export type SimulatorNetwork = {
   /** The contact edits (`body`) or deletes for everyone (`body` undefined) a message it sent; resolves after the platform handled it. */
   change(connectionId: number, messageId: string, body?: string): Promise<{ id: string; kind: 'edit' | 'revoke' }>;
   outbox(connectionId: number, to?: string): OutboxEntry[];
-  /** The connection's outbox from its `from`-th entry on (what a watcher has not seen yet: no copy of the rest). */
-  outboxFrom(connectionId: number, from: number): OutboxEntry[];
+  /**
+   * Calls `listener` with each message the connection sends, as it enters the outbox (in the send
+   * itself: a watcher learns of it with no delay of its own; one that throws fails nothing);
+   * returns the unsubscribe.
+   */
+  watchOutbox(connectionId: number, listener: (entry: OutboxEntry) => void): () => void;
   ack(connectionId: number, messageId: string, ack: Ack): Promise<OutboxEntry>;
   /** `forMs`: after a network drop, the time until it comes back (default `options.reconnectDelayMs`). */
   drop(connectionId: number, cause: DropCause, forMs?: number): Promise<void>;
@@ -58,6 +62,7 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
   const journal = storage.dataDir ? openOutboxJournal(storage.dataDir) : undefined;
   const phones = new Map<number, SimulatedPhone>();
   const channels = new Map<number, SimulatorChannel>();
+  const watchers = new Map<number, Set<(entry: OutboxEntry) => void>>();
 
   const phoneOf = (connectionId: number) => {
     let phone = phones.get(connectionId);
@@ -69,6 +74,14 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
         received: new Map(),
         faults: { sendLatencyMs: 0, failSends: 0, deliverAfterMs: options.deliverAfterMs, readAfterMs: options.readAfterMs },
         record: journal ? (event) => journal.append(connectionId, event) : () => Promise.resolve(),
+        sent: (entry) =>
+          watchers.get(connectionId)?.forEach((listener) => {
+            try {
+              listener(entry);
+            } catch {
+              // The message is sent whatever a watcher does with it.
+            }
+          }),
       };
       phones.set(connectionId, phone);
     }
@@ -111,7 +124,11 @@ export function createSimulatorNetwork(overrides: Partial<SimulatorOptions> = {}
       return { id: messageId, kind: change.kind };
     },
     outbox: (connectionId, to) => phoneOf(connectionId).outbox.filter((m) => to === undefined || m.to === to),
-    outboxFrom: (connectionId, from) => phoneOf(connectionId).outbox.slice(from),
+    watchOutbox(connectionId, listener) {
+      const set = watchers.get(connectionId) ?? new Set();
+      watchers.set(connectionId, set.add(listener));
+      return () => void set.delete(listener);
+    },
     ack: (connectionId, messageId, ack) => channelOf(connectionId).advanceAck(messageId, ack),
     drop: (connectionId, cause, forMs) => channelOf(connectionId).drop(cause, forMs),
     setFaults(connectionId, changes) {
