@@ -22,6 +22,14 @@ describe('secret box', () => {
     expect(box.open('secret')).toBeUndefined();
   });
 
+  it('opens a value again, also after more values than it remembers', () => {
+    const values = Array.from({ length: 600 }, (_, i) => `sk-${i}`);
+    const sealed = values.map((v) => box.seal(v));
+    for (let round = 0; round < 2; round++) expect(sealed.map((s) => box.open(s))).toEqual(values);
+    // What it remembers is per key: another box opens none of them.
+    expect(createSecretBox('other-key').open(sealed[0]!)).toBeUndefined();
+  });
+
   it('masks all but the last four characters', () => {
     expect(maskSecret('sk-abcdefghijklmnop')).toBe('••••mnop');
     expect(maskSecret('short')).toBe('••••');

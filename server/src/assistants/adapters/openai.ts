@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError, toFile } from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { leanFetch } from './lean-fetch.ts';
 import type { TurnContext, TurnMessage, TurnOutcome } from './types.ts';
 
 export type PromptConfig = {
@@ -38,7 +39,7 @@ function clientFor(apiKey: string, opts: OpenAiOptions): OpenAI {
   let client = clients.get(key);
   if (!client) {
     // One retry for a dropped connection, a 429 or a 5xx; the turn's deadline bounds it all.
-    client = new OpenAI({ apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 1 });
+    client = new OpenAI({ apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 1, fetch: leanFetch });
     if (clients.size > 500) clients.clear();
     clients.set(key, client);
   }
