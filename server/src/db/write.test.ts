@@ -207,6 +207,30 @@ describe('runFirst on sqlite', () => {
     expect(events).toEqual(['w1 runs', 'urgent runs', 'urgent committed', 'w2 runs', 'w3 runs']);
   });
 
+  it('starts a write a customer waits on before the turn’s other callbacks; a plain write waits for the turn', async () => {
+    const { company } = await seedTenant(t);
+    const events: string[] = [];
+    const handles: unknown[] = [];
+    const insert = (name: string) => async (tx: Parameters<Parameters<typeof write>[1]>[0]) => {
+      events.push(`${name} runs`);
+      handles.push(tx.db);
+      await tenant(tx.db, company.id).insertInto('tags', { name, color: '#222222' }).execute();
+    };
+    setImmediate(() => events.push('immediate'));
+    // A write started in the same turn after it joins its transaction.
+    await Promise.all([write(t.deps, insert('soon'), { soon: true }), write(t.deps, insert('joined'))]);
+    await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(['soon runs', 'joined runs', 'immediate']);
+    expect(handles[0]).toBe(handles[1]);
+
+    events.length = 0;
+    setImmediate(() => events.push('immediate'));
+    await write(t.deps, insert('plain'));
+    expect(events).toEqual(['immediate', 'plain runs']);
+    const written = (await tenant(t.db, company.id).selectFrom('tags').select('name').orderBy('id').execute()).map((r) => r.name);
+    expect(written).toEqual(['soon', 'joined', 'plain']);
+  });
+
   it('ends a group of writes after its running write, and the group goes on after it', async () => {
     const { company } = await seedTenant(t);
     let first: Promise<unknown> | undefined;

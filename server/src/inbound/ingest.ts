@@ -73,7 +73,8 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
   // A yes or a no to a confirmation campaign is the campaign's answer, not the bot's.
   if (await takeConfirmationReply(deps, stored.awaitingConfirmation, stored.contact, stored.ticket, msg.body ?? '')) return result;
   // The rating reply, or the automation chain: one write of their own after the message's commit
-  // (none when nothing in the chain could answer: a connection without bots stores and is done).
+  // (none when nothing in the chain could answer: a connection without bots stores and is done),
+  // started at once: the customer waits for what it answers (db/write.ts, `soon`).
   if (!stored.ratingTicket && !(wantsAutomation(stored) && chainMayAct(context, stored, msg.body ?? ''))) return result;
   await write(deps, async (tx) => {
     if (stored.ratingTicket && stored.ratingTicket.id === stored.ticket.id && rated !== undefined) {
@@ -85,7 +86,7 @@ async function ingestLocked(deps: AppDeps, ref: { id: number; companyId: number 
     // The chain reads the ticket again, locked: it may have moved since the message was stored (chain.ts).
     const media = delivery.media ? { url: delivery.media.relPath, name: delivery.media.fileName, mimetype: delivery.media.mimeType } : undefined;
     await runInboundChain(tx, { context, ticket: stored.ticket, contact: stored.contact, messageId: stored.messageId, body: msg.body, ...(media ? { media } : {}), now: new Date() });
-  });
+  }, { soon: true });
   return result;
 }
 
