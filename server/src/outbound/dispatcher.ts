@@ -77,6 +77,15 @@ type Lane = {
   recording: number;
   /** Queued rows read ahead, oldest first (see dispatchLane). */
   buffer: OutboxRow[];
+  /**
+   * The queue may hold rows the buffer lacks: a commit queued some (a wake), a send was queued again,
+   * the last read filled its page, or it left out a ticket that is free now. Otherwise a pass sends
+   * from the buffer without reading: the read after each send found nothing (two empty reads per
+   * assistant's answer in bench ai).
+   */
+  stale: boolean;
+  /** The tickets the last read left out (a send of theirs was under way). */
+  skipped: Set<number>;
   /** Tickets with a row under way: their later rows wait. */
   busy: Set<number>;
   /** The last read of the queue found only a campaign's sends (see the pump's `bulk`). */
@@ -117,6 +126,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       running: 0,
       recording: 0,
       buffer: [],
+      stale: true,
+      skipped: new Set(),
       busy: new Set(),
       bulk: false,
       recovered: false,
@@ -155,6 +166,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (deps && !stopped) lane.pump.wake(now);
   }
 
+  /** New rows may be queued: the lane's next pass reads its queue. */
+  function refresh(lane: Lane, now = false) {
+    lane.stale = true;
+    pump(lane, now);
+  }
+
   /** One pass of a lane (when it runs: README.md "Fairness"). */
   async function dispatchLane(deps: AppDeps, lane: Lane) {
     const channel = connected(lane.connectionId);
@@ -170,12 +187,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     // The buffer saves a read per send under a backlog; it is read again when it runs short, or
     // when slots are free and nothing in it could go (new rows may have been committed since).
     let fresh = false;
-    if (lane.buffer.length < limitOf(lane)) {
+    if (lane.buffer.length < limitOf(lane) && lane.stale) {
       lane.buffer = await readLaneQueue(deps, lane);
       fresh = true;
     }
     await dispatchBuffered(deps, lane, channel);
-    if (!fresh && !full(lane) && !stopped) {
+    if (!fresh && !full(lane) && !stopped && lane.stale) {
       lane.buffer = await readLaneQueue(deps, lane);
       await dispatchBuffered(deps, lane, channel);
     }
@@ -183,7 +200,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   /** The oldest queued rows of the lane's connection with what they send, leaving out tickets with a row under way. */
   async function readLaneQueue(deps: AppDeps, lane: Lane): Promise<OutboxRow[]> {
-    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.busy], limit: READ_AHEAD * limitOf(lane) });
+    // What commits from here on queue makes it stale again (a wake); so does a full page.
+    lane.stale = false;
+    lane.skipped = new Set(lane.busy);
+    const limit = READ_AHEAD * limitOf(lane);
+    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.skipped], limit });
+    if (rows.length === limit) lane.stale = true;
     lane.bulk = rows.length > 0 && rows.every((r) => isBulk(r.origin));
     return rows;
   }
@@ -233,6 +255,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       freed = true;
       lane.running--;
       lane.busy.delete(row.ticketId);
+      // Its later rows were left out of the last read.
+      if (lane.skipped.has(row.ticketId)) lane.stale = true;
     };
     void (async () => {
       let request;
@@ -249,6 +273,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         await write(deps, (tx) => recordFailure(tx, companyId, lane, channel, row, attempt, err), { first: true });
         // A row queued again must go before its ticket's later rows: the buffer is read anew.
         lane.buffer = [];
+        lane.stale = true;
         return;
       }
       free();
@@ -353,7 +378,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   async function sweep(deps: AppDeps) {
     // Crosses companies on purpose, like the cron jobs: one dispatcher serves every tenant's connections.
     const rows = await deps.db.selectFrom('outbox').select('outbox.whatsappId').groupBy('outbox.whatsappId').execute();
-    for (const { whatsappId } of rows) if (connected(whatsappId)) pump(laneOf(whatsappId));
+    for (const { whatsappId } of rows) if (connected(whatsappId)) refresh(laneOf(whatsappId));
   }
 
   return {
@@ -362,7 +387,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     wake(connectionId) {
       if (!deps || stopped) return;
       // On SQLite the rows just committed are claimed and sent in this turn (README.md "Fairness").
-      if (connected(connectionId)) pump(laneOf(connectionId), deps.dialect === 'sqlite');
+      if (connected(connectionId)) refresh(laneOf(connectionId), deps.dialect === 'sqlite');
       // The connection may run on another instance (PostgreSQL, DESIGN §11).
       else deps.realtime.outboxQueued(connectionId);
     },
@@ -375,12 +400,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           // moved): what another process left `sending` is looked at again.
           const lane = laneOf(connectionId);
           lane.recovered = false;
-          pump(lane);
+          refresh(lane);
         }),
       );
       offs.push(
         d.realtime.onOutboxQueued((connectionId) => {
-          if (connected(connectionId)) pump(laneOf(connectionId));
+          if (connected(connectionId)) refresh(laneOf(connectionId));
         }),
       );
       const everyMs = opts.sweepMs ?? 5_000;

@@ -10,7 +10,7 @@ import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { waitFor } from '../channels/testing.ts';
 import { tenant } from '../db/tenant.ts';
 import { resolveMediaFile } from '../modules/media/storage.ts';
-import { createOutbox } from './dispatcher.ts';
+import { createOutbox, type OutboxOptions } from './dispatcher.ts';
 import { write } from '../db/write.ts';
 import { queueMessages } from '../modules/messages/send.ts';
 import { bumpVersion } from '../sync/version.ts';
@@ -313,7 +313,9 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
    * A fresh app with a customer's ticket accepted and this process's outbox stopped (as a killed
    * process leaves it); `restart` starts a new dispatcher, as the next start would.
    */
-  async function withStoppedOutbox(fn: (s: { t: TestApp; desk: Awaited<ReturnType<typeof setupDesk>>; from: string; ticketId: number; restart: () => ReturnType<typeof createOutbox> }) => Promise<void>) {
+  async function withStoppedOutbox(
+    fn: (s: { t: TestApp; desk: Awaited<ReturnType<typeof setupDesk>>; from: string; ticketId: number; restart: (opts?: Partial<OutboxOptions>) => ReturnType<typeof createOutbox> }) => Promise<void>,
+  ) {
     const t = await createTestApp(dialect, { simulator: true });
     try {
       const desk = await setupDesk(t, { queues: [{}] });
@@ -322,9 +324,9 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
       const ticket = (await desk.ticketOf(from))!;
       await t.request('PUT', `/tickets/${ticket.id}`, { token: desk.userSession.token, body: { status: 'open' } });
       await t.deps.outbox.stop();
-      const restart = () => {
+      const restart = (opts: Partial<OutboxOptions> = {}) => {
         // No status event, no new row: only its first sweep (or a wake) finds the rows.
-        const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000 });
+        const restarted = createOutbox({ getChannel: (id) => t.deps.sessions.getChannel(id), sweepMs: 60_000, ...opts });
         restarted.start({ ...t.deps, outbox: restarted });
         return restarted;
       };
@@ -347,6 +349,37 @@ describe.each(DIALECTS)('outbox start on %s', (dialect) => {
       expect(await outbox.selectFrom('outbox').select('outbox.id').execute()).toEqual([]);
       // Never sent again on its own.
       expect((await desk.outbox(from)).map((m) => m.body)).toEqual([]);
+      await restarted.stop();
+    }));
+
+  it('a send the network fails for a moment goes again after its backoff, once, before the messages after it; one that keeps failing fails for good and the next still goes', () =>
+    withStoppedOutbox(async ({ t, desk, from, ticketId, restart }) => {
+      const admin = desk.adminSession.token;
+      const say = async (body: string) => (await t.request('POST', `/messages/${ticketId}`, { token: desk.userSession.token, body: { body } })).body.id as number;
+      const db = tenant(t.db, desk.companyId);
+      const state = (id: number) => db.selectFrom('messages').select(['messages.sendStatus', 'messages.sendError']).where('messages.id', '=', id).executeTakeFirstOrThrow();
+      // The next attempt fails as a dropped request does (a transient error, not a final code).
+      await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { failSends: 1 } });
+      const first = await say('first');
+      const second = await say('second');
+      // Its sweep is a minute away: the retry is the lane's own doing (a read after the row is queued again).
+      const restarted = restart({ backoffMs: 20, attempts: 3 });
+      restarted.wake(desk.connectionId);
+      expect(await waitFor(() => state(second), (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'sent', sendError: null });
+      expect(await state(first)).toEqual({ sendStatus: 'sent', sendError: null });
+      expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['first', 'second']);
+
+      // Every attempt fails: the third is the last.
+      await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: { failSends: 3 } });
+      const doomed = await say('doomed');
+      const after = await say('after it');
+      // (The app's own dispatcher is stopped: its wake is this one's.)
+      restarted.wake(desk.connectionId);
+      expect(await waitFor(() => state(doomed), (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'failed', sendError: 'ERR_SENDING_WAPP_MSG' });
+      expect(await waitFor(() => state(after), (r) => r.sendStatus !== 'queued')).toEqual({ sendStatus: 'sent', sendError: null });
+      await restarted.idle();
+      expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['first', 'second', 'after it']);
+      expect((await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: admin, body: {} })).body.failSends).toBe(0);
       await restarted.stop();
     }));
 
