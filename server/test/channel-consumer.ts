@@ -7,6 +7,9 @@ import { liveEventProblem } from './openapi-check.ts';
 /** Events that did not match their documented schema (x-zapdesk-live-channels): a test file asserts none. */
 export const liveProblems: string[] = [];
 
+/** How long one awaited message may take: well under the test's own timeout. */
+const WAIT_MS = 15_000;
+
 export type Msg = { type: string; channel?: string; data?: Record<string, unknown>; error?: string };
 
 export async function consumer(live: { url: string }, token: string) {
@@ -25,14 +28,31 @@ export async function consumer(live: { url: string }, token: string) {
       w.resolve(m);
     }
   });
-  /** The first message (already received or coming) that passes `test`. */
+  /**
+   * The first message (already received or coming) that passes `test`. One that has not come
+   * within `WAIT_MS` fails with the test's source and the messages received and not taken, so a
+   * missing event names itself instead of timing the whole test out.
+   */
   const next = (test: (m: Msg) => boolean) => {
     const seen = got.find(test);
     if (seen) {
       got.splice(got.indexOf(seen), 1);
       return Promise.resolve(seen);
     }
-    return new Promise<Msg>((resolve) => waiters.push({ test: (m) => (test(m) ? (got.splice(got.indexOf(m), 1), true) : false), resolve }));
+    return new Promise<Msg>((resolve, reject) => {
+      const waiter = {
+        test: (m: Msg) => (test(m) ? (got.splice(got.indexOf(m), 1), true) : false),
+        resolve: (m: Msg) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`no message passed ${String(test)} within ${WAIT_MS} ms; received and not taken: ${JSON.stringify(got.slice(-20))}`));
+      }, WAIT_MS);
+      waiters.push(waiter);
+    });
   };
   await next((m) => m.type === 'ready');
   const send = (m: unknown) => ws.send(JSON.stringify(m));

@@ -78,3 +78,10 @@ export async function setupDesk(t: TestApp, opts: DeskOptions = {}) {
 
 /** A fresh customer number (unique across the test run). */
 export const newNumber = () => `55219${String(Date.now() % 1e5).padStart(5, '0')}${String(++seq).padStart(3, '0')}`;
+
+/** A fresh customer number the simulated phone has a profile picture for (none ends in 0: channels/simulator/avatar.ts). */
+export function numberWithPicture(): string {
+  let number = newNumber();
+  while (number.endsWith('0')) number = newNumber();
+  return number;
+}

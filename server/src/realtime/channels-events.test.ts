@@ -10,7 +10,7 @@ import { generateInvoices } from '../jobs/invoices.ts';
 import { settleProfilePictures } from '../modules/contacts/profile-picture.ts';
 import { DIALECTS } from '../../test/harness.ts';
 import { consumer, liveProblems } from '../../test/channel-consumer.ts';
-import { setupDesk, newNumber } from '../../test/conversation.ts';
+import { setupDesk, newNumber, numberWithPicture } from '../../test/conversation.ts';
 import { startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
 
 type Records<T> = T[];
@@ -217,7 +217,7 @@ describe.each(DIALECTS)('live channel events beyond REST (%s)', (dialect) => {
     await ok(req('DELETE', `/chats/${chat.id}`));
     await deleted('chat', 'chat', chat.id);
 
-    const contact = await ok(req('POST', '/contacts', { name: 'Eva', number: newNumber() }));
+    const contact = await ok(req('POST', '/contacts', { name: 'Eva', number: numberWithPicture() }));
     await c.event(ch('contact'), 'create');
     // Its profile picture is asked of the connection in the background: an update of its own.
     await settleProfilePictures(live.deps);

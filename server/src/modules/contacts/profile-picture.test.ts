@@ -3,7 +3,7 @@
 // it is asked again only when a day old, and REST and the sync view show the stored URL.
 import { contactKey } from '@zapdesk/sync';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { newNumber, setupDesk } from '../../../test/conversation.ts';
+import { newNumber, numberWithPicture, setupDesk } from '../../../test/conversation.ts';
 import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts';
 import { pullValue } from '../../../test/read-model.ts';
 import { simulatedProfilePicture } from '../../channels/simulator/avatar.ts';
@@ -18,13 +18,10 @@ describe.each(DIALECTS)('contact profile pictures on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  /** A number the simulated phone has a picture for (numbers ending in 0 have none). */
-  const withPicture = () => `${newNumber().slice(0, -1)}7`;
-
   it('fetches the picture of a new contact after its first message; REST, the ticket and the sync view show it', async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const token = desk.adminSession.token;
-    const from = withPicture();
+    const from = numberWithPicture();
     await desk.say(from, 'hello', { name: 'Pic Person' });
     await settleProfilePictures(t.deps);
     const ticket = (await desk.ticketOf(from))!;
@@ -76,7 +73,7 @@ describe.each(DIALECTS)('contact profile pictures on %s', (dialect) => {
   it('a contact created over REST gets its picture through the company’s default connection; other companies see nothing of it', async () => {
     const desk = await setupDesk(t);
     const other = await setupDesk(t);
-    const number = withPicture();
+    const number = numberWithPicture();
     const created = await t.request('POST', '/contacts', { token: desk.adminSession.token, body: { name: 'Typed In', number } });
     expect(created.status).toBe(201);
     await settleProfilePictures(t.deps);
