@@ -36,6 +36,8 @@ describe('prompts and queue integrations screens', () => {
     expect(await modal.getByLabel('API key').getAttribute('type')).toBe('password');
     await modal.getByRole('button', { name: 'Show password' }).click();
     expect(await modal.getByLabel('API key').getAttribute('type')).toBe('text');
+    // The queue is where the assistant hands over; where it answers is chosen in a queue or a connection.
+    await modal.getByText('The queue it hands a conversation over to when the customer needs a person.').waitFor();
     await modal.getByRole('button', { name: 'Save' }).click();
     // No queue: the 'set sector' rule.
     await modal.getByText('Set a queue (sector) for the prompt.').first().waitFor();
@@ -46,6 +48,7 @@ describe('prompts and queue integrations screens', () => {
     const row = page.getByRole('row', { name: /Sales assistant/ });
     await row.getByRole('cell', { name: 'Sales', exact: true }).waitFor();
     await row.getByRole('cell', { name: '100', exact: true }).waitFor();
+    await row.getByRole('cell', { name: 'Nowhere yet: choose it as the Prompt of a queue or a connection.' }).waitFor();
     await shot(page, 'prompts');
 
     // Live: a prompt written elsewhere (the server's own write path, as another admin's request would
@@ -135,6 +138,11 @@ describe('prompts and queue integrations screens', () => {
     await connModal.waitFor({ state: 'detached' });
     const connection = await db.selectFrom('whatsapps').select(['promptId', 'integrationId']).where('name', '=', 'Demo WhatsApp (simulator)').executeTakeFirstOrThrow();
     expect(connection).toEqual({ promptId: prompt.id, integrationId: null });
+
+    // The prompts page now says where it answers.
+    await page.goto('/prompts');
+    await page.getByRole('row', { name: /Sales assistant/ }).getByRole('cell', { name: 'queue Sales, connection Demo WhatsApp (simulator)', exact: true }).waitFor();
+    await shot(page, 'prompts-in-use');
     await context.close();
   });
 

@@ -90,14 +90,14 @@ export function PasswordField({ label, error, hint, wrapperClassName, id, ...res
   );
 }
 
-type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string | undefined; wrapperClassName?: string; options: { value: string; label: string }[] };
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string; options: { value: string; label: string }[] };
 
-export function SelectField({ label, error, wrapperClassName, options, id, ...rest }: SelectFieldProps) {
+export function SelectField({ label, error, hint, wrapperClassName, options, id, ...rest }: SelectFieldProps) {
   const auto = useId();
   const fieldId = id ?? auto;
   return (
-    <FieldShell id={fieldId} label={label} error={error} className={wrapperClassName}>
-      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error ? `${fieldId}-msg` : undefined} className={`${CONTROL} pr-8`} {...rest}>
+    <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
+      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={`${CONTROL} pr-8`} {...rest}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -60,6 +60,7 @@ export function PromptModal({ prompt, onClose, onSaved }: Props) {
             name="queueId"
             value={values.queueId}
             error={errors.queueId}
+            hint={t('prompts.queueHint')}
             onChange={set('queueId')}
             options={[{ value: '', label: t('prompts.chooseQueue') }, ...queues.map((q) => ({ value: String(q.id), label: q.name }))]}
           />

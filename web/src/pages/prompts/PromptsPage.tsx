@@ -1,7 +1,9 @@
 // /prompts (spec/03 §2 "Prompts"; plan flag useOpenAi, admins): the company's AI prompts in a table
 // (name, queue, max tokens, actions), an add/edit dialog and a delete confirmation. REST that reads
 // itself again on pokes (usePrompts). The route guard sends a company without the feature to its
-// home with the spec's toast.
+// home with the spec's toast. The table also says where each prompt answers (the queues and
+// connections whose Prompt it is, from the synced lists): a prompt's own queue is where it hands a
+// conversation over, and a new prompt answers nobody until a queue or a connection chooses it.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Prompt, PromptUsage } from '@zapdesk/sync';
@@ -15,11 +17,13 @@ import { PromptModal } from './PromptModal.tsx';
 import { usePrompts } from './use-prompts.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
+import { useSyncedList } from '../../sync/use-synced.ts';
 import './strings.ts';
 
 export function Component() {
   const { t } = useTranslation();
   const { prompts, loading, reload } = usePrompts();
+  const placesOf = usePlaces();
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
   const deleting = useConfirmDelete<Prompt>(async (p) => {
     await api.delete(`/prompt/${p.id}`);
@@ -41,6 +45,7 @@ export function Component() {
             <tr>
               <Th>{t('prompts.name')}</Th>
               <Th>{t('prompts.queue')}</Th>
+              <Th>{t('prompts.answersIn')}</Th>
               <Th>{t('prompts.maxTokens')}</Th>
               <Th className="text-right">{t('common.actions')}</Th>
             </tr>
@@ -50,6 +55,7 @@ export function Component() {
               <tr key={p.id} className="hover:bg-raised/60">
                 <Td className="font-medium">{p.name}</Td>
                 <Td>{p.queue?.name ?? '—'}</Td>
+                <Td>{placesOf(p.id).join(', ') || <span className="text-muted">{t('prompts.notInUse')}</span>}</Td>
                 <Td>{p.maxTokens}</Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${p.name}`} onClick={() => setEditing(p)} />
@@ -76,6 +82,17 @@ export function Component() {
       <ConfirmDialog {...deleting.dialog} title={t('prompts.deleteTitle')} message={t('prompts.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
+}
+
+/** Where each prompt answers: the queues and connections whose Prompt it is (their pending tickets). */
+function usePlaces(): (promptId: number) => string[] {
+  const { t } = useTranslation();
+  const queues = useSyncedList('queue') ?? [];
+  const connections = useSyncedList('connection') ?? [];
+  return (promptId) => [
+    ...queues.filter((q) => q.promptId === promptId).map((q) => t('prompts.inQueue', { name: q.name })),
+    ...connections.filter((c) => c.promptId === promptId).map((c) => t('prompts.inConnection', { name: c.name })),
+  ];
 }
 
 /** What the company's AI spent lately (GET /prompt/usage), read again after pokes. */
