@@ -44,9 +44,9 @@ export function Component() {
           <thead>
             <tr>
               <Th>{t('prompts.name')}</Th>
-              <Th>{t('prompts.queue')}</Th>
+              <Th className="hidden sm:table-cell">{t('prompts.queue')}</Th>
               <Th>{t('prompts.answersIn')}</Th>
-              <Th>{t('prompts.maxTokens')}</Th>
+              <Th className="hidden md:table-cell">{t('prompts.maxTokens')}</Th>
               <Th className="text-right">{t('common.actions')}</Th>
             </tr>
           </thead>
@@ -54,9 +54,9 @@ export function Component() {
             {prompts.map((p) => (
               <tr key={p.id} className="hover:bg-raised/60">
                 <Td className="font-medium">{p.name}</Td>
-                <Td>{p.queue?.name ?? '—'}</Td>
+                <Td className="hidden sm:table-cell">{p.queue?.name ?? '—'}</Td>
                 <Td>{placesOf(p.id).join(', ') || <span className="text-muted">{t('prompts.notInUse')}</span>}</Td>
-                <Td>{p.maxTokens}</Td>
+                <Td className="hidden md:table-cell">{p.maxTokens}</Td>
                 <Td className="text-right whitespace-nowrap">
                   <IconButton icon="edit" label={`${t('common.edit')} ${p.name}`} onClick={() => setEditing(p)} />
                   <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${p.name}`} onClick={() => deleting.ask(p)} />
