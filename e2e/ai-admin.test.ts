@@ -98,6 +98,7 @@ describe('prompts and queue integrations screens', () => {
     await secret.getByRole('button', { name: 'Done' }).click();
     const hookRow = page.getByRole('row', { name: /Orders hook/ });
     await hookRow.getByRole('img', { name: 'Webhook' }).waitFor();
+    await hookRow.getByRole('cell', { name: 'Nowhere yet: choose it as the Integration of a queue or a connection.' }).waitFor();
     await shot(page, 'queue-integrations');
 
     // The queue modal's pickers.
@@ -143,6 +144,8 @@ describe('prompts and queue integrations screens', () => {
     await page.goto('/prompts');
     await page.getByRole('row', { name: /Sales assistant/ }).getByRole('cell', { name: 'queue Sales, connection Demo WhatsApp (simulator)', exact: true }).waitFor();
     await shot(page, 'prompts-in-use');
+    await page.goto('/queue-integration');
+    await page.getByRole('row', { name: /Orders hook/ }).getByRole('cell', { name: 'queue Sales', exact: true }).waitFor();
     await context.close();
   });
 

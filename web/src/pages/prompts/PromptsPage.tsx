@@ -17,13 +17,13 @@ import { PromptModal } from './PromptModal.tsx';
 import { usePrompts } from './use-prompts.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { useRefreshOnPoke } from '../../sync/use-refresh-on-poke.ts';
-import { useSyncedList } from '../../sync/use-synced.ts';
+import { useLinkedPlaces } from '../queue-integration/AutomationPickers.tsx';
 import './strings.ts';
 
 export function Component() {
   const { t } = useTranslation();
   const { prompts, loading, reload } = usePrompts();
-  const placesOf = usePlaces();
+  const placesOf = useLinkedPlaces('promptId');
   const [editing, setEditing] = useState<Prompt | 'new' | null>(null);
   const deleting = useConfirmDelete<Prompt>(async (p) => {
     await api.delete(`/prompt/${p.id}`);
@@ -82,17 +82,6 @@ export function Component() {
       <ConfirmDialog {...deleting.dialog} title={t('prompts.deleteTitle')} message={t('prompts.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );
-}
-
-/** Where each prompt answers: the queues and connections whose Prompt it is (their pending tickets). */
-function usePlaces(): (promptId: number) => string[] {
-  const { t } = useTranslation();
-  const queues = useSyncedList('queue') ?? [];
-  const connections = useSyncedList('connection') ?? [];
-  return (promptId) => [
-    ...queues.filter((q) => q.promptId === promptId).map((q) => t('prompts.inQueue', { name: q.name })),
-    ...connections.filter((c) => c.promptId === promptId).map((c) => t('prompts.inConnection', { name: c.name })),
-  ];
 }
 
 /** What the company's AI spent lately (GET /prompt/usage), read again after pokes. */

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { planAllows } from '@zapdesk/sync';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { SelectField } from '../../ui/Field.tsx';
+import { useSyncedList } from '../../sync/use-synced.ts';
 import { usePrompts } from '../prompts/use-prompts.ts';
 import { useAllIntegrations } from './use-integrations.ts';
 import '../prompts/strings.ts';
@@ -24,6 +25,20 @@ export function useAutomationBody(values: AutomationLinks): Partial<AutomationLi
   const prompts = planAllows(flags ?? null, 'openAi');
   const integrations = planAllows(flags ?? null, 'integrations');
   return { ...(prompts ? { promptId: values.promptId } : {}), ...(integrations ? { integrationId: values.integrationId } : {}) };
+}
+
+/**
+ * Where each prompt or integration is used: the queues and connections whose `link` names it, from
+ * the synced lists ("queue Sales", "connection Line 1"). A new one is used nowhere until one picks it.
+ */
+export function useLinkedPlaces(link: keyof AutomationLinks): (id: number) => string[] {
+  const { t } = useTranslation();
+  const queues = useSyncedList('queue') ?? [];
+  const connections = useSyncedList('connection') ?? [];
+  return (id) => [
+    ...queues.filter((q) => q[link] === id).map((q) => t('prompts.inQueue', { name: q.name })),
+    ...connections.filter((c) => c[link] === id).map((c) => t('prompts.inConnection', { name: c.name })),
+  ];
 }
 
 type Props = { values: AutomationLinks; errors: Record<string, string>; onChange: (values: AutomationLinks) => void };

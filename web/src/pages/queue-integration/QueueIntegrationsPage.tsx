@@ -2,6 +2,7 @@
 // searchable list with the type logo, id and name, infinite scroll, an add/edit dialog with each
 // type's fields and a delete confirmation. Paginated REST that reads itself again on pokes
 // (useInfiniteList). The route guard sends a company without the feature to its home with the toast.
+// Each row also says where the integration is used (the queues and connections that chose it).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QueueIntegration } from '@zapdesk/sync';
@@ -15,12 +16,14 @@ import { SearchInput } from '../../ui/SearchInput.tsx';
 import { Table, Td, Th } from '../../ui/Table.tsx';
 import { IntegrationLogo, integrationLabel } from './IntegrationLogo.tsx';
 import { IntegrationModal } from './IntegrationModal.tsx';
+import { useLinkedPlaces } from './AutomationPickers.tsx';
 import './strings.ts';
 
 export function Component() {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const list = useInfiniteList<QueueIntegration>('/queueIntegration/', 'queueIntegrations', search);
+  const placesOf = useLinkedPlaces('integrationId');
   const [editing, setEditing] = useState<QueueIntegration | 'new' | null>(null);
   const deleting = useConfirmDelete<QueueIntegration>(async (i) => {
     await api.delete(`/queueIntegration/${i.id}`);
@@ -47,6 +50,7 @@ export function Component() {
                 <Th className="w-14">{t('queue-integration.type')}</Th>
                 <Th className="w-16">{t('queue-integration.id')}</Th>
                 <Th>{t('queue-integration.name')}</Th>
+                <Th className="hidden sm:table-cell">{t('queue-integration.usedIn')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
             </thead>
@@ -58,6 +62,7 @@ export function Component() {
                   </Td>
                   <Td className="text-muted">{i.id}</Td>
                   <Td className="font-medium">{i.name}</Td>
+                  <Td className="hidden sm:table-cell">{placesOf(i.id).join(', ') || <span className="text-muted">{t('queue-integration.notInUse')}</span>}</Td>
                   <Td className="text-right whitespace-nowrap">
                     <IconButton icon="edit" label={`${t('common.edit')} ${i.name}`} onClick={() => setEditing(i)} />
                     <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${i.name}`} onClick={() => deleting.ask(i)} />
