@@ -51,19 +51,19 @@ function causeText(cause: unknown): string {
 
 export type Failure = { exitCode: number; line: string };
 
-/** One line for any error, translated when it carries a catalogue code. */
+/** One line for any error, `error: ` and the reason, translated when it carries a catalogue code. */
 export function describeFailure(err: unknown, lang: CliLanguage): Failure {
   if (err instanceof UsageError) return { exitCode: EXIT_USAGE, line: `error: ${err.message}` };
   if (err instanceof UserError) return { exitCode: EXIT_USER, line: `error: ${err.message}` };
   // A code this build does not know (a newer server) is shown as is, as the web does (spec/01 §8).
   const unknown = err instanceof AppError ? err.details?.error : undefined;
-  if (typeof unknown === 'string') return { exitCode: EXIT_USER, line: unknown };
+  if (typeof unknown === 'string') return { exitCode: EXIT_USER, line: `error: ${unknown}` };
   const code = errorCode(err);
   if (code) {
     const issues = (err as AppError).issues?.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)) ?? [];
     // The expired-subscription message names the date, which the catalogue line cannot; keep it in English.
     const base = code === 'ERR_SUBSCRIPTION_EXPIRED' && lang === 'en' && err instanceof Error ? err.message : translate(code, lang);
-    return { exitCode: EXIT_USER, line: issues.length ? `${base} (${issues.join('; ')})` : base };
+    return { exitCode: EXIT_USER, line: `error: ${issues.length ? `${base} (${issues.join('; ')})` : base}` };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { exitCode: EXIT_USER, line: `error: ${message}` };

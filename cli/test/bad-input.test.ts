@@ -142,7 +142,7 @@ describe('every command with bad input', { timeout: 600_000 }, () => {
   it('words what the sweep found: a number flag given text, a number in a query given text, a file name far too long', async () => {
     expect(await cli(superHome, ['invoices', 'list', '--company', 'abc'])).toMatchObject({ code: 2, stderr: "error: --company must be a number (got 'abc') (see zapdesk invoices list --help)\n" });
     // Before: "received NaN" in both, zod's account of what the coercion made of the text.
-    expect(await cli(superHome, ['connections', 'list', '--company-id', 'abc'])).toMatchObject({ code: 1, stderr: 'Some fields are invalid. (companyId: Invalid input: expected a number)\n' });
+    expect(await cli(superHome, ['connections', 'list', '--company-id', 'abc'])).toMatchObject({ code: 1, stderr: 'error: Some fields are invalid. (companyId: Invalid input: expected a number)\n' });
     const long = 'x'.repeat(3_000);
     expect(await cli(superHome, ['plans', 'create', '--from-file', long])).toMatchObject({ code: 1, stderr: `error: cannot read ${'x'.repeat(60)}… (3000 characters): the name is too long\n` });
   });

@@ -63,7 +63,7 @@ describe('zapdesk connections pair', { timeout: 120_000 }, () => {
     expect(statusLines.at(-1)).toBe(`connection ${id}: TIMEOUT`);
     // The simulator's scan through the CLI: a connection that is not showing a QR refuses it.
     const scan = await zapdesk(['sim', 'scan', String(id)], { home });
-    expect(scan).toMatchObject({ code: 1, stderr: 'This WhatsApp session is not initialized. Check the connections page.\n' });
+    expect(scan).toMatchObject({ code: 1, stderr: 'error: This WhatsApp session is not initialized. Check the connections page.\n' });
     expect(run.stderr.match(/▀▀▀▀▀/g)?.length).toBeGreaterThanOrEqual(qrLines.length);
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(`error: connection ${id} (Nobody scans) did not pair: TIMEOUT`);
   });

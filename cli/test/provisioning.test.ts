@@ -69,22 +69,22 @@ describe('provisioning from a script', { timeout: 300_000 }, () => {
     const bad = path.join(home, 'bad-plan.yaml');
     writeFileSync(bad, 'name: Broken\nusers: many\nconnections: 1\nqueues: 1\nvalue: 10\n');
     const en = await zapdesk(['plans', 'create', '--from-file', bad], { home });
-    expect(en).toMatchObject({ code: 1, stdout: '', stderr: 'Some fields are invalid. (users: Must be a whole number)\n' });
+    expect(en).toMatchObject({ code: 1, stdout: '', stderr: 'error: Some fields are invalid. (users: Must be a whole number)\n' });
     const pt = await zapdesk(['plans', 'create', '--from-file', bad, '--lang', 'pt'], { home });
-    expect(pt.stderr).toBe('Alguns campos são inválidos. (users: Must be a whole number)\n');
+    expect(pt.stderr).toBe('error: Alguns campos são inválidos. (users: Must be a whole number)\n');
   });
 
   it('refuses a file with a field the command does not know, naming the nearest one, and creates nothing', async () => {
     const typo = path.join(home, 'typo-plan.yaml');
     writeFileSync(typo, 'name: Typo\nusers: 3\nconections: 1\nqueues: 1\nvalue: 10\ncolour: blue\n');
     const run = await zapdesk(['plans', 'create', '--from-file', typo], { home });
-    expect(run).toMatchObject({ code: 1, stdout: '', stderr: 'Some fields are invalid. (conections: unknown field (did you mean connections?); colour: unknown field)\n' });
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: 'error: Some fields are invalid. (conections: unknown field (did you mean connections?); colour: unknown field)\n' });
     const plans = JSON.parse((await zapdesk(['plans', 'list', '--json'], { home })).stdout) as { name: string }[];
     expect(plans.map((p) => p.name)).not.toContain('Typo');
   });
 
   it('a catalogue error from the server exits 1 with its message', async () => {
     const run = await zapdesk(['companies', 'get', '999', '--lang', 'pt'], { home });
-    expect(run).toMatchObject({ code: 1, stderr: 'Nenhuma empresa encontrada com este ID.\n' });
+    expect(run).toMatchObject({ code: 1, stderr: 'error: Nenhuma empresa encontrada com este ID.\n' });
   });
 });

@@ -79,11 +79,11 @@ describe('zapdesk login / whoami / logout', { timeout: 120_000 }, () => {
     await login(server.apiUrl, home);
     const args = ['login', '--url', server.apiUrl, '--email', ADMIN.email, '--password-stdin'];
     const en = await zapdesk(args, { home, input: 'wrong-password' });
-    expect(en).toMatchObject({ code: 1, stdout: '', stderr: 'Authentication error. Please try again.\n' });
+    expect(en).toMatchObject({ code: 1, stdout: '', stderr: 'error: Authentication error. Please try again.\n' });
     const pt = await zapdesk(['--lang', 'pt', ...args], { home, input: 'wrong-password' });
-    expect(pt).toMatchObject({ code: 1, stderr: 'Erro de autenticação. Por favor, tente novamente.\n' });
+    expect(pt).toMatchObject({ code: 1, stderr: 'error: Erro de autenticação. Por favor, tente novamente.\n' });
     const fromLang = await zapdesk(args, { home, input: 'wrong-password', env: { LANG: 'es_ES.UTF-8' } });
-    expect(fromLang).toMatchObject({ code: 1, stderr: 'Error de autenticación. Inténtalo de nuevo.\n' });
+    expect(fromLang).toMatchObject({ code: 1, stderr: 'error: Error de autenticación. Inténtalo de nuevo.\n' });
     expect((await zapdesk(['whoami'], { home })).code).toBe(0);
   });
 
@@ -192,7 +192,7 @@ describe('a session that really ran out', { timeout: 120_000 }, () => {
     await login(shortLived.apiUrl, home);
     expect(Date.parse(String(readConfig(home).refreshExpiresAt))).toBeGreaterThan(Date.now());
     await new Promise((r) => setTimeout(r, 3_000));
-    expect(await zapdesk(['whoami'], { home })).toMatchObject({ code: 1, stderr: 'Session expired. Please log in.\n' });
+    expect(await zapdesk(['whoami'], { home })).toMatchObject({ code: 1, stderr: 'error: Session expired. Please log in.\n' });
   });
 });
 

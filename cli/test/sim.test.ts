@@ -78,7 +78,7 @@ describe('zapdesk sim edit / revoke', () => {
     // Refused alike for every message (no such connection): one line, not thousands of failures.
     const nowhere = await zapdesk(['sim', 'flood', '--to', '999999', '--messages', '50000', '--concurrency', '4'], { home });
     expect(nowhere.code).toBe(1);
-    expect(nowhere.stderr.trim().split('\n')).toEqual(['No WhatsApp connection found with this ID.']);
+    expect(nowhere.stderr.trim().split('\n')).toEqual(['error: No WhatsApp connection found with this ID.']);
 
     const tooBig = await zapdesk(['sim', 'flood', '--to', to, '--burst', '501'], { home });
     expect(tooBig.code).toBe(2);
