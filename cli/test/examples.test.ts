@@ -147,8 +147,9 @@ describe('the --help examples', { timeout: 300_000 }, () => {
       const parsed = parseExample(example);
       expect(parsed, example).toBeDefined();
       const args = parsed!.args.map((a) => (/\.(csv|json)$/.test(a) ? path.join(dir, a) : a));
-      // A watch runs until stopped: two seconds of it.
-      const run = await zapdesk(args[1] === 'watch' ? [...args, '--for', '2'] : args, { home });
+      // A watch runs until stopped: eight seconds of it. Its setup (who am I, the first pull) comes
+      // first, and took more than two on a busy CI machine, which left nothing printed.
+      const run = await zapdesk(args[1] === 'watch' ? [...args, '--for', '8'] : args, { home });
       expect(run.code, `${example}\n${run.stderr}`).toBe(0);
       const documents = args[1] === 'watch' ? run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Json) : [JSON.parse(run.stdout) as Json];
       const results = documents.flatMap((doc) => {

@@ -3,7 +3,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PlanFlags, SessionAnswer, SessionUser } from '@zapdesk/sync';
 import { api, setLogoutHandler } from '../api/client.ts';
-import { clearAllStorage, readStored, readStoredJson } from './storage.ts';
+import { clearAllStorage, readStored, readStoredJson, rememberSignOut } from './storage.ts';
 import { campaignsFlag, clearSessionStorage, storeSession } from './session-storage.ts';
 import type { SessionFlags } from './types.ts';
 
@@ -18,7 +18,8 @@ export type Session = {
   login(email: string, password: string): Promise<SessionAnswer>;
   logout(): Promise<void>;
   /** "Accessed on another computer": wipe local storage and reload after 1 s. */
-  endElsewhere(): void;
+  /** Signs this tab out for `message` (shown now by the caller, and again by the login page after the reload). */
+  endElsewhere(message: string): void;
   updateUser(patch: Partial<SessionUser>): void;
 };
 
@@ -112,8 +113,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     drop();
   }, [drop]);
 
-  const endElsewhere = useCallback(() => {
+  const endElsewhere = useCallback((message: string) => {
     clearAllStorage();
+    rememberSignOut(message);
     setTimeout(() => location.reload(), 1000);
   }, []);
 

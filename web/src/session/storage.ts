@@ -62,3 +62,33 @@ export function clearAllStorage(): void {
     clearSessionStorage();
   }
 }
+
+// Why the app signed this tab out on its own ("accessed on another computer"), kept for the login
+// page across the reload that follows (in the tab's session storage, which that clearing spares):
+// the toast shown before the reload may never be seen, on a busy machine not even painted.
+const SIGNED_OUT_KEY = 'signedOutBecause';
+
+export function rememberSignOut(message: string): void {
+  try {
+    sessionStorage.setItem(SIGNED_OUT_KEY, message);
+  } catch {
+    // Storage disabled: the toast alone tells.
+  }
+}
+
+/** The message of the last forced sign-out of this tab, if the login page has not shown it yet. */
+export function signOutMessage(): string | null {
+  try {
+    return sessionStorage.getItem(SIGNED_OUT_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function forgetSignOut(): void {
+  try {
+    sessionStorage.removeItem(SIGNED_OUT_KEY);
+  } catch {
+    // Nothing was kept.
+  }
+}

@@ -1,7 +1,8 @@
 // The signed-in user's local-first state: one Replicache per user (IndexedDB), pulled on pokes from
 // /sync/ws. Its `auth` event is how "the account was accessed on another computer" arrives
-// (spec/01 §4): toast, clear local storage, reload after 1 s. Every mutation the server refuses,
-// wherever in the app it was fired, is toasted here once in the user's language (mutation-errors.ts).
+// (spec/01 §4): toast, clear local storage, reload after 1 s; the login page says it again. Every
+// mutation the server refuses, wherever in the app it was fired, is toasted here once in the
+// user's language (mutation-errors.ts).
 // Reads that show presence wait for the socket's first try (useSocketSettled).
 import { createContext, use, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { translateError } from '@zapdesk/sync';
@@ -76,8 +77,9 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       onAuth: (reason) => {
         // Only a login elsewhere is "accessed on another computer"; a logout, a new password or a
         // stolen refresh token end the session with a plainer message.
-        toast.warning(i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : 'layout.sessionEnded'));
-        endElsewhere();
+        const message = i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : 'layout.sessionEnded');
+        toast.warning(message);
+        endElsewhere(message);
       },
     });
     const stopErrors = watchMutationErrors(client.rep, (error) => toast.error(translateError(error.code, currentLanguage())));

@@ -1,6 +1,6 @@
 // /login (spec/01 §2, §4): email and password; the expired-subscription refusal shown with its date;
-// the fewer-than-5-days warning after a successful login.
-import { useState, type FormEvent } from 'react';
+// the fewer-than-5-days warning after a successful login; why the app signed this tab out, when it did.
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { loginSchema } from '@zapdesk/sync';
@@ -8,6 +8,7 @@ import { AppError } from '../../api/client.ts';
 import { formatDate } from '../../forms/format.ts';
 import { validate, type FieldErrors } from '../../forms/validate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { forgetSignOut, signOutMessage } from '../../session/storage.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PasswordField, TextField } from '../../ui/Field.tsx';
 import { toast } from '../../ui/toast/store.ts';
@@ -20,7 +21,9 @@ export function Component() {
   const navigate = useNavigate();
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
+  // Signed out on its own (accessed on another computer): said here too, after the reload.
+  const [refusal, setRefusal] = useState<string | null>(signOutMessage);
+  useEffect(forgetSignOut, []);
   const [busy, setBusy] = useState(false);
 
   const onSubmit = async (e: FormEvent) => {
