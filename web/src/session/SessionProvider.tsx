@@ -17,8 +17,10 @@ export type Session = {
   /** Signs in; rejects with the AppError so the page can word it. */
   login(email: string, password: string): Promise<SessionAnswer>;
   logout(): Promise<void>;
-  /** "Accessed on another computer": wipe local storage and reload after 1 s. */
-  /** Signs this tab out for `message` (shown now by the caller, and again by the login page after the reload). */
+  /**
+   * "Accessed on another computer": wipe local storage and reload after 1 s; the login page then
+   * shows `message` (the caller toasts it now) once more.
+   */
   endElsewhere(message: string): void;
   updateUser(patch: Partial<SessionUser>): void;
 };
