@@ -104,10 +104,10 @@ type RouteOptions = { checkpointer?: Checkpointer; released?: () => void; first?
  * Kysely's SQLite driver has one connection behind a mutex: a transaction holds it from begin to
  * commit, across every await in between, so a plain read (a GET, a pull's view) waits for whatever
  * write is under way — with group commit and a campaign's batch, tens of milliseconds. This driver
- * keeps the writer's mutex for transactions and statements that write, and runs a statement that
- * cannot write (SQLite's own `readonly`), outside a transaction, at once: on the writer's connection
- * when nothing holds it, otherwise on the read-only one (readingConnection). In WAL mode that read
- * sees everything committed (a write's promise resolves after its commit), never a write in progress.
+ * keeps the writer's mutex for transactions and statements that write, and sends a statement that
+ * cannot write (SQLite's own `readonly`), outside a transaction, to the read-only connection at
+ * once. In WAL mode that read sees everything committed (a write's promise resolves after its
+ * commit), never a write in progress.
  */
 class RoutedSqliteDialect extends SqliteDialect {
   constructor(
@@ -188,7 +188,7 @@ class RoutedConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.bound) return run<R>(this.writer, query);
     // SQLite itself tells a statement that cannot write (a Kysely select, a raw SELECT over the search index).
-    if (this.reader !== this.writer && this.writer.prepare(query.sql).readonly) return run<R>(readingConnection(this.writer, this.reader, this.mutex), query);
+    if (this.reader !== this.writer && this.writer.prepare(query.sql).readonly) return run<R>(this.reader, query);
     await this.mutex.lock();
     try {
       return run<R>(this.writer, query);
@@ -202,19 +202,6 @@ class RoutedConnection implements DatabaseConnection {
     const sqlite = this.bound ? this.writer : this.reader;
     for (const row of sqlite.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
   }
-}
-
-/**
- * Where a read outside a transaction runs: on the writer's own connection while nothing holds it,
- * on the read-only one only while a write is under way there. Both see the last commit (a read here
- * runs to its end before this thread does anything else), but only the writer's page cache survives
- * the commits: the read-only connection drops its whole cache at its first read after another
- * connection's commit, so under steady writes each of its reads fetched every page it touched from
- * the file again (bench outbox: the ticket list 567 µs there, 357 µs on the writer; a page of
- * contacts 248 µs, 107 µs).
- */
-function readingConnection(writer: SQLite.Database, reader: SQLite.Database, mutex: Mutex): SQLite.Database {
-  return mutex.busy ? reader : writer;
 }
 
 function run<R>(sqlite: SQLite.Database, query: CompiledQuery): QueryResult<R> {
@@ -320,11 +307,6 @@ class Mutex {
     }
   }
 
-  /** A transaction or statement holds the writer's connection (or is handed it next). */
-  get busy(): boolean {
-    return this.held;
-  }
-
   /** A statement asked to go first is waiting: a group of writes ends its transaction early for it. */
   get firstWaiting(): boolean {
     return this.firsts.length > 0;
@@ -382,7 +364,7 @@ export async function selectArrays(db: Database, query: CompiledQuery): Promise<
   const handles = db.isTransaction ? undefined : writers.get(db);
   if (!handles) return (await db.executeQuery<Record<string, unknown>>(query)).rows.map((row) => Object.values(row));
   // The statement is the connection's cached one: back to objects before anyone else runs it.
-  const statement = readingConnection(handles.sqlite, handles.reader, handles.mutex).prepare(query.sql).raw(true);
+  const statement = handles.reader.prepare(query.sql).raw(true);
   try {
     return statement.all(query.parameters) as unknown[][];
   } finally {

@@ -26,9 +26,9 @@ export type OutboxRow = Pick<Selectable<Outbox>, 'id' | 'whatsappId' | 'ticketId
 
 /**
  * The oldest queued rows of a connection, leaving out tickets with a row under way: a lane's
- * read-ahead. The outbox row alone: while a write holds SQLite's writer it runs on the read-only
- * connection, whose page cache starts cold after every commit elsewhere, so it reads as few pages
- * as it can; what each row sends is read with its claim, on the writer (claimRows).
+ * read-ahead. The outbox row alone: it runs on SQLite's read-only connection, whose page cache
+ * starts cold after every commit elsewhere, so it reads as few pages as it can; what each row sends
+ * is read with its claim, on the writer (claimRows).
  */
 export async function readQueue(db: Database, p: { companyId: number; connectionId: number; skipTickets: number[]; limit: number }): Promise<OutboxRow[]> {
   return (await selectQueued(db, p)).rows;
