@@ -155,6 +155,29 @@ describe('web app', () => {
     await second.context.close();
   });
 
+  it('says why on the first request refused after a sign-in elsewhere when the socket did not', async () => {
+    const first = await newPage(e2e);
+    // The socket's auth event never reaches this page: the server's other messages pass, but not
+    // that one, nor the close after it.
+    await first.context.routeWebSocket(/\/sync\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        if (!String(message).includes('"type":"auth"')) ws.send(message);
+      });
+      server.onClose(() => undefined);
+    });
+    await login(first.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
+    const second = await newPage(e2e);
+    await login(second.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
+    // A page that asks the API: its 401 says the session was replaced.
+    await first.page.getByRole('navigation').getByRole('link', { name: 'Help' }).click();
+    await first.page.waitForURL('**/login');
+    await expect.poll(() => first.page.getByRole('alert').textContent()).toBe('Your account was accessed on another computer.');
+    expect(await first.page.evaluate(() => localStorage.length)).toBe(0);
+    await first.context.close();
+    await second.context.close();
+  });
+
   it('toasts a mutation the server refuses outside the tickets page once, and not again after a reload', async () => {
     const { context, page } = await newPage(e2e);
     // Every toast that appears is logged, so one shown twice is seen even after it closed (2 s).

@@ -18,7 +18,9 @@ const findSessionUser = prepare((db, p: { companyId: number; sessionId: string; 
 
 /**
  * Bearer authentication. An expired token is 403 ERR_TOKEN_EXPIRED (the client refreshes once);
- * a bad token, a revoked session or a deleted user is 401 ERR_SESSION_EXPIRED.
+ * a bad token, a revoked session or a deleted user is 401 ERR_SESSION_EXPIRED. A session ended on
+ * purpose says why (`reason`: `replaced` by a login elsewhere, `logout`, `password-reset`…), as the
+ * socket's `auth` event does: whichever reaches the app first, it tells the user the same.
  * Profile and super flag are read from the database, so a change applies at once.
  */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
@@ -30,10 +32,23 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const { sub, cid, sid } = verified.claims;
     if (!Number.isInteger(cid) || cid <= 0) throw new AppError('ERR_SESSION_EXPIRED');
     const [row] = (await findSessionUser(deps.db, { companyId: cid, sessionId: sid, userId: sub })).rows;
-    if (!row || row.companyId !== cid) throw new AppError('ERR_SESSION_EXPIRED');
+    if (!row || row.companyId !== cid) throw await sessionEnded(deps, sid, sub);
     c.set('actor', { userId: sub, companyId: cid, profile: row.profile as Profile, super: row.super === 1, sessionId: sid });
     await next();
   };
+}
+
+/** ERR_SESSION_EXPIRED, with the reason its session was revoked when it was (a signed token names a session of its own user). */
+export async function sessionEnded(deps: Pick<AppDeps, 'db'>, sessionId: string, userId: number): Promise<AppError> {
+  // Only on a refusal, so not a prepared statement.
+  const revoked = await deps.db
+    .selectFrom('userSessions')
+    .select('userSessions.revokedReason')
+    .where('userSessions.id', '=', sessionId)
+    .where('userSessions.userId', '=', userId)
+    .where('userSessions.revokedAt', 'is not', null)
+    .executeTakeFirst();
+  return new AppError('ERR_SESSION_EXPIRED', undefined, revoked?.revokedReason ? { details: { reason: revoked.revokedReason } } : {});
 }
 
 export function bearerToken(c: Context): string | undefined {

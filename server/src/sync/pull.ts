@@ -2,7 +2,8 @@
 // (https://doc.replicache.dev/strategies/row-version#pull), written as the protocol's steps.
 import type { Cookie, PatchOperation, PullResponseOKV1 } from 'replicache';
 import { z } from 'zod';
-import { AppError, type Profile } from '@zapdesk/sync';
+import type { Profile } from '@zapdesk/sync';
+import { sessionEnded } from '../auth/middleware.ts';
 import type { AppDeps, Actor } from '../context.ts';
 import { tenant } from '../db/tenant.ts';
 import { diffViews, sameClients, sameListing, toListing, toSegmentedListing, type Cvr, type Listing, type ViewDiff } from './cvr.ts';
@@ -72,7 +73,7 @@ async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { act
   const watermark = marks.total;
   let actor: Actor;
   if ('actor' in who) actor = who.actor;
-  else if (!user) throw new AppError('ERR_SESSION_EXPIRED');
+  else if (!user) throw await sessionEnded(deps, who.session.sessionId, who.session.userId);
   else actor = { ...who.session, profile: user.profile as Profile, super: user.super };
 
   // 2. The client group is the actor's (created on first pull); anyone else's is refused.

@@ -1,8 +1,8 @@
 // POST /sync/pull and POST /sync/push, behind the same bearer auth as REST.
-import { AppError, type Profile } from '@zapdesk/sync';
+import type { Profile } from '@zapdesk/sync';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { bearerToken } from '../auth/middleware.ts';
+import { bearerToken, sessionEnded } from '../auth/middleware.ts';
 import type { AppDeps, AppEnv } from '../context.ts';
 import { parseBody, parseWith } from '../http/validate.ts';
 import { push, pushRequestSchema } from './push.ts';
@@ -27,7 +27,7 @@ function syncAuth(deps: AppDeps, sync: SyncService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { sub, cid, sid } = await sync.verifyToken(bearerToken(c));
     const row = (await findSession(deps.db, sid, sub))[0];
-    if (!row || Number(row.companyId) !== cid) throw new AppError('ERR_SESSION_EXPIRED');
+    if (!row || Number(row.companyId) !== cid) throw await sessionEnded(deps, sid, sub);
     c.set('actor', { userId: sub, companyId: cid, profile: row.profile as Profile, super: Number(row.super) === 1, sessionId: sid });
     await next();
   };

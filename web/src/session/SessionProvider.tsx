@@ -1,8 +1,10 @@
 // The signed-in state of the app (spec/01 §4): boot from the stored token through one refresh, login,
 // logout, forced logout on 401 or a failed refresh, and the company's plan flags for gating.
-import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { PlanFlags, SessionAnswer, SessionUser } from '@zapdesk/sync';
 import { api, setLogoutHandler } from '../api/client.ts';
+import { i18next } from '../i18n/index.ts';
+import { toast } from '../ui/toast/store.ts';
 import { clearAllStorage, readStored, readStoredJson, rememberSignOut } from './storage.ts';
 import { campaignsFlag, clearSessionStorage, storeSession } from './session-storage.ts';
 import type { SessionFlags } from './types.ts';
@@ -18,16 +20,22 @@ export type Session = {
   login(email: string, password: string): Promise<SessionAnswer>;
   logout(): Promise<void>;
   /**
-   * "Accessed on another computer": wipe local storage and reload after 1 s; the login page then
-   * shows `message` (the caller toasts it now) once more.
+   * The server ended the session on purpose (`reason`: `replaced` by a login elsewhere, a logout,
+   * a new password…), as the socket's `auth` event or a refused request says: toast why, wipe
+   * local storage and reload after 1 s; the login page then says it once more. Once per page.
    */
-  endElsewhere(message: string): void;
+  endSession(reason: string): void;
   updateUser(patch: Partial<SessionUser>): void;
 };
 
 const SessionContext = createContext<Session | null>(null);
 
 let booting: Promise<SessionAnswer> | null = null;
+
+/** What the user reads when the server ended their session: only a login elsewhere is "accessed on another computer". */
+function sessionEndedMessage(reason: string): string {
+  return i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : 'layout.sessionEnded');
+}
 
 /**
  * One refresh per page load, however often the effect runs (StrictMode runs it twice): refresh
@@ -76,7 +84,32 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setStatus('anonymous');
   }, []);
 
-  useEffect(() => setLogoutHandler(drop), [drop]);
+  // The socket's event and a refused request may both say it: the first one is told, once.
+  const ended = useRef(false);
+  const endSession = useCallback((reason: string) => {
+    if (ended.current) return;
+    ended.current = true;
+    const message = sessionEndedMessage(reason);
+    toast.warning(message);
+    clearAllStorage();
+    rememberSignOut(message);
+    setTimeout(() => location.reload(), 1000);
+  }, []);
+
+  // A request refused because the session ended: signed in, as the socket's event would; at boot
+  // (the stored session had ended meanwhile) the login page says why, without the reload.
+  const statusRef = useRef(status);
+  statusRef.current = status;
+  useEffect(
+    () =>
+      setLogoutHandler((err) => {
+        const reason = typeof err.details?.reason === 'string' ? err.details.reason : undefined;
+        if (reason && statusRef.current === 'authenticated') return endSession(reason);
+        if (reason) rememberSignOut(sessionEndedMessage(reason));
+        drop();
+      }),
+    [drop, endSession],
+  );
 
   // Boot: the access token may be stale, and the user object is not stored, so refresh once.
   useEffect(() => {
@@ -115,17 +148,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     drop();
   }, [drop]);
 
-  const endElsewhere = useCallback((message: string) => {
-    clearAllStorage();
-    rememberSignOut(message);
-    setTimeout(() => location.reload(), 1000);
-  }, []);
-
   const updateUser = useCallback((patch: Partial<SessionUser>) => setUser((u) => (u ? { ...u, ...patch } : u)), []);
 
   const value = useMemo<Session>(
-    () => ({ status, user, flags, cshow, login, logout, endElsewhere, updateUser }),
-    [status, user, flags, cshow, login, logout, endElsewhere, updateUser],
+    () => ({ status, user, flags, cshow, login, logout, endSession, updateUser }),
+    [status, user, flags, cshow, login, logout, endSession, updateUser],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }

@@ -1,6 +1,7 @@
 // The signed-in user's local-first state: one Replicache per user (IndexedDB), pulled on pokes from
 // /sync/ws. Its `auth` event is how "the account was accessed on another computer" arrives
-// (spec/01 §4): toast, clear local storage, reload after 1 s; the login page says it again. Every
+// (spec/01 §4), unless a refused request says it first: endSession toasts it, clears local storage
+// and reloads after 1 s; the login page says it again. Every
 // mutation the server refuses, wherever in the app it was fired, is toasted here once in the
 // user's language (mutation-errors.ts).
 // Reads that show presence wait for the socket's first try (useSocketSettled).
@@ -8,7 +9,7 @@ import { createContext, use, useEffect, useMemo, useState, type ReactNode } from
 import { translateError } from '@zapdesk/sync';
 import { createReplicache, type ZapReplicache } from '@zapdesk/sync/replicache';
 import { api } from '../api/client.ts';
-import { currentLanguage, i18next } from '../i18n/index.ts';
+import { currentLanguage } from '../i18n/index.ts';
 import { useSession, useUser } from '../session/SessionProvider.tsx';
 import { toast } from '../ui/toast/store.ts';
 import { watchMutationErrors } from './mutation-errors.ts';
@@ -59,7 +60,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 export function SyncProvider({ children }: { children: ReactNode }) {
   const user = useUser();
-  const { endElsewhere } = useSession();
+  const { endSession } = useSession();
   const [rep, setRep] = useState<ZapReplicache | null>(null);
   const [subscribePokes, setSubscribePokes] = useState<PokeSubscribe | null>(null);
   const [subscribeEvents, setSubscribeEvents] = useState<EventSubscribe | null>(null);
@@ -74,13 +75,9 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       api,
       userId: user.id,
       companyId: user.companyId,
-      onAuth: (reason) => {
-        // Only a login elsewhere is "accessed on another computer"; a logout, a new password or a
-        // stolen refresh token end the session with a plainer message.
-        const message = i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : 'layout.sessionEnded');
-        toast.warning(message);
-        endElsewhere(message);
-      },
+      // Only a login elsewhere is "accessed on another computer"; a logout, a new password or a
+      // stolen refresh token end the session with a plainer message.
+      onAuth: endSession,
     });
     const stopErrors = watchMutationErrors(client.rep, (error) => toast.error(translateError(error.code, currentLanguage())));
     setRep(client.rep);
@@ -99,7 +96,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       setSubscribeEvents(null);
       void client.close();
     };
-  }, [user.id, user.companyId, endElsewhere, settled]);
+  }, [user.id, user.companyId, endSession, settled]);
 
   return (
     <SyncContext value={rep}>

@@ -45,6 +45,10 @@ const ERROR_BODY: Json = {
     error: { type: 'string', description: 'The catalogue code (sync/src/errors.ts)' },
     message: { type: 'string', description: "A readable message in English (clients word the code in the user's language)" },
     issues: { type: 'array', description: 'The fields a validation error found wrong', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    reason: {
+      type: 'string',
+      description: 'ERR_SESSION_EXPIRED of a session ended on purpose: why: `replaced` by a login of the same account elsewhere, otherwise `logout`, `password-changed`, `password-reset`, `user-deleted`, `company-deleted` or `refresh-reuse`',
+    },
   },
   description: 'Every failure: a catalogue code, a readable message, the field issues of a validation error and, for some codes, details such as retryAfter or feature.',
 };

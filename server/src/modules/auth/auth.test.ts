@@ -105,11 +105,20 @@ describe.each(DIALECTS)('auth on %s', (dialect) => {
       expect(rows.some((r) => r.tokenHash === raw)).toBe(false);
     });
 
-    it('a new login of the same account revokes the other sessions', async () => {
+    it('a new login of the same account revokes the other sessions, whose requests are told why', async () => {
       const { user, userSession } = await seedTenant(t);
       const second = await loginAs(t, user);
-      expect((await t.request('GET', '/auth/me', { token: userSession.token })).status).toBe(401);
-      expect((await t.request('POST', '/auth/refresh_token', { cookie: userSession.cookie })).status).toBe(401);
+      // REST, a refresh, a push and a pull of the old session all say it was replaced (the web then
+      // says "accessed on another computer", as the socket's auth event makes it say).
+      const replaced = { error: 'ERR_SESSION_EXPIRED', reason: 'replaced' };
+      const me = await t.request('GET', '/auth/me', { token: userSession.token });
+      expect([me.status, me.body]).toEqual([401, expect.objectContaining(replaced)]);
+      const refreshed = await t.request('POST', '/auth/refresh_token', { cookie: userSession.cookie });
+      expect([refreshed.status, refreshed.body]).toEqual([401, expect.objectContaining(replaced)]);
+      const pushed = await t.request('POST', '/sync/push', { token: userSession.token, body: { pushVersion: 1, clientGroupID: 'g', mutations: [] } });
+      expect([pushed.status, pushed.body]).toEqual([401, expect.objectContaining(replaced)]);
+      const pulled = await t.request('POST', '/sync/pull', { token: userSession.token, body: { pullVersion: 1, clientGroupID: 'g', cookie: null } });
+      expect([pulled.status, pulled.body]).toEqual([401, expect.objectContaining(replaced)]);
       expect((await t.request('GET', '/auth/me', { token: second.token })).status).toBe(200);
       const revoked = await t.db.selectFrom('userSessions').select('revokedReason').where('userId', '=', user.id).where('revokedAt', 'is not', null).execute();
       expect(revoked.map((r) => r.revokedReason)).toEqual(['replaced']);

@@ -95,10 +95,12 @@ export async function rotateRefreshToken(tx: Tx, presented: string): Promise<Ses
   const row = await tx.db
     .selectFrom('refreshTokens')
     .innerJoin('userSessions', 'userSessions.id', 'refreshTokens.sessionId')
-    .select(['refreshTokens.id', 'refreshTokens.companyId', 'refreshTokens.userId', 'refreshTokens.sessionId', 'refreshTokens.usedAt', 'refreshTokens.expiresAt', 'userSessions.revokedAt'])
+    .select(['refreshTokens.id', 'refreshTokens.companyId', 'refreshTokens.userId', 'refreshTokens.sessionId', 'refreshTokens.usedAt', 'refreshTokens.expiresAt', 'userSessions.revokedAt', 'userSessions.revokedReason'])
     .where('refreshTokens.tokenHash', '=', hashToken(presented))
     .executeTakeFirst();
-  if (!row || row.revokedAt) throw new AppError('ERR_SESSION_EXPIRED');
+  if (!row) throw new AppError('ERR_SESSION_EXPIRED');
+  // An ended session says why, as a request with its access token does (auth/middleware.ts sessionEnded).
+  if (row.revokedAt) throw new AppError('ERR_SESSION_EXPIRED', undefined, row.revokedReason ? { details: { reason: row.revokedReason } } : {});
   const t = nowIso();
   const db = tenant(tx.db, row.companyId);
   if (row.usedAt) {
