@@ -178,6 +178,21 @@ describe('web app', () => {
     await second.context.close();
   });
 
+  it('says why on the login page when a tab opens on a session replaced meanwhile', async () => {
+    const first = await newPage(e2e);
+    await login(first.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
+    await first.page.close();
+    const second = await newPage(e2e);
+    await login(second.page, 'carla@demo.zapdesk.local', e2e.demoPassword);
+    // The stored session's refresh, at boot, is refused as replaced.
+    const again = await first.context.newPage();
+    await again.goto('/');
+    await again.waitForURL('**/login');
+    await expect.poll(() => again.getByRole('alert').textContent()).toBe('Your account was accessed on another computer.');
+    await first.context.close();
+    await second.context.close();
+  });
+
   it('toasts a mutation the server refuses outside the tickets page once, and not again after a reload', async () => {
     const { context, page } = await newPage(e2e);
     // Every toast that appears is logged, so one shown twice is seen even after it closed (2 s).
