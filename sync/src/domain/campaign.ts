@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, timestampSchema } from './common.ts';
+import { isTimeZone } from './template.ts';
 
 // Campaigns and campaign settings (spec/03 §3-§5, §7, §9; DESIGN §13). `campaignSchema` is the one
 // wire shape of a campaign (REST answers; campaigns stay on paginated REST, DESIGN §4, so there is
@@ -187,7 +188,8 @@ export const campaignSettingsSchema = z.object({
   dailyLimit: z.coerce.number().int().min(0).max(1_000_000).describe('Sends per connection per day (0: no cap)'),
   sendWindowStart: hhmm.nullable().describe('Sending window start, HH:MM in timeZone (null: any hour)'),
   sendWindowEnd: hhmm.nullable().describe('Sending window end, HH:MM in timeZone'),
-  timeZone: z.string().max(64).nullable().describe('Zone of the window and of {saudacao} (null: the server zone)'),
+  // A zone the runtime does not know would stop every pass of the company's campaigns (pacing.ts).
+  timeZone: z.string().max(64).refine(isTimeZone, 'Not a known time zone: use an IANA name such as America/Sao_Paulo').nullable().describe('Zone of the window and of {saudacao} (null: the server zone)'),
   doNotContactTagId: idSchema.nullable().describe('Contacts whose tickets carry this tag are skipped'),
   ticketOnReplyOnly: z.boolean().describe('On (default): a campaign message goes in a closed ticket, and the contact\'s reply opens a pending one; off: it opens a pending ticket for the agents at once'),
   variables: z.array(campaignVariableSchema).max(100),

@@ -9,6 +9,8 @@ import { createTestApp, DIALECTS, type TestApp } from '../../../test/harness.ts'
 import { seedConnection, seedTenant } from '../../../test/seed.ts';
 import { sliceBesideAnotherWrite } from '../../../test/slices.ts';
 import { beginCampaignDelete, emptyCampaignSlice } from './service.ts';
+import { readCampaignSettings } from './settings.ts';
+import { bumpVersion } from '../../sync/version.ts';
 
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5f1d40000000049454e44ae426082', 'hex');
@@ -177,7 +179,7 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
   });
 
   it('saves campaign settings with custom variables, deduplicated by key', async () => {
-    const { token } = await setup();
+    const { token, db, company } = await setup();
     expect((await t.request('GET', '/campaign-settings', { token })).body).toEqual([]);
     const saved = await t.request('POST', '/campaign-settings', {
       token,
@@ -192,6 +194,14 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect(again.body).toHaveLength(4);
     expect((await t.request('POST', '/campaign-settings', { token, body: { settings: { messageInterval: -1 } } })).status).toBe(400);
     expect((await t.request('POST', '/campaign-settings', { token, body: { settings: { sendWindowStart: '25:00' } } })).status).toBe(400);
+    // A zone the runtime does not know is refused (it stopped every pass of the company's campaigns);
+    // one stored before that rule is ignored: the window and {saudacao} use the server's zone.
+    const mars = await t.request('POST', '/campaign-settings', { token, body: { settings: { timeZone: 'Mars/Olympus' } } });
+    expect(mars.status).toBe(400);
+    expect(mars.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'settings.timeZone', message: expect.stringContaining('time zone') }] });
+    expect((await t.request('POST', '/campaign-settings', { token, body: { settings: { timeZone: 'America/Sao_Paulo' } } })).status).toBe(200);
+    await db.updateTable('campaignSettings').set({ value: JSON.stringify('Mars/Olympus'), ...bumpVersion() }).where('campaignSettings.key', '=', 'timeZone').execute();
+    expect((await readCampaignSettings(t.db, company.id)).timeZone).toBeNull();
     // The do-not-contact tag: one of the company's own; another company's is not found, and a
     // deleted tag leaves the setting at none.
     const other = await seedTenant(t);
