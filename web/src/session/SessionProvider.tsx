@@ -32,9 +32,12 @@ const SessionContext = createContext<Session | null>(null);
 
 let booting: Promise<SessionAnswer> | null = null;
 
-/** What the user reads when the server ended their session: only a login elsewhere is "accessed on another computer". */
+/**
+ * What the user reads when the server ended their session: a login elsewhere is "accessed on another
+ * computer", a company the super-admin deactivated says so; any other reason, that the session ended.
+ */
 function sessionEndedMessage(reason: string): string {
-  return i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : 'layout.sessionEnded');
+  return i18next.t(reason === 'replaced' ? 'layout.accessedElsewhere' : reason === 'company-inactive' ? 'layout.companyInactive' : 'layout.sessionEnded');
 }
 
 /**

@@ -182,6 +182,38 @@ describe.each(DIALECTS)('campaign dispatch on %s', (dialect) => {
     expect(new Set(all.map((m) => m.body)).size).toBe(20);
   });
 
+  it('a deactivated company starts and sends nothing; active again, its campaign goes on where it was', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const p = String(60 + ++seq);
+    await saveSettings(token, { messageInterval: 0, messageJitter: 0, longerIntervalAfter: 0, hourlyLimit: 0, dailyLimit: 0 });
+    const list = await db.insertInto('contactLists', { name: 'Suspensa' }).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('contactListItems', Array.from({ length: 6 }, (_, i) => ({ contactListId: list.id, name: `S${i}`, number: numberOf(p, i) }))).execute();
+    const { id } = (await t.request('POST', '/campaigns', { token, body: { name: 'Suspensa', message1: 'Oi {nome}', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: new Date().toISOString() } })).body;
+    const setActive = (active: boolean) => t.db.updateTable('companies').set({ status: active ? 1 : 0, ...bumpVersion() }).where('companies.id', '=', desk.companyId).execute();
+    const statusOf = async () => (await db.selectFrom('campaigns').select('campaigns.status').where('campaigns.id', '=', id).executeTakeFirstOrThrow()).status;
+
+    await setActive(false);
+    expect(await runCampaignPass(t.deps)).toMatchObject({ started: 0, sent: 0 });
+    expect(await statusOf()).toBe('PROGRAMADA');
+    await setActive(true);
+    await runCampaignPass(t.deps, { maxPerConnection: 2 });
+    await t.deps.outbox.idle();
+    expect(await statusOf()).toBe('EM_ANDAMENTO');
+    expect(await desk.outbox()).toHaveLength(2);
+    await setActive(false);
+    expect(await runCampaignPass(t.deps)).toMatchObject({ sent: 0, finished: 0 });
+    await t.deps.outbox.idle();
+    expect(await desk.outbox()).toHaveLength(2);
+    expect(await statusOf()).toBe('EM_ANDAMENTO');
+    await setActive(true);
+    await runToEnd(id, desk.companyId);
+    const all = await desk.outbox();
+    expect(all).toHaveLength(6);
+    expect(new Set(all.map((m) => m.body)).size).toBe(6);
+  });
+
   it("writes a due campaign's recipients a slice per write before its start; one cancelled meanwhile stays cancelled, and its restart writes each recipient once", async () => {
     const desk = await setupDesk(t);
     const token = desk.adminSession.token;

@@ -133,6 +133,27 @@ describe.each(DIALECTS)('companies on %s', (dialect) => {
       expect(login.body.error).toBe('ERR_COMPANY_INACTIVE');
     });
 
+    it('deactivating a company ends its users\' sessions, saying why; a super-admin of it stays signed in', async () => {
+      const { company, admin, adminSession, userSession } = await seedTenant(t);
+      const superUser = await seedUser(t, company.id, { profile: 'admin', super: 1 });
+      const superSession = await loginAs(t, superUser);
+      expect((await t.request('PUT', `/companies/${company.id}`, { token: superToken, body: { status: false } })).status).toBe(200);
+      const ended = { error: 'ERR_SESSION_EXPIRED', reason: 'company-inactive' };
+      for (const session of [adminSession, userSession]) {
+        const me = await t.request('GET', '/auth/me', { token: session.token });
+        expect([me.status, me.body]).toEqual([401, expect.objectContaining(ended)]);
+        const refreshed = await t.request('POST', '/auth/refresh_token', { cookie: session.cookie });
+        expect([refreshed.status, refreshed.body]).toEqual([401, expect.objectContaining(ended)]);
+      }
+      expect((await t.request('GET', '/auth/me', { token: superSession.token })).status).toBe(200);
+      // Saving it inactive again ends nothing more; active again, its users sign in anew.
+      expect((await t.request('PUT', `/companies/${company.id}`, { token: superToken, body: { status: false, name: 'Renamed' } })).status).toBe(200);
+      expect((await t.request('GET', '/auth/me', { token: superSession.token })).status).toBe(200);
+      expect((await t.request('PUT', `/companies/${company.id}`, { token: superToken, body: { status: true } })).status).toBe(200);
+      expect((await t.request('GET', '/auth/me', { token: adminSession.token })).status).toBe(401);
+      expect((await t.request('GET', '/auth/me', { token: (await loginAs(t, admin)).token })).status).toBe(200);
+    });
+
     it('refuses an unknown plan, an unknown company and anyone but the super-admin', async () => {
       const { company, adminSession } = await seedTenant(t);
       expect((await t.request('PUT', `/companies/${company.id}`, { token: superToken, body: { planId: 999999 } })).body.error).toBe('ERR_NO_PLAN_FOUND');

@@ -6,6 +6,7 @@ import { nowIso, type Database } from '../../db/database.ts';
 import { likeFolded } from '../../db/like.ts';
 import type { Companies, DB } from '../../db/schema.ts';
 import { tenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/write.ts';
 import type { CompanyRow } from './dto.ts';
 
 /** Companies with their campaignsEnabled setting, one row each (their plans are read apart: few, shared). */
@@ -90,6 +91,21 @@ export async function setCampaignsEnabled(db: Database, companyId: number, enabl
     .where('key', '=', 'campaignsEnabled')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await t.insertInto('settings', { key: 'campaignsEnabled', value }).execute();
+}
+
+/**
+ * Ends the company's open sessions (a super-admin's too unless `keepSuper`) with `reason`, told to
+ * their devices once the write commits; the next request of each is refused saying why.
+ */
+export async function endCompanySessions(tx: Tx, companyId: number, reason: string, opts: { keepSuper?: boolean } = {}): Promise<void> {
+  const now = nowIso();
+  let query = tenant(tx.db, companyId)
+    .updateTable('userSessions')
+    .set({ revokedAt: now, revokedReason: reason, updatedAt: now })
+    .where('userSessions.revokedAt', 'is', null);
+  if (opts.keepSuper) query = query.where((eb) => eb('userSessions.userId', 'not in', eb.selectFrom('users').select('users.id').where('users.companyId', '=', companyId).where('users.super', '=', 1)));
+  const ended = (await query.returning('userSessions.id').execute()).map((s) => s.id);
+  if (ended.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(ended, reason));
 }
 
 export async function countSuperUsers(db: Database, companyId: number): Promise<number> {

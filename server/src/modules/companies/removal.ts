@@ -14,11 +14,10 @@
 import { AppError } from '@zapdesk/sync';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { nowIso } from '../../db/database.ts';
 import { tenant, type TenantTable } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
-import { countSuperUsers, findCompanyRow } from './queries.ts';
+import { countSuperUsers, endCompanySessions, findCompanyRow } from './queries.ts';
 
 /** The tables a company fills with its traffic, each before the tables it references. */
 export const SLICED_TABLES = [
@@ -47,17 +46,9 @@ export const SLICED_TABLES = [
 export async function closeCompany(tx: Tx, id: number): Promise<void> {
   if (!(await findCompanyRow(tx.db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
   if ((await countSuperUsers(tx.db, id)) > 0) throw new AppError('ERR_NO_PERMISSION', 'The company of a super-admin cannot be deleted.');
-  const t = tenant(tx.db, id);
-  const now = nowIso();
   await tx.db.updateTable('companies').set({ status: 0, ...bumpVersion() }).where('companies.id', '=', id).execute();
-  const sessions = await t
-    .updateTable('userSessions')
-    .set({ revokedAt: now, revokedReason: 'company-deleted', updatedAt: now })
-    .where('userSessions.revokedAt', 'is', null)
-    .returning('userSessions.id')
-    .execute();
-  const connections = await t.selectFrom('whatsapps').select('whatsapps.id').execute();
-  if (sessions.length) tx.effects.afterCommit(({ realtime }) => realtime.sessionRevoked(sessions.map((s) => s.id), 'company-deleted'));
+  await endCompanySessions(tx, id, 'company-deleted');
+  const connections = await tenant(tx.db, id).selectFrom('whatsapps').select('whatsapps.id').execute();
   tx.effects.afterCommit(({ sessions }) => Promise.all(connections.map((c) => sessions.forget(c.id))));
 }
 

@@ -13,6 +13,7 @@ import { findPlanRow, findPlanRowsByIds } from '../plans/queries.ts';
 import { findSettings } from '../settings/service.ts';
 import { toCompanyDto, type CompanyRow } from './dto.ts';
 import {
+  endCompanySessions,
   findAllCompanyRows,
   findCompanyRow,
   findCompanyRowsPage,
@@ -104,9 +105,13 @@ export async function addFirstAdmin(db: Database, companyId: number, admin: Firs
 
 export async function updateCompany(tx: Tx, id: number, input: CompanyUpdateInput): Promise<Company> {
   const { db } = tx;
-  if (!(await findCompanyRow(db, id))) throw new AppError('ERR_NO_COMPANY_FOUND');
+  const row = await findCompanyRow(db, id);
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
   if (input.planId !== undefined && !(await findPlanRow(db, input.planId))) throw new AppError('ERR_NO_PLAN_FOUND');
   await updateCompanyRow(db, id, toCompanyColumns(input));
+  // Deactivated: its users are signed out (a login is refused ERR_COMPANY_INACTIVE from now on) and
+  // its campaigns wait (campaigns/dispatch/job.ts). A super-admin of the company stays signed in.
+  if (input.status === false && row.status === 1) await endCompanySessions(tx, id, 'company-inactive', { keepSuper: true });
   if (input.campaignsEnabled !== undefined) await setCampaignsEnabled(db, id, input.campaignsEnabled);
   tx.effects.poke(id);
   return readCompany(db, id);

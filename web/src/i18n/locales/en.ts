@@ -161,6 +161,7 @@ export const en = {
     logout: 'Log out',
     accessedElsewhere: 'Your account was accessed on another computer.',
     sessionEnded: 'Your session has ended. Please sign in again.',
+    companyInactive: 'Your company\'s access has been suspended. Please contact support.',
   },
   settings: {
     title: 'Settings',

@@ -163,6 +163,7 @@ export const es: Messages = {
     logout: 'Cerrar sesión',
     accessedElsewhere: 'Tu cuenta fue accedida desde otra computadora.',
     sessionEnded: 'Tu sesión terminó. Inicia sesión de nuevo.',
+    companyInactive: 'El acceso de tu empresa fue suspendido. Ponte en contacto con soporte.',
   },
   settings: {
     title: 'Configuración',

@@ -163,6 +163,7 @@ export const pt: Messages = {
     logout: 'Sair',
     accessedElsewhere: 'Sua conta foi acessada em outro computador.',
     sessionEnded: 'Sua sessão foi encerrada. Entre novamente.',
+    companyInactive: 'O acesso da sua empresa foi suspenso. Entre em contato com o suporte.',
   },
   settings: {
     title: 'Configurações',

@@ -4,7 +4,9 @@
 // connection's lease has it), claim sends while the connection's pacing allows (claim.ts), then
 // finish the campaigns with nothing left. It sleeps until the earliest moment a connection may send
 // again, at most `tickMs`. A connection that is down claims nothing, so its budget is not spent on
-// messages that would only pile up and leave in a burst when it comes back.
+// messages that would only pile up and leave in a burst when it comes back. A company the
+// super-admin deactivated starts and sends nothing: its campaigns wait, as they stand, until it is
+// active again.
 //
 // The start and the finish cross companies on purpose (one loop serves every tenant); each row is
 // then handled through tenant(db, row.companyId).
@@ -44,8 +46,10 @@ export type CampaignPassResult = { started: number; sent: number; skipped: numbe
 export async function startDueCampaigns(deps: AppDeps, now: Date): Promise<number> {
   const due = await deps.db
     .selectFrom('campaigns')
+    .innerJoin('companies', 'companies.id', 'campaigns.companyId')
     .select(['campaigns.id', 'campaigns.companyId'])
     .where('campaigns.status', '=', 'PROGRAMADA')
+    .where('companies.status', '=', 1)
     .where('campaigns.scheduledAt', '<=', now.toISOString())
     .where('campaigns.deletingSince', 'is', null)
     .orderBy('campaigns.scheduledAt')
@@ -81,9 +85,11 @@ export async function runCampaignPass(deps: AppDeps, opts: CampaignPassOptions =
   const wakeAt = (ms: number) => void (result.wakeInMs = result.wakeInMs === null ? ms : Math.min(result.wakeInMs, ms));
   const connections = await deps.db
     .selectFrom('campaigns')
+    .innerJoin('companies', 'companies.id', 'campaigns.companyId')
     .select(['campaigns.whatsappId', 'campaigns.companyId'])
     .distinct()
     .where('campaigns.status', '=', 'EM_ANDAMENTO')
+    .where('companies.status', '=', 1)
     .where('campaigns.whatsappId', 'is not', null)
     .execute();
   const max = opts.maxPerConnection ?? 1_000;
