@@ -50,9 +50,12 @@ describe('visibleMenu', () => {
     expect(shown).toContain('/settings');
   });
 
-  it('shows the campaign and flow groups from the local cshow flag alone', () => {
+  it('shows the campaign and flow groups from the plan, or from the local cshow flag only what the server serves without it', () => {
+    expect(paths(visibleMenu(admin, ALL_ON, false, EVERYTHING))).toEqual(expect.arrayContaining(['/campaigns', '/contact-lists', '/campaigns-config', '/phrase-lists', '/flowbuilders']));
+    // The flag is the company admin's own setting: it cannot open what the plan lacks (the server refuses those calls).
     const shown = paths(visibleMenu(admin, ALL_OFF, true, EVERYTHING));
-    expect(shown).toEqual(expect.arrayContaining(['/campaigns', '/contact-lists', '/campaigns-config', '/phrase-lists', '/flowbuilders']));
+    expect(shown).toContain('/contact-lists');
+    for (const p of ['/campaigns', '/campaigns-config', '/phrase-lists', '/flowbuilders']) expect(shown).not.toContain(p);
   });
 
   it('drops a group whose items are all hidden', () => {
@@ -97,7 +100,9 @@ describe('routeAccess', () => {
     expect(routeAccess('/kanban', attendant, ALL_OFF, false)).toBe('forbidden-plan');
     expect(routeAccess('/messages-api', admin, ALL_OFF, false)).toBe('forbidden-plan');
     expect(routeAccess('/campaign/3/report', admin, ALL_OFF, false)).toBe('forbidden-plan');
-    expect(routeAccess('/campaign/3/report', admin, ALL_OFF, true)).toBe('allowed');
+    expect(routeAccess('/campaign/3/report', admin, ALL_OFF, true)).toBe('forbidden-plan');
+    expect(routeAccess('/campaign/3/report', admin, ALL_ON, false)).toBe('allowed');
+    expect(routeAccess('/contact-lists/3/contacts', admin, ALL_OFF, true)).toBe('allowed');
     expect(routeAccess('/flowbuilder/9', admin, ALL_OFF, false)).toBe('forbidden-plan');
   });
 

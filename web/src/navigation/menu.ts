@@ -25,13 +25,13 @@ const GATES: Record<string, Gate> = {
   '/kanban': { feature: 'kanban' },
   '/schedules': { feature: 'schedules' },
   '/chats': { feature: 'internalChat' },
-  '/campaigns': { admin: true, campaigns: true },
+  '/campaigns': { admin: true, campaigns: true, feature: 'campaigns' },
   '/contact-lists': { admin: true, campaigns: true },
-  '/campaigns-config': { admin: true, campaigns: true },
-  '/campaign': { admin: true, campaigns: true },
-  '/phrase-lists': { admin: true, campaigns: true },
-  '/flowbuilders': { admin: true, campaigns: true },
-  '/flowbuilder': { admin: true, campaigns: true },
+  '/campaigns-config': { admin: true, campaigns: true, feature: 'campaigns' },
+  '/campaign': { admin: true, campaigns: true, feature: 'campaigns' },
+  '/phrase-lists': { admin: true, campaigns: true, feature: 'campaigns' },
+  '/flowbuilders': { admin: true, campaigns: true, feature: 'campaigns' },
+  '/flowbuilder': { admin: true, campaigns: true, feature: 'campaigns' },
   '/announcements': { admin: true, super: true },
   '/prompts': { admin: true, feature: 'openAi' },
   '/queue-integration': { admin: true, feature: 'integrations' },
@@ -61,8 +61,11 @@ export function gateOf(path: string): Gate {
 }
 
 /**
- * Campaign routes follow the browser's cshow flag (spec/01 §2); the plan's campaigns feature also
- * shows them in the menu (campaignsVisible), so either opens them.
+ * Campaign routes follow the browser's cshow flag (spec/01 §2) or the plan's campaigns feature
+ * (campaignsVisible). The flag is a company setting its admin may turn on, so it cannot grant what
+ * the plan lacks: the pages whose every call the server refuses without the plan (campaigns, their
+ * settings and reports, flows and phrase campaigns: server/src/auth/plan-gate.ts) also need the
+ * plan; contact lists, which the server serves on any plan, open with the flag alone.
  */
 export function routeAccess(path: string, user: MenuUser | null, flags: Flags, cshow: boolean): Access {
   if (!user) return 'login';
