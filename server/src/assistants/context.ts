@@ -34,7 +34,7 @@ export function mediaSignature(dataKey: string, relPath: string, exp: number): s
   return createHmac('sha256', `media-link:${dataKey}`).update(`${relPath}\n${exp}`).digest('base64url');
 }
 
-export type LoadedTurn = { ticket: TicketRow; ctx: Omit<TurnContext, 'signal'> };
+export type LoadedTurn = { ticket: TicketRow; ctx: Omit<TurnContext, 'signal' | 'targets'> };
 
 /** A prompt's turn reads its message with the history (turn.ts): the one read is skipped here. */
 export async function loadTurn(deps: AppDeps, turn: TurnRow): Promise<LoadedTurn | undefined> {

@@ -9,6 +9,7 @@ import { classifyUpload, mediaTypeOfKind, saveTicketMedia, type StoredMedia } fr
 import type { TicketRow } from '../modules/tickets/dto.ts';
 import { synthesizeSpeech, type SpeechSettings } from './adapters/speech.ts';
 import type { Reply } from './adapters/types.ts';
+import { fetchTarget } from './adapters/http.ts';
 
 /** A stored file of a reply; `spoken` is the text a voice note says (the reply's text, sent as audio). */
 export type ReplyFile = StoredMedia & { spoken?: string };
@@ -31,7 +32,8 @@ export async function downloadReplyMedia(deps: AppDeps, ticket: TicketRow, repli
 }
 
 async function fetchOne(deps: AppDeps, ticket: TicketRow, url: string, signal: AbortSignal): Promise<StoredMedia | undefined> {
-  const res = await fetch(url, { signal });
+  // The integration's answer named it: a loopback, private or metadata address is refused.
+  const res = await fetchTarget(url, { signal }, { allowPrivate: deps.config.webhooks.allowPrivate });
   if (!res.ok) throw new Error(`answered ${res.status}`);
   const declared = Number(res.headers.get('content-length'));
   if (declared > MAX_BYTES) throw new Error('too big');

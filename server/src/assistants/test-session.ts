@@ -40,6 +40,7 @@ export async function testDialogflowSession(deps: AppDeps, actor: Actor, input: 
     contact: { id: actor.userId, name: 'test', number: '', email: '' },
     message: undefined,
     signal: AbortSignal.timeout(deps.config.assistants.timeoutMs),
+    targets: { allowPrivate: deps.config.webhooks.allowPrivate },
   };
   try {
     const outcome = await answerWithDialogflow({ account, language: input.language, baseUrl: deps.config.assistants.dialogflowBaseUrl }, ctx, GREETING[input.language]!);

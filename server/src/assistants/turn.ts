@@ -36,7 +36,7 @@ export async function runTurn(deps: AppDeps, turn: TurnRow, stop: AbortSignal): 
   if ('missing' in target) return failTurn(deps, turn, { label: 'The assistant', flow: target.flow }, target.missing);
   const { timeoutMs } = deps.config.assistants;
   const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
-  const ctx: TurnContext = { ...loaded.ctx, signal };
+  const ctx: TurnContext = { ...loaded.ctx, signal, targets: { allowPrivate: deps.config.webhooks.allowPrivate } };
   let outcome: TurnOutcome & { heard?: Heard };
   try {
     outcome = await callTarget(deps, turn, target, ctx);

@@ -1,6 +1,8 @@
-// Where a company webhook may post (SSRF guard, README.md "Targets"). An admin of any tenant types
-// the URL, and the server posts to it from inside the platform's network: without a guard a
-// webhook could reach the database, the cloud's metadata service or an admin port on localhost.
+// Where a company webhook may post (SSRF guard, README.md "Targets"), and where a queue integration
+// (n8n, webhook, Typebot), a Dialogflow credential's token URI or a file an integration answers
+// with may be fetched from (assistants/adapters/http.ts). An admin of any tenant types the URL, and
+// the server calls it from inside the platform's network: without a guard it could reach the
+// database, the cloud's metadata service or an admin port on localhost.
 // Checked twice: when the URL is registered (scheme, literal addresses, local names, and what the
 // name resolves to now), and at every delivery on the address the socket actually connects to (a
 // name may resolve elsewhere later: DNS rebinding). `WEBHOOKS_ALLOW_PRIVATE=1` lifts the address
@@ -86,7 +88,11 @@ export function staticTargetProblem(raw: string, policy: TargetPolicy): string |
   return undefined;
 }
 
-const forbiddenError = (problem: string) => new AppError('ERR_WEBHOOK_URL_FORBIDDEN', `This URL cannot receive webhooks: ${problem}.`, { issues: [{ path: 'url', message: problem }] });
+/** Who is refused the URL: a company webhook (`url`) or a queue integration (`urlN8N`), in the error's words and path. */
+export type TargetUse = { field: string; purpose: string };
+const WEBHOOK_USE: TargetUse = { field: 'url', purpose: 'receive webhooks' };
+
+const forbiddenError = (problem: string, use: TargetUse) => new AppError('ERR_WEBHOOK_URL_FORBIDDEN', `This URL cannot ${use.purpose}: ${problem}.`, { issues: [{ path: use.field, message: problem }] });
 
 /** Registration time names may not resolve yet (or here): refused only when they resolve somewhere forbidden. */
 const RESOLVE_TIMEOUT_MS = 3_000;
@@ -97,9 +103,9 @@ const RESOLVE_TIMEOUT_MS = 3_000;
  * a forbidden address, a local name, or a name that resolves to a forbidden address now. A name
  * that does not resolve is accepted: each delivery checks again.
  */
-export async function assertWebhookTarget(raw: string, policy: TargetPolicy): Promise<void> {
+export async function assertWebhookTarget(raw: string, policy: TargetPolicy, use: TargetUse = WEBHOOK_USE): Promise<void> {
   const problem = staticTargetProblem(raw, policy);
-  if (problem) throw forbiddenError(problem);
+  if (problem) throw forbiddenError(problem, use);
   if (policy.allowPrivate) return;
   const host = hostOf(new URL(raw));
   if (isIP(host)) return;
@@ -108,7 +114,7 @@ export async function assertWebhookTarget(raw: string, policy: TargetPolicy): Pr
   const addresses = await Promise.race([resolve(host).catch(() => [] as string[]), new Promise<string[]>((r) => (timer = setTimeout(() => r([]), RESOLVE_TIMEOUT_MS)))]);
   clearTimeout(timer);
   const bad = addresses.find(isForbiddenAddress);
-  if (bad) throw forbiddenError(`${host} resolves to ${bad}, a loopback, private, link-local, CGNAT, multicast or reserved address`);
+  if (bad) throw forbiddenError(`${host} resolves to ${bad}, a loopback, private, link-local, CGNAT, multicast or reserved address`, use);
 }
 
 /** The error a delivery fails with when its name resolved to a forbidden address. */

@@ -5,7 +5,8 @@
 // that ends the interaction (`endInteraction`, or the live-agent handoff message) hands over.
 // DIALOGFLOW_BASE_URL (config) points it elsewhere; tests use a local fake for both calls.
 import { createSign } from 'node:crypto';
-import { postJson } from './http.ts';
+import type { TargetPolicy } from '../../webhooks/target.ts';
+import { fetchTarget, postJson } from './http.ts';
 import type { Reply, TurnContext, TurnOutcome } from './types.ts';
 
 export type ServiceAccount = { project_id: string; client_email: string; private_key: string; token_uri?: string };
@@ -16,7 +17,7 @@ const tokens = new Map<string, { token: string; until: number }>();
 
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 
-async function accessToken(account: ServiceAccount, signal: AbortSignal): Promise<string> {
+async function accessToken(account: ServiceAccount, signal: AbortSignal, targets: TargetPolicy): Promise<string> {
   const tokenUri = account.token_uri ?? 'https://oauth2.googleapis.com/token';
   const cacheKey = `${tokenUri}\n${account.client_email}`;
   const cached = tokens.get(cacheKey);
@@ -24,12 +25,17 @@ async function accessToken(account: ServiceAccount, signal: AbortSignal): Promis
   const now = Math.floor(Date.now() / 1000);
   const unsigned = `${b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ iss: account.client_email, scope: SCOPE, aud: tokenUri, iat: now, exp: now + 3600 }))}`;
   const signature = createSign('RSA-SHA256').update(unsigned).sign(account.private_key);
-  const res = await fetch(tokenUri, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${b64url(signature)}` }),
-    signal,
-  });
+  // The key's token URI is the pasted JSON's: guarded as any URL a tenant typed.
+  const res = await fetchTarget(
+    tokenUri,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${b64url(signature)}` }).toString(),
+      signal,
+    },
+    targets,
+  );
   const body = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
   if (!res.ok || !body.access_token) throw new Error(`Dialogflow credentials refused (${res.status})`);
   tokens.set(cacheKey, { token: body.access_token, until: Date.now() + Math.max(60, (body.expires_in ?? 3600) - 60) * 1000 });
@@ -45,7 +51,7 @@ type DetectAnswer = {
 };
 
 export async function answerWithDialogflow(cfg: DialogflowConfig, ctx: TurnContext, text: string): Promise<TurnOutcome> {
-  const token = await accessToken(cfg.account, ctx.signal);
+  const token = await accessToken(cfg.account, ctx.signal, ctx.targets);
   const session = `zapdesk-${ctx.company.id}-${ctx.contact.id}`;
   const url = `${cfg.baseUrl.replace(/\/+$/, '')}/v2/projects/${encodeURIComponent(cfg.account.project_id)}/agent/sessions/${session}:detectIntent`;
   const answer = await postJson(url, JSON.stringify({ queryInput: { text: { text: text.slice(0, 256), languageCode: cfg.language } } }), {

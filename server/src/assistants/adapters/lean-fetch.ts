@@ -7,10 +7,12 @@
 // aborted signal rejects with its reason.
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
-export function leanFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+/** `lookup`: the sockets' resolver (a guarded one refuses forbidden addresses: webhooks/target.ts). */
+export function leanFetch(input: string | URL | Request, init: RequestInit & { lookup?: LookupFunction } = {}): Promise<Response> {
   const { body, signal } = init;
   if (input instanceof Request || (body != null && typeof body !== 'string')) return fetch(input, init);
   const url = new URL(input);
@@ -26,7 +28,7 @@ export function leanFetch(input: string | URL | Request, init: RequestInit = {})
       done();
       reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: err }));
     };
-    const req = client.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as keyof typeof agents] }, (res) => {
+    const req = client.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as keyof typeof agents], ...(init.lookup ? { lookup: init.lookup } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', fail);

@@ -47,7 +47,7 @@ export async function answerWithTypebot(cfg: TypebotConfig, ctx: TurnContext, se
         textBubbleContentFormat: 'markdown',
         prefilledVariables: { name: ctx.contact.name, number: ctx.contact.number, email: ctx.contact.email, ticketId: String(ctx.ticket.id), protocol: ctx.ticket.uuid },
       }),
-      { signal: ctx.signal },
+      { signal: ctx.signal, targets: ctx.targets },
     );
     const chat = (answer.body ?? {}) as ChatAnswer;
     if (!chat.sessionId) throw new Error('Typebot answered no sessionId');
@@ -67,7 +67,7 @@ export async function answerWithTypebot(cfg: TypebotConfig, ctx: TurnContext, se
   const answer = await postJson(
     `${base}/api/v1/sessions/${encodeURIComponent(session.id)}/continueChat`,
     JSON.stringify({ message: { type: 'text', text: reply }, textBubbleContentFormat: 'markdown' }),
-    { signal: ctx.signal },
+    { signal: ctx.signal, targets: ctx.targets },
   );
   return outcomeOf((answer.body ?? {}) as ChatAnswer, session.id, expiresAt, gapMs);
 }

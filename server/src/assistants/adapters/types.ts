@@ -1,6 +1,7 @@
 // The seam between a conversation and the services that answer it (DESIGN §13): each adapter gets
 // one turn's context, makes its calls (outside any transaction) and answers what to do; the runtime
 // (../turn.ts) writes that answer. Adapters never touch the database.
+import type { TargetPolicy } from '../../webhooks/target.ts';
 
 /** A message of the conversation as the services see it. */
 export type TurnMessage = {
@@ -26,6 +27,8 @@ export type TurnContext = {
   /** The customer's message this turn answers. */
   message: TurnMessage | undefined;
   signal: AbortSignal;
+  /** Where the URLs a tenant typed may lead (the integration's, a token URI, a file answered): webhooks/target.ts. */
+  targets: TargetPolicy;
 };
 
 /** One message to send: text, or a remote file (downloaded before the write) with its caption. */

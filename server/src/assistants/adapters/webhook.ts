@@ -44,7 +44,7 @@ export async function answerWithWebhook(cfg: WebhookConfig, ctx: TurnContext): P
     'x-zapdesk-timestamp': String(timestamp),
   };
   if (cfg.secret) headers['x-zapdesk-signature'] = signPayload(cfg.secret, timestamp, body);
-  const answer = await postJson(cfg.url, body, { headers, signal: ctx.signal });
+  const answer = await postJson(cfg.url, body, { headers, signal: ctx.signal, targets: ctx.targets });
   return outcomeOf(answer.body);
 }
 
