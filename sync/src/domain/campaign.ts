@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, timestampSchema } from './common.ts';
-import { isTimeZone } from './template.ts';
+import { isReservedVariable, isTimeZone } from './template.ts';
 
 // Campaigns and campaign settings (spec/03 §3-§5, §7, §9; DESIGN §13). `campaignSchema` is the one
 // wire shape of a campaign (REST answers; campaigns stay on paginated REST, DESIGN §4, so there is
@@ -175,7 +175,13 @@ const seconds = z.coerce.number().int().min(0).max(86_400);
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
 
 export const campaignVariableSchema = z.object({
-  key: z.string().trim().min(1).max(50).regex(/^[A-Za-z][\w-]*$/, 'Letters, digits, - and _'),
+  key: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .regex(/^[A-Za-z][\w-]*$/, 'Letters, digits, - and _')
+    .refine((key) => !isReservedVariable(key), 'A built-in variable has this name (nome, primeiro-nome, email, numero, saudacao…): choose another'),
   value: z.string().max(1000),
 });
 

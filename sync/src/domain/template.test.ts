@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplateVars, greetingFor, hasTemplateTokens, renderTemplate, zonedParts } from './template.ts';
+import { buildTemplateVars, greetingFor, hasTemplateTokens, isReservedVariable, renderTemplate, zonedParts } from './template.ts';
 
 describe('renderTemplate', () => {
   const vars = { firstName: 'Ana', name: 'Ana Lima', ms: 'Bom dia', protocol: '20250101080000', date: '01/01/2025', hour: '08:00:00', queue: 'Sales', connection: 'Main line' };
@@ -21,6 +21,9 @@ describe('renderTemplate', () => {
     // An extra variable plugs in by its own name; a variable of the exact name wins over an alias.
     expect(renderTemplate('{cupom} {{cupom}}', { cupom: 'ZAP10' })).toBe('ZAP10 ZAP10');
     expect(renderTemplate('{nome}', { name: 'Canonical', nome: 'Own' })).toBe('Own');
+    // So a campaign's custom variable may not take a built-in name, in any case.
+    for (const key of ['nome', 'Nome', 'primeiro-nome', 'email', 'numero', 'number', 'saudacao', 'firstName', 'protocolo']) expect(isReservedVariable(key), key).toBe(true);
+    for (const key of ['cupom', 'loja', 'nomeFantasia']) expect(isReservedVariable(key), key).toBe(false);
     // Not tokens: digits, empty braces, JSON-ish text.
     expect(renderTemplate('Reply {1}, {} or {"a": 1}', vars)).toBe('Reply {1}, {} or {"a": 1}');
   });

@@ -46,6 +46,8 @@ export function hasTemplateTokens(text: string): boolean {
 /**
  * Replaces every token whose name (or alias) has a value. One pass: values go in verbatim, never
  * expanded again (a contact named "{{ms}}" stays so); no HTML escaping (a chat message, not a page).
+ * A variable of the exact name wins over an alias (a flow's answer stored as `nome`); a campaign's
+ * custom variables may not take such a name (isReservedVariable).
  */
 export function renderTemplate(text: string, vars: TemplateVars): string {
   return text.replace(TOKEN, (whole, double: string | undefined, single: string | undefined) => {
@@ -53,6 +55,13 @@ export function renderTemplate(text: string, vars: TemplateVars): string {
     const alias = Object.prototype.hasOwnProperty.call(TEMPLATE_ALIASES, key) ? TEMPLATE_ALIASES[key] : undefined;
     return own(vars, key) ?? (alias !== undefined ? own(vars, alias) : undefined) ?? whole;
   });
+}
+
+const RESERVED = new Set([...TEMPLATE_VARIABLES, 'number', 'email', ...Object.keys(TEMPLATE_ALIASES)].map((k) => k.toLowerCase()));
+
+/** A name the renderer fills itself (a canonical variable, `number`, `email`, or an alias, in any case): not a custom variable's. */
+export function isReservedVariable(key: string): boolean {
+  return RESERVED.has(key.trim().toLowerCase());
 }
 
 export type GreetingLanguage = 'pt' | 'en' | 'es';

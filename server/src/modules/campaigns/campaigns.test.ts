@@ -202,6 +202,12 @@ describe.each(DIALECTS)('campaigns REST on %s', (dialect) => {
     expect((await t.request('POST', '/campaign-settings', { token, body: { settings: { timeZone: 'America/Sao_Paulo' } } })).status).toBe(200);
     await db.updateTable('campaignSettings').set({ value: JSON.stringify('Mars/Olympus'), ...bumpVersion() }).where('campaignSettings.key', '=', 'timeZone').execute();
     expect((await readCampaignSettings(t.db, company.id)).timeZone).toBeNull();
+    // A custom variable may not take a built-in name ({nome} went out as the variable's value); one
+    // saved before that rule is left out, the others kept.
+    const nome = await t.request('POST', '/campaign-settings', { token, body: { settings: { variables: [{ key: 'nome', value: 'Override' }] } } });
+    expect([nome.status, nome.body.error, nome.body.issues?.[0]?.path]).toEqual([400, 'ERR_VALIDATION', 'settings.variables.0.key']);
+    await db.updateTable('campaignSettings').set({ value: JSON.stringify([{ key: 'Nome', value: 'Override' }, { key: 'cupom', value: 'BF10' }]), ...bumpVersion() }).where('campaignSettings.key', '=', 'variables').execute();
+    expect((await readCampaignSettings(t.db, company.id)).variables).toEqual([{ key: 'cupom', value: 'BF10' }]);
     // The do-not-contact tag: one of the company's own; another company's is not found, and a
     // deleted tag leaves the setting at none.
     const other = await seedTenant(t);

@@ -2,7 +2,7 @@
 // GET /campaign-settings answers them ("key plus JSON value"); POST /campaign-settings `{ settings }`
 // writes the keys given. Read by the dispatcher through readCampaignSettings, defaults filled in
 // (sync/src/domain/campaign.ts CAMPAIGN_SETTINGS_DEFAULTS, seconds everywhere).
-import { AppError, CAMPAIGN_SETTINGS_DEFAULTS, campaignSettingsSchema, dedupeVariables, type CampaignSettings } from '@zapdesk/sync';
+import { AppError, CAMPAIGN_SETTINGS_DEFAULTS, campaignSettingsSchema, dedupeVariables, isReservedVariable, type CampaignSettings } from '@zapdesk/sync';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
@@ -31,6 +31,8 @@ export async function readCampaignSettings(db: Database, companyId: number): Pro
     } catch {
       continue;
     }
+    // A custom variable named as a built-in one (saved before that was refused) is left out alone.
+    if (row.key === 'variables' && Array.isArray(value)) value = value.filter((v: { key?: unknown }) => typeof v?.key !== 'string' || !isReservedVariable(v.key));
     const parsed = field.safeParse(value);
     if (parsed.success) out[row.key] = parsed.data;
   }

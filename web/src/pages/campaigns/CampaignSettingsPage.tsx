@@ -5,7 +5,7 @@
 // POST /campaign-settings { settings } (server/src/modules/campaigns/README.md).
 import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { campaignSettingsSchema, isTimeZone, LONGER_INTERVAL_OPTIONS, MESSAGE_INTERVAL_OPTIONS, type CampaignSettings } from '@zapdesk/sync';
+import { campaignSettingsSchema, isReservedVariable, isTimeZone, LONGER_INTERVAL_OPTIONS, MESSAGE_INTERVAL_OPTIONS, type CampaignSettings } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useSaveForm } from '../../forms/useSaveForm.tsx';
 import { useResource } from '../../hooks/use-resource.ts';
@@ -196,6 +196,7 @@ function Variables({ variables, onChange }: { variables: CampaignSettings['varia
   const [error, setError] = useState<string | undefined>();
   const add = () => {
     const k = key.trim();
+    if (isReservedVariable(k)) return setError(t('campaigns.variableBuiltIn', { key: k }));
     const parsed = campaignSettingsSchema.shape.variables.element.safeParse({ key: k, value });
     if (!parsed.success) return setError(k ? t('validation.invalid') : t('validation.required'));
     if (variables.some((v) => v.key === k)) return setError(t('campaigns.variableExists'));

@@ -133,6 +133,7 @@ export const strings = defineStrings('campaigns', {
     addVariable: 'Add variable',
     removeVariable: 'Remove variable {{key}}',
     variableExists: 'This shortcut already exists',
+    variableBuiltIn: '“{{key}}” is a built-in variable: choose another shortcut',
     noVariables: 'No custom variables.',
   },
   pt: {
@@ -265,6 +266,7 @@ export const strings = defineStrings('campaigns', {
     addVariable: 'Adicionar variável',
     removeVariable: 'Remover variável {{key}}',
     variableExists: 'Este atalho já existe',
+    variableBuiltIn: '“{{key}}” é uma variável do sistema: escolha outro atalho',
     noVariables: 'Nenhuma variável personalizada.',
   },
   es: {
@@ -397,6 +399,7 @@ export const strings = defineStrings('campaigns', {
     addVariable: 'Agregar variable',
     removeVariable: 'Quitar variable {{key}}',
     variableExists: 'Este atajo ya existe',
+    variableBuiltIn: '“{{key}}” es una variable del sistema: elige otro atajo',
     noVariables: 'No hay variables personalizadas.',
   },
 });
