@@ -87,6 +87,8 @@ export const ERROR_STATUS = {
   ERR_INVALID_SIGNATURE: 401,
   /** A company webhook's URL that is not http(s) or reaches a loopback, private, link-local, CGNAT, multicast or metadata address. */
   ERR_WEBHOOK_URL_FORBIDDEN: 400,
+  /** A contact list that a programmed or running campaign sends to. */
+  ERR_CONTACT_LIST_IN_USE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -62,6 +62,7 @@ const en: Messages = {
   ERR_PIX_NOT_CONFIGURED: 'Pix payments are not configured yet. Please contact the platform administrator.',
   ERR_INVALID_SIGNATURE: 'Invalid signature.',
   ERR_WEBHOOK_URL_FORBIDDEN: 'This URL cannot receive webhooks: use a public http or https address.',
+  ERR_CONTACT_LIST_IN_USE: 'A scheduled or running campaign sends to this list: cancel it or choose another list first.',
 };
 
 const pt: Messages = {
@@ -118,6 +119,7 @@ const pt: Messages = {
   ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix ainda não foi configurado. Fale com o administrador da plataforma.',
   ERR_INVALID_SIGNATURE: 'Assinatura inválida.',
   ERR_WEBHOOK_URL_FORBIDDEN: 'Esta URL não pode receber webhooks: use um endereço http ou https público.',
+  ERR_CONTACT_LIST_IN_USE: 'Uma campanha programada ou em andamento envia para esta lista: cancele-a ou escolha outra lista antes.',
 };
 
 const es: Messages = {
@@ -174,6 +176,7 @@ const es: Messages = {
   ERR_PIX_NOT_CONFIGURED: 'El pago por Pix aún no está configurado. Contacte al administrador de la plataforma.',
   ERR_INVALID_SIGNATURE: 'Firma inválida.',
   ERR_WEBHOOK_URL_FORBIDDEN: 'Esta URL no puede recibir webhooks: use una dirección http o https pública.',
+  ERR_CONTACT_LIST_IN_USE: 'Una campaña programada o en curso envía a esta lista: cancélala o elige otra lista antes.',
 };
 
 export const ERROR_TRANSLATIONS: Record<Language, Messages> = { en, pt, es };

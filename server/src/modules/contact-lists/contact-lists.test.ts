@@ -52,6 +52,26 @@ describe.each(DIALECTS)('contact lists on %s', (dialect) => {
   });
 
 
+  it('keeps a list that a programmed or running campaign sends to, items included; a finished or cancelled one lets it go', async () => {
+    const desk = await setupDesk(t);
+    const token = desk.adminSession.token;
+    const db = tenant(t.db, desk.companyId);
+    const list = await db.insertInto('contactLists', { name: 'Natal' }).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('contactListItems', [0, 1].map((i) => ({ contactListId: list.id, name: `N${i}`, number: newNumber() }))).execute();
+    const inThreeHours = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    const made = await t.request('POST', '/campaigns', { token, body: { name: 'Natal 2026', message1: 'Oi {nome}', whatsappId: desk.connectionId, contactListId: list.id, scheduledAt: inThreeHours } });
+    expect(made.body.status).toBe('PROGRAMADA');
+    const refused = await t.request('DELETE', `/contact-lists/${list.id}`, { token });
+    expect([refused.status, refused.body.error]).toEqual([409, 'ERR_CONTACT_LIST_IN_USE']);
+    expect(refused.body.message).toContain('Natal 2026');
+    expect((await t.request('GET', `/contact-lists/${list.id}`, { token })).body).toMatchObject({ contactsCount: 2 });
+    expect((await t.request('GET', `/campaigns/${made.body.id}`, { token })).body).toMatchObject({ status: 'PROGRAMADA', contactListId: list.id });
+
+    expect((await t.request('POST', `/campaigns/${made.body.id}/cancel`, { token })).body.status).toBe('CANCELADA');
+    expect((await t.request('DELETE', `/contact-lists/${list.id}`, { token })).body).toEqual({ message: 'Contact list deleted' });
+    expect((await t.request('GET', `/campaigns/${made.body.id}`, { token })).body.contactListId).toBeNull();
+  });
+
   it('empties a deleted list a slice at a time, other writes in between; other lists keep their items', async () => {
     const { company, adminSession } = await seedTenant(t);
     const other = await seedTenant(t);

@@ -9,7 +9,7 @@ export const contactListsDocs = area('Contact Lists', "Lists of contacts that ca
   'GET /contact-lists/:id': { summary: 'One contact list', answer: contactListSchema, auth: ['bearer'], guarded: true },
   'POST /contact-lists': { summary: 'Create a contact list', answer: contactListSchema, auth: ['bearer'], body: contactListCreateSchema, status: 201, guarded: true },
   'PUT /contact-lists/:id': { summary: 'Rename a contact list', answer: contactListSchema, auth: ['bearer'], body: contactListUpdateSchema, guarded: true },
-  'DELETE /contact-lists/:id': { summary: 'Delete a contact list and its items', auth: ['bearer'], answer: messageAnswerSchema, guarded: true },
+  'DELETE /contact-lists/:id': { summary: 'Delete a contact list and its items (not while a programmed or running campaign sends to it)', auth: ['bearer'], answer: messageAnswerSchema, guarded: true, errors: ['ERR_CONTACT_LIST_IN_USE'] },
   'POST /contact-lists/:id/upload': { summary: 'Import a spreadsheet into a list, answering its progress as NDJSON lines', answer: { contentType: 'application/x-ndjson', description: 'Lines: start, then issue or progress, then done (or failed)' }, auth: ['bearer'], guarded: true, errors: ['ERR_UNSUPPORTED_MEDIA_TYPE'] },
   'GET /contact-list-items': { summary: 'A page of the items of a list', answer: pageSchema('contacts', contactListItemSchema), auth: ['bearer'], query: contactListItemQuerySchema, guarded: true, errors: ['ERR_NOT_FOUND'] },
   'GET /contact-list-items/:id': { summary: 'One item', answer: contactListItemSchema, auth: ['bearer'], guarded: true },

@@ -21,6 +21,7 @@ import { openSpreadsheetUpload, streamImportReport } from '../contacts/import-up
 import { importContactListItems } from './import.ts';
 import { findAllContactLists, findContactListItemsPage, findContactListsPage } from './queries.ts';
 import {
+  assertContactListDeletable,
   createContactList,
   createContactListItem,
   deleteContactList,
@@ -61,6 +62,7 @@ export function contactListsRoutes(deps: AppDeps) {
     })
     .delete('/contact-lists/:id', auth, admin, mayDelete, async (c) => {
       const listId = parseId(c, 'id');
+      await assertContactListDeletable(deps.db, c.get('actor'), listId);
       await inSlices(deps, (tx, limit) => emptyContactListSlice(tx, c.get('actor').companyId, listId, limit));
       await write(deps, (tx) => deleteContactList(tx, c.get('actor'), listId));
       return c.json({ message: 'Contact list deleted' });

@@ -63,7 +63,27 @@ export async function emptyContactListSlice(tx: Tx, companyId: number, listId: n
  * What items are left go with the list (ON DELETE CASCADE); campaigns that used it keep their
  * recipients already written and lose the list, versions bumped (campaigns/detach.ts).
  */
+/**
+ * A list a programmed or running campaign sends to is not deleted (ERR_CONTACT_LIST_IN_USE, naming
+ * them): the campaign would run with no recipients and finish having sent nothing. The route asks
+ * before emptying the list; the delete's own write asks again.
+ */
+export async function assertContactListDeletable(db: Database, actor: Actor, listId: number): Promise<void> {
+  const campaigns = await tenant(db, actor.companyId)
+    .selectFrom('campaigns')
+    .select(['campaigns.id', 'campaigns.name', 'campaigns.status'])
+    .where('campaigns.contactListId', '=', listId)
+    .where('campaigns.status', 'in', ['PROGRAMADA', 'EM_ANDAMENTO'])
+    .orderBy('campaigns.id')
+    .execute();
+  if (campaigns.length === 0) return;
+  throw new AppError('ERR_CONTACT_LIST_IN_USE', `Campaigns that have not finished send to this list (${campaigns.map((c) => c.name).join(', ')}): cancel them or choose another list first.`, {
+    details: { campaigns },
+  });
+}
+
 export async function deleteContactList(tx: Tx, actor: Actor, listId: number): Promise<void> {
+  await assertContactListDeletable(tx.db, actor, listId);
   await detachCampaigns(tx, actor.companyId, 'contactListId', listId);
   const result = await tenant(tx.db, actor.companyId).deleteFrom('contactLists').where('contactLists.id', '=', listId).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw listNotFound();
