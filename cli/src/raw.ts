@@ -1,7 +1,8 @@
 // Requests whose body or answer is a stream (a spreadsheet upload, the NDJSON import report, the CSV
 // export): sync/'s client reads every answer as JSON, so these go through fetch here with the
-// client's token and the same session rule (a 403 refreshes once and the request is sent again).
-import { toAppError } from '@zapdesk/sync/client';
+// client's token and the same session rule (a 403 ERR_TOKEN_EXPIRED refreshes once and the request
+// is sent again).
+import { sendWithSession } from '@zapdesk/sync/client';
 import { NetworkError } from './errors.ts';
 import type { Api } from './session.ts';
 
@@ -30,11 +31,5 @@ export async function sendRaw(api: Api, path: string, init: RawInit = {}): Promi
       throw new NetworkError(api.baseUrl, err);
     }
   };
-  let res = await send(api.getToken() ?? (await api.refresh()));
-  if (res.status === 403) {
-    await res.body?.cancel();
-    res = await send(await api.refresh());
-  }
-  if (!res.ok) throw await toAppError(res);
-  return res;
+  return sendWithSession(api, send, api.getToken() ?? (await api.refresh()));
 }

@@ -1,6 +1,7 @@
 // The API for a command, on sync/'s typed client (the web's too): ZAPDESK_TOKEN (an access token,
 // nothing saved), or the session `zapdesk login` saved in the config file. The client refreshes
-// once on a 403 and ends the session on a 401; the config file plays the browser's cookie jar.
+// once on a 403 ERR_TOKEN_EXPIRED and ends the session on a 401; the config file plays the
+// browser's cookie jar.
 import { createApiClient, type ApiClient, type RefreshTokenStore } from '@zapdesk/sync/client';
 import { readConfig, removeSession, serverUrl, updateConfig, type Config, type Env } from './config.ts';
 import { AppError } from '@zapdesk/sync';

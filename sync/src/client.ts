@@ -35,6 +35,15 @@ export type RequestOptions = { query?: Record<string, string | number | boolean 
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
+/** The catalogue code of an error answer, read from a copy (the answer's own body stays unread). */
+async function errorCodeOf(res: Response): Promise<unknown> {
+  try {
+    return ((await res.clone().json()) as { error?: unknown } | null)?.error;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createApiClient(opts: ApiClientOptions) {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
@@ -93,8 +102,10 @@ export function createApiClient(opts: ApiClientOptions) {
     if (refreshing) await refreshing.catch(() => {});
     const withCookie = SESSION_PATHS.has(path);
     let res = await send(method, path, body, ro, withCookie);
-    // The auth endpoints answer for themselves: their 403 (an inactive company) is not an expired token.
-    if (res.status === 403 && !withCookie) {
+    // Only an expired access token (403 ERR_TOKEN_EXPIRED) is refreshed: a permission or plan
+    // refusal is also 403, and refreshing for it rotated the session for nothing (and, with no
+    // refresh token, as the CLI's ZAPDESK_TOKEN, ended it). The auth endpoints answer for themselves.
+    if (res.status === 403 && !withCookie && (await errorCodeOf(res)) === 'ERR_TOKEN_EXPIRED') {
       await refresh();
       res = await send(method, path, body, ro, withCookie);
     }
@@ -132,6 +143,23 @@ export function createApiClient(opts: ApiClientOptions) {
       }
     },
   };
+}
+
+/**
+ * A request the typed client cannot make (a multipart upload read as NDJSON, a file download, a
+ * stream): `send` with the client's token (`token`, else its current one) and the same session
+ * rule: an expired token (403 ERR_TOKEN_EXPIRED) is refreshed once and the request sent again
+ * (`send` must be callable twice). Any other error answer is thrown as its AppError; the answer of
+ * a 2xx comes back with its body unread.
+ */
+export async function sendWithSession(api: ApiClient, send: (token: string | null) => Promise<Response>, token: string | null = api.getToken()): Promise<Response> {
+  let res = await send(token);
+  if (res.status === 403 && (await errorCodeOf(res)) === 'ERR_TOKEN_EXPIRED') {
+    await res.body?.cancel();
+    res = await send(await api.refresh());
+  }
+  if (!res.ok) throw await toAppError(res);
+  return res;
 }
 
 async function keepRefreshCookie(res: Response, store: RefreshTokenStore) {

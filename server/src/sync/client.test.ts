@@ -33,6 +33,24 @@ describe('API client', () => {
     expect(refreshes).toBe(1);
   });
 
+  it('does not refresh for a 403 that is a refusal, not an expired token: the session stays', async () => {
+    const company = await seedCompany(live);
+    const user = await seedUser(live, company.id, { profile: 'user' });
+    let refreshes = 0;
+    const counting: typeof fetch = (input, init) => {
+      if (String(input).includes('/auth/refresh_token')) refreshes++;
+      return fetch(input, init);
+    };
+    // No refresh token to fall back on, as the CLI with ZAPDESK_TOKEN: a refresh would end the session.
+    const loggedOut: string[] = [];
+    const api = createApiClient({ baseUrl: live.url, fetch: counting, onLogout: (e) => void loggedOut.push(e.code) });
+    const session = await api.login(user.email, user.password);
+    const refused = await api.get('/users').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'ERR_NO_PERMISSION' });
+    expect([refreshes, loggedOut, api.getToken()]).toEqual([0, [], session.token]);
+    expect((await api.get<{ id: number }>('/auth/me')).id).toBe(user.id);
+  });
+
   it('signs out when the refresh fails, and returns catalogue errors as AppError', async () => {
     const company = await seedCompany(live);
     const user = await seedUser(live, company.id);

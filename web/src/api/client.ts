@@ -1,4 +1,4 @@
-// The web's HTTP clients, both the shared typed client of sync/ (its session rules: a 403 refreshes
+// The web's HTTP clients, both the shared typed client of sync/ (its session rules: a 403 ERR_TOKEN_EXPIRED refreshes
 // once while concurrent calls wait, a 401 or a failed refresh logs out). The token lives in local
 // storage (spec/01 §3) so a reload keeps the session.
 import type { AppError } from '@zapdesk/sync';

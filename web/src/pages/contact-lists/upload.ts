@@ -1,8 +1,8 @@
 // POST /contact-lists/{id}/upload: the spreadsheet goes up as multipart and the answer is the
 // import's NDJSON report (server contacts/README.md "For the CLI"); the typed client reads JSON only,
-// so this fetches with the same bearer token, refreshing it once on a 403 like every other call.
+// so this fetches with the same bearer token and session rule (sendWithSession).
 import type { ContactImportEvent, ContactImportIssue } from '@zapdesk/sync';
-import { toAppError } from '@zapdesk/sync/client';
+import { sendWithSession } from '@zapdesk/sync/client';
 import { api } from '../../api/client.ts';
 
 export type ListImportResult = {
@@ -15,17 +15,11 @@ export type ListImportResult = {
 };
 
 export async function uploadListSpreadsheet(listId: number, file: File): Promise<ListImportResult> {
-  const send = () => {
+  const res = await sendWithSession(api, (token) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return fetch(`${api.baseUrl}/contact-lists/${listId}/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${api.getToken() ?? ''}` }, credentials: 'include' });
-  };
-  let res = await send();
-  if (res.status === 403) {
-    await api.refresh();
-    res = await send();
-  }
-  if (!res.ok) throw await toAppError(res);
+    return fetch(`${api.baseUrl}/contact-lists/${listId}/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token ?? ''}` }, credentials: 'include' });
+  });
   const result: ListImportResult = { rows: 0, imported: 0, skipped: 0, rejected: 0, issues: [] };
   for (const line of (await res.text()).split('\n')) {
     if (!line.trim()) continue;
