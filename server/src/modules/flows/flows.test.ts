@@ -102,6 +102,27 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     expect(warned.status).toBe(200);
     expect(warned.body.warnings).toContainEqual(expect.objectContaining({ code: 'unreachable', nodeId: 'lost0000000000000000000000001' }));
 
+    // A node that could not run is refused, nothing saved: a queue that is another company's or
+    // none, an integration likewise, an assistant's numbers and voice outside what a prompt accepts.
+    const other = await setup();
+    const otherIntegration = await tenant(t.db, other.company.id).insertInto('queueIntegrations', { name: 'Theirs', type: 'webhook', urlN8n: 'https://hooks.example.test/x' } as never).returning('id').executeTakeFirstOrThrow();
+    for (const [queueId, path] of [[other.queue.id, 'nodes.3.data.queueId'], [999_999, 'nodes.3.data.queueId']] as const) {
+      const refused = await req('POST', '/flowbuilder/flow', { idFlow: id, ...graph(queueId) });
+      expect([refused.status, refused.body.error, refused.body.issues]).toEqual([400, 'ERR_VALIDATION', [{ path, message: `No queue ${queueId} in this company` }]]);
+    }
+    const assistant = graph(queue.id);
+    assistant.nodes.push(
+      { id: 'ai000000000000000000000000001', type: 'openai', position: { x: 0, y: 600 }, data: { typebotIntegration: { name: 'IA', apiKey: 'sk-x', prompt: 'Ajude o cliente com pedidos.', voice: 'Robot', temperature: 7, maxTokens: -5, maxMessages: 0, queueId: other.queue.id } }, width: 200, selected: false },
+      { id: 'tb000000000000000000000000001', type: 'typebot', position: { x: 0, y: 800 }, data: { typebotIntegration: { id: otherIntegration.id, name: 'Theirs' } }, width: 200, selected: false },
+    );
+    const badNodes = await req('POST', '/flowbuilder/flow', { idFlow: id, ...assistant });
+    expect(badNodes.status).toBe(400);
+    expect(badNodes.body.issues.map((i: { path: string }) => i.path)).toEqual([
+      'nodes.5.data.typebotIntegration.temperature', 'nodes.5.data.typebotIntegration.maxTokens', 'nodes.5.data.typebotIntegration.maxMessages',
+      'nodes.5.data.typebotIntegration.voice', 'nodes.5.data.typebotIntegration.queueId', 'nodes.6.data.typebotIntegration.id',
+    ]);
+    expect((await req('GET', `/flowbuilder/flow/${id}`)).body.flow.versionNo).toBe(3);
+
     const dup = await req('POST', '/flowbuilder/duplicate', { flowId: id });
     expect(dup.status).toBe(201);
     expect(dup.body).toMatchObject({ name: 'Atendimento 24h - cópia', versionNo: 1 });

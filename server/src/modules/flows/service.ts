@@ -2,7 +2,7 @@
 // immutable version (flow_versions). A conversation keeps the version it started on
 // (../../flows-runtime/), so saving never changes a running conversation. Services take the write's
 // `tx`; the routes own the transaction (DESIGN §12).
-import { AppError, lintFlow, type FlowGraph, type FlowWarning } from '@zapdesk/sync';
+import { AppError, FLOW_VOICES, lintFlow, promptMaxMessagesSchema, promptMaxTokensSchema, promptTemperatureSchema, type FlowGraph, type FlowWarning, type ValidationIssue } from '@zapdesk/sync';
 import { sql } from 'kysely';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
@@ -100,6 +100,40 @@ export async function getFlowWithGraph(db: Database, companyId: number, id: numb
   return { flow: { ...toFlowDto(row), flow: withoutSealedKeys(storedGraphOf(row)) } };
 }
 
+/**
+ * What a saved node must hold to run, beyond its shape (a stored graph is read leniently, so an old
+ * flow still runs): a ticket node's queue, an openai node's hand-over queue and a typebot node's
+ * integration are the company's own (another company's id is as unknown as a missing one); an
+ * openai node's numbers are those a prompt accepts (spec/03 §5) and its voice one of the list.
+ * ERR_VALIDATION with each problem at its node's path.
+ */
+async function assertRunnableNodes(db: Database, companyId: number, graph: FlowGraph): Promise<void> {
+  const issues: ValidationIssue[] = [];
+  const queues: { path: string; id: number }[] = [];
+  const integrations: { path: string; id: number }[] = [];
+  for (const [i, node] of graph.nodes.entries()) {
+    const at = `nodes.${i}.data`;
+    if (node.type === 'ticket' && node.data.queueId) queues.push({ path: `${at}.queueId`, id: node.data.queueId });
+    if (node.type === 'typebot' && node.data.typebotIntegration.id) integrations.push({ path: `${at}.typebotIntegration.id`, id: node.data.typebotIntegration.id });
+    if (node.type !== 'openai') continue;
+    const ai = node.data.typebotIntegration;
+    if (ai.queueId) queues.push({ path: `${at}.typebotIntegration.queueId`, id: ai.queueId });
+    for (const [field, schema] of [['temperature', promptTemperatureSchema], ['maxTokens', promptMaxTokensSchema], ['maxMessages', promptMaxMessagesSchema]] as const) {
+      const checked = schema.safeParse(ai[field]);
+      if (!checked.success) issues.push({ path: `${at}.typebotIntegration.${field}`, message: checked.error.issues[0]?.message ?? 'Invalid value' });
+    }
+    if (!(FLOW_VOICES as readonly string[]).includes(ai.voice)) issues.push({ path: `${at}.typebotIntegration.voice`, message: `Unknown voice: one of ${FLOW_VOICES.join(', ')}` });
+  }
+  const t = tenant(db, companyId);
+  const own = async (table: 'queues' | 'queueIntegrations', refs: { id: number }[]) =>
+    refs.length === 0 ? new Set<number>() : new Set((await t.selectFrom(table).select(`${table}.id as id`).where(`${table}.id`, 'in', [...new Set(refs.map((r) => r.id))]).execute()).map((r) => r.id));
+  const ownQueues = await own('queues', queues);
+  for (const q of queues) if (!ownQueues.has(q.id)) issues.push({ path: q.path, message: `No queue ${q.id} in this company` });
+  const ownIntegrations = await own('queueIntegrations', integrations);
+  for (const r of integrations) if (!ownIntegrations.has(r.id)) issues.push({ path: r.path, message: `No integration ${r.id} in this company` });
+  if (issues[0]) throw new AppError('ERR_VALIDATION', `${issues[0].path}: ${issues[0].message}`, { issues });
+}
+
 /** The graph as stored: what the editor sent, checked, with edges under spec/03's name `connections`. */
 export const toStoredGraph = (graph: FlowGraph): StoredGraph => ({ nodes: graph.nodes, connections: graph.edges });
 
@@ -110,6 +144,7 @@ export const toStoredGraph = (graph: FlowGraph): StoredGraph => ({ nodes: graph.
  */
 export async function saveFlowGraph(tx: Tx, actor: Actor, input: { idFlow: number; graph: FlowGraph }, secrets: SecretBox): Promise<{ flow: FlowWithGraph; warnings: FlowWarning[] }> {
   const current = await getFlowRow(tx.db, actor.companyId, input.idFlow);
+  await assertRunnableNodes(tx.db, actor.companyId, input.graph);
   const stored = toStoredGraph(sealFlowKeys(input.graph, storedGraphOf(current), secrets));
   const json = JSON.stringify(stored);
   const t = tenant(tx.db, actor.companyId);
