@@ -342,10 +342,22 @@ describe('flow builder', () => {
     await expect.poll(position).toEqual({ x: 300, y: 40 });
     await page.getByRole('button', { name: 'Redo' }).click();
     await expect.poll(position).toEqual({ x: 337, y: 63 });
+    // Unsaved work is not dropped without asking: leaving waits for the answer, and Cancel stays.
+    await page.getByRole('link', { name: 'Back to the flows' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.waitFor();
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    await leave.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/flowbuilder/${id}`);
+    expect(await position()).toEqual({ x: 337, y: 63 });
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Flow saved successfully').waitFor();
     const saved = (await admin<{ flow: { flow: { nodes: { id: string; position: { x: number; y: number } }[] } } }>('GET', `/flowbuilder/flow/${id}`)).flow.flow;
     expect(saved.nodes.find((n) => n.id === 'm1')!.position).toEqual({ x: 337, y: 63 });
+    // Saved, it leaves without a question.
+    await page.getByRole('link', { name: 'Back to the flows' }).click();
+    await page.waitForURL('**/flowbuilders');
+    expect(await page.getByRole('dialog', { name: 'Leave without saving?' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -5,12 +5,13 @@
 // (refusals and lintFlow's warnings are written on the nodes) and posts POST /flowbuilder/flow.
 // This file holds the editor's state and what changes the graph; the header is EditorToolbar, the
 // canvas FlowCanvas, loading and saving their hooks.
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useBlocker, useParams } from 'react-router';
 import { ReactFlowProvider, useEdgesState, useNodesState, type Connection } from '@xyflow/react';
 import type { FlowNodeType } from '@zapdesk/sync';
 import { writeStoredJson } from '../../session/storage.ts';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import { useFitFlow } from './fit-view.ts';
 import { FlowCanvas } from './FlowCanvas.tsx';
@@ -49,6 +50,7 @@ function FlowEditor() {
   const history = useHistory(nodes, edges, setNodes, setEdges);
   const { name, loading } = useFlowLoad(idFlow, { setNodes, setEdges, fit });
   const { check, errorCount, warningCount, showChecks, saving, save, dirty, setDirty } = useFlowSave(idFlow, nodes, edges);
+  const leaving = useLeaveGuard(dirty);
 
   // The node callbacks read the latest graph from a ref, so the nodes' context stays the same while dragging.
   const live = useRef({ nodes, edges });
@@ -191,6 +193,14 @@ function FlowEditor() {
           </div>
         )}
       </div>
+      <ConfirmDialog
+        open={leaving.asking}
+        title={t('flowbuilder.leaveTitle')}
+        message={t('flowbuilder.leaveMessage')}
+        confirmLabel={t('flowbuilder.leaveConfirm')}
+        onConfirm={leaving.leave}
+        onClose={leaving.stay}
+      />
       {dialog && (
         <NodeDialog
           {...dialog}
@@ -201,4 +211,23 @@ function FlowEditor() {
       )}
     </div>
   );
+}
+
+/**
+ * Unsaved work is not dropped without asking: a move to another page (the back arrow, the menu)
+ * waits for the user's answer, and closing or reloading the tab gets the browser's own question.
+ */
+function useLeaveGuard(dirty: boolean) {
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
+  return {
+    asking: blocker.state === 'blocked',
+    leave: () => blocker.proceed?.(),
+    stay: () => blocker.reset?.(),
+  };
 }
