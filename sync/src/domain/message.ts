@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, namedRefSchema, queryBool, timestampSchema } from './common.ts';
 import { phoneNumberSchema } from './contact.ts';
+import { AppError } from '../errors.ts';
 
 // Messages (spec/02 §3, §7; spec/03 §5 upload limits): the list query, the JSON body of
 // POST /messages/{ticketId}, the upload rules the server enforces and the web checks early, and the
@@ -64,6 +65,38 @@ export const UPLOAD_RULES = {
   },
 } as const;
 export type UploadKind = keyof typeof UPLOAD_RULES;
+
+export type UploadCandidate = { fileName: string; mimeType: string; size: number };
+
+/** A file name's extension, lower case, without the dot ('' when it has none). */
+export const extensionOf = (fileName: string): string => {
+  const base = fileName.slice(fileName.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+};
+
+/**
+ * Which upload kind a file is, refusing what is not allowed (ERR_UNSUPPORTED_MEDIA_TYPE, 415) or
+ * too big (ERR_PAYLOAD_TOO_LARGE, 413): the server's rule, and the web's check before it sends.
+ */
+export function classifyUpload(file: UploadCandidate): { kind: UploadKind; ext: string } {
+  const ext = extensionOf(file.fileName);
+  const mime = file.mimeType.split(';')[0]!.trim().toLowerCase();
+  const kind = (Object.keys(UPLOAD_RULES) as UploadKind[]).find((k) => (UPLOAD_RULES[k].extensions as readonly string[]).includes(ext));
+  if (!kind) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', `Files of type .${ext || '?'} cannot be sent.`, { details: { fileName: file.fileName } });
+  const rule = UPLOAD_RULES[kind];
+  // A generic or missing MIME type is judged by the extension; a specific one must agree with it.
+  const generic = mime === '' || mime === 'application/octet-stream';
+  if (!generic && !(rule.mimeTypes as readonly string[]).includes(mime)) {
+    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', `${file.fileName}: ${mime} is not an accepted ${kind} type.`, { details: { fileName: file.fileName } });
+  }
+  if (file.size > rule.maxBytes) {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `${file.fileName} is too big: ${kind} files may have at most ${rule.maxBytes / 1024 / 1024} MB.`, {
+      details: { fileName: file.fileName, maxBytes: rule.maxBytes },
+    });
+  }
+  return { kind, ext };
+}
 
 /** At most this many files in one POST. */
 export const MAX_MEDIAS_PER_MESSAGE = 10;

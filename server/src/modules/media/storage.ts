@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, UPLOAD_RULES, type UploadKind } from '@zapdesk/sync';
+import type { UploadKind } from '@zapdesk/sync';
+
+export { classifyUpload, type UploadCandidate } from '@zapdesk/sync';
 
 export type StoredMedia = {
   /** `<companyId>/tickets/<ticketId>/<file>`; the URL is `/media/` + this. */
@@ -17,8 +19,6 @@ export type StoredMedia = {
   size: number;
 };
 
-export type UploadCandidate = { fileName: string; mimeType: string; size: number };
-
 const MIME_BY_EXT: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif',
   ogg: 'audio/ogg', opus: 'audio/ogg', mp3: 'audio/mpeg', mpeg: 'audio/mpeg', m4a: 'audio/mp4', aac: 'audio/aac',
@@ -27,26 +27,6 @@ const MIME_BY_EXT: Record<string, string> = {
 };
 
 const extOf = (fileName: string) => path.extname(fileName).slice(1).toLowerCase();
-
-/** Which upload kind a file is, refusing what is not allowed (415) or too big (413). */
-export function classifyUpload(file: UploadCandidate): { kind: UploadKind; ext: string } {
-  const ext = extOf(file.fileName);
-  const mime = file.mimeType.split(';')[0]!.trim().toLowerCase();
-  const kind = (Object.keys(UPLOAD_RULES) as UploadKind[]).find((k) => (UPLOAD_RULES[k].extensions as readonly string[]).includes(ext));
-  if (!kind) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', `Files of type .${ext || '?'} cannot be sent.`, { details: { fileName: file.fileName } });
-  const rule = UPLOAD_RULES[kind];
-  // A generic or missing MIME type is judged by the extension; a specific one must agree with it.
-  const generic = mime === '' || mime === 'application/octet-stream';
-  if (!generic && !(rule.mimeTypes as readonly string[]).includes(mime)) {
-    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', `${file.fileName}: ${mime} is not an accepted ${kind} type.`, { details: { fileName: file.fileName } });
-  }
-  if (file.size > rule.maxBytes) {
-    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `${file.fileName} is too big: ${kind} files may have at most ${rule.maxBytes / 1024 / 1024} MB.`, {
-      details: { fileName: file.fileName, maxBytes: rule.maxBytes },
-    });
-  }
-  return { kind, ext };
-}
 
 const MEDIA_TYPE_OF: Record<UploadKind, StoredMedia['mediaType']> = { image: 'image', audio: 'audio', video: 'video', document: 'application' };
 

@@ -1,9 +1,11 @@
 // Create or edit a file list (spec/03 §5: name at least 3 characters, message required) with its
 // options: each a name and, optionally, a file. The list is saved first (its options get ids), then
-// the chosen files go up with POST /files/uploadList/{id}, each with its option's id.
+// the chosen files go up with POST /files/uploadList/{id}, each with its option's id. A file the
+// server would refuse (type, size: sync's classifyUpload) is said at once and nothing is saved, so
+// a refused upload never leaves a list saved with an option and no file.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fileListCreateSchema, type FileListRecord } from '@zapdesk/sync';
+import { AppError, classifyUpload, extensionOf, fileListCreateSchema, UPLOAD_RULES, type FileListRecord } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { SaveCancelFooter, useSaveForm } from '../../forms/useSaveForm.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
@@ -20,8 +22,22 @@ export function FileListModal({ fileList, onClose, onSaved }: Props) {
   const [options, setOptions] = useState<Option[]>(fileList?.options.map((o) => ({ id: o.id, name: o.name, path: o.path, file: null })) ?? []);
   const { errors, busy, submit } = useSaveForm<FileListRecord>(onSaved);
   const change = (i: number, patch: Partial<Option>) => setOptions((all) => all.map((o, j) => (j === i ? { ...o, ...patch } : o)));
+  const fileProblems = options.map((o) => (o.file ? fileProblem(o.file) : undefined));
+  /** What the server would refuse in this file, in the user's words (undefined: it goes). */
+  function fileProblem(file: File): string | undefined {
+    try {
+      classifyUpload({ fileName: file.name, mimeType: file.type, size: file.size });
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code !== 'ERR_PAYLOAD_TOO_LARGE') return t('files.fileType', { ext: extensionOf(file.name) || '?' });
+      const kind = Object.entries(UPLOAD_RULES).find(([, r]) => (r.extensions as readonly string[]).includes(extensionOf(file.name)));
+      return t('files.fileTooBig', { name: file.name, kind: kind?.[0] ?? '', mb: (kind?.[1].maxBytes ?? 0) / 1024 / 1024 });
+    }
+  }
 
   const save = async () => {
+    if (fileProblems.some(Boolean)) return;
     const body = { name, message, options: options.map((o) => ({ ...(o.id ? { id: o.id } : {}), name: o.name })) };
     await submit(fileListCreateSchema, body, async () => {
       const saved = fileList ? await api.put<FileListRecord>(`/files/${fileList.id}`, body) : await api.post<FileListRecord>('/files', body);
@@ -59,9 +75,15 @@ export function FileListModal({ fileList, onClose, onSaved }: Props) {
                   type="file"
                   accept=".png,.jpg,.jpeg,.mp3,.ogg,.opus,.mp4,.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.txt,.csv,.zip"
                   onChange={(e) => change(i, { file: e.target.files?.[0] ?? null })}
+                  aria-invalid={fileProblems[i] ? true : undefined}
                   className="block w-full text-sm text-muted file:mr-3 file:h-8 file:rounded-md file:border file:border-line file:bg-surface file:px-3 file:text-ink"
                 />
               </label>
+              {fileProblems[i] && (
+                <p role="alert" className="text-xs text-danger">
+                  {fileProblems[i]}
+                </p>
+              )}
               {o.path && !o.file && <p className="text-xs text-muted">{t('files.current', { name: o.path })}</p>}
             </div>
           ))}
