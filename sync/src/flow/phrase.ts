@@ -15,6 +15,9 @@ const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const core = (text: string) => foldFlowText(text).replace(EDGES, '');
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
 
+/** Whether two phrases match the same messages ("Order!" and "order"): folded as matchPhrase folds them. */
+export const samePhrase = (a: string, b: string): boolean => core(a) === core(b);
+
 /**
  * Whether `message` triggers `phrase`. Both are folded first: case and accents ignored, whitespace
  * trimmed and collapsed, punctuation at the ends ignored. `exact`: the whole message is the phrase.

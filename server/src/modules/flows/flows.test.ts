@@ -243,6 +243,22 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     expect((await req('POST', '/flowcampaign', { name: 'Linha errada', flowId, whatsappId: 987654, phrase: 'x' })).body.issues).toEqual([{ path: 'whatsappId', message: 'not found' }]);
     expect((await req('PUT', '/flowcampaign', { id: 987654, name: 'Promo', flowId, phrase: 'x' })).status).toBe(404);
 
+    // An active phrase that another active campaign already answers on that connection is refused,
+    // on create and on turning it on (the older would always win); another mode, connection or an
+    // inactive one is fine.
+    const order = await req('POST', '/flowcampaign', { name: 'Pedido', flowId, whatsappId: connection.id, phrase: 'order' });
+    expect(order.status).toBe(201);
+    const twin = await req('POST', '/flowcampaign', { name: 'Pedido 2', flowId, whatsappId: connection.id, phrase: ' Órder! ' });
+    expect([twin.status, twin.body.issues?.[0]?.path, twin.body.issues?.[0]?.message]).toEqual([400, 'phrase', expect.stringContaining('"Pedido"')]);
+    const everywhere = await req('POST', '/flowcampaign', { name: 'Pedido geral', flowId, whatsappId: null, phrase: 'ORDER' });
+    expect(everywhere.status).toBe(400);
+    const off = await req('POST', '/flowcampaign', { name: 'Pedido 3', flowId, whatsappId: connection.id, phrase: 'order', status: false });
+    expect(off.status).toBe(201);
+    expect((await req('PUT', '/flowcampaign', { id: off.body.id, name: 'Pedido 3', flowId, phrase: 'order', status: true })).status).toBe(400);
+    expect((await req('GET', `/flowcampaign/${off.body.id}`)).body.status).toBe(false);
+    expect((await req('POST', '/flowcampaign', { name: 'Contém', flowId, whatsappId: connection.id, phrase: 'order', matchMode: 'contains' })).status).toBe(201);
+    await req('DELETE', `/flowcampaign/${order.body.id}`);
+
     expect((await req('DELETE', `/flowcampaign/${id}`)).status).toBe(200);
     expect((await req('GET', `/flowcampaign/${id}`)).status).toBe(404);
     // Deleting a flow deletes its campaigns.

@@ -2,7 +2,7 @@
 // matches it (sync/src/flow/phrase.ts: matchPhrase, selectPhraseCampaign; the runtime applies them).
 // The flow and the connection a campaign names must be the company's (400 on the field otherwise);
 // another company's campaign id answers 404.
-import { AppError, type PhraseCampaignCreateInput, type PhraseCampaignUpdateInput } from '@zapdesk/sync';
+import { AppError, samePhrase, type PhraseCampaignCreateInput, type PhraseCampaignUpdateInput } from '@zapdesk/sync';
 import type { Actor } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { tenant } from '../../db/tenant.ts';
@@ -29,6 +29,26 @@ async function assertRefs(db: Database, companyId: number, input: { flowId: numb
   }
 }
 
+/**
+ * An active campaign may not repeat another active one: the same phrase (as matched: case, accents
+ * and end punctuation aside) and match mode on a connection both serve (either one on every
+ * connection counts). The older one always wins (selectPhraseCampaign), so the new one would never
+ * start its flow. Checked after the write, in its transaction: refused, it is rolled back.
+ */
+async function assertNoTwin(db: Database, companyId: number, row: PhraseCampaignRow) {
+  if (!row.status) return;
+  const others = await tenant(db, companyId)
+    .selectFrom('flowCampaigns')
+    .select(['flowCampaigns.id', 'flowCampaigns.name', 'flowCampaigns.phrase', 'flowCampaigns.whatsappId', 'flowCampaigns.matchMode'])
+    .where('flowCampaigns.status', '=', 1)
+    .where('flowCampaigns.id', '!=', row.id)
+    .where('flowCampaigns.matchMode', '=', row.matchMode)
+    .execute();
+  const overlaps = (whatsappId: number | null) => whatsappId === null || row.whatsappId === null || whatsappId === row.whatsappId;
+  const twin = others.find((o) => overlaps(o.whatsappId) && samePhrase(o.phrase, row.phrase));
+  if (twin) throw invalid('phrase', `The active phrase campaign "${twin.name}" already starts a flow with this phrase on this connection (it would always go first): change the phrase, or turn one of them off`);
+}
+
 /** GET /flowcampaign: `{ flow: [...] }`, oldest first (the order ties are broken in, sync selectPhraseCampaign). */
 export async function findPhraseCampaigns(db: Database, companyId: number): Promise<{ flow: PhraseCampaignDto[] }> {
   const rows = await tenant(db, companyId).selectFrom('flowCampaigns').selectAll('flowCampaigns').orderBy('flowCampaigns.id').execute();
@@ -53,6 +73,7 @@ export async function createPhraseCampaign(tx: Tx, actor: Actor, input: PhraseCa
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await assertNoTwin(tx.db, actor.companyId, row);
   tx.effects.poke(actor.companyId);
   phraseCampaignsChanged(tx, actor.companyId);
   return toPhraseCampaignDto(row);
@@ -76,6 +97,7 @@ export async function updatePhraseCampaign(tx: Tx, actor: Actor, input: PhraseCa
     .where('flowCampaigns.id', '=', input.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await assertNoTwin(tx.db, actor.companyId, row);
   tx.effects.poke(actor.companyId);
   phraseCampaignsChanged(tx, actor.companyId);
   return toPhraseCampaignDto(row);
