@@ -3,16 +3,34 @@ import { AppError, idSchema, type ValidationIssue } from '@zapdesk/sync';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 
-export function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((i) => ({ path: i.path.join('.'), message: messageOf(i) }));
+export function toIssues(error: z.ZodError, input?: unknown): ValidationIssue[] {
+  return error.issues.map((i) => ({ path: i.path.join('.'), message: messageOf(i, input) }));
+}
+
+/** The value at `path` in what was sent (undefined when the path leads nowhere). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let at = input;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }
 
 /**
  * An issue's message, in the client's terms rather than the parser's. A field left out is
  * "Missing" (zod says it received `undefined`); a number read from text (a query's
  * `?companyId=abc`, coerced) that is not one is "expected a number" (zod says it received NaN).
+ * A form's own "Required" (the spec's words for an empty field) is kept for an empty field only:
+ * a name sent as 123, or a type that is not one of the list, says so.
  */
-function messageOf(issue: z.core.$ZodIssue): string {
+function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.message === 'Required' && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) {
+    const sent = valueAt(input, issue.path);
+    if (sent !== undefined && sent !== null && sent !== '') {
+      return issue.code === 'invalid_type' ? `Invalid input: expected ${issue.expected}` : `Invalid option: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+  }
   if (issue.code !== 'invalid_type') return issue.message;
   if (issue.message.endsWith('received undefined')) return `Missing: expected ${issue.expected}`;
   if (issue.expected === 'number' && issue.message.endsWith('received NaN')) return 'Invalid input: expected a number';
@@ -45,7 +63,7 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   }
   const result = schema.safeParse(input);
   if (!result.success) {
-    const issues = toIssues(result.error);
+    const issues = toIssues(result.error, input);
     const first = issues[0];
     throw new AppError('ERR_VALIDATION', first ? `${first.path || 'body'}: ${first.message}` : undefined, { issues });
   }
