@@ -19,6 +19,8 @@ describe('checkoutSchema (spec/03 §3, §5)', () => {
     expect(missing.success).toBe(false);
     expect(missing.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['address2', 'city', 'country', 'firstName', 'zipcode']);
     expect(checkoutSchema.safeParse({ ...step1, zipcode: '!!' }).success).toBe(false);
+    expect(checkoutSchema.safeParse({ ...step1, zipcode: 'abc' }).success).toBe(false);
+    expect(checkoutSchema.safeParse({ ...step1, zipcode: 'SW1A 1AA' }).success).toBe(true);
     expect(checkoutSchema.safeParse({ ...step1, invoiceId: 'x' }).success).toBe(false);
   });
 });

@@ -57,7 +57,8 @@ export const checkoutSchema = z.object({
   address2: z.string().trim().min(1, 'Required').max(200),
   city: z.string().trim().min(1, 'Required').max(100),
   state: optionalText,
-  zipcode: z.string().trim().regex(/^[0-9A-Za-z -]{3,10}$/, 'Invalid ZIP code'),
+  // Letters are allowed (postcodes abroad), but every ZIP or postcode holds a digit: "abc" is none.
+  zipcode: z.string().trim().regex(/^(?=.*\d)[0-9A-Za-z -]{3,10}$/, 'Invalid ZIP code'),
   country: z.string().trim().min(1, 'Required').max(60),
   useAddressForPaymentDetails: z.boolean().optional(),
   nameOnCard: optionalText,
