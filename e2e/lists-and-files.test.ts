@@ -29,6 +29,12 @@ describe('contact lists screen', () => {
     // The example file is a row action, one per list: only the demo's list (seeded at first start) has it yet.
     await page.getByRole('row', { name: /Newsletter/ }).waitFor();
     await expect(page.getByRole('link', { name: 'Download the example spreadsheet' }).count()).resolves.toBe(1);
+    // A search that finds nothing says so, not that there are no lists.
+    await page.getByLabel('Search lists').fill('zzz-nothing');
+    await page.getByText('Nothing found.').waitFor();
+    expect(await page.getByText('No contact lists yet.').count()).toBe(0);
+    await page.getByLabel('Search lists').fill('');
+    await page.getByRole('row', { name: /Newsletter/ }).waitFor();
 
     await page.getByRole('button', { name: 'Add list' }).click();
     const modal = page.getByRole('dialog', { name: 'New contact list' });

@@ -87,7 +87,7 @@ export function Component() {
             ))}
           </tbody>
         </Table>
-        {shown.length === 0 && <EmptyState>{t('announcements.empty')}</EmptyState>}
+        {shown.length === 0 && <EmptyState>{search ? t('common.noResults') : t('announcements.empty')}</EmptyState>}
       </Card>
       {editing && <AnnouncementModal announcement={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog title={t('announcements.deleteTitle')} message={t('announcements.deleteConfirm', { title: deleting.target?.title ?? '' })} {...deleting.dialog} />

@@ -88,7 +88,7 @@ export function Component() {
               ))}
             </tbody>
           </Table>
-          {!items.loading && items.items.length === 0 && <EmptyState>{t('contact-lists.itemsEmpty')}</EmptyState>}
+          {!items.loading && items.items.length === 0 && <EmptyState>{search ? t('common.noResults') : t('contact-lists.itemsEmpty')}</EmptyState>}
           {items.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
         </div>
       </Card>

@@ -60,7 +60,7 @@ export function Component() {
               ))}
             </tbody>
           </Table>
-          {!list.loading && list.items.length === 0 && <EmptyState>{t('files.empty')}</EmptyState>}
+          {!list.loading && list.items.length === 0 && <EmptyState>{search ? t('common.noResults') : t('files.empty')}</EmptyState>}
           {list.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
         </div>
       </Card>

@@ -96,7 +96,7 @@ export function Component() {
               ))}
             </tbody>
           </Table>
-          {!list.loading && list.items.length === 0 && <EmptyState>{t('users.empty')}</EmptyState>}
+          {!list.loading && list.items.length === 0 && <EmptyState>{search ? t('common.noResults') : t('users.empty')}</EmptyState>}
           {list.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
         </div>
       </Card>

@@ -90,7 +90,7 @@ export default function CompaniesTab() {
               })}
             </tbody>
           </Table>
-          {!list.loading && list.items.length === 0 && <EmptyState>{t('companies.empty')}</EmptyState>}
+          {!list.loading && list.items.length === 0 && <EmptyState>{search ? t('common.noResults') : t('companies.empty')}</EmptyState>}
           {list.loading && <p className="py-4 text-center text-muted">{t('common.loading')}</p>}
         </div>
       </Card>
