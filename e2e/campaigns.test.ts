@@ -99,13 +99,17 @@ describe('campaign screens', () => {
     await page.getByLabel('Shortcut').fill('cupom');
     await page.getByRole('button', { name: 'Add variable' }).click();
     await page.getByText('This shortcut already exists').waitFor();
+    // A built-in name is not a custom variable's ({nome} is the recipient's name).
+    await page.getByLabel('Shortcut').fill('nome');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByText('“nome” is a built-in variable: choose another shortcut').waitFor();
     await shot(page, 'campaign-settings');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').first().waitFor();
     const saved = await admin<{ key: string; value: string }[]>('GET', '/campaign-settings');
     expect(Object.fromEntries(saved.map((r) => [r.key, JSON.parse(r.value)]))).toMatchObject({ messageInterval: 0, variables: [{ key: 'cupom', value: 'BF10' }] });
 
-    // The campaign: two variants, each previewed for the sample contact.
+    // The campaign: two variants, each previewed for the list's first contact.
     await nav.getByRole('link', { name: 'Campaign list' }).click();
     await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
     await page.getByRole('button', { name: 'Add campaign' }).click();
@@ -121,10 +125,11 @@ describe('campaign screens', () => {
     await first.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(4, 4));
     await modal.getByRole('button', { name: 'Insert {primeiro-nome}' }).click();
     await expect(first.inputValue()).resolves.toBe('Olá {primeiro-nome}, as ofertas chegaram!');
-    await preview.getByText('Olá Maria, as ofertas chegaram!').waitFor();
+    await preview.getByText('Olá Ana, as ofertas chegaram!').waitFor();
+    await modal.getByText('As Ana Lima would get it').waitFor();
     await modal.getByRole('tab', { name: 'Message 2' }).click();
     await modal.getByLabel('Message 2', { exact: true }).fill('{saudacao}, {primeiro-nome}! Use o cupom {cupom}.');
-    await preview.getByText(/^(Bom dia|Boa tarde|Boa noite), Maria! Use o cupom BF10\.$/).waitFor();
+    await preview.getByText(/^(Bom dia|Boa tarde|Boa noite), Ana! Use o cupom BF10\.$/).waitFor();
     // An attachment goes with each message, the text as its caption; the preview names it.
     await modal.getByLabel('Attachment').setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: PNG });
     await preview.getByText('promo.png').waitFor();

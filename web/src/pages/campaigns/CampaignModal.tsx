@@ -16,7 +16,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { SelectField, Switch, TextField } from '../../ui/Field.tsx';
 import { campaignBody, fieldAccess, formFromCampaign, type CampaignForm, type MessageField } from './campaign-form.ts';
 import { MessageEditor } from './MessageEditor.tsx';
-import { useCampaignOptions, type Option } from './use-campaign-options.ts';
+import { useCampaignOptions, useListSample, type Option } from './use-campaign-options.ts';
 
 type Props = { campaign: Campaign | null; onClose: () => void; onSaved: () => void };
 
@@ -26,6 +26,7 @@ export function CampaignModal({ campaign, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const options = useCampaignOptions();
   const [form, setForm] = useState<CampaignForm>(() => formFromCampaign(campaign));
+  const previewContact = useListSample(form.contactListId);
   const [media, setMedia] = useState<File | null>(null);
   const [removeMedia, setRemoveMedia] = useState(false);
   const { errors, busy, submit } = useSaveForm<Campaign>(() => onSaved());
@@ -112,6 +113,7 @@ export function CampaignModal({ campaign, onClose, onSaved }: Props) {
           settings={options.settings ?? NO_SETTINGS}
           errors={errors}
           mediaName={currentMedia}
+          previewContact={previewContact}
         />
         <div className="flex flex-col gap-1.5">
           <label className="flex flex-col gap-1.5 text-[13px] font-medium">

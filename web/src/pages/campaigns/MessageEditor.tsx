@@ -10,6 +10,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { formatWhatsAppBold } from '../../ui/MessagePreview.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { insertToken, previewMessage, variableTokens, type MessageField } from './campaign-form.ts';
+import type { PreviewContact } from './use-campaign-options.ts';
 
 type Props = {
   values: Record<MessageField, string>;
@@ -20,12 +21,14 @@ type Props = {
   errors: Record<string, string>;
   /** The attachment's name, shown on the preview bubble. */
   mediaName: string | null;
+  /** Whom the preview shows it to: the chosen list's first contact, else a sample. */
+  previewContact: PreviewContact | null;
 };
 
 const VARIANTS = Array.from({ length: CAMPAIGN_VARIANTS }, (_, i) => String(i + 1) as '1' | '2' | '3' | '4' | '5');
 type Variant = (typeof VARIANTS)[number];
 
-export function MessageEditor({ values, onChange, confirmation, disabled, settings, errors, mediaName }: Props) {
+export function MessageEditor({ values, onChange, confirmation, disabled, settings, errors, mediaName, previewContact }: Props) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Variant>('1');
   const [focused, setFocused] = useState<MessageField>('message1');
@@ -39,7 +42,7 @@ export function MessageEditor({ values, onChange, confirmation, disabled, settin
   const confirm = `confirmationMessage${tab}` as MessageField;
   // The preview follows the field last typed in, within the open tab.
   const shown: MessageField = confirmation && focused === confirm ? confirm : message;
-  const sample = { name: t('campaigns.sampleName'), number: '5511988887777', email: 'maria@example.com' };
+  const sample = previewContact ?? { name: t('campaigns.sampleName'), number: '5511988887777', email: 'maria@example.com' };
   const preview = previewMessage(values[shown], sample, settings, new Date());
 
   const insert = (token: string) => {
@@ -105,7 +108,7 @@ export function MessageEditor({ values, onChange, confirmation, disabled, settin
         <section aria-label={t('campaigns.preview')} className="flex flex-col gap-2 rounded-md bg-raised p-3">
           <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">{t('campaigns.preview')}</h3>
           <p className="text-xs text-muted">{t('campaigns.previewFor', { name: sample.name })}</p>
-          <div data-testid="campaign-preview" className="self-start rounded-lg rounded-tl-none border border-line bg-surface px-3 py-2 text-sm break-words whitespace-pre-wrap shadow-xs">
+          <div data-testid="campaign-preview" className="max-w-full min-w-0 self-start rounded-lg rounded-tl-none border border-line bg-surface px-3 py-2 text-sm wrap-anywhere whitespace-pre-wrap shadow-xs">
             {mediaName && (
               <p className="mb-1 flex items-center gap-1 text-xs text-muted">
                 <Icon name="paperclip" className="size-3.5 shrink-0" />

@@ -2,7 +2,7 @@
 // state, contact lists (GET /contact-lists/list), file lists (GET /files, every page) and the
 // campaign settings (custom variables and the zone of the preview's greeting). Read once per dialog:
 // a running campaign pokes the company at every send, and the selects need not follow that.
-import type { CampaignSettings, ContactList, FileListRecord } from '@zapdesk/sync';
+import type { CampaignSettings, ContactList, ContactListItem, FileListRecord } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { useResource } from '../../hooks/use-resource.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
@@ -42,4 +42,18 @@ export function useCampaignOptions() {
     fileLists: (files.data ?? []).map((f) => ({ value: String(f.id), label: f.name })).sort(byName),
     settings: settings.data,
   };
+}
+
+export type PreviewContact = { name: string; number: string; email: string };
+
+/** The first contact of the chosen list (by name, as the list shows them), for the preview; null without a list or contacts. */
+export function useListSample(contactListId: string): PreviewContact | null {
+  const sample = useResource(
+    () =>
+      Number(contactListId) > 0
+        ? api.get<{ contacts: ContactListItem[] }>('/contact-list-items', { query: { contactListId, pageNumber: 1 } }).then(({ contacts: [first] }) => (first ? { name: first.name, number: first.number, email: first.email ?? '' } : null))
+        : Promise.resolve(null),
+    [contactListId],
+  );
+  return sample.data ?? null;
 }
