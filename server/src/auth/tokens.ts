@@ -27,17 +27,21 @@ export async function verifyAccessToken(token: string, secret: string): Promise<
     return { ok: false, reason: 'expired' };
   }
   try {
-    const payload = await verify(token, secret, 'HS256');
+    // The signature first, the expiry after: a forged token that claims to have expired is invalid
+    // (401), not expired (a 403 the client answers with a refresh).
+    const payload = await verify(token, secret, { alg: 'HS256', exp: false });
     const { sub, cid, sid, exp } = payload as Record<string, unknown>;
     if (typeof sub !== 'number' || typeof cid !== 'number' || typeof sid !== 'string') return { ok: false, reason: 'invalid' };
+    if (exp !== undefined && (typeof exp !== 'number' || !Number.isFinite(exp))) return { ok: false, reason: 'invalid' };
+    if (typeof exp === 'number' && exp * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
     const claims = { sub, cid, sid };
     if (typeof exp === 'number') {
       if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
       verified.set(key, { claims, expMs: exp * 1000 });
     }
     return { ok: true, claims };
-  } catch (err) {
-    return { ok: false, reason: (err as Error)?.name === 'JwtTokenExpired' ? 'expired' : 'invalid' };
+  } catch {
+    return { ok: false, reason: 'invalid' };
   }
 }
 

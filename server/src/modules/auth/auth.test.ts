@@ -79,6 +79,10 @@ describe.each(DIALECTS)('auth on %s', (dialect) => {
       const res = await t.request('GET', '/auth/me', { token: expired });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('ERR_TOKEN_EXPIRED');
+      // Expired but signed with another key: a forgery, refused as such, not offered a refresh.
+      const forgedExpired = await signAccessToken({ sub: user.id, cid: user.companyId, sid }, 'not-the-server-secret', -10);
+      const refused = await t.request('GET', '/auth/me', { token: forgedExpired });
+      expect([refused.status, refused.body.error]).toEqual([401, 'ERR_SESSION_EXPIRED']);
     });
 
     it('rotates the refresh token on every use and refuses the spent one, ending the session', async () => {
