@@ -179,9 +179,10 @@ describe.each(DIALECTS)('queue integrations on %s', (dialect) => {
       [{ type: 'webhook', name: 'A', urlN8N: 'https://x.test' }, 'name', 'Too Short!'],
       [{ type: 'webhook', name: 'x'.repeat(51), urlN8N: 'https://x.test' }, 'name', 'Too Long!'],
       [{ type: 'webhook', urlN8N: 'https://x.test' }, 'name', 'Required'],
-      [{ type: 'webhook', name: 42, urlN8N: 'https://x.test' }, 'name', 'Required'],
+      // A value sent of the wrong kind says so; Required is for what was left out.
+      [{ type: 'webhook', name: 42, urlN8N: 'https://x.test' }, 'name', 'Invalid input: expected string'],
       [{ name: 'No type' }, 'type', 'Required'],
-      [{ type: 'zapier', name: 'Other' }, 'type', 'Required'],
+      [{ type: 'zapier', name: 'Other' }, 'type', 'Invalid option: expected one of "dialogflow", "n8n", "webhook", "typebot", "flowbuilder"'],
       [{ type: 'webhook', name: 'Hook' }, 'urlN8N', 'Required'],
       [{ type: 'n8n', name: 'Hook', urlN8N: 'ftp://x.test' }, 'urlN8N', 'Give an http(s) link'],
       [{ type: 'typebot', name: 'Bot', typebotSlug: 'a' }, 'urlN8N', 'Required'],
