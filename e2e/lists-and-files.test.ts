@@ -116,7 +116,7 @@ describe('files screen', () => {
     await modal.getByLabel('File 2 name').fill('Brochure');
     // A file the server would refuse is said at once, and Save saves nothing while it is chosen.
     await modal.getByLabel('File 2', { exact: true }).setInputFiles({ name: 'tour.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(21 * 1024 * 1024) });
-    await modal.getByRole('alert').getByText('tour.mp4 is too big: video files may have at most 20 MB.').waitFor();
+    await modal.getByRole('alert').getByText('tour.mp4 is too big: files of this type may have at most 20 MB.').waitFor();
     let posted = 0;
     page.on('request', (r) => void (r.method() !== 'GET' && r.url().includes('/files') && posted++));
     await modal.getByRole('button', { name: 'Save' }).click();

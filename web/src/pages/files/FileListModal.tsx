@@ -31,8 +31,8 @@ export function FileListModal({ fileList, onClose, onSaved }: Props) {
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code !== 'ERR_PAYLOAD_TOO_LARGE') return t('files.fileType', { ext: extensionOf(file.name) || '?' });
-      const kind = Object.entries(UPLOAD_RULES).find(([, r]) => (r.extensions as readonly string[]).includes(extensionOf(file.name)));
-      return t('files.fileTooBig', { name: file.name, kind: kind?.[0] ?? '', mb: (kind?.[1].maxBytes ?? 0) / 1024 / 1024 });
+      const rule = Object.values(UPLOAD_RULES).find((r) => (r.extensions as readonly string[]).includes(extensionOf(file.name)));
+      return t('files.fileTooBig', { name: file.name, mb: (rule?.maxBytes ?? 0) / 1024 / 1024 });
     }
   }
 

@@ -17,7 +17,7 @@ export const strings = defineStrings('files', {
     optionFile: 'File {{n}}',
     removeOption: 'Remove file {{n}}',
     current: 'Current file: {{name}}',
-    fileTooBig: '{{name}} is too big: {{kind}} files may have at most {{mb}} MB.',
+    fileTooBig: '{{name}} is too big: files of this type may have at most {{mb}} MB.',
     fileType: 'Files of type .{{ext}} cannot be attached.',
     noFile: 'no file',
     deleteTitle: 'Delete file list',
