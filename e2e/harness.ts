@@ -18,7 +18,7 @@ export const ADMIN_PASSWORD = 'Admin-e2e-123';
 export const DEMO = { admin: 'admin@demo.zapdesk.local', attendant: 'bruno@demo.zapdesk.local', superAdmin: 'admin@zapdesk.local' };
 
 /** Where the e2e screenshots go, to be looked at after a run. */
-export const SHOTS_DIR = path.join(tmpdir(), 'zapdesk-e2e-shots');
+export const SHOTS_DIR = path.join(process.env.ZAPDESK_OUTER_TMPDIR ?? tmpdir(), 'zapdesk-e2e-shots');
 
 export type E2E = {
   server: RunningServer;

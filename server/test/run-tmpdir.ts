@@ -13,6 +13,8 @@ import { dropPostgresTemplates } from './template-db.ts';
 export default function setup(): () => Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'zapdesk-run-'));
   const run = randomBytes(4).toString('hex');
+  // What outlives the run (the e2e screenshots, to be looked at after it) goes beside it.
+  process.env.ZAPDESK_OUTER_TMPDIR ??= tmpdir();
   process.env.TMPDIR = root;
   process.env.ZAPDESK_TEST_RUN = run;
   return async () => {
