@@ -180,7 +180,7 @@ describe.each(DIALECTS)('presence (%s)', (dialect) => {
       await waitFor(async () => (await seen()) > before, 5_000, 'a touch');
       // The job running as if the heartbeats had stopped long ago: offline, then the next beat says otherwise.
       await markStaleUsersOffline(t.deps, new Date(Date.now() + 10 * PRESENCE_STALE_MS));
-      await waitFor(() => onlineOf(adminSession.token, user.id), 5_000, 'online again');
+      await waitFor(() => onlineOf(adminSession.token, user.id), 15_000, 'online again');
     } finally {
       await beating.close();
     }
