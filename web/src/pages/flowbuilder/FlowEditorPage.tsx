@@ -5,7 +5,7 @@
 // (refusals and lintFlow's warnings are written on the nodes) and posts POST /flowbuilder/flow.
 // This file holds the editor's state and what changes the graph; the header is EditorToolbar, the
 // canvas FlowCanvas, loading and saving their hooks.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useBlocker, useParams } from 'react-router';
 import { ReactFlowProvider, useEdgesState, useNodesState, type Connection } from '@xyflow/react';
@@ -215,16 +215,11 @@ function FlowEditor() {
 
 /**
  * Unsaved work is not dropped without asking: a move to another page (the back arrow, the menu)
- * waits for the user's answer, and closing or reloading the tab gets the browser's own question.
+ * waits for the user's answer. Closing or reloading the tab gets the browser's own question
+ * (use-flow-save.ts).
  */
 function useLeaveGuard(dirty: boolean) {
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (!dirty) return;
-    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [dirty]);
   return {
     asking: blocker.state === 'blocked',
     leave: () => blocker.proceed?.(),
