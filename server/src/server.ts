@@ -13,6 +13,8 @@ import { runFirstStart, type FirstStartResult } from './bootstrap/first-start.ts
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { openDatabase } from './db/database.ts';
+import { startPullThread } from './sync/pull-thread.ts';
+import { syncServiceOf } from './sync/service.ts';
 import { write } from './db/write.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -77,6 +79,9 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(s));
   });
+  // Pulls (REST and the socket's) on a thread of their own, once it has started (sync/pull-thread.ts).
+  const pullThread = config.pullThread && !isMemoryUrl(config.databaseUrl) ? startPullThread(deps) : undefined;
+  syncServiceOf(deps).useThread(pullThread);
   const socket = attachSyncSocket(server as Server, deps);
   const port = (server.address() as AddressInfo).port;
   await sessions.startAll();
@@ -111,6 +116,7 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
       await web?.close();
       await socket.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pullThread?.stop();
       await deps.outbox.stop();
       await sessions.stopAll();
       await messageIndex.stop();
@@ -119,6 +125,9 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
     },
   };
 }
+
+/** An SQLite database in memory: one handle only, so no pull thread. */
+const isMemoryUrl = (url: string) => /^(sqlite:(\/\/)?)?(:memory:)?$/.test(url);
 
 /** The web app on WEB_PORT; a busy port costs the UI, not the API (tests start several servers). */
 async function serveWeb(config: Config, apiPort: number, log: Logger): Promise<WebServer | undefined> {

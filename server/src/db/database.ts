@@ -44,6 +44,26 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
   return { db, dialect: 'sqlite' };
 }
 
+/**
+ * The database named by a URL, for reads only: another thread's own handle (the pull thread,
+ * sync/pull-thread.ts). A SQLite file gets one read-only connection (WAL: it sees every commit of
+ * the process's writer, and can write nothing), a PostgreSQL URL a small pool of its own.
+ */
+export function openReadOnlyDatabase(url: string): { db: Database; dialect: Dialect } {
+  const plugins = [new ResultCamelCasePlugin()];
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
+  }
+  const file = url.replace(/^sqlite:(\/\/)?/, '');
+  if (file === ':memory:' || file === '') throw new Error('openReadOnlyDatabase: an in-memory database has no second handle');
+  const reader = openSqlite(file, true);
+  const mutex = new Mutex();
+  const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(reader, reader, mutex, {}), plugins });
+  writers.set(db, { sqlite: reader, reader, mutex, checkpointer: undefined, file: undefined, first: db });
+  return { db, dialect: 'sqlite' };
+}
+
 // Open handles per SQLite file in this process (see soleWriter).
 const handlesOfFile = new Map<string, number>();
 

@@ -7,18 +7,30 @@ import WebSocket from 'ws';
 import { DIALECTS } from '../../test/harness.ts';
 import { startLiveApp, waitFor, type LiveApp } from '../../test/live.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
+import { startPullThread, type PullThread } from '../sync/pull-thread.ts';
+import { syncServiceOf } from '../sync/service.ts';
 
 type Answer = { type: 'pull'; id: number; ok: boolean; body: Record<string, unknown> };
 type Poke = { type: 'poke'; pull?: { request: Record<string, unknown>; response: { cookie: unknown; patch: { op: string; key?: string; value?: { name?: string } }[] } } };
 
-describe.each(DIALECTS)('pulls over the sync socket (%s)', (dialect) => {
+// On the main thread, and on the pull thread (sync/pull-thread.ts) as startServer runs them.
+const CASES = DIALECTS.flatMap((dialect) => [[dialect, 'main thread'] as const, [dialect, 'pull thread'] as const]);
+
+describe.each(CASES)('pulls over the sync socket (%s, %s)', (dialect, where) => {
   let live: LiveApp;
+  let thread: PullThread | undefined;
   const sockets: WebSocket[] = [];
   beforeAll(async () => {
     live = await startLiveApp(dialect);
-  });
+    if (where === 'pull thread') {
+      thread = startPullThread(live.deps);
+      syncServiceOf(live.deps).useThread(thread);
+      await thread.whenReady();
+    }
+  }, 60_000);
   afterAll(async () => {
     for (const s of sockets) s.terminate();
+    await thread?.stop();
     await live.close();
   });
 
@@ -62,8 +74,11 @@ describe.each(DIALECTS)('pulls over the sync socket (%s)', (dialect) => {
   it('answers a pull as POST /sync/pull does: the full view first, then the same cookie and no patch', async () => {
     const { company, user, token } = await signIn();
     const { pull } = await open(token);
+    const answered = thread?.stats.answered;
     const first = await pull(req(`g-${user.id}`));
     expect(first.ok).toBe(true);
+    // Answered where this case says.
+    expect(thread?.stats.answered).toBe(answered === undefined ? undefined : answered + 1);
     const keys = (first.body.patch as { key?: string }[]).map((p) => p.key);
     expect(keys).toEqual(expect.arrayContaining([`company/${company.id}`, `user/${user.id}`]));
     const again = await pull(req(`g-${user.id}`, first.body.cookie));

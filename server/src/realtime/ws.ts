@@ -18,12 +18,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@zapdesk/sync';
-import type { PullResponseV1 } from 'replicache';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
 import { INSTANCE_HEADER } from '../http/instance.ts';
-import { syncServiceOf, type VersionNotSupported } from '../sync/service.ts';
+import type { PullAnswer } from '../sync/pull-thread.ts';
+import { syncServiceOf } from '../sync/service.ts';
 import { CLOSE_SESSION_ENDED, CLOSE_TOKEN_EXPIRED, type ServerEvent } from './hub.ts';
 import { createLiveChannels } from './channels.ts';
 import { createPresence, type PresenceOptions } from './presence.ts';
@@ -93,9 +93,10 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
   };
 
   async function onConnection(ws: WebSocket, token: string | null) {
-    const send = (m: ServerEvent) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    const sendText = (text: string) => {
+      if (ws.readyState === ws.OPEN) ws.send(text);
     };
+    const send = (m: ServerEvent) => sendText(JSON.stringify(m));
     // What the client sends while its token is checked (a join sent on `open`) waits for the
     // handler below instead of being dropped.
     const early: RawData[] = [];
@@ -123,14 +124,15 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
     ws.on('message', onMessage);
     // The client's last pull here, with the cookie of the answer it got: what a poke runs for it.
     let nextPull: Record<string, unknown> | undefined;
-    const remember = (request: unknown, response: PullResponseV1 | VersionNotSupported) => {
-      nextPull = 'cookie' in response && request && typeof request === 'object' ? { ...request, cookie: response.cookie } : undefined;
+    const remember = (request: unknown, answer: PullAnswer) => {
+      nextPull = answer.cookie !== undefined && request && typeof request === 'object' ? { ...request, cookie: answer.cookie } : undefined;
     };
     async function answerPull(id: number, body: unknown) {
       try {
-        const response = await sync.pull(token, body);
-        remember(body, response);
-        send({ type: 'pull', id, ok: true, body: response });
+        const answer = await sync.pull(token, body);
+        remember(body, answer);
+        // The answer is JSON text already (ServerEvent's pull, its body put in as it is).
+        sendText(`{"type":"pull","id":${id},"ok":true,"body":${answer.text}}`);
       } catch (err) {
         const e = err instanceof AppError ? err : new AppError('ERR_INTERNAL_SERVER_ERROR');
         if (!(err instanceof AppError)) logUnexpected('sync pull over the socket failed', err);
@@ -164,10 +166,10 @@ export function attachSyncSocket(server: Server, deps: AppDeps, opts: { pingInte
             send({ type: 'poke' });
             continue;
           }
-          const response = await sync.pull(token, request).catch(unexpected);
-          if (response && 'cookie' in response) {
-            remember(request, response);
-            send({ type: 'poke', pull: { request, response } });
+          const answer = await sync.pull(token, request).catch(unexpected);
+          if (answer && answer.cookie !== undefined) {
+            remember(request, answer);
+            sendText(`{"type":"poke","pull":{"request":${JSON.stringify(request)},"response":${answer.text}}}`);
           } else {
             nextPull = undefined;
             send({ type: 'poke' });

@@ -46,6 +46,8 @@ export type CvrWriter = {
    * resolves to the ids deleted.
    */
   collectGarbage(companyId: number, graceMs?: number): Promise<string[]>;
+  /** claimClientGroup: the group, created for its owner when new; another's is refused. */
+  claimGroup(owner: GroupOwner, id: string): Promise<ClientGroup>;
 };
 
 /** CVR rows written in one transaction at most (a company's pulls after one poke, in slices). */
@@ -184,6 +186,8 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
   }
 
   return {
+    claimGroup: (owner, id) => claimClientGroup(db, owner, id),
+
     saveCvr(row) {
       return new Promise((resolve, reject) => {
         if (queued.length === 0) setImmediate(flushSaves);

@@ -45,22 +45,25 @@ export type PullResult = { response: PullResponseOKV1; stats: PullStats };
 /** Who pulls, as the access token says; their role is read with the counters (see pullForSession). */
 export type SessionRef = Pick<Actor, 'userId' | 'companyId' | 'sessionId'>;
 
+/** What a pull reads through: the app's database, or the pull thread's own read-only handle (pull-thread.ts). */
+export type PullDeps = Pick<AppDeps, 'db' | 'dialect'>;
+
 /**
  * The pull of a signed-in session (the route and the socket). The session's validity and the
  * user's role are read in the same statement as the change counters: read apart, a role change
  * committed between the two reads would stamp a CVR of the old role with the new watermark, and
  * the pull after the poke would answer "no change".
  */
-export function pullForSession(deps: AppDeps, store: SyncStore, session: SessionRef, req: PullRequest): Promise<PullResult> {
+export function pullForSession(deps: PullDeps, store: SyncStore, session: SessionRef, req: PullRequest): Promise<PullResult> {
   return run(deps, store, req, { session });
 }
 
 /** A pull for an actor the caller vouches for (tests and benchmarks of the algorithm). */
-export function pull(deps: AppDeps, store: SyncStore, actor: Actor, req: PullRequest): Promise<PullResult> {
+export function pull(deps: PullDeps, store: SyncStore, actor: Actor, req: PullRequest): Promise<PullResult> {
   return run(deps, store, req, { actor });
 }
 
-async function run(deps: AppDeps, store: SyncStore, req: PullRequest, who: { actor: Actor } | { session: SessionRef }): Promise<PullResult> {
+async function run(deps: PullDeps, store: SyncStore, req: PullRequest, who: { actor: Actor } | { session: SessionRef }): Promise<PullResult> {
   const { db } = deps;
   const cookie = cookieSchema.safeParse(req.cookie);
   const baseVersion = cookie.success ? cookie.data.order : 0;

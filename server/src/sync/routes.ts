@@ -41,7 +41,9 @@ export function syncRoutes(deps: AppDeps) {
       // The token before the body, as requireAuth does (the check is remembered, so pull() repeats it for free).
       const token = bearerToken(c);
       await sync.verifyToken(token);
-      return c.json(await sync.pull(token, await parseBody(c, z.unknown())));
+      // The answer comes as its JSON text (made on the pull thread, when it runs there).
+      const { text } = await sync.pull(token, await parseBody(c, z.unknown()));
+      return c.body(text, 200, { 'content-type': 'application/json' });
     })
     .post('/sync/push', auth, async (c) => {
       const body = await parseBody(c, pushVersionOf);

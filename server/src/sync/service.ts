@@ -2,13 +2,13 @@
 // (a `pull` message on /sync/ws, ../realtime/ws.ts). One store per database, so both see the same
 // caches, and one check of the access token, remembered once its signature was verified.
 import { AppError } from '@zapdesk/sync';
-import type { PullResponseV1 } from 'replicache';
 import { z } from 'zod';
 import { verifyAccessToken, type AccessClaims } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { parseWith } from '../http/validate.ts';
 import { pullForSession, pullRequestSchema } from './pull.ts';
+import { PullThreadGone, type PullAnswer, type PullThread } from './pull-thread.ts';
 import { createSyncStore, type SyncStore } from './store.ts';
 
 /** Verified access tokens kept, so a pull does not pay the HMAC again. */
@@ -20,6 +20,7 @@ const pullVersionOf = z.looseObject({ pullVersion: z.unknown() });
 export type SyncService = ReturnType<typeof createSyncService>;
 /** The Replicache answer to a request of another protocol version. */
 export type VersionNotSupported = { error: 'VersionNotSupported'; versionType: 'pull' };
+const VERSION_NOT_SUPPORTED: VersionNotSupported = { error: 'VersionNotSupported', versionType: 'pull' };
 
 const services = new WeakMap<Database, SyncService>();
 
@@ -32,6 +33,8 @@ export function syncServiceOf(deps: AppDeps): SyncService {
 
 function createSyncService(deps: AppDeps) {
   const store: SyncStore = createSyncStore(deps.db, deps.dialect, { log: deps.log });
+  // Where pulls run when it is ready (startServer attaches it; pull-thread.ts).
+  let thread: PullThread | undefined;
   const verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   /**
@@ -63,12 +66,29 @@ function createSyncService(deps: AppDeps) {
   return {
     store,
     verifyToken,
-    /** A pull body from a bearer of `token`: the protocol answer, or an AppError thrown. */
-    async pull(token: string | null | undefined, body: unknown): Promise<PullResponseV1 | VersionNotSupported> {
+    /** From now on pulls run on this thread while it is ready (on this one otherwise). */
+    useThread(pulls: PullThread | undefined) {
+      thread = pulls;
+    },
+    /**
+     * A pull body from a bearer of `token`: the protocol answer as the JSON text to send, with its
+     * cookie; or an AppError thrown. The token, the version and the request are checked here.
+     */
+    async pull(token: string | null | undefined, body: unknown): Promise<PullAnswer> {
       const { sub, cid, sid } = await verifyToken(token);
-      if (parseWith(pullVersionOf, body).pullVersion !== 1) return { error: 'VersionNotSupported', versionType: 'pull' };
-      const { response } = await pullForSession(deps, store, { userId: sub, companyId: cid, sessionId: sid }, parseWith(pullRequestSchema, body));
-      return response;
+      if (parseWith(pullVersionOf, body).pullVersion !== 1) return { text: JSON.stringify(VERSION_NOT_SUPPORTED) };
+      const session = { userId: sub, companyId: cid, sessionId: sid };
+      const request = parseWith(pullRequestSchema, body);
+      if (thread?.ready) {
+        try {
+          return await thread.pull(session, request);
+        } catch (err) {
+          // It died with this pull under way: the pull runs here.
+          if (!(err instanceof PullThreadGone)) throw err;
+        }
+      }
+      const { response } = await pullForSession(deps, store, session, request);
+      return { text: JSON.stringify(response), cookie: response.cookie };
     },
   };
 }

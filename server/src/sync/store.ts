@@ -7,7 +7,7 @@ import type { Actor } from '../context.ts';
 import type { Database, Dialect } from '../db/database.ts';
 import { prepare } from '../db/prepared.ts';
 import { tenant } from '../db/tenant.ts';
-import { claimClientGroup, createCvrWriter, CVRS_KEPT, LISTING_GRACE_MS } from './cvr-writer.ts';
+import { createCvrWriter, CVRS_KEPT, LISTING_GRACE_MS, type CvrWriter } from './cvr-writer.ts';
 import { decodeRefs, encodeRefs, fromParts, listingId, parseListing, partsOfStored, storedParts, storedText, type Cvr, type Listing } from './cvr.ts';
 import { pullStatements, type PullStateRow } from './statements.ts';
 import { chunk } from './views/types.ts';
@@ -76,7 +76,12 @@ export const LISTING_TRUST_MS = 5 * 60_000;
 /** How often one instance collects a company's unreferenced listings (after a save). */
 export const LISTING_GC_INTERVAL_MS = 10 * 60_000;
 
-export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string, data?: Record<string, unknown>): void } };
+export type SyncStoreOptions = {
+  gcIntervalMs?: number;
+  log?: { warn(msg: string, data?: Record<string, unknown>): void };
+  /** Where the store's writes go (default: a CvrWriter on `db`). */
+  writer?: CvrWriter;
+};
 
 /**
  * CVRs by (group, version) are immutable apart from the watermark, which only moves forward, so
@@ -88,7 +93,8 @@ export type SyncStoreOptions = { gcIntervalMs?: number; log?: { warn(msg: string
  */
 export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreOptions = {}) {
   const sqls = pullStatements(dialect);
-  const writer = createCvrWriter(db, dialect);
+  // Its writes: on this database's writer, or where `opts.writer` sends them (the pull thread's go to the main thread's).
+  const writer = opts.writer ?? createCvrWriter(db, dialect);
   const cvrs = new Lru<string, Cvr>(5000);
   // stamp: the counters of the tables the view reads, when it was listed; watermark orders entries.
   const listings = new Lru<number, Map<string, { stamp: string; watermark: number; listing: Listing }>>(1000);
@@ -203,7 +209,7 @@ export function createSyncStore(db: Database, dialect: Dialect, opts: SyncStoreO
     async claimGroup(actor: Actor, id: string): Promise<void> {
       const owner = owners.get(id);
       if (!owner) {
-        const group = await claimClientGroup(db, actor, id);
+        const group = await writer.claimGroup(actor, id);
         owners.set(id, { userId: group.userId, companyId: group.companyId });
         return;
       }
