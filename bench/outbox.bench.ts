@@ -7,7 +7,8 @@
 // concurrency, duplicates and losses (the simulated network's outbox against the message rows), and
 // the p95 of GET /tickets and of an incremental pull made meanwhile by a probe in this process.
 // BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL; BENCH_SERVER_PROFILE and
-// BENCH_SERVER_NODE_OPTIONS as in lib.ts serverExecArgv. Prints one JSON object.
+// BENCH_SERVER_NODE_OPTIONS as in lib.ts serverExecArgv; PULL_THREAD=0 answers pulls on the server's
+// main thread. Prints one JSON object.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -130,6 +131,8 @@ try {
       connections: CONNECTIONS,
       sendLatencyMs: LATENCY_MS,
       dispatcherConcurrencyPerConnection: concurrency,
+      // Where the server answers pulls (PULL_THREAD, server/src/sync/README.md).
+      pullsAnsweredOn: process.env.PULL_THREAD === '0' ? 'main thread' : 'pull thread',
       clients: CLIENTS,
       replies: REPLIES,
       offeredRepliesPerSecond: OFFERED_PER_SECOND,

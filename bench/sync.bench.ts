@@ -3,7 +3,9 @@
 // is one auth query and JSON). Poke-to-visible runs 50 real Replicache clients in child processes
 // (bench/sync-client-pool.ts, bench/sync-clients.ts), one per CPU core, so that clients and server
 // do not share one event loop and a client's pull does not wait for all the others' on one thread.
-// BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. Prints one JSON object.
+// BENCH_DIALECT=postgres (with TEST_POSTGRES_URL) runs it on PostgreSQL. The poked pulls are answered
+// on the pull thread as the server answers them (server/src/sync/README.md); PULL_THREAD=0 answers
+// them on the main thread. Prints one JSON object.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
@@ -13,6 +15,8 @@ import type { Actor } from '../server/src/context.ts';
 import type { Dialect } from '../server/src/db/database.ts';
 import { tenant } from '../server/src/db/tenant.ts';
 import { pull } from '../server/src/sync/pull.ts';
+import { startPullThread } from '../server/src/sync/pull-thread.ts';
+import { syncServiceOf } from '../server/src/sync/service.ts';
 import { createSyncStore } from '../server/src/sync/store.ts';
 import { seedCompany, seedPlan } from '../server/test/seed.ts';
 import { startLiveApp, type LiveApp } from '../server/test/live.ts';
@@ -167,6 +171,10 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
 }
 
 const live = await startLiveApp(dialect);
+// Pulls on their own thread, as the server answers them (PULL_THREAD=0: on the main thread).
+const pullThread = process.env.PULL_THREAD === '0' ? undefined : startPullThread(live.deps);
+syncServiceOf(live.deps).useThread(pullThread);
+await pullThread?.whenReady();
 try {
   const world = await seedWorld(live);
   const admin = world.users[0]!;
@@ -177,6 +185,7 @@ try {
   console.log(
     JSON.stringify({
       dialect,
+      pullsAnsweredOn: pullThread ? 'pull thread' : 'main thread',
       cpus: cpus().length,
       loadAverage: loadavg().map((l) => Number(l.toFixed(1))),
       visibleRows: world.visible,
@@ -191,5 +200,6 @@ try {
     }),
   );
 } finally {
+  await pullThread?.stop();
   await live.close();
 }

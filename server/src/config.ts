@@ -46,10 +46,11 @@ export type Config = {
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes: number;
   /**
-   * Pulls run on a thread of their own (PULL_THREAD, default 1; 0 keeps them on the main thread):
-   * sync/pull-thread.ts. A server started by startServer only; an in-memory SQLite database never.
+   * Pulls run on a thread of their own while the main thread is busy (PULL_THREAD=1, the default),
+   * always (`always`), or never (`0`): sync/pull-thread.ts. A server started by startServer only;
+   * an in-memory SQLite database never.
    */
-  pullThread: boolean;
+  pullThread: 'busy' | 'always' | 'off';
   /** The outbox dispatcher: sends in flight per connection, attempts of a transiently failing send, first backoff. */
   outbox: { concurrency: number; bulkConcurrency: number; attempts: number; backoffMs: number };
   /**
@@ -163,7 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60 * 1000),
     },
     maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
-    pullThread: env.PULL_THREAD !== '0',
+    pullThread: env.PULL_THREAD === '0' ? 'off' : env.PULL_THREAD === 'always' ? 'always' : 'busy',
     outbox: {
       concurrency: int(env.OUTBOX_CONCURRENCY, 4),
       bulkConcurrency: int(env.OUTBOX_BULK_CONCURRENCY, 8),

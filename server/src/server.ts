@@ -79,8 +79,8 @@ export async function startServer(config: Config, opts: { log?: Logger; web?: bo
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(s));
   });
-  // Pulls (REST and the socket's) on a thread of their own, once it has started (sync/pull-thread.ts).
-  const pullThread = config.pullThread && !isMemoryUrl(config.databaseUrl) ? startPullThread(deps) : undefined;
+  // Pulls (REST and the socket's) on a thread of their own while this one is busy (sync/pull-thread.ts).
+  const pullThread = config.pullThread !== 'off' && !isMemoryUrl(config.databaseUrl) ? startPullThread(deps, config.pullThread) : undefined;
   syncServiceOf(deps).useThread(pullThread);
   const socket = attachSyncSocket(server as Server, deps);
   const port = (server.address() as AddressInfo).port;

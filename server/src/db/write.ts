@@ -140,14 +140,27 @@ export async function write<T>(deps: EffectSinks, fn: (tx: Tx) => Promise<T>, op
   if (deps.dialect === 'sqlite') return writeGrouped(deps, fn, opts.first === true, opts.soon === true || opts.first === true);
   const log = collectEffects();
   let result: T;
+  const started = performance.now();
   try {
     result = await deps.db.transaction().execute((trx) => fn(txOf(deps, trx, log.effects)));
   } catch (err) {
     await log.rollback(deps.log);
     throw err;
+  } finally {
+    addWriteTime(deps.db, performance.now() - started);
   }
   log.commit(deps);
   return result;
+}
+
+// Milliseconds spent writing through `write`, per database handle: on SQLite the time write groups
+// held the thread, on PostgreSQL the time transactions took (several at once count each).
+const writeTimes = new WeakMap<object, number>();
+const addWriteTime = (db: object, ms: number) => writeTimes.set(db, (writeTimes.get(db) ?? 0) + ms);
+
+/** The milliseconds spent writing so far (see above): sampled, how much of the time writes take (sync/pull-thread.ts). */
+export function writeTime(db: Database): number {
+  return writeTimes.get(db) ?? 0;
 }
 
 const ATTEMPT = CompiledQuery.raw('savepoint write_attempt');
@@ -363,7 +376,9 @@ async function runGroup(deps: EffectSinks, group: Group): Promise<void> {
       }
     }
     await trx.commit().execute();
+    addWriteTime(deps.db, clock.worked + performance.now() - clock.slice);
   } catch (err) {
+    addWriteTime(deps.db, clock.worked + performance.now() - clock.slice);
     // The transaction itself failed (the commit, a savepoint): nothing of it stands.
     await trx.rollback().execute().catch(() => undefined);
     for (const d of done) await d.log.rollback(deps.log);

@@ -23,7 +23,7 @@ describe.each(CASES)('pulls over the sync socket (%s, %s)', (dialect, where) => 
   beforeAll(async () => {
     live = await startLiveApp(dialect);
     if (where === 'pull thread') {
-      thread = startPullThread(live.deps);
+      thread = startPullThread(live.deps, 'always');
       syncServiceOf(live.deps).useThread(thread);
       await thread.whenReady();
     }

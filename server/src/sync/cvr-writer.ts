@@ -39,6 +39,12 @@ export type CvrWriter = {
    * old ones; resolves to that version.
    */
   saveCvr(row: CvrRow): Promise<number>;
+  /**
+   * saveCvr for several rows gathered elsewhere (the pull thread's, one turn of its event loop):
+   * written at once, together with any saves waiting here, rather than after this thread's turn.
+   * Each row's version, or the error that row's save failed with.
+   */
+  saveCvrBatch(rows: CvrRow[]): Promise<({ ok: true; version: number } | { ok: false; error: unknown })[]>;
   /** Records a newer watermark on a stored CVR (nothing the user sees changed). */
   advanceWatermark(companyId: number, groupId: string, version: number, watermark: number): Promise<void>;
   /**
@@ -163,6 +169,7 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
   function flushSaves() {
     const batch = queued;
     queued = [];
+    if (batch.length === 0) return;
     const at = new Date().toISOString();
     const alone = (save: QueuedSave) => bookkeepingTransaction((trx) => writeCvrs(trx, [save], at)).then(([v]) => save.resolve(v!), save.reject);
     if (batch.length === 1) return void alone(batch[0]!);
@@ -194,6 +201,13 @@ export function createCvrWriter(db: Database, dialect: Dialect): CvrWriter {
         queued.push({ ...row, resolve, reject });
         if (queued.length >= SAVES_PER_COMMIT_MAX) flushSaves();
       });
+    },
+
+    saveCvrBatch(rows) {
+      const saves = rows.map((row) => new Promise<number>((resolve, reject) => queued.push({ ...row, resolve, reject })));
+      // What is queued goes now (a flush already scheduled finds nothing left).
+      flushSaves();
+      return Promise.all(saves.map((save) => save.then((version) => ({ ok: true as const, version }), (error: unknown) => ({ ok: false as const, error }))));
     },
 
     async advanceWatermark(companyId, groupId, version, watermark) {

@@ -6,6 +6,8 @@ import { DIALECTS } from '../../test/harness.ts';
 import { startLiveApp, type LiveApp } from '../../test/live.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
 import { tenant } from '../db/tenant.ts';
+import { write } from '../db/write.ts';
+import { createCvrWriter } from './cvr-writer.ts';
 import { startPullThread, type PullThread } from './pull-thread.ts';
 import { syncServiceOf } from './service.ts';
 
@@ -16,7 +18,7 @@ describe.each(DIALECTS)('pulls on their own thread (%s)', (dialect) => {
   let thread: PullThread;
   beforeAll(async () => {
     live = await startLiveApp(dialect);
-    thread = startPullThread(live.deps);
+    thread = startPullThread(live.deps, 'always');
     syncServiceOf(live.deps).useThread(thread);
     await thread.whenReady();
   }, 60_000);
@@ -85,6 +87,21 @@ describe.each(DIALECTS)('pulls on their own thread (%s)', (dialect) => {
     expect(ended.body).toMatchObject({ error: 'ERR_SESSION_EXPIRED', reason: 'logout' });
   });
 
+  it('writes a batch of the thread\'s CVRs at once, a bad row failing alone', async () => {
+    const a = await signIn();
+    const b = await signIn();
+    const writer = createCvrWriter(live.db, dialect);
+    await writer.claimGroup({ companyId: a.companyId, userId: a.user.id }, `batch-${a.user.id}`);
+    const row = { baseVersion: 0, entries: '{}', watermark: 1, clients: '{}' };
+    const outcomes = await writer.saveCvrBatch([
+      { ...row, companyId: a.companyId, userId: a.user.id, groupId: `batch-${a.user.id}` },
+      // Another company's user naming A's group: refused.
+      { ...row, companyId: b.companyId, userId: b.user.id, groupId: `batch-${a.user.id}` },
+    ]);
+    expect(outcomes[0]).toEqual({ ok: true, version: 1 });
+    expect(outcomes[1]).toMatchObject({ ok: false, error: { code: 'ERR_NO_PERMISSION' } });
+  });
+
   it('loses no pull when the thread dies, and is back after it', async () => {
     const { token, user } = await signIn();
     const service = syncServiceOf(live.deps);
@@ -101,5 +118,37 @@ describe.each(DIALECTS)('pulls on their own thread (%s)', (dialect) => {
     const back = await pull(token, req(`back-${user.id}`));
     expect(back.status).toBe(200);
     expect(thread.stats.answered).toBe(answered + 1);
+  }, 30_000);
+
+  it('in its default mode, takes pulls only while writes keep the main thread busy', async () => {
+    const { token, user } = await signIn();
+    const busy = startPullThread(live.deps);
+    try {
+      await busy.whenReady();
+      syncServiceOf(live.deps).useThread(busy);
+      // A quiet main thread answers itself.
+      expect(busy.takesPulls).toBe(false);
+      expect((await pull(token, req(`busy-${user.id}`))).status).toBe(200);
+      expect(busy.stats.answered).toBe(0);
+      // Writes that hold the main thread 10 ms each, one after the other: pulls go over.
+      const until = performance.now() + 5_000;
+      while (!busy.takesPulls && performance.now() < until) {
+        await write(live.deps, async (tx) => {
+          await tx.db.selectFrom('companies').select('companies.id').limit(1).execute();
+          const t = performance.now();
+          while (performance.now() - t < 10);
+        });
+      }
+      expect(busy.takesPulls).toBe(true);
+      expect((await pull(token, req(`busy-${user.id}`))).status).toBe(200);
+      expect(busy.stats.answered).toBe(1);
+      // No more writes: back here.
+      const quiet = performance.now() + 5_000;
+      while (busy.takesPulls && performance.now() < quiet) await new Promise((r) => setTimeout(r, 50));
+      expect(busy.takesPulls).toBe(false);
+    } finally {
+      syncServiceOf(live.deps).useThread(thread);
+      await busy.stop();
+    }
   }, 30_000);
 });

@@ -5,10 +5,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '@zapdesk/sync';
 import { openReadOnlyDatabase } from '../db/database.ts';
-import type { CvrWriter } from './cvr-writer.ts';
+import type { CvrRow, CvrWriter } from './cvr-writer.ts';
 import { pullForSession } from './pull.ts';
 import { createSyncStore } from './store.ts';
-import { errorToWire, errorFromWire, type FromPullThread, type PullThreadData, type ToPullThread, type WriteOp } from './pull-wire.ts';
+import { errorFromWire, errorToWire, type FromPullThread, type PullThreadData, type ToPullThread, type WireError, type WriteOp } from './pull-wire.ts';
 
 const port = parentPort!;
 const { databaseUrl } = workerData as PullThreadData;
@@ -26,8 +26,25 @@ function remote<T>(op: WriteOp, args: unknown[]): Promise<T> {
   });
 }
 
+// The CVRs saved in one turn of this thread's event loop (the pulls of a poke) go over together, and
+// are written at once there, in one commit (cvr-writer.ts saveCvrBatch).
+let saves: { row: CvrRow; resolve(version: number): void; reject(err: unknown): void }[] = [];
+function sendSaves() {
+  const batch = saves;
+  saves = [];
+  remote<({ ok: true; version: number } | { ok: false; error: WireError })[]>('saveCvrBatch', [batch.map((s) => s.row)]).then(
+    (outcomes) => outcomes.forEach((o, i) => (o.ok ? batch[i]!.resolve(o.version) : batch[i]!.reject(errorFromWire(o.error)))),
+    (err: unknown) => batch.forEach((s) => s.reject(err)),
+  );
+}
+
 const writer: CvrWriter = {
-  saveCvr: (row) => remote('saveCvr', [row]),
+  saveCvr: (row) =>
+    new Promise<number>((resolve, reject) => {
+      if (saves.length === 0) setImmediate(sendSaves);
+      saves.push({ row, resolve, reject });
+    }),
+  saveCvrBatch: (rows) => remote('saveCvrBatch', [rows]),
   advanceWatermark: (companyId, groupId, version, watermark) => remote('advanceWatermark', [companyId, groupId, version, watermark]),
   collectGarbage: (companyId, graceMs) => remote('collectGarbage', [companyId, graceMs]),
   claimGroup: (owner, id) => remote('claimGroup', [owner, id]),

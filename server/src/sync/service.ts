@@ -66,7 +66,7 @@ function createSyncService(deps: AppDeps) {
   return {
     store,
     verifyToken,
-    /** From now on pulls run on this thread while it is ready (on this one otherwise). */
+    /** From now on pulls run on this thread while it takes them (on this one otherwise). */
     useThread(pulls: PullThread | undefined) {
       thread = pulls;
     },
@@ -79,7 +79,7 @@ function createSyncService(deps: AppDeps) {
       if (parseWith(pullVersionOf, body).pullVersion !== 1) return { text: JSON.stringify(VERSION_NOT_SUPPORTED) };
       const session = { userId: sub, companyId: cid, sessionId: sid };
       const request = parseWith(pullRequestSchema, body);
-      if (thread?.ready) {
+      if (thread?.takesPulls) {
         try {
           return await thread.pull(session, request);
         } catch (err) {
