@@ -131,8 +131,8 @@ try {
       connections: CONNECTIONS,
       sendLatencyMs: LATENCY_MS,
       dispatcherConcurrencyPerConnection: concurrency,
-      // Where the server answers pulls (PULL_THREAD, server/src/sync/README.md).
-      pullsAnsweredOn: process.env.PULL_THREAD === '0' ? 'main thread' : 'pull thread',
+      // When the server answers pulls on its pull thread (PULL_THREAD, server/src/sync/README.md).
+      pullThread: process.env.PULL_THREAD === '0' ? 'off' : process.env.PULL_THREAD === 'always' ? 'always' : 'busy',
       clients: CLIENTS,
       replies: REPLIES,
       offeredRepliesPerSecond: OFFERED_PER_SECOND,

@@ -171,10 +171,12 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
 }
 
 const live = await startLiveApp(dialect);
-// Pulls on their own thread, as the server answers them (PULL_THREAD=0: on the main thread).
-const pullThread = process.env.PULL_THREAD === '0' ? undefined : startPullThread(live.deps);
+// Pulls on their own thread when the server would send them there (PULL_THREAD=1, the default: while
+// writes keep the main thread busy; `always`; 0: never).
+const pullMode = process.env.PULL_THREAD === '0' ? undefined : process.env.PULL_THREAD === 'always' ? 'always' : 'busy';
+const pullThread = pullMode ? startPullThread(live.deps, pullMode) : undefined;
 syncServiceOf(live.deps).useThread(pullThread);
-await pullThread?.whenReady();
+if (pullMode === 'always') await pullThread!.whenReady();
 try {
   const world = await seedWorld(live);
   const admin = world.users[0]!;
@@ -185,7 +187,8 @@ try {
   console.log(
     JSON.stringify({
       dialect,
-      pullsAnsweredOn: pullThread ? 'pull thread' : 'main thread',
+      pullThread: pullMode ?? 'off',
+      pullsAnsweredOnThread: pullThread?.stats.answered ?? 0,
       cpus: cpus().length,
       loadAverage: loadavg().map((l) => Number(l.toFixed(1))),
       visibleRows: world.visible,
