@@ -176,7 +176,7 @@ const live = await startLiveApp(dialect);
 const pullMode = process.env.PULL_THREAD === '0' ? undefined : process.env.PULL_THREAD === 'always' ? 'always' : 'busy';
 const pullThread = pullMode ? startPullThread(live.deps, pullMode) : undefined;
 syncServiceOf(live.deps).useThread(pullThread);
-if (pullMode === 'always') await pullThread!.whenReady();
+await pullThread?.whenReady();
 try {
   const world = await seedWorld(live);
   const admin = world.users[0]!;

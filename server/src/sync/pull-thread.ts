@@ -6,9 +6,8 @@
 // store's caches; the few writes a pull makes (its CVR, a newer watermark, a new client group, the
 // listings' collection) come back here to the database's one writer, where the CVRs of one turn
 // still share a commit (cvr-writer.ts). The answer comes back as the JSON text the client gets.
-// Pulls go there while writes keep the main thread busy (PullThreadMode), and the thread starts the
-// first time they do. Until it is ready, and if it dies (it is started again, a little later each
-// time), pulls run on the main thread as before, so no pull is ever refused for it. Rules in README.md.
+// Until the thread is ready, and if it dies (it is started again, a little later each time), pulls
+// run on the main thread as before, so no pull is ever refused for it. Rules in README.md.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -36,7 +35,7 @@ export type PullThread = {
   pull(session: SessionRef, request: PullRequest): Promise<PullAnswer>;
   /** Pulls the thread answered, and how many times it was started (the benchmark and tests read them). */
   readonly stats: { answered: number; starts: number };
-  /** Resolves once the thread is ready (tests, benchmarks; in 'busy' mode it starts when first needed). */
+  /** Resolves once the thread is ready (tests, benchmarks). */
   whenReady(): Promise<void>;
   /** Ends the thread as a crash would (tests): it is started again as after one. */
   kill(): Promise<void>;
@@ -95,9 +94,7 @@ function tsxApi(): string {
 
 export function startPullThread(deps: Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>, mode: PullThreadMode = 'busy'): PullThread {
   const { log } = deps;
-  // In 'busy' mode the thread starts the first time writes keep this thread busy: a quiet server
-  // (and every test's) never pays for loading the views a second time.
-  const load = mode === 'busy' ? watchWrites(deps.db, () => void (worker || stopped || restartTimer ? undefined : start())) : undefined;
+  const load = mode === 'busy' ? watchWrites(deps.db) : undefined;
   const writer: CvrWriter = createCvrWriter(deps.db, deps.dialect);
   const pending = new Map<number, { resolve(answer: PullAnswer): void; reject(err: unknown): void }>();
   let nextId = 1;
@@ -125,7 +122,6 @@ export function startPullThread(deps: Pick<AppDeps, 'db' | 'dialect' | 'config' 
   }
 
   function start() {
-    restartTimer = undefined;
     const data: PullThreadData = { databaseUrl: deps.config.databaseUrl };
     const w = new Worker(BOOT, { eval: true, workerData: data, execArgv: [], name: 'zapdesk-pulls' });
     worker = w;
@@ -165,7 +161,7 @@ export function startPullThread(deps: Pick<AppDeps, 'db' | 'dialect' | 'config' 
     w.unref();
   }
 
-  if (mode === 'always') start();
+  start();
 
   return {
     get ready() {
@@ -210,11 +206,8 @@ export function startPullThread(deps: Pick<AppDeps, 'db' | 'dialect' | 'config' 
   };
 }
 
-/**
- * Whether this (the main) thread is busy writing: the share of time writes took, sampled and
- * smoothed; `onBusy` is called each time it becomes busy.
- */
-function watchWrites(db: Database, onBusy: () => void) {
+/** Whether this (the main) thread is busy writing: the share of time writes took, sampled and smoothed. */
+function watchWrites(db: Database) {
   let last = writeTime(db);
   let at = performance.now();
   let utilisation = 0;
@@ -228,10 +221,7 @@ function watchWrites(db: Database, onBusy: () => void) {
     utilisation += LOAD_WEIGHT * (Math.min(1, (spent - last) / Math.max(1, now - at)) - utilisation);
     last = spent;
     at = now;
-    if (!state.busy && utilisation >= BUSY_ON) {
-      state.busy = true;
-      onBusy();
-    }
+    if (!state.busy && utilisation >= BUSY_ON) state.busy = true;
     else if (state.busy && utilisation <= BUSY_OFF) state.busy = false;
   }, LOAD_SAMPLE_MS);
   timer.unref();
