@@ -60,9 +60,9 @@ export type PullThreadMode = 'busy' | 'always';
  * A pull on the thread costs the answer's trip between threads and a trip to the main thread for
  * its CVR's write, each waiting for the main thread's event loop, and more CPU in all: when the
  * main thread's time goes to pulls themselves, they are better answered there (`npm run -s bench
- * sync`, 50 poked clients: poke-to-visible p95 77–86 ms on the main thread, 98–109 ms on the
- * thread; 0.78 against 1.2 ms of CPU per pull). Under a stream of writes the main thread's time is
- * what is short (`npm run -s bench outbox`: 9 % more sends, pushes answered twice as fast). So
+ * sync`, 50 poked clients: poke-to-visible p95 71–86 ms on the main thread, 86–109 ms on the
+ * thread; 0.72–0.78 against 1.2 ms of CPU per pull). Under a stream of writes the main thread's
+ * time is what is short (`npm run -s bench outbox`: 9–14 % more sends; README.md). So
  * pulls move to the thread once writes took BUSY_ON of the main thread's last second (db/write.ts
  * writeTime), and back below BUSY_OFF (apart, so that they do not go back and forth).
  */
