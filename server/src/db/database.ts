@@ -20,11 +20,8 @@ export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.tes
 
 /** Opens the database named by a URL: `postgres://…` for PostgreSQL, otherwise a SQLite file path (or `:memory:`). */
 export function openDatabase(url: string): { db: Database; dialect: Dialect } {
+  if (isPostgresUrl(url)) return openPostgres(url, 10);
   const plugins = [new ResultCamelCasePlugin()];
-  if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
-  }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   const writer = openSqlite(file, false);
   // A file has a second, read-only connection: reads outside a write need not wait for it (WAL).
@@ -50,11 +47,8 @@ export function openDatabase(url: string): { db: Database; dialect: Dialect } {
  * the process's writer, and can write nothing), a PostgreSQL URL a small pool of its own.
  */
 export function openReadOnlyDatabase(url: string): { db: Database; dialect: Dialect } {
+  if (isPostgresUrl(url)) return openPostgres(url, 4);
   const plugins = [new ResultCamelCasePlugin()];
-  if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' };
-  }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file === ':memory:' || file === '') throw new Error('openReadOnlyDatabase: an in-memory database has no second handle');
   const reader = openSqlite(file, true);
@@ -62,6 +56,12 @@ export function openReadOnlyDatabase(url: string): { db: Database; dialect: Dial
   const db = new Kysely<DB>({ dialect: new RoutedSqliteDialect(reader, reader, mutex, {}), plugins });
   writers.set(db, { sqlite: reader, reader, mutex, checkpointer: undefined, file: undefined, first: db });
   return { db, dialect: 'sqlite' };
+}
+
+/** A PostgreSQL database through a pool of at most `max` connections. */
+function openPostgres(url: string, max: number): { db: Database; dialect: Dialect } {
+  const pool = new pg.Pool({ connectionString: url, max });
+  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new ResultCamelCasePlugin()] }), dialect: 'postgres' };
 }
 
 // Open handles per SQLite file in this process (see soleWriter).
