@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pullThreadMode } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/database.ts';
 import { createPostgresDatabase } from '../server/test/harness.ts';
 import { PROCESS_PASSWORD, startServerProcess } from '../server/test/process.ts';
@@ -132,7 +133,7 @@ try {
       sendLatencyMs: LATENCY_MS,
       dispatcherConcurrencyPerConnection: concurrency,
       // When the server answers pulls on its pull thread (PULL_THREAD, server/src/sync/README.md).
-      pullThread: process.env.PULL_THREAD === '0' ? 'off' : process.env.PULL_THREAD === 'always' ? 'always' : 'busy',
+      pullThread: pullThreadMode(process.env.PULL_THREAD),
       clients: CLIENTS,
       replies: REPLIES,
       offeredRepliesPerSecond: OFFERED_PER_SECOND,

@@ -15,6 +15,7 @@ import type { Actor } from '../server/src/context.ts';
 import type { Dialect } from '../server/src/db/database.ts';
 import { tenant } from '../server/src/db/tenant.ts';
 import { pull } from '../server/src/sync/pull.ts';
+import { pullThreadMode } from '../server/src/config.ts';
 import { startPullThread } from '../server/src/sync/pull-thread.ts';
 import { syncServiceOf } from '../server/src/sync/service.ts';
 import { createSyncStore } from '../server/src/sync/store.ts';
@@ -173,8 +174,8 @@ async function measurePokes(live: LiveApp, world: Awaited<ReturnType<typeof seed
 const live = await startLiveApp(dialect);
 // Pulls on their own thread when the server would send them there (PULL_THREAD=1, the default: while
 // writes keep the main thread busy; `always`; 0: never).
-const pullMode = process.env.PULL_THREAD === '0' ? undefined : process.env.PULL_THREAD === 'always' ? 'always' : 'busy';
-const pullThread = pullMode ? startPullThread(live.deps, pullMode) : undefined;
+const pullMode = pullThreadMode(process.env.PULL_THREAD);
+const pullThread = pullMode === 'off' ? undefined : startPullThread(live.deps, pullMode);
 syncServiceOf(live.deps).useThread(pullThread);
 await pullThread?.whenReady();
 try {
@@ -187,7 +188,7 @@ try {
   console.log(
     JSON.stringify({
       dialect,
-      pullThread: pullMode ?? 'off',
+      pullThread: pullMode,
       pullsAnsweredOnThread: pullThread?.stats.answered ?? 0,
       cpus: cpus().length,
       loadAverage: loadavg().map((l) => Number(l.toFixed(1))),

@@ -164,7 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int(env.RATE_LIMIT_WINDOW_MS, 15 * 60 * 1000),
     },
     maxJsonBytes: int(env.MAX_JSON_BYTES, 1024 * 1024),
-    pullThread: env.PULL_THREAD === '0' ? 'off' : env.PULL_THREAD === 'always' ? 'always' : 'busy',
+    pullThread: pullThreadMode(env.PULL_THREAD),
     outbox: {
       concurrency: int(env.OUTBOX_CONCURRENCY, 4),
       bulkConcurrency: int(env.OUTBOX_BULK_CONCURRENCY, 8),
@@ -202,4 +202,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     leases: { ttlMs: int(env.LEASE_TTL_MS, 15_000), heartbeatMs: int(env.LEASE_HEARTBEAT_MS, 5_000) },
   };
+}
+
+/** PULL_THREAD read: `0` off, `always`, anything else (1, unset) the default `busy`. */
+export function pullThreadMode(value: string | undefined): Config['pullThread'] {
+  return value === '0' ? 'off' : value === 'always' ? 'always' : 'busy';
 }

@@ -376,14 +376,14 @@ async function runGroup(deps: EffectSinks, group: Group): Promise<void> {
       }
     }
     await trx.commit().execute();
-    addWriteTime(deps.db, clock.worked + performance.now() - clock.slice);
   } catch (err) {
-    addWriteTime(deps.db, clock.worked + performance.now() - clock.slice);
     // The transaction itself failed (the commit, a savepoint): nothing of it stands.
     await trx.rollback().execute().catch(() => undefined);
     for (const d of done) await d.log.rollback(deps.log);
     for (const d of done) d.job.reject(err);
     return;
+  } finally {
+    addWriteTime(deps.db, clock.worked + performance.now() - clock.slice);
   }
   for (const d of done) {
     if (d.ok) {
