@@ -189,20 +189,14 @@ export function createOutbox(opts: OutboxOptions): Outbox {
    */
   function took(lane: Lane, rows: readonly OutboxRow[]) {
     if (lane.stale || lane.reading || !lane.recovered) return refresh(lane, true);
-    // By id and message: an id SQLite gave again (the row that had it was deleted meanwhile, its
-    // ticket with it) is a new row, which replaces the gone one.
-    const held = new Map(lane.buffer.map((r, i) => [r.id, i]));
+    const held = new Set(lane.buffer.map((r) => r.id));
     let added = false;
     for (const row of rows) {
-      if (lane.skipped.has(row.ticketId)) {
-        lane.stale = true;
-        continue;
+      if (lane.skipped.has(row.ticketId)) lane.stale = true;
+      else if (!held.has(row.id)) {
+        lane.buffer.push(row);
+        added = true;
       }
-      const at = held.get(row.id);
-      if (at !== undefined && lane.buffer[at]!.messageId === row.messageId) continue;
-      if (at !== undefined) lane.buffer[at] = row;
-      else lane.buffer.push(row);
-      added = true;
     }
     // A commit's rows come after those read; a read racing the commit may have put them in already.
     if (added) {
