@@ -163,7 +163,6 @@ async function main() {
       aiReplies: replies.length,
       expectedReplies: CUSTOMERS * ROUNDS,
       duplicateReplies: replies.length - distinct,
-      outboxQueueReads: t.deps.outbox.queueReads(),
       turns: { done: turns.filter((x) => x.state === 'done').length, failed: turns.filter((x) => x.state === 'failed').length },
       cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(3)),
       loadAverage1m: { before: Number(load0.toFixed(2)), after: Number(loadavg()[0]!.toFixed(2)), cores: availableParallelism() },

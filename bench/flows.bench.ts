@@ -167,8 +167,6 @@ async function main() {
       replies: total,
       expectedReplies: CUSTOMERS * 6,
       duplicateReplies: total - distinct,
-      // Reads of a connection's queue by the outbox lanes (a commit's rows are taken as written: outbound/README.md "Order").
-      outboxQueueReads: t.deps.outbox.queueReads(),
       handedOver: Number(finished.n),
       pendingInQueue: Number(inQueue.n),
       meanActiveMsPerEvent: Number((activeMs / events).toFixed(3)),

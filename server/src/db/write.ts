@@ -10,7 +10,6 @@ import type { AppDeps } from '../context.ts';
 import type { Logger } from '../log.ts';
 import { firstWaiting, onFirstWaiting, soleWriter, type Database, type Dialect } from './database.ts';
 import type { DB } from './schema.ts';
-import type { OutboxRow } from '../outbound/queries.ts';
 
 /** What a read needs: `AppDeps` is one, and so is a `Tx` (reads inside a write see its rows). */
 export type Reader = { db: Database; dialect: Dialect; config: Config; log: Logger };
@@ -23,12 +22,8 @@ export type Effects = {
   poke(companyId: number, userIds?: number[]): void;
   /** Every company's users pull (platform-wide rows: announcements, plans). */
   pokeAll(): void;
-  /**
-   * New outbox rows on this connection: its dispatcher looks once the rows are committed. With the
-   * rows as written (`queued`), a lane whose read is complete takes them as they are rather than
-   * reading its queue again (outbound/README.md "Order"); without, it reads.
-   */
-  dispatch(connectionId: number, queued?: readonly OutboxRow[]): void;
+  /** New outbox rows on this connection: its dispatcher looks once the rows are committed. */
+  dispatch(connectionId: number): void;
   /**
    * Anything else that must wait for the commit (removing a file the write dropped, a read receipt,
    * ending a deleted connection's session); `fn` gets the app's realtime, outbox and sessions.
@@ -57,8 +52,7 @@ export function collectEffects(): EffectLog {
   // company → users to poke (null: all of them)
   const pokes = new Map<number, Set<number> | null>();
   let everyone = false;
-  // connection → the rows queued on it, or null when some were queued without their rows
-  const connections = new Map<number, OutboxRow[] | null>();
+  const connections = new Set<number>();
   const after: ((app: EffectSinks) => unknown)[] = [];
   const undo: (() => unknown)[] = [];
   let done = false;
@@ -71,11 +65,7 @@ export function collectEffects(): EffectLog {
       else pokes.set(companyId, new Set([...(current ?? []), ...userIds]));
     },
     pokeAll: () => void (everyone = true),
-    dispatch(connectionId, queued) {
-      const rows = connections.get(connectionId);
-      if (rows === null) return;
-      connections.set(connectionId, queued ? [...(rows ?? []), ...queued] : null);
-    },
+    dispatch: (connectionId) => void connections.add(connectionId),
     afterCommit: (fn) => void after.push(fn),
     onRollback: (fn) => void undo.push(fn),
   };
@@ -98,7 +88,7 @@ export function collectEffects(): EffectLog {
       done = true;
       if (everyone) guard('poke', log, () => realtime.pokeAll());
       else for (const [companyId, users] of pokes) guard('poke', log, () => (users ? realtime.pokeUsers(companyId, [...users]) : realtime.pokeCompany(companyId)));
-      for (const [id, rows] of connections) guard('dispatch', log, () => outbox.wake(id, rows ?? undefined));
+      for (const id of connections) guard('dispatch', log, () => outbox.wake(id));
       for (const fn of after) guard('after-commit effect', log, () => fn(app));
     },
     forward(into) {
@@ -106,7 +96,7 @@ export function collectEffects(): EffectLog {
       done = true;
       if (everyone) into.pokeAll();
       for (const [companyId, users] of pokes) into.poke(companyId, users ? [...users] : undefined);
-      for (const [id, rows] of connections) into.dispatch(id, rows ?? undefined);
+      for (const id of connections) into.dispatch(id);
       for (const fn of after) into.afterCommit(fn);
       for (const fn of undo) into.onRollback(fn);
     },

@@ -17,11 +17,8 @@ import { createReceiptBook } from './receipts.ts';
 import { recordAck, recordFailed, recordRequeued, recordSent, recordSentBatch, recoverUnconfirmed, type Taken } from './record.ts';
 
 export type Outbox = {
-  /**
-   * New rows on the connection were committed: its lane dispatches them (here, or on the instance
-   * running it). `queued`: those rows as written, in queue order (README.md "Order").
-   */
-  wake(connectionId: number, queued?: readonly OutboxRow[]): void;
+  /** New rows on the connection were committed: its lane dispatches them (here, or on the instance running it). */
+  wake(connectionId: number): void;
   /** Starts dispatching: rows a dead process left `sending` fail as unconfirmed, queued rows leave. */
   start(deps: AppDeps): void;
   /** Stops taking rows; waits for the sends under way to be recorded. */
@@ -35,8 +32,6 @@ export type Outbox = {
   receiptUnmatched(companyId: number, connectionId: number, update: { id: string; ack: Ack }): void;
   /** The connection's channel when it is connected (markRead, delete, number checks: not sends). */
   channel(connectionId: number): Channel | undefined;
-  /** Reads of a connection's queue so far, all lanes together (tests, benchmarks: README.md "Order"). */
-  queueReads(): number;
   /** Sends per connection at once (rows of one ticket always one at a time, in order). */
   readonly concurrency: number;
   /** The same while every row a lane has read ahead is a campaign's (see `bulkConcurrency`). */
@@ -89,8 +84,6 @@ type Lane = {
    * assistant's answer in bench ai).
    */
   stale: boolean;
-  /** A read of the queue is under way: the buffer is about to be replaced. */
-  reading: boolean;
   /** The tickets the last read left out (a send of theirs was under way). */
   skipped: Set<number>;
   /** Tickets with a row under way: their later rows wait. */
@@ -117,7 +110,6 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const offs: (() => void)[] = [];
   const recordQueue: { companyId: number; taken: Taken; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let recordFlushing = false;
-  let queueReads = 0;
   const receipts = createReceiptBook();
 
   const connected = (connectionId: number) => {
@@ -135,7 +127,6 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       recording: 0,
       buffer: [],
       stale: true,
-      reading: false,
       skipped: new Set(),
       busy: new Set(),
       bulk: false,
@@ -181,31 +172,6 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     pump(lane, now);
   }
 
-  /**
-   * Rows a commit queued on the lane's connection, as written: when the buffer holds the whole queue
-   * as the lane last read it, they complete it, and the lane sends without reading its queue again
-   * (SQLite: one writer, so a later commit's rows have higher ids than every row still queued).
-   * Otherwise, and for a ticket the last read left out (its older rows may be missing), it reads.
-   */
-  function took(lane: Lane, rows: readonly OutboxRow[]) {
-    if (lane.stale || lane.reading || !lane.recovered) return refresh(lane, true);
-    const held = new Set(lane.buffer.map((r) => r.id));
-    let added = false;
-    for (const row of rows) {
-      if (lane.skipped.has(row.ticketId)) lane.stale = true;
-      else if (!held.has(row.id)) {
-        lane.buffer.push(row);
-        added = true;
-      }
-    }
-    // A commit's rows come after those read; a read racing the commit may have put them in already.
-    if (added) {
-      lane.buffer.sort((a, b) => a.id - b.id);
-      lane.bulk = lane.buffer.every((r) => isBulk(r.origin));
-    }
-    pump(lane, true);
-  }
-
   /** One pass of a lane (when it runs: README.md "Fairness"). */
   async function dispatchLane(deps: AppDeps, lane: Lane) {
     const channel = connected(lane.connectionId);
@@ -238,14 +204,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     lane.stale = false;
     lane.skipped = new Set(lane.busy);
     const limit = READ_AHEAD * limitOf(lane);
-    lane.reading = true;
-    queueReads++;
-    let rows;
-    try {
-      rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.skipped], limit });
-    } finally {
-      lane.reading = false;
-    }
+    const rows = await readQueue(deps.db, { companyId: lane.companyId!, connectionId: lane.connectionId, skipTickets: [...lane.skipped], limit });
     if (rows.length === limit) lane.stale = true;
     lane.bulk = rows.length > 0 && rows.every((r) => isBulk(r.origin));
     return rows;
@@ -425,17 +384,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   return {
     concurrency,
     bulkConcurrency,
-    queueReads: () => queueReads,
-    wake(connectionId, queued) {
+    wake(connectionId) {
       if (!deps || stopped) return;
-      // On SQLite the rows just committed are claimed and sent in this turn (README.md "Fairness"),
-      // from what the commit wrote when the lane's buffer holds the rest of the queue.
-      if (connected(connectionId)) {
-        const lane = laneOf(connectionId);
-        if (deps.dialect !== 'sqlite') refresh(lane);
-        else if (queued) took(lane, queued);
-        else refresh(lane, true);
-      }
+      // On SQLite the rows just committed are claimed and sent in this turn (README.md "Fairness").
+      if (connected(connectionId)) refresh(laneOf(connectionId), deps.dialect === 'sqlite');
       // The connection may run on another instance (PostgreSQL, DESIGN §11).
       else deps.realtime.outboxQueued(connectionId);
     },

@@ -166,44 +166,6 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     expect(await tenant(t.db, desk.companyId).selectFrom('outbox').select('outbox.id').where('outbox.ticketId', '=', ticket.id).execute()).toEqual([]);
   });
 
-
-  it('sends what a commit queued as written (SQLite: without reading the queue again), and keeps a ticket’s order when a read left that ticket out', { timeout: 30_000 }, async () => {
-    const desk = await setupDesk(t, { queues: [{}] });
-    const { from, ticket } = await openTicket(desk);
-    const token = desk.userSession.token;
-    const say = async (body: string) => expect((await t.request('POST', `/messages/${ticket.id}`, { token, body: { body } })).status).toBe(201);
-    const sent = (n: number) => waitFor(() => desk.outbox(from), (all) => all.length >= n, 10_000);
-    const outbox = t.deps.outbox;
-
-    // The lane has read its queue once (its first wake); after that, each commit's rows complete it.
-    await say('one');
-    await sent(1);
-    await outbox.idle();
-    const reads = outbox.queueReads();
-    for (const body of ['two', 'three', 'four']) {
-      await say(body);
-      await sent(['one', 'two', 'three', 'four'].indexOf(body) + 1);
-    }
-    await outbox.idle();
-    if (dialect === 'sqlite') expect(outbox.queueReads()).toBe(reads);
-    else expect(outbox.queueReads()).toBeGreaterThan(reads);
-
-    // 'five' is on the wire (400 ms) and 'six' waits behind it when a read (a wake without rows, as
-    // another instance's or a resend's) leaves the ticket out; 'seven' committed then must not
-    // overtake 'six', which that read did not see.
-    await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: desk.adminSession.token, body: { sendLatencyMs: 400 } });
-    await say('five');
-    await waitFor(() => messageRows(desk.companyId, ticket.id), (all) => all.some((m) => m.body === 'five' && m.sendStatus === 'queued') && outbox.queueReads() >= reads, 5_000);
-    await say('six');
-    const before = outbox.queueReads();
-    outbox.wake(desk.connectionId);
-    await waitFor(async () => outbox.queueReads(), (n) => n > before, 5_000);
-    await say('seven');
-    await sent(7);
-    await outbox.idle();
-    expect((await desk.outbox(from)).map((m) => m.body)).toEqual(['one', 'two', 'three', 'four', 'five', 'six', 'seven']);
-    await t.request('POST', `/simulator/connections/${desk.connectionId}/faults`, { token: desk.adminSession.token, body: { sendLatencyMs: 0 } });
-  });
   it('has up to the bulk concurrency of a campaign’s messages on the wire at once, and up to the concurrency of conversations’', { timeout: 30_000 }, async () => {
     const desk = await setupDesk(t, { queues: [{}] });
     const tickets: NonNullable<Awaited<ReturnType<typeof desk.ticketOf>>>[] = [];

@@ -44,9 +44,9 @@ export const insertQueuedMessage = prepare((db, p: QueuedMessageParams) => queue
 /** The same row, answering only its id (RETURNING * costs SQLite as much as the insert). */
 export const insertQueuedMessageId = prepare((db, p: QueuedMessageParams) => queuedMessageInsert(db, p).returning('messages.id'));
 
-/** Its place in the connection's queue; answers its id (the lane takes the row as written: outbound/README.md "Order"). */
+/** Its place in the connection's queue. */
 export const insertOutboxRow = prepare((db, p: { companyId: number; whatsappId: number; ticketId: number; messageId: number; origin: string | null; notBefore: string | null }) =>
-  db.insertInto('outbox').values({ companyId: p.companyId, whatsappId: p.whatsappId, ticketId: p.ticketId, messageId: p.messageId, origin: p.origin, notBefore: p.notBefore }).returning('outbox.id'),
+  db.insertInto('outbox').values({ companyId: p.companyId, whatsappId: p.whatsappId, ticketId: p.ticketId, messageId: p.messageId, origin: p.origin, notBefore: p.notBefore }),
 );
 
 /** The ticket's preview and clocks follow its newest message; a new version. */
@@ -69,12 +69,9 @@ export const insertQueuedMessageRows = prepare((db, p: { companyId: number; rows
     .returning(['messages.id', 'messages.wid']),
 );
 
-/** Their places in the queues, in one insert; answers each one's id by its message's (RETURNING's order is not promised). */
+/** Their places in the queues, in one insert. */
 export const insertOutboxRows = prepare((db, p: { companyId: number; rows: { whatsappId: number; ticketId: number; messageId: number; origin: string | null; notBefore: string | null }[] }) =>
-  db
-    .insertInto('outbox')
-    .values(p.rows.map((row) => ({ ...row, companyId: p.companyId })))
-    .returning(['outbox.id', 'outbox.messageId']),
+  db.insertInto('outbox').values(p.rows.map((row) => ({ ...row, companyId: p.companyId }))),
 );
 
 /** touchTicketOnSend for several tickets (a campaign's batch): `ticketIds[i]` shows `lastMessages[i]`. */

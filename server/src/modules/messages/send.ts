@@ -12,7 +12,6 @@ import { removeMediaFile, saveTicketMedia, type StoredMedia } from '../media/sto
 import type { NewUpload } from '../media/uploads.ts';
 import type { TicketRow } from '../tickets/dto.ts';
 import { previewOf, type MessageRow } from './dto.ts';
-import type { OutboxRow } from '../../outbound/queries.ts';
 import { insertOutboxRow, insertOutboxRows, insertQueuedMessage, insertQueuedMessageId, insertQueuedMessageRows, touchTicketOnSend, touchTicketsOnSend } from './queries.ts';
 
 /** The WhatsApp id of a message the network has not accepted yet (unique per connection until it does). */
@@ -65,22 +64,12 @@ export async function queueTicketMessage(tx: Tx, ticket: TicketRow, out: Outgoin
     })
   ).rows[0];
   if (!row) throw new AppError('ERR_CREATING_MESSAGE');
-  const entry = await queueOutboxRow(tx, { companyId, whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null, notBefore: out.notBefore ?? null });
+  await insertOutboxRow(tx.db, { companyId, whatsappId: connectionId, ticketId: ticket.id, messageId: row.id, origin: out.origin ?? null, notBefore: out.notBefore ?? null });
   await touchTicketOnSend(tx.db, { companyId, ticketId: ticket.id, lastMessage: previewOf(out.body, row.mediaType, out.media?.fileName), now });
   tx.effects.poke(ticket.companyId);
-  tx.effects.dispatch(connectionId, [entry]);
+  tx.effects.dispatch(connectionId);
   await emit(tx, change(companyId, 'appMessage', 'create', row.id, { hooks: ['message.sent'], orderKey: ticketOrder(ticket.id) }));
   return row;
-}
-
-type NewOutboxRow = Omit<OutboxRow, 'id' | 'attempts'>;
-
-/** A message's place in its connection's queue, as its lane will hold it. */
-async function queueOutboxRow(tx: Tx, row: NewOutboxRow & { companyId: number }): Promise<OutboxRow> {
-  const inserted = (await insertOutboxRow(tx.db, row)).rows[0];
-  if (!inserted) throw new AppError('ERR_CREATING_MESSAGE');
-  const { companyId: _, ...entry } = row;
-  return { ...entry, id: inserted.id, attempts: 0 };
 }
 
 /** Rows (or tickets) per statement when queueing many messages at once. */
@@ -129,14 +118,13 @@ export async function queueMessages(
     };
   });
   let messages: QueuedMessage[];
-  const entries: OutboxRow[] = [];
   if (values.length === 1) {
     // One message (most of a flow's steps): the statements compiled once.
     const v = values[0]!;
     const row = (await insertQueuedMessageId(tx.db, { companyId, ...v, now })).rows[0];
     if (!row) throw new AppError('ERR_CREATING_MESSAGE');
     messages = [{ id: row.id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType }];
-    entries.push(await queueOutboxRow(tx, { companyId, whatsappId: v.whatsappId, ticketId: v.ticketId, messageId: row.id, origin: items[0]!.out.origin ?? null, notBefore: items[0]!.out.notBefore ?? null }));
+    await insertOutboxRow(tx.db, { companyId, whatsappId: v.whatsappId, ticketId: v.ticketId, messageId: row.id, origin: items[0]!.out.origin ?? null, notBefore: items[0]!.out.notBefore ?? null });
   } else {
     messages = [];
     // In parts: a statement takes so many values at most (a campaign's batch of 50 recipients with
@@ -151,13 +139,10 @@ export async function queueMessages(
         if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
         return { id, wid: v.wid, ticketId: v.ticketId, whatsappId: v.whatsappId, mediaType: v.mediaType };
       });
-      const rows: NewOutboxRow[] = queued.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[at + i]!.out.origin ?? null, notBefore: items[at + i]!.out.notBefore ?? null }));
-      const outboxIds = new Map((await insertOutboxRows(tx.db, { companyId, rows })).rows.map((r) => [r.messageId, r.id]));
-      for (const row of rows) {
-        const id = outboxIds.get(row.messageId);
-        if (id === undefined) throw new AppError('ERR_CREATING_MESSAGE');
-        entries.push({ ...row, id, attempts: 0 });
-      }
+      await insertOutboxRows(tx.db, {
+        companyId,
+        rows: queued.map((m, i) => ({ whatsappId: m.whatsappId!, ticketId: m.ticketId, messageId: m.id, origin: items[at + i]!.out.origin ?? null, notBefore: items[at + i]!.out.notBefore ?? null })),
+      });
       messages.push(...queued);
     }
   }
@@ -174,9 +159,7 @@ export async function queueMessages(
     }
   }
   tx.effects.poke(companyId);
-  // Each lane's rows in queue order (their ids'), as its buffer keeps them.
-  entries.sort((a, b) => a.id - b.id);
-  for (const connectionId of new Set(entries.map((e) => e.whatsappId))) tx.effects.dispatch(connectionId, entries.filter((e) => e.whatsappId === connectionId));
+  for (const connectionId of new Set(messages.map((m) => m.whatsappId!))) tx.effects.dispatch(connectionId);
   await emit(tx, messages.map((m) => change(companyId, 'appMessage', 'create', m.id, { hooks: ['message.sent'], orderKey: ticketOrder(m.ticketId) })));
   return messages;
 }
