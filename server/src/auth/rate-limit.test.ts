@@ -47,7 +47,7 @@ describe.each(DIALECTS)('attempt limits on %s', (dialect) => {
     expect(await attempt(a, { ip: '203.0.113.5', account })).toBe(true);
   });
 
-  it('counts an address over every account it tries; a success clears only the account', async () => {
+  it('counts an address over every account it tries; a success clears the account and gives the address its attempt back', async () => {
     const [a, b] = instances();
     const ip = `198.51.100.${dialect === 'postgres' ? 2 : 1}`;
     for (let i = 0; i < 5; i++) expect(await attempt(i % 2 ? a : b, { ip, account: `guess${i}-${dialect}@example.test` })).toBe(true);
@@ -55,7 +55,19 @@ describe.each(DIALECTS)('attempt limits on %s', (dialect) => {
 
     const account = `cleared-${dialect}@example.test`;
     for (let i = 0; i < 3; i++) expect(await attempt(b, { ip: `192.0.2.${i}`, account })).toBe(true);
-    await a.reset(account);
+    await a.succeeded({ ip: '192.0.2.2', account });
     expect(await attempt(b, { ip: '192.0.2.9', account })).toBe(true);
+
+    // The address that failed 5 times is full; one success there frees one attempt, once.
+    const full = `198.51.100.${dialect === 'postgres' ? 4 : 3}`;
+    for (let i = 0; i < 5; i++) expect(await attempt(a, { ip: full, account: `g${i}-${dialect}@example.test` })).toBe(true);
+    await b.succeeded({ ip: full, account: `g4-${dialect}@example.test` });
+    expect(await attempt(a, { ip: full, account: `late-${dialect}@example.test` })).toBe(true);
+    expect(await attempt(b, { ip: full, account: `later-${dialect}@example.test` })).toBe(60);
+    // A refund after the window ended takes nothing from the next one.
+    clock += 60_000;
+    await a.succeeded({ ip: full, account: `late-${dialect}@example.test` });
+    for (let i = 0; i < 5; i++) expect(await attempt(b, { ip: full, account: `n${i}-${dialect}@example.test` })).toBe(true);
+    expect(await attempt(a, { ip: full, account: `n5-${dialect}@example.test` })).toBe(60);
   });
 });

@@ -222,4 +222,20 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
     for (let i = 0; i < 8; i++) await attempt(`someone${i}@example.test`, '10.0.0.9');
     expect((await attempt('fresh@example.test', '10.0.0.9')).status).toBe(429);
   });
+
+  it('a team behind one address signs in as often as it needs: successful logins give their attempt back, failures still add up', async () => {
+    const { company, admin } = await seedTenant(t);
+    const office = '10.0.1.1';
+    const login = (email: string, password: string) => t.request('POST', '/auth/login', { body: { email, password }, headers: { 'x-test-client-ip': office } });
+    const team = await Promise.all(Array.from({ length: 12 }, (_, i) => seedUser(t, company.id, { email: `agent${i}-${dialect}@example.test`, password: 'Agent123!' })));
+    // 12 agents and the admin twice: more than the 8 attempts an address has.
+    for (const agent of team) expect((await login(agent.email, 'Agent123!')).status).toBe(200);
+    expect((await login(admin.email, admin.password)).status).toBe(200);
+    expect((await login(admin.email, admin.password)).status).toBe(200);
+    // Guessing from the same address is still counted: 8 wrong passwords, then the address waits.
+    for (let i = 0; i < 8; i++) expect((await login(`nobody${i}@example.test`, 'guess')).status).toBe(401);
+    const limited = await login(team[0]!.email, 'Agent123!');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toBe('ERR_TOO_MANY_REQUESTS');
+  });
 });

@@ -44,7 +44,7 @@ export async function checkCredentials(deps: AppDeps, input: LoginInput, ip: str
       });
     }
   }
-  await deps.limiter.reset(input.email);
+  await deps.limiter.succeeded({ ip, account: input.email });
   return { userId: row.id, companyId: row.companyId };
 }
 
