@@ -14,6 +14,7 @@ const TEXTS = {
     invalidOption: 'Invalid option, please choose one of the options below.',
     assistantFailed: (who: string, why: string) => `${who} could not answer (${why}). The conversation waits for an attendant.`,
     assistantHandedOver: (who: string, why: string) => `${who} handed the conversation over: ${why}.`,
+    copyOf: (name: string) => `${name} - copy`,
   },
   pt: {
     greetingAccepted: (user: string) => `*Mensagem automática:*\nOlá! Meu nome é *${user}* e vou prosseguir com o seu atendimento.`,
@@ -25,6 +26,7 @@ const TEXTS = {
     invalidOption: 'Opção inválida, escolha uma das opções abaixo.',
     assistantFailed: (who: string, why: string) => `${who} não conseguiu responder (${why}). A conversa aguarda um atendente.`,
     assistantHandedOver: (who: string, why: string) => `${who} transferiu a conversa: ${why}.`,
+    copyOf: (name: string) => `${name} - cópia`,
   },
   es: {
     greetingAccepted: (user: string) => `*Mensaje automático:*\n¡Hola! Mi nombre es *${user}* y seguiré con su atención.`,
@@ -36,6 +38,7 @@ const TEXTS = {
     invalidOption: 'Opción inválida, elija una de las opciones abajo.',
     assistantFailed: (who: string, why: string) => `${who} no pudo responder (${why}). La conversación espera a un agente.`,
     assistantHandedOver: (who: string, why: string) => `${who} transfirió la conversación: ${why}.`,
+    copyOf: (name: string) => `${name} - copia`,
   },
 } as const;
 

@@ -123,17 +123,25 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     ]);
     expect((await req('GET', `/flowbuilder/flow/${id}`)).body.flow.versionNo).toBe(3);
 
-    const dup = await req('POST', '/flowbuilder/duplicate', { flowId: id });
-    expect(dup.status).toBe(201);
-    expect(dup.body).toMatchObject({ name: 'Atendimento 24h - cópia', versionNo: 1 });
-    expect((await req('GET', `/flowbuilder/flow/${dup.body.id}`)).body.flow.flow.nodes).toHaveLength(6);
+    // The copy is named in its author's language (English by default).
+    const copyIn = async (lang: string | null) => {
+      if (lang) expect((await req('POST', `/users/set-language/${lang}`)).status).toBe(200);
+      const copy = await req('POST', '/flowbuilder/duplicate', { flowId: id });
+      expect(copy.status).toBe(201);
+      return copy.body;
+    };
+    expect((await copyIn(null)).name).toBe('Atendimento 24h - copy');
+    expect((await copyIn('es')).name).toBe('Atendimento 24h - copia');
+    const dup = await copyIn('pt');
+    expect(dup).toMatchObject({ name: 'Atendimento 24h - cópia', versionNo: 1 });
+    expect((await req('GET', `/flowbuilder/flow/${dup.id}`)).body.flow.flow.nodes).toHaveLength(6);
 
     const deleted = await req('DELETE', `/flowbuilder/${id}`);
     expect(deleted.status).toBe(200);
     expect((await req('GET', `/flowbuilder/flow/${id}`)).status).toBe(404);
     expect((await req('GET', '/flowbuilder')).body.flows.map((f: { id: number }) => f.id)).not.toContain(id);
     // The copy stands alone.
-    expect((await req('GET', `/flowbuilder/flow/${dup.body.id}`)).status).toBe(200);
+    expect((await req('GET', `/flowbuilder/flow/${dup.id}`)).status).toBe(200);
   });
 
   it('clears a deleted flow’s ended runs a slice at a time, other writes in between; its running run goes with the delete', async () => {

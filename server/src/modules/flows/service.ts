@@ -10,6 +10,7 @@ import { toLikePattern } from '../../db/like.ts';
 import { tenant } from '../../db/tenant.ts';
 import type { Tx } from '../../db/write.ts';
 import { bumpVersion } from '../../sync/version.ts';
+import { texts } from '../../inbound/texts.ts';
 import type { SecretBox } from '../../auth/secret-box.ts';
 import { sealFlowKeys, withoutSealedKeys } from './secrets.ts';
 import { storedGraphOf, toFlowDto, type FlowDto, type FlowRow, type StoredGraph } from './dto.ts';
@@ -78,11 +79,15 @@ export async function deleteFlow(tx: Tx, actor: Actor, id: number): Promise<void
   tx.effects.poke(actor.companyId);
 }
 
-/** POST /flowbuilder/duplicate: a copy named "<name> - cópia" (cut to 50), holding the latest graph as its version 1. */
+/**
+ * POST /flowbuilder/duplicate: a copy named in its author's language ("<name> - copy", " - cópia",
+ * " - copia"; cut to 50), holding the latest graph as its version 1.
+ */
 export async function duplicateFlow(tx: Tx, actor: Actor, flowId: number): Promise<FlowDto> {
   const source = await getFlowRow(tx.db, actor.companyId, flowId);
-  const name = `${source.name} - cópia`.slice(0, 50);
   const t = tenant(tx.db, actor.companyId);
+  const author = await t.selectFrom('users').select('users.language').where('users.id', '=', actor.userId).executeTakeFirst();
+  const name = texts(author?.language).copyOf(source.name).slice(0, 50);
   const row = await t
     .insertInto('flows', { name, userId: actor.userId, active: source.active, flow: source.flow, versionNo: source.flow ? 1 : 0 })
     .returningAll()
