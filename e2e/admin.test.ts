@@ -329,16 +329,34 @@ describe('admin screens', () => {
     await narrow.page.goto('/announcements');
     await narrow.page.waitForURL((url) => url.pathname === '/');
     await narrow.page.getByRole('status').filter({ hasText: 'Only the platform administrator manages this page.' }).waitFor();
+    // Nothing overflows the phone's width, and no list's table scrolls sideways: its columns fold.
+    const fits = async () => {
+      expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      const sideways = await narrow.page.evaluate(() =>
+        [...document.querySelectorAll('table')].filter((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1).map((t) => t.getAttribute('aria-label')),
+      );
+      expect(sideways).toEqual([]);
+    };
     for (const [path, heading] of [
       ['/connections', 'Connections'],
       ['/queues', 'Queues & chatbot'],
+      ['/contacts', 'Contacts'],
+      ['/contact-lists', 'Contact lists'],
+      ['/financeiro', 'Invoices'],
+      ['/webhooks', 'Webhooks'],
     ] as const) {
       await narrow.page.goto(path);
       await narrow.page.getByRole('heading', { name: heading }).waitFor();
-      // Nothing overflows the phone's width.
-      expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await narrow.page.getByRole('table').first().waitFor();
+      await fits();
       await shot(narrow.page, `${path.slice(1)}-360-dark`);
     }
+    // A list's contacts: the number folds under the name.
+    await narrow.page.goto('/contact-lists');
+    await narrow.page.getByRole('link', { name: 'Newsletter' }).click();
+    await narrow.page.getByRole('row', { name: /Beatriz Rocha/ }).waitFor();
+    await fits();
+    await shot(narrow.page, 'contact-list-items-360-dark');
     // The company's hours (settings) use the same hours editor as queues and connections.
     await narrow.page.goto('/settings');
     await narrow.page.getByLabel('Business hours management').selectOption('company');

@@ -72,11 +72,11 @@ export function Component() {
           <Table label={t('billing.invoicesTitle')} fluid>
             <thead className="sticky top-0 z-10">
               <tr>
-                <Th>#</Th>
-                {user.super && <Th>{t('billing.company')}</Th>}
-                <Th>{t('billing.detail')}</Th>
+                <Th className="hidden sm:table-cell">#</Th>
+                {user.super && <Th className="hidden md:table-cell">{t('billing.company')}</Th>}
+                <Th className="hidden md:table-cell">{t('billing.detail')}</Th>
                 <Th className="text-right">{t('billing.value')}</Th>
-                <Th>{t('billing.dueDate')}</Th>
+                <Th className="hidden sm:table-cell">{t('billing.dueDate')}</Th>
                 <Th>{t('billing.status')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
@@ -84,11 +84,15 @@ export function Component() {
             <tbody>
               {list.items.map((inv) => (
                 <tr key={inv.id} data-status={inv.status} className={inv.status === 'expired' ? 'bg-danger-soft' : 'hover:bg-raised/60'}>
-                  <Td className="tabular-nums">{inv.id}</Td>
-                  {user.super && <Td>{inv.companyName}</Td>}
-                  <Td>{inv.detail}</Td>
-                  <Td className="text-right whitespace-nowrap tabular-nums">{formatCents(inv.valueCents, i18n.language)}</Td>
-                  <Td className="whitespace-nowrap">{formatDate(inv.dueDate, i18n.language)}</Td>
+                  <Td className="hidden tabular-nums sm:table-cell">{inv.id}</Td>
+                  {user.super && <Td className="hidden md:table-cell">{inv.companyName}</Td>}
+                  <Td className="hidden md:table-cell">{inv.detail}</Td>
+                  <Td className="text-right whitespace-nowrap tabular-nums">
+                    {formatCents(inv.valueCents, i18n.language)}
+                    {/* On phones the due date folds under the value. */}
+                    <span className="block text-xs text-muted sm:hidden">{formatDate(inv.dueDate, i18n.language)}</span>
+                  </Td>
+                  <Td className="hidden whitespace-nowrap sm:table-cell">{formatDate(inv.dueDate, i18n.language)}</Td>
                   <Td>
                     <Badge tone={TONE[inv.status]}>{t(`billing.status_${inv.status}`)}</Badge>
                   </Td>

@@ -66,8 +66,8 @@ export function Component() {
               <tr>
                 <Th className="w-12 text-center">{t('contact-lists.whatsapp')}</Th>
                 <Th>{t('contact-lists.name')}</Th>
-                <Th>{t('contact-lists.number')}</Th>
-                <Th>{t('contact-lists.email')}</Th>
+                <Th className="hidden sm:table-cell">{t('contact-lists.number')}</Th>
+                <Th className="hidden md:table-cell">{t('contact-lists.email')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
             </thead>
@@ -77,9 +77,13 @@ export function Component() {
                   <Td className="text-center">
                     <ValidIcon valid={item.isWhatsappValid} />
                   </Td>
-                  <Td>{item.name}</Td>
-                  <Td className="tabular-nums">{item.number}</Td>
-                  <Td>{item.email}</Td>
+                  <Td>
+                    <span className="block break-words">{item.name}</span>
+                    {/* On phones the number folds under the name, as on the contacts page. */}
+                    <span className="block text-xs text-muted tabular-nums sm:hidden">{item.number}</span>
+                  </Td>
+                  <Td className="hidden tabular-nums sm:table-cell">{item.number}</Td>
+                  <Td className="hidden md:table-cell">{item.email}</Td>
                   <Td className="text-right whitespace-nowrap">
                     <IconButton icon="edit" label={`${t('common.edit')} ${item.name}`} onClick={() => setEditing(item)} />
                     {can(me, 'contacts-page:deleteContact') && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${item.name}`} onClick={() => deleting.ask(item)} />}

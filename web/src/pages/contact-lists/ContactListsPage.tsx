@@ -47,7 +47,7 @@ export function Component() {
             <thead className="sticky top-0 z-10">
               <tr>
                 <Th>{t('contact-lists.name')}</Th>
-                <Th className="text-center">{t('contact-lists.contacts')}</Th>
+                <Th className="hidden text-center sm:table-cell">{t('contact-lists.contacts')}</Th>
                 <Th className="text-right">{t('common.actions')}</Th>
               </tr>
             </thead>
@@ -58,8 +58,12 @@ export function Component() {
                     <Link to={`/contact-lists/${l.id}/contacts`} className="font-medium hover:underline">
                       {l.name}
                     </Link>
+                    {/* On phones the count folds under the name. */}
+                    <span className="block text-xs text-muted tabular-nums sm:hidden">
+                      {t('contact-lists.contacts')}: {l.contactsCount}
+                    </span>
                   </Td>
-                  <Td className="text-center tabular-nums">{l.contactsCount}</Td>
+                  <Td className="hidden text-center tabular-nums sm:table-cell">{l.contactsCount}</Td>
                   <Td className="text-right whitespace-nowrap">
                     <ExampleLink />
                     <IconButton icon="lists" label={`${t('contact-lists.open')} ${l.name}`} onClick={() => void navigate(`/contact-lists/${l.id}/contacts`)} />

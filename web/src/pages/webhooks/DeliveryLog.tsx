@@ -54,11 +54,11 @@ export function DeliveryLog({ webhook, onClose, onTest }: { webhook: Webhook; on
           <tr>
             <Th>{t('webhooks.event')}</Th>
             <Th>{t('webhooks.state')}</Th>
-            <Th>{t('webhooks.attempts')}</Th>
-            <Th>{t('webhooks.status')}</Th>
-            <Th>{t('webhooks.duration')}</Th>
+            <Th className="hidden sm:table-cell">{t('webhooks.attempts')}</Th>
+            <Th className="hidden sm:table-cell">{t('webhooks.status')}</Th>
+            <Th className="hidden md:table-cell">{t('webhooks.duration')}</Th>
             <Th>{t('webhooks.when')}</Th>
-            <Th>{t('webhooks.error')}</Th>
+            <Th className="hidden md:table-cell">{t('webhooks.error')}</Th>
           </tr>
         </thead>
         <tbody>
@@ -68,11 +68,11 @@ export function DeliveryLog({ webhook, onClose, onTest }: { webhook: Webhook; on
                 <code>{d.event}</code>
               </Td>
               <Td className={TONE[d.state]}>{t(`webhooks.state_${d.state}`)}</Td>
-              <Td>{d.attempts}</Td>
-              <Td>{d.responseStatus ?? '—'}</Td>
-              <Td className="whitespace-nowrap">{d.durationMs === null ? '—' : `${d.durationMs} ms`}</Td>
+              <Td className="hidden sm:table-cell">{d.attempts}</Td>
+              <Td className="hidden sm:table-cell">{d.responseStatus ?? '—'}</Td>
+              <Td className="hidden whitespace-nowrap md:table-cell">{d.durationMs === null ? '—' : `${d.durationMs} ms`}</Td>
               <Td className="whitespace-nowrap">{when(d)}</Td>
-              <Td className="text-sm text-muted">{d.error ?? ''}</Td>
+              <Td className="hidden text-sm text-muted md:table-cell">{d.error ?? ''}</Td>
             </tr>
           ))}
         </tbody>

@@ -55,28 +55,41 @@ export function Component() {
           <thead>
             <tr>
               <Th>{t('webhooks.name')}</Th>
-              <Th>{t('webhooks.url')}</Th>
-              <Th>{t('webhooks.events')}</Th>
-              <Th>{t('webhooks.enabled')}</Th>
+              <Th className="hidden sm:table-cell">{t('webhooks.url')}</Th>
+              <Th className="hidden md:table-cell">{t('webhooks.events')}</Th>
+              <Th className="hidden sm:table-cell">{t('webhooks.enabled')}</Th>
               <Th className="text-right">{t('common.actions')}</Th>
             </tr>
           </thead>
           <tbody>
             {webhooks.map((w) => (
               <tr key={w.id} className="hover:bg-raised/60">
-                <Td className="font-medium">{w.name}</Td>
-                <Td className="max-w-64 truncate" title={w.url}>
+                <Td>
+                  <span className="block font-medium break-words">{w.name}</span>
+                  {/* On phones the address folds under the name. */}
+                  <span className="block max-w-24 truncate text-xs text-muted sm:hidden" title={w.url}>
+                    {w.enabled ? w.url : `${t('webhooks.enabled')}: ${t('webhooks.off')}`}
+                  </span>
+                </Td>
+                <Td className="hidden max-w-64 truncate sm:table-cell" title={w.url}>
                   {w.url}
                 </Td>
-                <Td className="text-sm">{w.events.join(', ')}</Td>
-                <Td>{w.enabled ? t('webhooks.on') : t('webhooks.off')}</Td>
+                <Td className="hidden text-sm md:table-cell">{w.events.join(', ')}</Td>
+                <Td className="hidden sm:table-cell">{w.enabled ? t('webhooks.on') : t('webhooks.off')}</Td>
                 <Td className="text-right whitespace-nowrap">
-                  <Button variant="ghost" onClick={() => void sendTest(w).then(() => setLogOf(w))}>
-                    {t('webhooks.sendTest')}
-                  </Button>
-                  <Button variant="ghost" onClick={() => setLogOf(w)}>
-                    {t('webhooks.log')}
-                  </Button>
+                  {/* On phones the two worded actions are icons, so the row fits. */}
+                  <span className="hidden sm:inline">
+                    <Button variant="ghost" onClick={() => void sendTest(w).then(() => setLogOf(w))}>
+                      {t('webhooks.sendTest')}
+                    </Button>
+                    <Button variant="ghost" onClick={() => setLogOf(w)}>
+                      {t('webhooks.log')}
+                    </Button>
+                  </span>
+                  <span className="sm:hidden">
+                    <IconButton icon="send" label={`${t('webhooks.sendTest')} ${w.name}`} onClick={() => void sendTest(w).then(() => setLogOf(w))} />
+                    <IconButton icon="lists" label={`${t('webhooks.log')} ${w.name}`} onClick={() => setLogOf(w)} />
+                  </span>
                   <IconButton icon="refresh" label={`${t('webhooks.rotate')} ${w.name}`} onClick={() => void rotate(w)} />
                   <IconButton icon="edit" label={`${t('common.edit')} ${w.name}`} onClick={() => setEditing(w)} />
                   <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${w.name}`} onClick={() => deleting.ask(w)} />
