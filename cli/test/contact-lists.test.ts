@@ -45,9 +45,13 @@ describe('zapdesk contact-lists', { timeout: 180_000 }, () => {
     const xlsx = await generateXlsx({ rows: 40, dir, name: 'book.xlsx', numberOffset: 400_000 });
     expect(json(await zapdesk(['contact-lists', 'import', xlsx.file, '--list', String(created.id), '--json'], { home }))).toMatchObject({ imported: 40 });
 
+    // An Excel 97-2003 workbook written by another program (SheetJS): three contacts.
+    const xls = path.resolve(import.meta.dirname, '../../fixtures/spreadsheets/contacts-sheetjs.xls');
+    expect(json(await zapdesk(['contact-lists', 'import', xls, '--list', String(created.id), '--json'], { home }))).toMatchObject({ rows: 3, imported: 3, rejected: 0 });
+
     const listed = json(await zapdesk(['contact-lists', 'list', '--json'], { home }));
     expect(listed.records.map((r: { name: string; contactsCount: number }) => [r.name, r.contactsCount])).toEqual([
-      ['Black Friday', sheet.goodCount + 40],
+      ['Black Friday', sheet.goodCount + 40 + 3],
       ['Second list', 0],
     ]);
     const table = await zapdesk(['contact-lists', 'list', '--search', 'black'], { home });
@@ -56,7 +60,7 @@ describe('zapdesk contact-lists', { timeout: 180_000 }, () => {
     expect(table.stdout).not.toContain('Second list');
   });
 
-  it('says what is wrong in one line: a list that does not exist, a bad name, a missing --list, an .xls file', async () => {
+  it('says what is wrong in one line: a list that does not exist, a bad name, a missing --list, a file that is no spreadsheet', async () => {
     const dir = tempConfigHome();
     const sheet = await generateCsv({ rows: 3, dir, name: 'few.csv', numberOffset: 500_000 });
     const missing = await zapdesk(['contact-lists', 'import', sheet.file, '--list', '999999'], { home });
@@ -66,8 +70,8 @@ describe('zapdesk contact-lists', { timeout: 180_000 }, () => {
     expect(noList.code).toBe(2);
     const short = await zapdesk(['contact-lists', 'create', 'x'], { home });
     expect([short.code, short.stderr]).toEqual([2, expect.stringContaining('Too Short!')]);
-    const xls = await zapdesk(['contact-lists', 'import', path.join(dir, 'old.xls'), '--list', '1'], { home });
-    expect(xls.code).toBe(2);
+    const doc = await zapdesk(['contact-lists', 'import', path.join(dir, 'letter.doc'), '--list', '1'], { home });
+    expect([doc.code, doc.stderr.trim()]).toEqual([2, expect.stringContaining('name it .xlsx, .xls or .csv, or give --format')]);
   });
 });
 

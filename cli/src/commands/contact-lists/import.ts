@@ -4,7 +4,7 @@ import { defineCommand } from '../../define.ts';
 import { FORMATS, importSpreadsheet, summaryText } from '../contacts/import-run.ts';
 
 export default defineCommand({
-  description: 'Import a spreadsheet (.xlsx or .csv) into a contact list; numbers already in the list are skipped',
+  description: 'Import a spreadsheet (.xlsx, .xls or .csv) into a contact list; numbers already in the list are skipped',
   examples: [
     'zapdesk contact-lists import leads.xlsx --list 3',
     'zapdesk contact-lists import leads.csv --list 3 --errors rejected.csv',
@@ -14,7 +14,7 @@ export default defineCommand({
   options: z.object({
     list: idSchema.describe('the id of the contact list (see: zapdesk contact-lists list)'),
     errors: z.string().optional().describe('write the rejected rows (row number, name, number, reason) to this csv file'),
-    format: z.enum(FORMATS).optional().describe('the file format when the name does not end in .xlsx or .csv'),
+    format: z.enum(FORMATS).optional().describe('the file format when the name does not end in .xlsx, .xls or .csv'),
   }),
   async run({ args, options }, ctx) {
     const { list, ...rest } = options;

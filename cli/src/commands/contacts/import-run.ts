@@ -10,7 +10,7 @@ import { sendRaw } from '../../raw.ts';
 import { followReport, openErrorsFile, type ImportOutcome, type ReasonTally } from './import-report.ts';
 import { createImportScreen } from './import-screen.ts';
 
-export const FORMATS = ['csv', 'xlsx'] as const;
+export const FORMATS = ['csv', 'xlsx', 'xls'] as const;
 
 export type ImportFileOptions = { errors?: string; format?: (typeof FORMATS)[number]; json: boolean };
 
@@ -66,7 +66,7 @@ async function fileSize(file: string): Promise<number> {
 function formatOf(file: string): (typeof FORMATS)[number] {
   const ext = path.extname(file).slice(1).toLowerCase();
   if ((FORMATS as readonly string[]).includes(ext)) return ext as (typeof FORMATS)[number];
-  throw new UsageError(`cannot tell the format of '${file}': name it .xlsx or .csv, or give --format`);
+  throw new UsageError(`cannot tell the format of '${file}': name it .xlsx, .xls or .csv, or give --format`);
 }
 
 export type ImportSummary = { file: string; rows: number; imported: number; skipped: number; rejected: number; seconds: number; rowsPerSecond: number; reasons: ReasonTally[]; errorsFile?: string };

@@ -9,7 +9,7 @@ export type ImportScreen = { update(counts: ContactImportCounts): void; close(do
 
 const ZERO: ContactImportCounts = { rows: 0, imported: 0, skipped: 0, rejected: 0 };
 
-export async function createImportScreen(ctx: Ctx, head: { file: string; label: string; format: 'csv' | 'xlsx'; live: boolean; started: number }): Promise<ImportScreen> {
+export async function createImportScreen(ctx: Ctx, head: { file: string; label: string; format: 'csv' | 'xlsx' | 'xls'; live: boolean; started: number }): Promise<ImportScreen> {
   const seconds = () => (Date.now() - head.started) / 1000;
   let counts = ZERO;
 

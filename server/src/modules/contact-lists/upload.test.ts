@@ -10,6 +10,8 @@ import { seedTenant } from '../../../test/seed.ts';
 import { generateCsv, generateXlsx } from '../../../test/spreadsheets.ts';
 import { settleContactListChecks } from './whatsapp-check.ts';
 
+const FIXTURES = path.resolve(import.meta.dirname, '../../../../fixtures/spreadsheets');
+
 describe.each(DIALECTS)('contact list uploads on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -66,13 +68,27 @@ describe.each(DIALECTS)('contact list uploads on %s', (dialect) => {
     expect(items[0]).toMatchObject({ contactListId: a.id, isWhatsappValid: null });
   });
 
+  it('imports an Excel 97-2003 (.xls) workbook as written by other programs', async () => {
+    const { adminSession } = await seedTenant(t);
+    const token = adminSession.token;
+    const list = (await t.request('POST', '/contact-lists', { token, body: { name: 'Old Excel' } })).body;
+    const file = await openAsBlob(path.join(FIXTURES, 'contacts-sheetjs.xls'));
+    const result = await upload(token, list.id, new Blob([file], { type: 'application/vnd.ms-excel' }), 'contacts-sheetjs.xls');
+    expect(result.status).toBe(200);
+    expect(result.events.at(-1)).toMatchObject({ type: 'done', rows: 3, imported: 3, rejected: 0 });
+    const items = (await t.request('GET', `/contact-list-items?contactListId=${list.id}`, { token })).body.contacts;
+    const byName = Object.fromEntries(items.map((i: { name: string; number: string }) => [i.name, i.number]));
+    expect(byName).toEqual({ 'João Conceição': '5511988887777', 'Zoë 北京': '5521977776666', Ana: '5531966665555' });
+  });
+
   it('refuses what is not a spreadsheet upload with catalogue errors before reading any row', async () => {
     const { adminSession, userSession } = await seedTenant(t);
     const token = adminSession.token;
     const list = (await t.request('POST', '/contact-lists', { token, body: { name: 'Refusals' } })).body;
-    const xls = await upload(token, list.id, new Blob([Buffer.from([0xd0, 0xcf, 0x11, 0xe0])], { type: 'application/vnd.ms-excel' }), 'old.xls');
-    expect(xls.status).toBe(400);
-    expect(xls.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'file', message: expect.stringContaining('.xlsx') }] });
+    const truncatedXls = await upload(token, list.id, new Blob([Buffer.from([0xd0, 0xcf, 0x11, 0xe0])], { type: 'application/vnd.ms-excel' }), 'old.xls');
+    expect(truncatedXls.events.at(-1)).toMatchObject({ type: 'failed', error: 'ERR_VALIDATION', message: expect.stringContaining('.xls') });
+    const word = await upload(token, list.id, new Blob(['plain words, not a workbook']), 'letter.xls');
+    expect(word.events.at(-1)).toMatchObject({ type: 'failed', error: 'ERR_VALIDATION' });
     expect((await upload(token, list.id, new Blob(['%PDF-1.4']), 'notes.pdf')).body.error).toBe('ERR_VALIDATION');
     const json = await t.request('POST', `/contact-lists/${list.id}/upload`, { token, body: { rows: [] } });
     expect([json.status, json.body.error]).toEqual([415, 'ERR_UNSUPPORTED_MEDIA_TYPE']);

@@ -12,7 +12,7 @@ import { multipartBoundary, openUploadedFile, tooLarge } from './upload.ts';
 /** Largest spreadsheet an import takes (a 100,000-row xlsx is about 4 MB). */
 export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;
 
-const ONLY_SPREADSHEETS = 'Only .xlsx and .csv spreadsheets can be imported';
+const ONLY_SPREADSHEETS = 'Only .xlsx, .xls and .csv spreadsheets can be imported';
 
 /**
  * The file of a multipart request (field `file`), refused before any row is read when unusable. Its
@@ -26,11 +26,6 @@ export async function openSpreadsheetUpload(c: Context) {
   if (Number(c.req.header('content-length') ?? 0) > MAX_IMPORT_FILE_BYTES) throw tooLarge(MAX_IMPORT_FILE_BYTES);
   const file = await openUploadedFile(c.req.raw.body, boundary, 'file', MAX_IMPORT_FILE_BYTES);
   if (!file) throw new AppError('ERR_VALIDATION', 'file: Required', { issues: [{ path: 'file', message: 'Required' }] });
-  // A legacy binary workbook (.xls) cannot be read here: say what to do rather than fail on its bytes.
-  if (/\.xls$/i.test(file.fileName)) {
-    const message = `${ONLY_SPREADSHEETS}: save the .xls workbook as .xlsx first`;
-    throw new AppError('ERR_VALIDATION', `file: ${message}`, { issues: [{ path: 'file', message }] });
-  }
   const format = detectFormat(c.req.query('format') ? `x.${c.req.query('format')}` : file.fileName, file.contentType);
   if (!format) throw new AppError('ERR_VALIDATION', `file: ${ONLY_SPREADSHEETS}`, { issues: [{ path: 'file', message: ONLY_SPREADSHEETS }] });
   return { file, format };

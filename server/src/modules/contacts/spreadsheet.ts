@@ -1,22 +1,26 @@
 // Streaming readers of contact spreadsheets: rows come out one at a time, whatever the file's
-// size. xlsx through our streaming reader (xlsx.ts: first sheet only), csv through csv-parse with
-// the separator guessed from the title line (`;` as in our own export, `,` or tab).
+// size. xlsx through our streaming reader (xlsx.ts: first sheet only), Excel 97-2003 (.xls) through
+// xls.ts (first worksheet; the two are told apart by their first bytes, whatever the name says),
+// csv through csv-parse with the separator guessed from the title line (`;` as in our own export,
+// `,` or tab).
 import { Readable } from 'node:stream';
 import { AppError, findContactColumns, pickContactCells, POSITIONAL_COLUMNS, type ContactColumns } from '@zapdesk/sync';
 import { parse } from 'csv-parse';
 import type { NumberedRow } from './import-batch.ts';
+import { isCompoundFile, readXlsRows } from './xls.ts';
 import { readXlsxRows, type SheetRow } from './xlsx.ts';
 import { readBlobSlices } from './zip.ts';
 
-export type SpreadsheetFormat = 'xlsx' | 'csv';
-
-const XLSX_TYPES = /spreadsheetml|ms-excel/i;
+/** A workbook's (xlsx, xls) own first bytes have the last word: a zip is an .xlsx, a Compound File an .xls. */
+export type SpreadsheetFormat = 'xlsx' | 'xls' | 'csv';
 
 /** The format of an upload by its file name, else its content type. */
 export function detectFormat(fileName = '', contentType = ''): SpreadsheetFormat | undefined {
   if (/\.xlsx$/i.test(fileName)) return 'xlsx';
+  if (/\.xls$/i.test(fileName)) return 'xls';
   if (/\.(csv|txt)$/i.test(fileName)) return 'csv';
-  if (XLSX_TYPES.test(contentType)) return 'xlsx';
+  if (/spreadsheetml/i.test(contentType)) return 'xlsx';
+  if (/ms-excel/i.test(contentType)) return 'xls';
   if (/text\/(csv|plain)/i.test(contentType)) return 'csv';
   return undefined;
 }
@@ -50,12 +54,17 @@ async function toBlob(source: SpreadsheetSource): Promise<Blob> {
   return new Blob(chunks as BlobPart[]);
 }
 
-async function* xlsxRows(source: SpreadsheetSource): AsyncGenerator<SheetRow> {
+async function* workbookRows(source: SpreadsheetSource, named: 'xlsx' | 'xls'): AsyncGenerator<SheetRow> {
+  const blob = await toBlob(source);
+  const head = new Uint8Array(await blob.slice(0, 8).arrayBuffer());
+  const zip = head[0] === 0x50 && head[1] === 0x4b;
+  const legacy = isCompoundFile(head) || (named === 'xls' && !zip);
   try {
-    yield* readXlsxRows(await toBlob(source));
+    if (legacy) yield* readXlsRows(Buffer.from(await blob.arrayBuffer()));
+    else yield* readXlsxRows(blob);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError('ERR_VALIDATION', `The file is not a readable .xlsx spreadsheet (${(err as Error).message}).`);
+    throw new AppError('ERR_VALIDATION', `The file is not a readable ${legacy ? '.xls' : '.xlsx'} spreadsheet (${(err as Error).message}).`);
   }
 }
 
@@ -114,5 +123,5 @@ async function* csvRows(source: SpreadsheetSource): AsyncGenerator<SheetRow> {
  * is read by random access (its parts in the order the reader needs), a csv as one stream.
  */
 export function readSpreadsheet(file: SpreadsheetSource, format: SpreadsheetFormat): AsyncGenerator<NumberedRow> {
-  return toImportRows(format === 'xlsx' ? xlsxRows(file) : csvRows(file));
+  return toImportRows(format === 'csv' ? csvRows(file) : workbookRows(file, format));
 }
