@@ -27,6 +27,22 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
     expect(deep.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'mutations.0.args.body' }] });
   });
 
+  it('refuses text holding a lone surrogate (half of a character) with ERR_VALIDATION and writes nothing', async () => {
+    const before = Number(await countPlans());
+    // JSON can carry one as an escape; JSON.stringify writes it so.
+    const res = await t.request('POST', '/plans', { token, body: JSON.stringify({ name: 'Gold \ud800', users: 1, connections: 1, queues: 1, value: 10 }) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'name', message: expect.stringContaining('surrogate') }] });
+    expect(Number(await countPlans())).toBe(before);
+    const push = { pushVersion: 1, clientGroupID: 'half-group', mutations: [{ id: 1, clientID: 'half-client', name: 'sendMessage', args: { ticketId: 1, body: 'oi \udc00' } }] };
+    const deep = await t.request('POST', '/sync/push', { token, body: JSON.stringify(push) });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ error: 'ERR_VALIDATION', issues: [{ path: 'mutations.0.args.body' }] });
+    // A whole character, outside the Basic Multilingual Plane (a surrogate pair), is text like any other.
+    const emoji = await t.request('POST', '/plans', { token, body: { name: 'Gold 😀', users: 1, connections: 1, queues: 1, value: 10 } });
+    expect([emoji.status, emoji.body.name]).toEqual([201, 'Gold 😀']);
+  });
+
   it('answers a body over the limit with 413 ERR_PAYLOAD_TOO_LARGE', async () => {
     const res = await t.request('POST', '/plans', { token, body: { name: 'x'.repeat(70 * 1024) } });
     expect(res.status).toBe(413);

@@ -38,16 +38,30 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
 }
 
 /**
- * The path (keys, outermost first) of the first string holding a NUL character: PostgreSQL cannot
- * store one in text. Every request body is walked, so the walk allocates nothing unless it finds one.
+ * Text no database stores faithfully: a NUL character (PostgreSQL refuses it in text) or a lone
+ * UTF-16 surrogate, which JSON's `\ud800` escapes can carry (it would be written as U+FFFD by
+ * PostgreSQL and as three unreadable bytes by SQLite). What is wrong with a string, if anything.
  */
-function findNul(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? [] : undefined;
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'Text may not contain the NUL character';
+  if (!text.isWellFormed()) return 'Text may not contain a lone UTF-16 surrogate (half of a character)';
+  return undefined;
+}
+
+/**
+ * The path (keys, outermost first) of the first string that `textProblem` refuses, with why. Every
+ * request body is walked, so the walk allocates nothing unless it finds one.
+ */
+function findBadText(value: unknown): { path: string[]; message: string } | undefined {
+  if (typeof value === 'string') {
+    const message = textProblem(value);
+    return message ? { path: [], message } : undefined;
+  }
   if (typeof value !== 'object' || value === null) return undefined;
   for (const key in value) {
-    const found = findNul((value as Record<string, unknown>)[key]);
+    const found = findBadText((value as Record<string, unknown>)[key]);
     if (found) {
-      found.unshift(key);
+      found.path.unshift(key);
       return found;
     }
   }
@@ -55,11 +69,10 @@ function findNul(value: unknown): string[] | undefined {
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const nulPath = findNul(input);
-  if (nulPath !== undefined) {
-    const nulAt = nulPath.join('.') || 'body';
-    const message = 'Text may not contain the NUL character';
-    throw new AppError('ERR_VALIDATION', `${nulAt}: ${message}`, { issues: [{ path: nulAt, message }] });
+  const bad = findBadText(input);
+  if (bad) {
+    const at = bad.path.join('.') || 'body';
+    throw new AppError('ERR_VALIDATION', `${at}: ${bad.message}`, { issues: [{ path: at, message: bad.message }] });
   }
   const result = schema.safeParse(input);
   if (!result.success) {
