@@ -172,8 +172,8 @@ describe('flow builder', () => {
     await page.getByText('Phrase created successfully!').waitFor();
     await page.getByRole('cell', { name: 'Promoção', exact: true }).waitFor();
     // Beside the demo's own phrase campaign ("order", seeded at first start).
-    const campaigns = await admin<{ flow: { flowId: number; whatsappId: number | null; phrase: string; status: boolean }[] }>('GET', '/flowcampaign');
-    expect(campaigns.flow.filter((c) => c.flowId === flowId)).toEqual([expect.objectContaining({ flowId, whatsappId: connection.id, phrase: 'promo', status: true })]);
+    const campaigns = await admin<{ list: { flowId: number; whatsappId: number | null; phrase: string; status: boolean }[] }>('GET', '/flowcampaign');
+    expect(campaigns.list.filter((c) => c.flowId === flowId)).toEqual([expect.objectContaining({ flowId, whatsappId: connection.id, phrase: 'promo', status: true })]);
     await shot(page, 'flows-phrase');
 
     // The customer writes the phrase: the flow answers with the name filled, then the menu.
@@ -226,7 +226,7 @@ describe('flow builder', () => {
     await page.getByRole('dialog', { name: 'Delete phrase campaign' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Phrase deleted').waitFor();
     await page.getByRole('cell', { name: 'Promoção', exact: true }).waitFor({ state: 'detached' });
-    expect((await admin<{ flow: { flowId: number }[] }>('GET', '/flowcampaign')).flow.filter((c) => c.flowId === flowId)).toEqual([]);
+    expect((await admin<{ list: { flowId: number }[] }>('GET', '/flowcampaign')).list.filter((c) => c.flowId === flowId)).toEqual([]);
     await page.goto('/flowbuilders');
     await page.getByRole('button', { name: 'Actions for Promo da loja' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();

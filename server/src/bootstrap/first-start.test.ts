@@ -89,8 +89,8 @@ describe.each(DIALECTS)('first start on %s', (dialect) => {
       expect(graph.connections.filter((e) => e.source === menu.id).map((e) => e.sourceHandle).sort()).toEqual(['a1', 'a2']);
 
       // Its active phrase campaign, on the demo connection.
-      const phrases = await get<{ flow: unknown[] }>('/flowcampaign');
-      expect(phrases.flow).toEqual([expect.objectContaining({ name: 'Order status', phrase: 'order', status: true, flowId: flows[0]!.id, whatsappId: connection!.id })]);
+      const phrases = await get<{ list: unknown[] }>('/flowcampaign');
+      expect(phrases.list).toEqual([expect.objectContaining({ name: 'Order status', phrase: 'order', status: true, flowId: flows[0]!.id, whatsappId: connection!.id })]);
 
       // The contact list and its four numbers, checked on WhatsApp once the connection paired.
       const lists = await get<{ records: { id: number; name: string; contactsCount: number }[] }>('/contact-lists');

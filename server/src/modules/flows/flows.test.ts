@@ -234,7 +234,7 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     const id = created.body.id as number;
     const any = await req('POST', '/flowcampaign', { name: 'Oi', flowId, whatsappId: '', phrase: 'oi', matchMode: 'contains', status: false });
     expect(any.body).toMatchObject({ whatsappId: null, matchMode: 'contains', status: false });
-    expect((await req('GET', '/flowcampaign')).body.flow.map((c: { id: number }) => c.id)).toEqual([id, any.body.id]);
+    expect((await req('GET', '/flowcampaign')).body.list.map((c: { id: number }) => c.id)).toEqual([id, any.body.id]);
     expect((await req('GET', `/flowcampaign/${id}`)).body).toMatchObject({ name: 'Promo', phrase: 'quero promo', status: true, flowId, whatsappId: connection.id });
 
     const toggled = await req('PUT', '/flowcampaign', { id, name: 'Promo', flowId, whatsappId: connection.id, phrase: 'quero promo', status: false });
@@ -271,7 +271,7 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
     expect((await req('GET', `/flowcampaign/${id}`)).status).toBe(404);
     // Deleting a flow deletes its campaigns.
     await req('DELETE', `/flowbuilder/${flowId}`);
-    expect((await req('GET', '/flowcampaign')).body.flow).toEqual([]);
+    expect((await req('GET', '/flowcampaign')).body.list).toEqual([]);
   });
 
   it('uploads images, audio, video and content files with their type and size rules', async () => {
@@ -349,7 +349,7 @@ describe.each(DIALECTS)('flows REST on %s', (dialect) => {
       else expect(res.status, `${method} ${url} from another company`).toBe(404);
     }
     expect((await b.req('GET', '/flowbuilder')).body.flows.map((f: { id: number }) => f.id)).toEqual([bFlow]);
-    expect((await b.req('GET', '/flowcampaign')).body.flow).toEqual([]);
+    expect((await b.req('GET', '/flowcampaign')).body.list).toEqual([]);
     // A's rows are intact.
     expect((await a.req('GET', `/flowbuilder/flow/${flowId}`)).body.flow).toMatchObject({ name: 'Fluxo A', versionNo: 0 });
     expect((await a.req('GET', `/flowcampaign/${campaignId}`)).body).toMatchObject({ phrase: 'promo' });

@@ -23,7 +23,7 @@ export const flowsDocs = area('Flows', "The flow builder: conversation flows dra
   'POST /flowbuilder/flow': { summary: "Save a flow's graph as its next version", answer: z.object({ flow: flowWithGraphSchema, warnings: z.array(z.object({ code: z.string(), nodeId: z.string(), handle: z.string().optional(), message: z.string() })) }), auth: ['bearer'], body: flowSaveSchema, guarded: true, plan: 'campaigns', errors: ['ERR_NOT_FOUND'] },
   'GET /flowbuilder/media/:name': { summary: 'A file stored for a flow', params: { name: z.string() }, answer: FILE_ANSWER, auth: ['bearer'], guarded: true, plan: 'campaigns', errors: ['ERR_NOT_FOUND'] },
   'DELETE /flowbuilder/:id': { summary: 'Delete a flow', auth: ['bearer'], answer: messageAnswerSchema, guarded: true, plan: 'campaigns' },
-  'GET /flowcampaign': { summary: "The company's phrase campaigns", answer: z.object({ flow: z.array(phraseCampaignSchema) }), auth: ['bearer'], guarded: true, plan: 'campaigns' },
+  'GET /flowcampaign': { summary: "The company's phrase campaigns", answer: z.object({ list: z.array(phraseCampaignSchema) }), auth: ['bearer'], guarded: true, plan: 'campaigns' },
   'GET /flowcampaign/:id': { summary: 'One phrase campaign', answer: phraseCampaignSchema, auth: ['bearer'], guarded: true, plan: 'campaigns' },
   'POST /flowcampaign': { summary: 'Create a phrase campaign', answer: phraseCampaignSchema, auth: ['bearer'], body: phraseCampaignCreateSchema, status: 201, guarded: true, plan: 'campaigns' },
   'PUT /flowcampaign': { summary: 'Change a phrase campaign', answer: phraseCampaignSchema, auth: ['bearer'], body: phraseCampaignUpdateSchema, guarded: true, plan: 'campaigns', errors: ['ERR_NOT_FOUND'] },

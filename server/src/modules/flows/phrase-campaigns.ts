@@ -49,10 +49,10 @@ async function assertNoTwin(db: Database, companyId: number, row: PhraseCampaign
   if (twin) throw invalid('phrase', `The active phrase campaign "${twin.name}" already starts a flow with this phrase on this connection (it would always go first): change the phrase, or turn one of them off`);
 }
 
-/** GET /flowcampaign: `{ flow: [...] }`, oldest first (the order ties are broken in, sync selectPhraseCampaign). */
-export async function findPhraseCampaigns(db: Database, companyId: number): Promise<{ flow: PhraseCampaignDto[] }> {
+/** GET /flowcampaign: `{ list: [...] }` (spec 03: "response list"), oldest first (the order ties are broken in, sync selectPhraseCampaign). */
+export async function findPhraseCampaigns(db: Database, companyId: number): Promise<{ list: PhraseCampaignDto[] }> {
   const rows = await tenant(db, companyId).selectFrom('flowCampaigns').selectAll('flowCampaigns').orderBy('flowCampaigns.id').execute();
-  return { flow: rows.map(toPhraseCampaignDto) };
+  return { list: rows.map(toPhraseCampaignDto) };
 }
 
 export async function getPhraseCampaign(db: Database, companyId: number, id: number): Promise<PhraseCampaignDto> {

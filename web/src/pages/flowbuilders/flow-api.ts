@@ -25,7 +25,7 @@ export const flowApi = {
 };
 
 export const phraseApi = {
-  list: async () => listFrom<PhraseCampaign>(await api.get('/flowcampaign'), ['flow', 'flows', 'list', 'records', 'campaigns']),
+  list: async () => listFrom<PhraseCampaign>(await api.get('/flowcampaign'), ['list']),
   create: (body: PhraseCampaignCreateInput) => api.post<unknown>('/flowcampaign', body),
   update: (body: PhraseCampaignUpdateInput) => api.put<unknown>('/flowcampaign', body),
   remove: (id: number) => api.delete<unknown>(`/flowcampaign/${id}`),
