@@ -19,7 +19,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 /**
  * An issue's message, in the client's terms rather than the parser's. A field left out is
- * "Missing" (zod says it received `undefined`); a number read from text (a query's
+ * "Required", the spec's word for it on every form (zod says it received `undefined`); a number read from text (a query's
  * `?companyId=abc`, coerced) that is not one is "expected a number" (zod says it received NaN).
  * A form's own "Required" (the spec's words for an empty field) is kept for an empty field only:
  * a name sent as 123, or a type that is not one of the list, says so.
@@ -32,7 +32,7 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
     }
   }
   if (issue.code !== 'invalid_type') return issue.message;
-  if (issue.message.endsWith('received undefined')) return `Missing: expected ${issue.expected}`;
+  if (issue.message.endsWith('received undefined')) return 'Required';
   if (issue.expected === 'number' && issue.message.endsWith('received NaN')) return 'Invalid input: expected a number';
   return issue.message;
 }
