@@ -149,7 +149,7 @@ describe('campaign screens', () => {
     await expect.poll(() => page.getByRole('row', { name: /Black Friday/ }).count()).toBe(1);
     const row = page.getByRole('row', { name: /Black Friday/ });
     // The status shows once on a wide screen (a narrow one shows it under the name instead).
-    await row.getByText(/Programmed|In progress|Finished/).filter({ visible: true }).waitFor();
+    await row.getByText(/Scheduled|In progress|Finished/).filter({ visible: true }).waitFor();
     expect(await row.getByRole('cell', { name: 'Campaign leads' }).count()).toBe(1);
 
     // The report follows the sends live: sent first, then delivered as the phones ack.

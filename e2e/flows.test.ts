@@ -126,6 +126,8 @@ describe('flow builder', () => {
     await connect(page, menu.locator('.react-flow__handle.source[data-handleid="a1"]'), question);
     await connect(page, question.locator('.react-flow__handle.source[data-handleid="a"]'), ticket);
     await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 4);
+    // The menu's second option leads nowhere yet: its warning names it as the card does.
+    await menu.getByText('Output “2 - Suporte” is not connected: the flow ends there').waitFor();
     await shot(page, 'flows-drawn');
 
     // Save: the translated toast, and nothing left unsaved.

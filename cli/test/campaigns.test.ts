@@ -138,7 +138,7 @@ describe('zapdesk campaigns', { timeout: 180_000 }, () => {
     const started = await zapdesk(['campaigns', 'start', String(firstId)], { home });
     expect(started.code, started.stderr).toBe(0);
     // Five messages with no pause may all be gone before start has looked again.
-    expect(started.stdout).toMatch(new RegExp(`^(Started campaign ${firstId}: Black Friday \\(EM_ANDAMENTO\\)|Campaign ${firstId}: Black Friday (is programmed|was sent and has finished))`));
+    expect(started.stdout).toMatch(new RegExp(`^(Started campaign ${firstId}: Black Friday \\(EM_ANDAMENTO\\)|Campaign ${firstId}: Black Friday (is scheduled|was sent and has finished))`));
 
     const watched = await zapdesk(['campaigns', 'report', String(firstId), '--watch'], { home });
     expect(watched.code, watched.stderr).toBe(0);

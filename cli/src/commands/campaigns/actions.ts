@@ -34,8 +34,8 @@ export function stopCommand(verb: 'pause' | 'cancel') {
   return defineCommand({
     description:
       verb === 'pause'
-        ? 'Pause a running or programmed campaign: the same as cancel (status CANCELADA); restart continues where it stopped'
-        : 'Cancel a running or programmed campaign (status CANCELADA, as pause does); messages already queued still leave, and restart continues where it stopped',
+        ? 'Pause a running or scheduled campaign: the same as cancel (status CANCELADA); restart continues where it stopped'
+        : 'Cancel a running or scheduled campaign (status CANCELADA, as pause does); messages already queued still leave, and restart continues where it stopped',
     // Different campaigns: the examples test runs both, and a paused campaign cannot be cancelled.
     examples: [`zapdesk campaigns ${verb} 3`, `zapdesk campaigns ${verb} ${verb === 'pause' ? 3 : 2} --json | jq '.status'`],
     args: [idArg('campaign')],

@@ -41,6 +41,6 @@ export default defineCommand({
         ? `Created campaign ${c.id}: ${c.name} (INATIVA). Start it with: zapdesk campaigns start ${c.id}`
         : options.start
           ? `Created campaign ${c.id}: ${c.name}, starting now. Follow it with: zapdesk campaigns report ${c.id} --watch`
-          : `Created campaign ${c.id}: ${c.name}, programmed for ${when(c.scheduledAt)} (${c.status}).`,
+          : `Created campaign ${c.id}: ${c.name}, scheduled for ${when(c.scheduledAt)} (${c.status}).`,
   }),
 });

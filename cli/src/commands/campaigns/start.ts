@@ -13,7 +13,7 @@ import { when } from './format.ts';
 const WAIT_MS = 5_000;
 
 export default defineCommand({
-  description: 'Start sending a campaign now (INATIVA or programmed for later); a paused one continues with restart',
+  description: 'Start sending a campaign now (INATIVA or scheduled for later); a paused one continues with restart',
   examples: ['zapdesk campaigns start 3', 'zapdesk campaigns start 3 && zapdesk campaigns report 3 --watch'],
   args: [idArg('campaign')],
   options: z.object({}),
@@ -39,7 +39,7 @@ export default defineCommand({
       c.status === 'FINALIZADA'
         ? `Campaign ${c.id}: ${c.name} was sent and has finished (FINALIZADA). See: zapdesk campaigns report ${c.id}`
         : c.status === 'PROGRAMADA'
-        ? `Campaign ${c.id}: ${c.name} is programmed to start now; the server starts it shortly. Follow it with: zapdesk campaigns report ${c.id} --watch`
+        ? `Campaign ${c.id}: ${c.name} is scheduled to start now; the server starts it shortly. Follow it with: zapdesk campaigns report ${c.id} --watch`
         : `Started campaign ${c.id}: ${c.name} (${c.status}). Follow it with: zapdesk campaigns report ${c.id} --watch`,
   }),
 });

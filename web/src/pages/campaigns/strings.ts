@@ -23,7 +23,7 @@ export const strings = defineStrings('campaigns', {
     confirmation: 'Ask for a confirmation first',
     statuses: {
       INATIVA: 'Inactive',
-      PROGRAMADA: 'Programmed',
+      PROGRAMADA: 'Scheduled',
       EM_ANDAMENTO: 'In progress',
       CANCELADA: 'Canceled',
       FINALIZADA: 'Finished',

@@ -170,10 +170,11 @@ function NodeCard({ id, type, data }: NodeProps<EditorNode>) {
   const { t } = useTranslation();
   const view = useContext(EditorViewContext);
   const kind = type as FlowNodeType;
-  const noteText = (n: FlowNote) => (n.key ? t(`flowbuilder.${n.key}`, n.params) : n.message);
   const outputs = outputsOf(kind, data);
   const summary = useSummary(kind, data);
   const label = useOutputLabel(kind, data);
+  // A note about an output names it as the card does ("1 - Sales", "true", "30%"), not by its handle id.
+  const noteText = (n: FlowNote) => (n.key ? t(`flowbuilder.${n.key}`, n.params.handle ? { ...n.params, handle: label(n.params.handle) } : n.params) : n.message);
   const { errors, warnings, highlighted, dimmed, running } = marksOf(view, id);
   const single = outputs.length === 1 && outputs[0] === FLOW_HANDLES.next;
   const style = NODE_STYLE[kind];
