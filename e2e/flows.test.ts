@@ -364,6 +364,40 @@ describe('flow builder', () => {
     await context.close();
   });
 
+  it('a step added past the edge of the canvas is brought into view', async () => {
+    // Fitted at zoom 1, the last node ends near the canvas's right edge: the next goes right of it (spec/03 §4).
+    const nodes = [
+      { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } },
+      { id: 'm1', type: 'message', position: { x: 900, y: 0 }, data: { label: 'Na borda' } },
+    ];
+    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name: 'Na borda' });
+    await admin('POST', '/flowbuilder/flow', { idFlow: id, nodes, connections: [] });
+    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto(`/flowbuilder/${id}`);
+    await page.locator('.react-flow__node[data-id="m1"]').getByText('Na borda').waitFor();
+    await page.getByRole('button', { name: 'Add a step' }).click();
+    await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Message', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Message').fill('Depois da borda');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const added = page.locator('.react-flow__node-message').filter({ hasText: 'Depois da borda' });
+    await added.waitFor();
+    const pane = (await page.locator('.react-flow').boundingBox())!;
+    // The pan is animated (200 ms): the node ends inside the canvas, whole.
+    await expect
+      .poll(async () => {
+        const b = (await added.boundingBox())!;
+        return b.x >= pane.x && b.x + b.width <= pane.x + pane.width && b.y >= pane.y && b.y + b.height <= pane.y + pane.height;
+      })
+      .toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a large flow fitted to the screen draws its nodes as an overview, and as cards once zoomed in', async () => {
     // 120 messages in a 12 × 10 grid: fitted, far below the zoom at which a card can be read.
     const nodes = [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } }];

@@ -13,7 +13,7 @@ import type { FlowNodeType } from '@zapdesk/sync';
 import { writeStoredJson } from '../../session/storage.ts';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { EditorToolbar } from './EditorToolbar.tsx';
-import { useFitFlow } from './fit-view.ts';
+import { useFitFlow, useRevealNode } from './fit-view.ts';
 import { FlowCanvas } from './FlowCanvas.tsx';
 import { answerKeysOf, connect, createNode, duplicateNode, pruneEdges, removeNode, updateAnswerKeys, type EditorEdge, type EditorNode } from './flow-graph.ts';
 import { EditorViewContext, type EditorView } from './FlowNodeView.tsx';
@@ -41,6 +41,7 @@ function FlowEditor() {
   const { id } = useParams();
   const idFlow = Number(id);
   const fit = useFitFlow();
+  const reveal = useRevealNode();
   const [nodes, setNodes, onNodesChange] = useNodesState<EditorNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<EditorEdge>([]);
   const [dialog, setDialog] = useState<NodeDialogState | null>(null);
@@ -109,7 +110,9 @@ function FlowEditor() {
       writeStoredJson('variables', updateAnswerKeys(stored, oldKey, String((data.typebotIntegration as Data).answerKey)));
     }
     if (dialog.mode === 'create') {
-      setNodes((all) => [...all, createNode(dialog.type, data, all)]);
+      const node = createNode(dialog.type, data, nodes);
+      setNodes((all) => [...all, node]);
+      reveal(node.id);
     } else {
       const next = nodes.map((n) => (n.id === dialog.nodeId ? { ...n, data } : n));
       setNodes(next);

@@ -91,3 +91,60 @@ export function useFitFlow(): () => void {
     });
   }, [getNodes, getNodesBounds, setViewport, store]);
 }
+
+type Viewport = { x: number; y: number; zoom: number };
+/** Room kept between a revealed node and the canvas's edge. */
+const REVEAL_MARGIN = 48;
+
+/**
+ * The viewport panned the least (zoom kept) for `rect`, in flow units, to lie inside the canvas with
+ * `margin` px to spare; null when it does already. A rect larger than the canvas keeps its top-left
+ * corner in view.
+ */
+export function panToReveal(rect: Rect, viewport: Viewport, canvas: { width: number; height: number }, margin = REVEAL_MARGIN): Viewport | null {
+  const shift = (start: number, size: number, room: number) => {
+    const from = start * viewport.zoom;
+    const to = (start + size) * viewport.zoom;
+    let d = 0;
+    if (to > room - margin) d = room - margin - to;
+    if (from + d < margin) d = margin - from;
+    return d;
+  };
+  const dx = shift(rect.x + viewport.x / viewport.zoom, rect.width, canvas.width);
+  const dy = shift(rect.y + viewport.y / viewport.zoom, rect.height, canvas.height);
+  return dx === 0 && dy === 0 ? null : { x: viewport.x + dx, y: viewport.y + dy, zoom: viewport.zoom };
+}
+
+/**
+ * Pans the canvas to a node just added (spec/03 places it right of the last one, often past the
+ * canvas's edge) once React Flow has measured it, so the person who added it sees it and can connect it.
+ */
+export function useRevealNode(): (id: string) => void {
+  const { getViewport, setViewport } = useReactFlow();
+  const store = useStoreApi();
+  return useCallback(
+    (id: string) => {
+      const reveal = () => {
+        const node = store.getState().nodeLookup.get(id);
+        const { width, height } = node?.measured ?? {};
+        if (!node || width === undefined || height === undefined) return false;
+        const { x, y } = node.internals.positionAbsolute;
+        const next = panToReveal({ x, y, width, height }, getViewport(), store.getState());
+        if (next) void setViewport(next, { duration: 200 });
+        return true;
+      };
+      if (reveal()) return;
+      // React Flow takes the node on its next render and measures it on the one after; a node gone
+      // before then (undone at once) is not waited for.
+      const stop = store.subscribe(() => {
+        if (reveal()) done();
+      });
+      const timer = setTimeout(stop, 2000);
+      const done = () => {
+        clearTimeout(timer);
+        stop();
+      };
+    },
+    [getViewport, setViewport, store],
+  );
+}
