@@ -3,9 +3,9 @@
 // Badges: "!" on Connections when one needs attention, the unread internal chat count on Internal chat.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { APP_VERSION } from '../app/version.ts';
-import { isGroup, visibleMenu, type MenuGroup, type MenuItem } from '../navigation/menu.ts';
+import { isGroup, itemMatches, visibleMenu, type MenuGroup, type MenuItem } from '../navigation/menu.ts';
 import { useSession, useUser } from '../session/SessionProvider.tsx';
 import { IconButton } from '../ui/Button.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -23,18 +23,17 @@ function Item({ item, collapsed, nested, badges, onNavigate }: { item: MenuItem;
   const badge =
     item.badge === 'connections' && badges.connections ? { text: '!', label: t('menu.needsAttention') } : item.badge === 'chats' && badges.chats > 0 ? { text: String(badges.chats), label: t('menu.unread') } : null;
   const label = badge ? `${t(item.labelKey)} (${badge.label})` : t(item.labelKey);
+  const active = itemMatches(item, useLocation().pathname);
   return (
-    <NavLink
+    <Link
       to={item.path}
-      end={item.path === '/'}
       onClick={onNavigate}
       title={collapsed ? label : undefined}
       aria-label={collapsed || badge ? label : undefined}
-      className={({ isActive }) =>
-        `group flex h-9 items-center gap-3 rounded-md text-[13.5px] transition-colors ${collapsed ? 'justify-center px-0' : nested ? 'pr-2.5 pl-9' : 'px-2.5'} ${
-          isActive ? 'bg-brand-soft font-medium text-brand' : 'text-muted hover:bg-raised hover:text-ink'
-        }`
-      }
+      aria-current={active ? 'page' : undefined}
+      className={`group flex h-9 items-center gap-3 rounded-md text-[13.5px] transition-colors ${collapsed ? 'justify-center px-0' : nested ? 'pr-2.5 pl-9' : 'px-2.5'} ${
+        active ? 'bg-brand-soft font-medium text-brand' : 'text-muted hover:bg-raised hover:text-ink'
+      }`}
     >
       <span className="relative shrink-0">
         {(!nested || collapsed) && <Icon name={item.icon} className="size-[18px]" />}
@@ -46,15 +45,19 @@ function Item({ item, collapsed, nested, badges, onNavigate }: { item: MenuItem;
           {badge.text}
         </span>
       )}
-    </NavLink>
+    </Link>
   );
 }
 
 function Group({ group, collapsed, badges, onNavigate }: { group: MenuGroup; collapsed: boolean; badges: Badges } & Navigate) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const active = group.items.some((i) => pathname.startsWith(i.path));
+  const active = group.items.some((i) => itemMatches(i, pathname));
   const [open, setOpen] = useState(active);
+  // Arriving at one of its pages opens the group (it may have been closed, or the drawer drawn first elsewhere).
+  useEffect(() => {
+    if (active) setOpen(true);
+  }, [active]);
   if (collapsed) return group.items.map((i) => <Item key={i.path} item={i} collapsed badges={badges} onNavigate={onNavigate} />);
   return (
     <div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanFlags } from '@zapdesk/sync';
-import { BUILT_PAGES, homePath, isGroup, routeAccess, visibleMenu, type MenuSection } from './menu.ts';
+import { BUILT_PAGES, homePath, isGroup, itemMatches, routeAccess, visibleMenu, type MenuItem, type MenuSection } from './menu.ts';
 
 const ALL_ON: PlanFlags = { useCampaigns: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useKanban: true, useOpenAi: true, useIntegrations: true };
 const ALL_OFF: PlanFlags = { useCampaigns: false, useSchedules: false, useInternalChat: false, useExternalApi: false, useKanban: false, useOpenAi: false, useIntegrations: false };
@@ -117,5 +117,25 @@ describe('homePath', () => {
     expect(homePath(admin, ALL_ON, false, EVERYTHING)).toBe('/');
     expect(homePath(attendant, ALL_ON, false, EVERYTHING)).toBe('/tickets');
     expect(homePath(attendant, ALL_ON, false, new Set(['/helps', '/users']))).toBe('/helps');
+  });
+});
+
+describe('itemMatches', () => {
+  const items = visibleMenu(admin, ALL_ON, false, EVERYTHING).flatMap((s) => s.entries.flatMap((e) => (isGroup(e) ? e.items : [e])));
+  /** The menu entries the drawer marks on a page. */
+  const marked = (pathname: string) => items.filter((i: MenuItem) => itemMatches(i, pathname)).map((i) => i.path);
+
+  it('marks the one entry of a page and of the pages under it', () => {
+    expect(marked('/campaigns')).toEqual(['/campaigns']);
+    expect(marked('/campaigns-config')).toEqual(['/campaigns-config']);
+    expect(marked('/contact-lists/4/contacts')).toEqual(['/contact-lists']);
+    expect(marked('/tickets/abc-123')).toEqual(['/tickets']);
+    expect(marked('/')).toEqual(['/']);
+  });
+
+  it("marks a campaign's report under the campaign list and a flow's editor under the flows", () => {
+    expect(marked('/campaign/3/report')).toEqual(['/campaigns']);
+    expect(marked('/flowbuilder/4')).toEqual(['/flowbuilders']);
+    expect(marked('/flowbuilders')).toEqual(['/flowbuilders']);
   });
 });

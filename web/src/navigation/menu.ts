@@ -10,7 +10,14 @@ export type MenuIcon =
   | 'campaigns' | 'lists' | 'config' | 'flows' | 'announcements' | 'prompts' | 'integrations' | 'connections'
   | 'files' | 'queues' | 'users' | 'api' | 'webhooks' | 'billing' | 'settings';
 
-export type MenuItem = { path: string; labelKey: string; icon: MenuIcon; badge?: 'connections' | 'chats' };
+export type MenuItem = {
+  path: string;
+  labelKey: string;
+  icon: MenuIcon;
+  badge?: 'connections' | 'chats';
+  /** Pages reached from this one that live under another path (a campaign's report, a flow's editor). */
+  subpages?: string[];
+};
 export type MenuGroup = { labelKey: string; icon: MenuIcon; items: MenuItem[] };
 export type MenuSection = { labelKey: string | null; entries: (MenuItem | MenuGroup)[] };
 
@@ -77,7 +84,14 @@ export function routeAccess(path: string, user: MenuUser | null, flags: Flags, c
   return 'allowed';
 }
 
-const item = (path: string, labelKey: string, icon: MenuIcon, badge?: MenuItem['badge']): MenuItem => ({ path, labelKey, icon, ...(badge ? { badge } : {}) });
+const item = (path: string, labelKey: string, icon: MenuIcon, badge?: MenuItem['badge'], subpages?: string[]): MenuItem => ({ path, labelKey, icon, ...(badge ? { badge } : {}), ...(subpages ? { subpages } : {}) });
+
+/** Whether the page at `pathname` is this item's, or one of its subpages': the drawer marks it, and opens its group. */
+export function itemMatches(entry: MenuItem, pathname: string): boolean {
+  const under = (path: string) => pathname === path || pathname.startsWith(path.endsWith('/') ? path : `${path}/`);
+  if (entry.path === '/') return pathname === '/';
+  return under(entry.path) || (entry.subpages ?? []).some(under);
+}
 
 const MAIN: MenuItem[] = [
   item('/', 'menu.dashboard', 'dashboard'),
@@ -96,9 +110,9 @@ const ADMIN: (MenuItem | MenuGroup)[] = [
   {
     labelKey: 'menu.campaigns',
     icon: 'campaigns',
-    items: [item('/campaigns', 'menu.campaignList', 'campaigns'), item('/contact-lists', 'menu.contactLists', 'lists'), item('/campaigns-config', 'menu.campaignsConfig', 'config')],
+    items: [item('/campaigns', 'menu.campaignList', 'campaigns', undefined, ['/campaign/']), item('/contact-lists', 'menu.contactLists', 'lists'), item('/campaigns-config', 'menu.campaignsConfig', 'config')],
   },
-  { labelKey: 'menu.flows', icon: 'flows', items: [item('/phrase-lists', 'menu.phraseLists', 'flows'), item('/flowbuilders', 'menu.flowbuilders', 'flows')] },
+  { labelKey: 'menu.flows', icon: 'flows', items: [item('/phrase-lists', 'menu.phraseLists', 'flows'), item('/flowbuilders', 'menu.flowbuilders', 'flows', undefined, ['/flowbuilder/'])] },
   item('/announcements', 'menu.announcements', 'announcements'),
   item('/prompts', 'menu.prompts', 'prompts'),
   item('/queue-integration', 'menu.integrations', 'integrations'),
