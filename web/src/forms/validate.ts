@@ -32,7 +32,16 @@ const KNOWN: Record<string, string> = {
   'Passwords differ': 'validation.passwordsDiffer',
 };
 
-export function issueMessage(issue: z.core.$ZodIssue, t: Translate): string {
+/**
+ * An issue's words. A field the spec's forms call required and the user left empty says 'Required'
+ * (spec/03 §5), not 'Too short'; a text too short says how long it must be (`sent` is the field's value).
+ */
+export function issueMessage(issue: z.core.$ZodIssue, t: Translate, sent?: unknown): string {
+  const empty = typeof sent === 'string' && sent.trim() === '';
+  if (issue.message === 'Too Short!' && empty) return t('validation.required');
+  if (issue.code === 'too_small' && issue.origin === 'string' && (issue.message === 'Too Short!' || !KNOWN[issue.message])) {
+    return t('validation.tooShortMin', { count: Number(issue.minimum) });
+  }
   const known = KNOWN[issue.message];
   if (known) return t(known);
   if (issue.code === 'too_small') return t('validation.tooShort');
@@ -48,7 +57,7 @@ export function validate<S extends z.ZodType>(schema: S, values: unknown, t: Tra
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.') || '_';
-    errors[field] ??= issueMessage(issue, t);
+    errors[field] ??= issueMessage(issue, t, issue.path.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), values));
   }
   return { ok: false, errors };
 }

@@ -32,6 +32,8 @@ export const en = {
   validation: {
     required: 'Required',
     tooShort: 'Too short',
+    tooShortMin_one: 'Too short: at least {{count}} character',
+    tooShortMin_other: 'Too short: at least {{count}} characters',
     tooLong: 'Too long',
     email: 'Enter a valid email',
     upper: 'Include an uppercase letter',

@@ -34,6 +34,8 @@ export const es: Messages = {
   validation: {
     required: 'Obligatorio',
     tooShort: 'Demasiado corto',
+    tooShortMin_one: 'Demasiado corto: al menos {{count}} carácter',
+    tooShortMin_other: 'Demasiado corto: al menos {{count}} caracteres',
     tooLong: 'Demasiado largo',
     email: 'Ingresa un email válido',
     upper: 'Incluye una letra mayúscula',

@@ -34,6 +34,8 @@ export const pt: Messages = {
   validation: {
     required: 'Obrigatório',
     tooShort: 'Muito curto',
+    tooShortMin_one: 'Muito curto: pelo menos {{count}} caractere',
+    tooShortMin_other: 'Muito curto: pelo menos {{count}} caracteres',
     tooLong: 'Muito longo',
     email: 'Informe um email válido',
     upper: 'Inclua uma letra maiúscula',
