@@ -29,11 +29,11 @@ function ToastItem({ item }: { item: Toast }) {
   );
 }
 
-/** The toast area (spec/01 §2): top-right on wide screens, full width on phones. */
+/** The toast area (spec/01 §2): top-right on wide screens, full width on phones; below the top bar (h-14), so its buttons stay reachable. */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts);
   return (
-    <div aria-live="polite" className="pointer-events-none fixed inset-x-3 top-3 z-[100] flex flex-col gap-2 sm:left-auto sm:right-4 sm:w-96">
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-3 top-16 z-[100] flex flex-col gap-2 sm:left-auto sm:right-4 sm:w-96">
       {toasts.map((item) => (
         <ToastItem key={item.id} item={item} />
       ))}
