@@ -321,6 +321,12 @@ describe('admin screens', () => {
     await shot(page, 'announcements-dark');
     await context.close();
 
+    // A campaign scheduled for tomorrow: its row carries the most actions (stop, report, edit, delete) and its date.
+    const setup = await apiAs(e2e, DEMO.admin, e2e.demoPassword);
+    const [line] = await setup<{ id: number }[]>('GET', '/whatsapp');
+    const lists = await setup<{ records: { id: number }[] }>('GET', '/contact-lists');
+    await setup('POST', '/campaigns', { name: 'Tomorrow morning', whatsappId: line!.id, contactListId: lists.records[0]!.id, message1: 'Bom dia {primeiro-nome}', scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
+
     const narrow = await newPage(e2e, { dark: true, width: 360, height: 740 });
     await login(narrow.page, DEMO.admin, e2e.demoPassword);
     await narrow.page.getByTestId('card-supportPending').waitFor();
@@ -344,6 +350,7 @@ describe('admin screens', () => {
       ['/contact-lists', 'Contact lists'],
       ['/financeiro', 'Invoices'],
       ['/webhooks', 'Webhooks'],
+      ['/campaigns', 'Campaigns'],
     ] as const) {
       await narrow.page.goto(path);
       await narrow.page.getByRole('heading', { name: heading }).waitFor();

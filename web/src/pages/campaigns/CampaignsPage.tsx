@@ -12,6 +12,7 @@ import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
+import { Icon } from '../../ui/Icon.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Card, EmptyState, Page } from '../../ui/Page.tsx';
 import { SearchInput } from '../../ui/SearchInput.tsx';
@@ -100,10 +101,17 @@ export function Component() {
                   <tr key={c.id} className="hover:bg-raised/60">
                     <Td className="font-medium sm:min-w-[10rem]">
                       {c.name}
-                      {/* Narrow screens show the status under the name, its column hidden. */}
+                      {/* Narrow screens show the status under the name, its column hidden; below lg the schedule too. */}
                       <span className="mt-1 block sm:hidden">
                         <StatusBadge status={c.status} deleting={c.deleting} />
                       </span>
+                      {c.scheduledAt && (
+                        <span className="mt-0.5 flex items-center gap-1 text-xs font-normal text-muted tabular-nums lg:hidden" title={t('campaigns.scheduledAt')}>
+                          <Icon name="clock" className="size-3.5 shrink-0" />
+                          <span className="sr-only">{t('campaigns.scheduledAt')}</span>
+                          {when(c.scheduledAt)}
+                        </span>
+                      )}
                     </Td>
                     <Td className="hidden sm:table-cell">
                       <StatusBadge status={c.status} deleting={c.deleting} />
