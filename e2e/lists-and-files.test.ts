@@ -71,9 +71,11 @@ describe('contact lists screen', () => {
     await page.getByRole('button', { name: 'Import' }).click();
     const ask = page.getByRole('dialog', { name: 'Import contacts' });
     await ask.getByRole('link', { name: 'Download the example spreadsheet' }).waitFor();
+    // Confirmed, the file picker opens at once.
+    const picker = page.waitForEvent('filechooser');
     await ask.getByRole('button', { name: 'Import' }).click();
     const csv = 'name;number;email\nBruno Costa;5511933330002;bruno@example.com\nX;5511933330003;\nCarla Dias;5511933330004;\n';
-    await page.getByRole('dialog', { name: 'Import contacts' }).getByLabel('Spreadsheet').setInputFiles({ name: 'leads.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await (await picker).setFiles({ name: 'leads.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const result = page.getByTestId('list-import-result');
     await result.getByText('2 of 3 rows imported; 0 skipped, 1 rejected.').waitFor();
     await result.getByText('Name is too short (2 to 50 characters)').waitFor();

@@ -1,7 +1,7 @@
 // /contact-lists/{id}/contacts (spec/03 §2): the list's name, search, back to the lists, import
 // (after a confirmation that links the example spreadsheet) and add; a table of the WhatsApp-valid
 // icon, name, number and email with edit, and delete for who may (contacts-page:deleteContact).
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { can, contactListItemCreateSchema, translateError, type ContactList, type ContactListItem } from '@zapdesk/sync';
@@ -151,12 +151,21 @@ function ItemModal({ listId, item, onClose, onSaved }: ItemProps) {
   );
 }
 
-/** Asks first (with the example spreadsheet), then uploads and shows the counts and each refused row's reason. */
+/**
+ * Asks first (with the example spreadsheet, spec/03 §2), then opens the file picker at once and
+ * uploads what is chosen, showing the counts and each refused row's reason. A picker dismissed leaves
+ * the dialog's own file field.
+ */
 function ImportListDialog({ listId, onClose, onImported }: { listId: number; onClose: () => void; onImported: () => void }) {
   const { t } = useTranslation();
   const [confirmed, setConfirmed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ListImportResult | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  // Still within the Import click's user activation, so the browser lets the picker open.
+  useEffect(() => {
+    if (confirmed) fileInput.current?.click();
+  }, [confirmed]);
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -202,6 +211,7 @@ function ImportListDialog({ listId, onClose, onImported }: { listId: number; onC
         <label className="flex flex-col gap-1.5 text-[13px] font-medium">
           {t('contact-lists.importFile')}
           <input
+            ref={fileInput}
             type="file"
             accept=".xlsx,.xls,.csv"
             disabled={busy}
