@@ -83,7 +83,7 @@ function NodeFields({ type, data, errors, onChange, variables = [] }: FieldsProp
     case 'start':
       return <p className="text-sm text-muted">{t('flowbuilder.nodes.startHint')}</p>;
     case 'message':
-      return <TextAreaField label={t('flowbuilder.fields.message')} rows={6} value={str(data.label)} error={e('label')} onChange={(ev) => set({ label: ev.target.value })} hint={t('flowbuilder.fields.variablesHint', { examples: '{{firstName}}, {{name}}, {{ms}}', interpolation: { escapeValue: false } })} />;
+      return <TextAreaField label={t('flowbuilder.fields.message')} rows={6} value={str(data.label)} error={e('label')} onChange={(ev) => set({ label: ev.target.value })} hint={t('flowbuilder.fields.variablesHint', { examples: '{{firstName}}, {{name}}', greeting: '{{ms}}', interpolation: { escapeValue: false } })} />;
     case 'interval':
       return <TextField label={t('flowbuilder.fields.seconds')} type="number" min={1} max={FLOW_INTERVAL_MAX_SEC} value={str(data.sec)} error={e('sec')} onChange={(ev) => set({ sec: ev.target.value })} hint={t('flowbuilder.fields.intervalHint', { max: FLOW_INTERVAL_MAX_SEC })} />;
     case 'condition':

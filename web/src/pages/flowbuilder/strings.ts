@@ -89,7 +89,7 @@ export const strings = defineStrings('flowbuilder', {
     fields: {
       message: 'Message',
       text: 'Text',
-      variablesHint: 'Variables: {{examples}} and the answers of questions.',
+      variablesHint: 'Variables: {{examples}}, {{greeting}} for the greeting (Good morning, Good afternoon or Good evening) and the answers of questions.',
       seconds: 'Seconds',
       intervalHint: 'From 1 to {{max}} seconds.',
       key: 'Variable or contact field',
@@ -275,7 +275,7 @@ export const strings = defineStrings('flowbuilder', {
     fields: {
       message: 'Mensagem',
       text: 'Texto',
-      variablesHint: 'Variáveis: {{examples}} e as respostas das perguntas.',
+      variablesHint: 'Variáveis: {{examples}}, {{greeting}} para a saudação (Bom dia, Boa tarde ou Boa noite) e as respostas das perguntas.',
       seconds: 'Segundos',
       intervalHint: 'De 1 a {{max}} segundos.',
       key: 'Variável ou campo do contato',
@@ -461,7 +461,7 @@ export const strings = defineStrings('flowbuilder', {
     fields: {
       message: 'Mensaje',
       text: 'Texto',
-      variablesHint: 'Variables: {{examples}} y las respuestas de las preguntas.',
+      variablesHint: 'Variables: {{examples}}, {{greeting}} para el saludo (Buenos días, Buenas tardes o Buenas noches) y las respuestas de las preguntas.',
       seconds: 'Segundos',
       intervalHint: 'De 1 a {{max}} segundos.',
       key: 'Variable o campo del contacto',
