@@ -81,6 +81,18 @@ describe('flow builder', () => {
     return { context, page, errors };
   }
 
+  /** A flow of `nodes` saved through the API, open in the editor of a new 1280×800 page as the demo admin. */
+  async function openSavedFlow(name: string, nodes: { id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown> }[]) {
+    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name });
+    await admin('POST', '/flowbuilder/flow', { idFlow: id, nodes, connections: [] });
+    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await login(page, DEMO.admin, e2e.demoPassword);
+    await page.goto(`/flowbuilder/${id}`);
+    return { id, context, page, errors };
+  }
+
   it('draws a flow, saves and reloads it, starts it from a phrase campaign, and the customer is served by it', async () => {
     // The list: a new flow.
     const { context, page, errors } = await addFlow('Promo da loja');
@@ -307,13 +319,7 @@ describe('flow builder', () => {
       { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } },
       { id: 'm1', type: 'message', position: { x: 300, y: 40 }, data: { label: 'Arraste-me' } },
     ];
-    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name: 'Arrastar' });
-    await admin('POST', '/flowbuilder/flow', { idFlow: id, nodes, connections: [] });
-    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    await login(page, DEMO.admin, e2e.demoPassword);
-    await page.goto(`/flowbuilder/${id}`);
+    const { id, context, page, errors } = await openSavedFlow('Arrastar', nodes);
     const message = page.locator('.react-flow__node[data-id="m1"]');
     await message.getByText('Arraste-me').waitFor();
     expect(await page.locator('.react-flow__viewport').evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a)).toBe(1);
@@ -370,13 +376,7 @@ describe('flow builder', () => {
       { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio' } },
       { id: 'm1', type: 'message', position: { x: 900, y: 0 }, data: { label: 'Na borda' } },
     ];
-    const { id } = await admin<{ id: number }>('POST', '/flowbuilder', { name: 'Na borda' });
-    await admin('POST', '/flowbuilder/flow', { idFlow: id, nodes, connections: [] });
-    const { context, page } = await newPage(e2e, { width: 1280, height: 800 });
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    await login(page, DEMO.admin, e2e.demoPassword);
-    await page.goto(`/flowbuilder/${id}`);
+    const { context, page, errors } = await openSavedFlow('Na borda', nodes);
     await page.locator('.react-flow__node[data-id="m1"]').getByText('Na borda').waitFor();
     await page.getByRole('button', { name: 'Add a step' }).click();
     await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Message', exact: true }).click();
