@@ -39,7 +39,7 @@ const uploadResultSchema: z.ZodType<ContactUploadResult> = z.object({
   errorBag: z.array(z.object({ contactName: z.string(), row: z.number().int(), error: z.object({ message: z.string(), code: importCode }) })),
 });
 const contactOptionSchema: z.ZodType<ContactOption> = z.object({ id: z.number().int(), name: z.string(), number: z.string() });
-const spreadsheet = { file: 'file', description: 'A spreadsheet (.xlsx, .csv or .ods) whose first row names the columns (name, number, email).' };
+const spreadsheet = { file: 'file', description: 'A spreadsheet (.xlsx, .xls or .csv; told apart by its bytes) whose first row names the columns (name, number, email).' };
 
 export const contactsDocs = area('Contacts', "The company's contacts: the people tickets talk to. Numbers are unique per company.", {
   'GET /contacts': { summary: 'A page of contacts, searched and filtered', auth: ['bearer'], query: contactListQuerySchema, answer: pageSchema('contacts', contactSchema, { count: true }) },
