@@ -50,6 +50,13 @@ export function issueMessage(issue: z.core.$ZodIssue, t: Translate, sent?: unkno
   return t('validation.invalid');
 }
 
+/** What the form holds at an issue's path (undefined where the path leads nowhere). */
+function valueAt(values: unknown, path: readonly PropertyKey[]): unknown {
+  let at = values;
+  for (const key of path) at = at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
+}
+
 /** Parses `values` with `schema`; on failure, one translated message per field (the first issue wins). */
 export function validate<S extends z.ZodType>(schema: S, values: unknown, t: Translate): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
   const result = schema.safeParse(values);
@@ -57,7 +64,7 @@ export function validate<S extends z.ZodType>(schema: S, values: unknown, t: Tra
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.') || '_';
-    errors[field] ??= issueMessage(issue, t, issue.path.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), values));
+    errors[field] ??= issueMessage(issue, t, valueAt(values, issue.path));
   }
   return { ok: false, errors };
 }

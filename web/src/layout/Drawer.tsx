@@ -23,7 +23,8 @@ function Item({ item, collapsed, nested, badges, onNavigate }: { item: MenuItem;
   const badge =
     item.badge === 'connections' && badges.connections ? { text: '!', label: t('menu.needsAttention') } : item.badge === 'chats' && badges.chats > 0 ? { text: String(badges.chats), label: t('menu.unread') } : null;
   const label = badge ? `${t(item.labelKey)} (${badge.label})` : t(item.labelKey);
-  const active = itemMatches(item, useLocation().pathname);
+  const { pathname } = useLocation();
+  const active = itemMatches(item, pathname);
   return (
     <Link
       to={item.path}

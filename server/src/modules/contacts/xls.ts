@@ -79,10 +79,12 @@ function openCompoundFile(buf: Buffer) {
       table: buf.readUInt32LE(0x3c) > MAX_REGULAR ? Buffer.alloc(0) : regular(buf.readUInt32LE(0x3c)),
     });
 
+  /** A stream entry (type 2) by name, as Compound Files compare names: regardless of case. */
+  const streamEntry = (name: string) => entries.find((e) => e.type === 2 && e.name.toLowerCase() === name.toLowerCase());
   return {
-    has: (name: string) => entries.some((e) => e.type === 2 && e.name.toLowerCase() === name.toLowerCase()),
+    has: (name: string) => streamEntry(name) !== undefined,
     read(name: string): Buffer | undefined {
-      const entry = entries.find((e) => e.type === 2 && e.name.toLowerCase() === name.toLowerCase());
+      const entry = streamEntry(name);
       if (!entry) return undefined;
       if (entry.size >= miniCutoff) return regular(entry.start, entry.size);
       // A small stream lives in the mini stream, in 64-byte sectors of its own table.
@@ -143,11 +145,14 @@ function cellString(data: Buffer, at: number): string {
 function readSharedStrings(parts: Buffer[]): string[] {
   let part = 0;
   let at = 0;
+  const nextPart = () => {
+    if (++part >= parts.length) throw new Error('the shared strings end early');
+    at = 0;
+  };
   const need = (n: number) => {
     while (at + n > parts[part]!.length) {
       if (at < parts[part]!.length) throw new Error('a shared string field is split across records');
-      if (++part >= parts.length) throw new Error('the shared strings end early');
-      at = 0;
+      nextPart();
     }
   };
   const u8 = () => (need(1), parts[part]![at++]!);
@@ -155,10 +160,7 @@ function readSharedStrings(parts: Buffer[]): string[] {
   const u32 = () => (need(4), (at += 4), parts[part]!.readUInt32LE(at - 4));
   const skip = (n: number) => {
     for (let left = n; left > 0; ) {
-      if (at >= parts[part]!.length) {
-        if (++part >= parts.length) throw new Error('the shared strings end early');
-        at = 0;
-      }
+      if (at >= parts[part]!.length) nextPart();
       const step = Math.min(left, parts[part]!.length - at);
       at += step;
       left -= step;
@@ -177,8 +179,7 @@ function readSharedStrings(parts: Buffer[]): string[] {
     let text = '';
     for (let left = count; left > 0; ) {
       if (at >= parts[part]!.length) {
-        if (++part >= parts.length) throw new Error('the shared strings end early');
-        at = 0;
+        nextPart();
         wide = (u8() & 1) === 1;
       }
       const take = Math.min(left, Math.floor((parts[part]!.length - at) / (wide ? 2 : 1)));
@@ -193,14 +194,16 @@ function readSharedStrings(parts: Buffer[]): string[] {
   return strings;
 }
 
+/** Room to rebuild an RK's double: one for the reader, not one per cell. */
+const rkDouble = Buffer.alloc(8);
+
 /** An RK number: a 30-bit integer or the top of a double, maybe hundredths. */
 function rkValue(rk: number): number {
   let value: number;
   if (rk & 2) value = rk >> 2;
   else {
-    const bytes = Buffer.alloc(8);
-    bytes.writeInt32LE(rk & ~3, 4);
-    value = bytes.readDoubleLE(0);
+    rkDouble.writeInt32LE(rk & ~3, 4);
+    value = rkDouble.readDoubleLE(0);
   }
   return rk & 1 ? value / 100 : value;
 }
