@@ -47,3 +47,20 @@ function isPlainObject(value: unknown): value is UnknownRow {
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === null || proto === Object.prototype;
 }
+
+/** The plugin's renaming, for rows read without Kysely's executor (db/database.ts, runCompiled). */
+class Renamer extends ResultCamelCasePlugin {
+  column(name: string): string {
+    return this.camelCase(name);
+  }
+  row(row: UnknownRow): UnknownRow {
+    return this.mapRow(row);
+  }
+}
+const renamer = new Renamer();
+
+/** A column's name as the camel-case plugin gives it. */
+export const camelCaseName = (column: string): string => renamer.column(column);
+
+/** A row as the camel-case plugin gives it. */
+export const camelCaseRow = (row: UnknownRow): UnknownRow => renamer.row(row);

@@ -3,6 +3,7 @@
 // keyed lookup; the inbound pipeline runs a handful per message. The builder is the ordinary typed
 // Kysely code; its parameters are slots (`p.ticketId`) that each run fills in.
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { runCompiled } from './database.ts';
 import type { DB } from './schema.ts';
 
 class Slot {
@@ -81,7 +82,7 @@ function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilab
     }
     return { ...query.query, parameters } as CompiledQuery<O>;
   };
-  const run = (db: Kysely<DB>, params: P) => db.executeQuery<O>(compiled(db, params));
+  const run = (db: Kysely<DB>, params: P) => runCompiled(db, compiled(db, params));
   return Object.assign(run, { compiled });
 }
 

@@ -8,7 +8,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../context.ts';
 import type { Logger } from '../log.ts';
-import { firstWaiting, onFirstWaiting, soleWriter, type Database, type Dialect } from './database.ts';
+import { firstWaiting, onFirstWaiting, runCompiled, soleWriter, trackTransaction, type Database, type Dialect } from './database.ts';
 import type { DB } from './schema.ts';
 
 /** What a read needs: `AppDeps` is one, and so is a `Tx` (reads inside a write see its rows). */
@@ -174,16 +174,16 @@ const ATTEMPT_ROLLBACK = CompiledQuery.raw('rollback to write_attempt');
  */
 export async function attempt(tx: Tx, fn: (tx: Tx) => Promise<unknown>): Promise<{ ok: true } | { ok: false; error: unknown }> {
   const log = collectEffects();
-  await tx.db.executeQuery(ATTEMPT);
+  await runCompiled(tx.db, ATTEMPT);
   try {
     await fn({ ...tx, effects: log.effects });
   } catch (error) {
-    await tx.db.executeQuery(ATTEMPT_ROLLBACK);
-    await tx.db.executeQuery(ATTEMPT_RELEASE);
+    await runCompiled(tx.db, ATTEMPT_ROLLBACK);
+    await runCompiled(tx.db, ATTEMPT_RELEASE);
     await log.rollback(tx.log);
     return { ok: false, error };
   }
-  await tx.db.executeQuery(ATTEMPT_RELEASE);
+  await runCompiled(tx.db, ATTEMPT_RELEASE);
   log.forward(tx.effects);
   return { ok: true };
 }
@@ -342,6 +342,7 @@ async function runGroup(deps: EffectSinks, group: Group): Promise<void> {
   let trx;
   try {
     trx = await deps.db.startTransaction().execute();
+    trackTransaction(deps.db, trx);
   } catch (err) {
     for (const job of [...group.first.splice(0), ...group.queue.splice(0)]) job.reject(err);
     return;
@@ -364,14 +365,14 @@ async function runGroup(deps: EffectSinks, group: Group): Promise<void> {
       ranFirst = group.first.length > 0;
       const job = nextJob(group)!;
       const log = collectEffects();
-      await trx.executeQuery(SAVEPOINT);
+      await runCompiled(trx, SAVEPOINT);
       try {
         const value = await job.fn(txOf(deps, trx, log.effects));
-        await trx.executeQuery(RELEASE);
+        await runCompiled(trx, RELEASE);
         done.push({ job, log, ok: true, value });
       } catch (error) {
-        await trx.executeQuery(ROLLBACK_TO);
-        await trx.executeQuery(RELEASE);
+        await runCompiled(trx, ROLLBACK_TO);
+        await runCompiled(trx, RELEASE);
         done.push({ job, log, ok: false, error });
       }
     }

@@ -16,6 +16,7 @@
 import { CompiledQuery, type ControlledTransaction } from 'kysely';
 import type { AppDeps } from '../context.ts';
 import type { DB } from '../db/schema.ts';
+import { runCompiled, trackTransaction } from '../db/database.ts';
 import { collectEffects, txOf, type EffectLog, type Tx } from '../db/write.ts';
 
 /** Deliveries per transaction at most: bounds how long other queries wait for the connection. */
@@ -87,7 +88,9 @@ const backOff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attemp
 
 /** A transaction for a batch. */
 async function begin(deps: AppDeps): Promise<ControlledTransaction<DB>> {
-  return deps.db.startTransaction().execute();
+  const trx = await deps.db.startTransaction().execute();
+  trackTransaction(deps.db, trx);
+  return trx;
 }
 
 /**
@@ -145,15 +148,15 @@ async function runOneByOne<I, O>(deps: AppDeps, batch: Job<I, O>[], store: Store
     for (const job of batch) {
       for (let attempt = 1; ; attempt++) {
         const log = collectEffects();
-        await trx.executeQuery(SAVEPOINT);
+        await runCompiled(trx, SAVEPOINT);
         try {
           outcomes.push({ ok: true, value: one(await store(txOf(deps, trx, log.effects), [job.item])) });
-          await trx.executeQuery(RELEASE);
+          await runCompiled(trx, RELEASE);
           kept.push(log);
           break;
         } catch (error) {
-          await trx.executeQuery(ROLLBACK_TO);
-          await trx.executeQuery(RELEASE);
+          await runCompiled(trx, ROLLBACK_TO);
+          await runCompiled(trx, RELEASE);
           await log.rollback(deps.log);
           // PostgreSQL: a deadlock with other work cancelled only this delivery's statement; the
           // savepoint is undone and the delivery tried again, as runBatch tries a whole batch again.
