@@ -254,16 +254,11 @@ function readRows(statement: SQLite.Statement, parameters: readonly unknown[], c
   const makers = camel ? camelRowMakers : rowMakers;
   let maker = makers.get(statement);
   if (maker === undefined || maker.generation !== schemaGeneration) {
-    if (camel) {
-      // The columns SQLite reports now; a statement it prepares again as it runs is caught below.
-      makers.set(statement, (maker = rowMaker(statement, camel)));
-    } else {
-      // Its first run (after a schema change, SQLite prepares it again as it runs): C++'s objects,
-      // then the maker for the columns it has now.
-      const rows = statement.all(parameters);
-      makers.set(statement, rowMaker(statement, camel));
-      return rows;
-    }
+    // Its first run (after a schema change, SQLite prepares it again as it runs): C++'s objects,
+    // then the maker for the columns it has now.
+    const rows = statement.all(parameters);
+    makers.set(statement, rowMaker(statement, camel));
+    return camel ? rows.map((row) => camelCaseRow(row as UnknownRow)) : rows;
   }
   if (maker.make === undefined) return camel ? statement.all(parameters).map((row) => camelCaseRow(row as UnknownRow)) : statement.all(parameters);
   statement.raw(true);

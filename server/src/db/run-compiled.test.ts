@@ -62,6 +62,32 @@ describe.each(DIALECTS)('runCompiled on %s', (dialect) => {
     expect((await t.db.selectFrom('users').select('name').where('id', '=', user.id).executeTakeFirstOrThrow()).name).toBe('Carla 3');
   });
 
+  it.runIf(dialect === 'sqlite')('names a statement’s columns anew after a schema change, as the plugin would', async () => {
+    const select = CompiledQuery.raw('select * from gadgets order by id');
+    const rows = async () => (await write(t.deps, (tx) => runCompiled(tx.db, select))).rows;
+    await write(t.deps, async (tx) => {
+      await runCompiled(tx.db, CompiledQuery.raw('create table gadgets (id integer primary key, display_name text)'));
+      await runCompiled(tx.db, CompiledQuery.raw("insert into gadgets (display_name) values ('Caneca')"));
+    });
+    // Its first run, then its row maker's.
+    expect(await rows()).toEqual([{ id: 1, displayName: 'Caneca' }]);
+    expect(await rows()).toEqual([{ id: 1, displayName: 'Caneca' }]);
+    await write(t.deps, (tx) => runCompiled(tx.db, CompiledQuery.raw('alter table gadgets add column stock_count integer not null default 7')));
+    expect(await rows()).toEqual([{ id: 1, displayName: 'Caneca', stockCount: 7 }]);
+    // As many columns as before, one under a new name.
+    await write(t.deps, (tx) => runCompiled(tx.db, CompiledQuery.raw('alter table gadgets rename column stock_count to units_left')));
+    expect(await rows()).toEqual([{ id: 1, displayName: 'Caneca', unitsLeft: 7 }]);
+    expect(await rows()).toEqual([{ id: 1, displayName: 'Caneca', unitsLeft: 7 }]);
+    // Two columns of one name: the later one's value at the first one's place; __proto__ stays a key.
+    const odd = CompiledQuery.raw('select 1 as x_y, 2 as other, 3 as x_y');
+    for (let run = 0; run < 2; run++) {
+      const [row] = (await write(t.deps, (tx) => runCompiled(tx.db, odd))).rows;
+      expect(row).toEqual({ xY: 3, other: 2 });
+      expect(Object.keys(row!)).toEqual(['xY', 'other']);
+    }
+    await write(t.deps, (tx) => runCompiled(tx.db, CompiledQuery.raw('drop table gadgets')));
+  });
+
   it('rolls back with the transaction what it ran directly', async () => {
     const company = await seedCompany(t);
     await expect(
