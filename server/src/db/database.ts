@@ -215,7 +215,7 @@ class RoutedConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.bound) return run<R>(this.writer, query);
     // SQLite itself tells a statement that cannot write (a Kysely select, a raw SELECT over the search index).
-    if (this.reader !== this.writer && this.writer.prepare(query.sql).readonly) return run<R>(this.reader, query);
+    if (goesToReader(this.writer, this.reader, query)) return run<R>(this.reader, query);
     await this.mutex.lock();
     try {
       return run<R>(this.writer, query);
@@ -229,6 +229,11 @@ class RoutedConnection implements DatabaseConnection {
     const sqlite = this.bound ? this.writer : this.reader;
     for (const row of sqlite.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
   }
+}
+
+/** A statement outside a transaction that cannot write, on a file with a read-only connection: it goes there. */
+function goesToReader(writer: SQLite.Database, reader: SQLite.Database, query: CompiledQuery): boolean {
+  return reader !== writer && writer.prepare(query.sql).readonly;
 }
 
 /**
@@ -256,11 +261,11 @@ function readRows(statement: SQLite.Statement, parameters: readonly unknown[], c
   if (maker === undefined || maker.generation !== schemaGeneration) {
     // Its first run (after a schema change, SQLite prepares it again as it runs): C++'s objects,
     // then the maker for the columns it has now.
-    const rows = statement.all(parameters);
+    const rows = objectRows(statement, parameters, camel);
     makers.set(statement, rowMaker(statement, camel));
-    return camel ? rows.map((row) => camelCaseRow(row as UnknownRow)) : rows;
+    return rows;
   }
-  if (maker.make === undefined) return camel ? statement.all(parameters).map((row) => camelCaseRow(row as UnknownRow)) : statement.all(parameters);
+  if (maker.make === undefined) return objectRows(statement, parameters, camel);
   statement.raw(true);
   let rows: unknown[][];
   try {
@@ -272,12 +277,18 @@ function readRows(statement: SQLite.Statement, parameters: readonly unknown[], c
   // that gained a column): its new columns.
   if (rows.length > 0 && rows[0]!.length !== maker.columns) {
     makers.set(statement, (maker = rowMaker(statement, camel)));
-    if (maker.make === undefined || rows[0]!.length !== maker.columns) return camel ? statement.all(parameters).map((row) => camelCaseRow(row as UnknownRow)) : statement.all(parameters);
+    if (maker.make === undefined || rows[0]!.length !== maker.columns) return objectRows(statement, parameters, camel);
   }
   const make = maker.make;
   const objects = new Array<unknown>(rows.length);
   for (let i = 0; i < rows.length; i++) objects[i] = make(rows[i]!);
   return objects;
+}
+
+/** The rows as better-sqlite3 makes them, property by property (renamed to camelCase when asked). */
+function objectRows(statement: SQLite.Statement, parameters: readonly unknown[], camel: boolean): unknown[] {
+  const rows = statement.all(parameters);
+  return camel ? rows.map((row) => camelCaseRow(row as UnknownRow)) : rows;
 }
 
 type RowMaker = { generation: number; columns: number; make: ((values: unknown[]) => object) | undefined };
@@ -412,7 +423,7 @@ export function runCompiled<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise
     const bound = connection?.runBound<R>(query);
     if (bound) return Promise.resolve(bound);
     const handles = connection || db.isTransaction ? undefined : writers.get(db as Database);
-    if (handles && handles.reader !== handles.sqlite && handles.sqlite.prepare(query.sql).readonly) return Promise.resolve(run<R>(handles.reader, query, true));
+    if (handles && goesToReader(handles.sqlite, handles.reader, query)) return Promise.resolve(run<R>(handles.reader, query, true));
     // Kysely throws at once, not in its promise, for a transaction that ended.
     return db.executeQuery(query);
   } catch (err) {
