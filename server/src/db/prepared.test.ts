@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/harness.ts';
 import { seedCompany, seedUser } from '../../test/seed.ts';
-import { prepare, prepareAcrossCompanies } from './prepared.ts';
+import { paddedLength, prepare, prepareAcrossCompanies } from './prepared.ts';
+import { valueById } from './value-by-id.ts';
 
 describe.each(DIALECTS)('prepare() on %s', (dialect) => {
   let t: TestApp;
@@ -38,6 +39,48 @@ describe.each(DIALECTS)('prepare() on %s', (dialect) => {
     const threeIds = usersNamed.compiled(t.db, { companyId: a.id, ids: [1, 2, 3], prefix: 'x' });
     expect(threeIds.sql).not.toBe(twoIds.sql);
     expect(usersNamed.compiled(t.db, { companyId: a.id, ids: [7, 8], prefix: 'y' }).sql).toBe(twoIds.sql);
+  });
+
+  it('pads the lists of a padLists query to a few lengths, with the same answers and counts', async () => {
+    const a = await seedCompany(t);
+    const users = [];
+    for (let i = 0; i < 12; i++) users.push(await seedUser(t, a.id, { name: `Pad ${i}` }));
+    const ids = users.map((u) => u.id);
+    const named = prepare(
+      (db, p: { companyId: number; ids: number[] }) => db.selectFrom('users').select('users.name').where('users.companyId', '=', p.companyId).where('users.id', 'in', p.ids).orderBy('users.id'),
+      { padLists: true },
+    );
+    const rename = prepare(
+      (db, p: { companyId: number; ids: number[]; names: string[] }) =>
+        db
+          .updateTable('users')
+          .set((eb) => ({ name: valueById<string>('users.id', p.ids.map((id, i) => [id, p.names[i]]), 'text'), version: eb('users.version', '+', 1) }))
+          .where('users.companyId', '=', p.companyId)
+          .where('users.id', 'in', p.ids),
+      { padLists: true },
+    );
+    // 9 and 10 values share a statement (10 slots); 11 has one of its own (12).
+    expect(named.compiled(t.db, { companyId: a.id, ids: ids.slice(0, 9) }).sql).toBe(named.compiled(t.db, { companyId: a.id, ids: ids.slice(0, 10) }).sql);
+    expect(named.compiled(t.db, { companyId: a.id, ids: ids.slice(0, 11) }).sql).not.toBe(named.compiled(t.db, { companyId: a.id, ids: ids.slice(0, 10) }).sql);
+    expect((await named(t.db, { companyId: a.id, ids: ids.slice(0, 9) })).rows.map((r) => r.name)).toEqual(users.slice(0, 9).map((u) => u.name));
+
+    const picked = [ids[3]!, ids[0]!, ids[7]!, ids[1]!, ids[5]!, ids[2]!, ids[9]!, ids[4]!, ids[11]!];
+    const result = await rename(t.db, { companyId: a.id, ids: picked, names: picked.map((id) => `Renamed ${id}`) });
+    // The repeated last pair updates its row once: the count is the rows, not the slots.
+    expect(Number(result.numAffectedRows)).toBe(9);
+    const after = await t.db.selectFrom('users').select(['users.id', 'users.name']).where('users.companyId', '=', a.id).orderBy('users.id').execute();
+    expect(after).toEqual(users.map((u) => ({ id: u.id, name: picked.includes(u.id) ? `Renamed ${u.id}` : u.name })));
+  });
+
+  it('paddedLength keeps short lists and rounds longer ones up by a quarter of a power of two at most', () => {
+    expect([0, 1, 5, 8].map(paddedLength)).toEqual([0, 1, 5, 8]);
+    expect([9, 10, 11, 16, 17, 33, 110, 129, 200].map(paddedLength)).toEqual([10, 10, 12, 16, 20, 40, 112, 160, 224]);
+    for (let n = 1; n <= 400; n++) {
+      expect(paddedLength(n)).toBeGreaterThanOrEqual(n);
+      expect(paddedLength(n)).toBeLessThanOrEqual(Math.ceil(n * 1.25));
+    }
+    const lengths = new Set(Array.from({ length: 100 }, (_, i) => paddedLength(i + 1)));
+    expect(lengths.size).toBeLessThan(25);
   });
 
   it("keeps to the company it is given, and refuses an invalid one", async () => {

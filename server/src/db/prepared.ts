@@ -29,6 +29,28 @@ export type Prepared<P extends object, O> = {
 /** Lists longer than this are compiled for each run rather than remembered (one entry per length). */
 const LIST_CACHE_MAX = 200;
 
+export type PrepareOptions = {
+  /**
+   * The query's lists of values (not its lists of rows) only select (`in`, `not in`) or pair values
+   * by position (db/value-by-id.ts): each is compiled for a few lengths only (paddedLength), filled
+   * up by repeating its last value, which selects or pairs nothing new. A list compiled for each
+   * length costs SQLite a prepare per length it meets (0.2 ms; 2 ms for a long CASE), and its cache
+   * a statement each: the inbound batches of `bench ai` came in 110 lengths.
+   */
+  padLists?: boolean;
+};
+
+/**
+ * The length a padded list is compiled for: itself up to 8, then the next multiple of a quarter of
+ * the power of two below it (10, 12, 14, 16, 20, 24, …, 112, 128, 160): a few more values than asked
+ * for (a quarter at most), and a dozen lengths up to 100 instead of a hundred.
+ */
+export function paddedLength(length: number): number {
+  if (length <= 8) return length;
+  const step = 2 ** Math.floor(Math.log2(length - 1)) / 4;
+  return Math.ceil(length / step) * step;
+}
+
 /**
  * `prepare((db, p: { companyId: number; id: number }) => db.selectFrom('tickets').selectAll()
  *   .where('tickets.companyId', '=', p.companyId).where('tickets.id', '=', p.id))`
@@ -40,8 +62,8 @@ const LIST_CACHE_MAX = 200;
  * once per length and set of fields, each field of each row a slot. Other values that change the
  * SQL's shape (nulls in `is` tests) cannot be slots.
  */
-export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
-  return prepared(build, true);
+export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, options: PrepareOptions = {}): Prepared<P, O> {
+  return prepared(build, true, options);
 }
 
 /**
@@ -49,11 +71,12 @@ export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Co
  * tenants' jobs, as the cron jobs read): no `companyId` is asked for. Anything a request or a
  * tenant's write runs is `prepare`d instead.
  */
-export function prepareAcrossCompanies<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>): Prepared<P, O> {
-  return prepared(build, false);
+export function prepareAcrossCompanies<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, options: PrepareOptions = {}): Prepared<P, O> {
+  return prepared(build, false, options);
 }
 
-function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, tenantScoped: boolean): Prepared<P, O> {
+function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, tenantScoped: boolean, options: PrepareOptions): Prepared<P, O> {
+  const pad = options.padLists === true;
   // Per dialect adapter (a transaction shares its database's adapter, so it reuses the compiled
   // query), then per the lengths of the list parameters.
   const cache = new WeakMap<object, Map<string, Compiled>>();
@@ -63,17 +86,18 @@ function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilab
     const adapter = db.getExecutor().adapter;
     let byShape = cache.get(adapter);
     if (!byShape) cache.set(adapter, (byShape = new Map()));
-    const shape = shapeOf(params as Record<string, unknown>);
+    const shape = shapeOf(params as Record<string, unknown>, pad);
     let query = shape === undefined ? undefined : byShape.get(shape);
     if (!query) {
-      query = compile(db, build, params, tenantScoped);
+      query = compile(db, build, params, tenantScoped, pad);
       if (shape !== undefined) byShape.set(shape, query);
     }
     const parameters = query.query.parameters.slice();
     for (const [index, name, element, field] of query.slots) {
       const value = params[name as keyof P];
       if (element === undefined) parameters[index] = value;
-      else if (field === undefined) parameters[index] = (value as unknown[])[element];
+      // A padded list's slots past its end take its last value.
+      else if (field === undefined) parameters[index] = (value as unknown[])[Math.min(element, (value as unknown[]).length - 1)];
       else {
         const cell = (value as Record<string, unknown>[])[element]![field];
         if (cell === undefined) throw new Error(`prepared query: ${String(name)}[${element}].${field} is undefined`);
@@ -87,27 +111,29 @@ function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilab
 }
 
 /** The lengths of the list parameters (`ids:3`), which decide the SQL; undefined: too long to remember. */
-function shapeOf(params: Record<string, unknown>): string | undefined {
+function shapeOf(params: Record<string, unknown>, pad: boolean): string | undefined {
   let shape = '';
   // A loop over the names, not Object.entries: this runs for every prepared statement.
   for (const name in params) {
     const value = params[name];
     if (!Array.isArray(value)) continue;
-    if (value.length > LIST_CACHE_MAX) return undefined;
     // A list of rows: their fields decide the columns too (the first row's; each run's rows must all have them).
     const first: unknown = value[0];
-    shape += isRow(first) ? `${name}:${value.length}{${Object.keys(first).join()}};` : `${name}:${value.length};`;
+    const length = pad && !isRow(first) ? paddedLength(value.length) : value.length;
+    if (length > LIST_CACHE_MAX) return undefined;
+    shape += isRow(first) ? `${name}:${length}{${Object.keys(first).join()}};` : `${name}:${length};`;
   }
   return shape;
 }
 
-function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilable<O>, params: P, tenantScoped: boolean): Compiled {
+function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilable<O>, params: P, tenantScoped: boolean, pad: boolean): Compiled {
   const slots = new Proxy(
     {},
     {
       get: (_, name) => {
         const value = params[name as keyof P];
         if (!Array.isArray(value)) return new Slot(String(name));
+        if (value.length > 0 && !isRow(value[0])) return Array.from({ length: pad ? paddedLength(value.length) : value.length }, (_, i) => new Slot(String(name), i));
         return value.map((v: unknown, i) => (isRow(v) ? Object.fromEntries(Object.keys(v).map((field) => [field, new Slot(String(name), i, field)])) : new Slot(String(name), i)));
       },
     },

@@ -61,6 +61,7 @@ export const selectStoredWids = prepare((db, p: { companyId: number; connectionI
     .where('messages.companyId', '=', p.companyId)
     .where('messages.whatsappId', '=', p.connectionId)
     .where('messages.wid', 'in', p.wids),
+  { padLists: true },
 );
 
 /** A batch's messages of one company (SQLite; PostgreSQL inserts by column arrays): refused rows (stored meanwhile) are left out of the answer. */
@@ -86,14 +87,16 @@ export const touchTicketRows = prepare((db, p: { companyId: number; ticketIds: n
     }))
     .where('tickets.companyId', '=', p.companyId)
     .where('tickets.id', 'in', p.ticketIds);
-});
+}, { padLists: true });
 
 /** Contacts of a company by LID, or by number (the batch's lookups, lookups.ts). */
 export const selectContactsByLid = prepare((db, p: { companyId: number; lids: string[] }) =>
   db.selectFrom('contacts').selectAll('contacts').where('contacts.companyId', '=', p.companyId).where('contacts.lid', 'in', p.lids),
+  { padLists: true },
 );
 export const selectContactsByNumber = prepare((db, p: { companyId: number; numbers: string[] }) =>
   db.selectFrom('contacts').selectAll('contacts').where('contacts.companyId', '=', p.companyId).where('contacts.number', 'in', p.numbers),
+  { padLists: true },
 );
 
 /** The contacts' tickets that matter to new messages (selectContactTickets for a batch, every connection). */
@@ -104,4 +107,5 @@ export const selectContactsTickets = prepare((db, p: { companyId: number; contac
     .where('tickets.companyId', '=', p.companyId)
     .where('tickets.contactId', 'in', p.contactIds)
     .where((eb) => eb.or([eb('tickets.status', 'in', ['open', 'pending']), eb('tickets.awaitingRating', '=', 1)])),
+  { padLists: true },
 );

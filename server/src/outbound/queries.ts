@@ -44,6 +44,7 @@ const selectQueued = prepare((db, p: { companyId: number; connectionId: number; 
     .$if(p.skipTickets.length > 0, (q) => q.where('outbox.ticketId', 'not in', p.skipTickets))
     .orderBy('outbox.id')
     .limit(p.limit),
+  { padLists: true },
 );
 
 /**
@@ -76,6 +77,7 @@ const claim = prepare((db, p: { companyId: number; ids: number[]; instance: stri
     .where('outbox.id', 'in', p.ids)
     .where('outbox.state', '=', 'queued')
     .returning('outbox.id'),
+  { padLists: true },
 );
 
 const selectSendables = prepare((db, p: { companyId: number; ids: number[] }) =>
@@ -100,6 +102,7 @@ const selectSendables = prepare((db, p: { companyId: number; ids: number[] }) =>
     ])
     .where('outbox.companyId', '=', p.companyId)
     .where('outbox.id', 'in', p.ids),
+  { padLists: true },
 );
 
 /** The row leaves the queue once its message is sent or failed. */
@@ -119,6 +122,7 @@ export const deleteEchoes = prepare((db, p: { companyId: number; whatsappId: num
     .where('messages.whatsappId', '=', p.whatsappId)
     .where('messages.wid', 'in', p.wids)
     .where('messages.id', 'not in', p.messageIds),
+  { padLists: true },
 );
 
 /** The network took them (`messageIds[i]` as `wids[i]`): their ids, ack 1 (or more, if an ack came first), `sent`, new versions. */
@@ -135,9 +139,11 @@ export const markSentBatch = prepare((db, p: { companyId: number; messageIds: nu
     }))
     .where('messages.companyId', '=', p.companyId)
     .where('messages.id', 'in', p.messageIds),
+  { padLists: true },
 );
 
 /** deleteOutboxRow for several rows at once. */
 export const deleteOutboxRows = prepare((db, p: { companyId: number; ids: number[] }) =>
   db.deleteFrom('outbox').where('outbox.companyId', '=', p.companyId).where('outbox.id', 'in', p.ids),
+  { padLists: true },
 );

@@ -60,6 +60,7 @@ const selectPictureStates = prepare((db, p: { companyId: number; contactIds: num
     .select(['contacts.id', 'contacts.number', 'contacts.jid', 'contacts.lid', 'contacts.whatsappId', 'contacts.profilePicUrl', 'contacts.profilePicCheckedAt'])
     .where('contacts.companyId', '=', p.companyId)
     .where('contacts.id', 'in', p.contactIds),
+  { padLists: true },
 );
 
 type PictureState = Awaited<ReturnType<typeof selectPictureStates>>['rows'][number];

@@ -13,9 +13,11 @@ export type MessageRow = Selectable<Messages>;
 /** Messages of the company by id, compiled once per count (the client view's values, quoted messages). */
 export const messagesById = prepare((db, p: { companyId: number; ids: number[] }) =>
   db.selectFrom('messages').selectAll('messages').where('messages.companyId', '=', p.companyId).where('messages.id', 'in', p.ids),
+  { padLists: true },
 );
 const contactNames = prepare((db, p: { companyId: number; ids: number[] }) =>
   db.selectFrom('contacts').select(['contacts.id', 'contacts.name']).where('contacts.companyId', '=', p.companyId).where('contacts.id', 'in', p.ids),
+  { padLists: true },
 );
 
 const toQuoted = (r: MessageRow): QuotedMessage => ({

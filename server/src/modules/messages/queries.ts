@@ -86,4 +86,5 @@ export const touchTicketsOnSend = prepare((db, p: { companyId: number; ticketIds
     }))
     .where('tickets.companyId', '=', p.companyId)
     .where('tickets.id', 'in', p.ticketIds),
+  { padLists: true },
 );
