@@ -141,6 +141,26 @@ function recordPicture(deps: AppDeps, asked: Asked): Promise<void> {
   });
 }
 
+// The answers' writes, compiled for a few batch sizes (../../db/prepared.ts): `ids[i]` shows `urls[i]`.
+const updatePictures = prepare(
+  (db, p: { companyId: number; ids: number[]; urls: (string | null)[]; checkedAt: string }) =>
+    db
+      .updateTable('contacts')
+      .set((eb) => ({
+        profilePicUrl: valueById<string | null>('contacts.id', p.ids.map((id, i) => [id, p.urls[i]]), 'text'),
+        profilePicCheckedAt: p.checkedAt,
+        version: eb('contacts.version', '+', 1),
+      }))
+      .where('contacts.companyId', '=', p.companyId)
+      .where('contacts.id', 'in', p.ids),
+  { padLists: true },
+);
+const updatePictureChecks = prepare(
+  (db, p: { companyId: number; ids: number[]; checkedAt: string }) =>
+    db.updateTable('contacts').set({ profilePicCheckedAt: p.checkedAt }).where('contacts.companyId', '=', p.companyId).where('contacts.id', 'in', p.ids),
+  { padLists: true },
+);
+
 async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
   try {
     await write(deps, async (tx) => {
@@ -149,16 +169,8 @@ async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
       // The changed ones of a company take one statement too (each its own URL).
       const asked = batch.map((p) => p.asked);
       for (const [companyId, changed] of groupBy(asked.filter((a) => a.changed), (a) => a.companyId)) {
-        const url = valueById<string | null>('contacts.id', changed.map((a) => [a.contactId, a.url]), 'text');
-        await tenant(tx.db, companyId)
-          .updateTable('contacts')
-          .where(
-            'contacts.id',
-            'in',
-            changed.map((a) => a.contactId),
-          )
-          .set((eb) => ({ profilePicUrl: url, profilePicCheckedAt: changed.map((a) => a.checkedAt).sort().at(-1)!, version: eb('contacts.version', '+', 1) }))
-          .execute();
+        const checkedAt = changed.map((a) => a.checkedAt).sort().at(-1)!;
+        await updatePictures(tx.db, { companyId, ids: changed.map((a) => a.contactId), urls: changed.map((a) => a.url), checkedAt });
         tx.effects.poke(companyId);
         await emit(
           tx,
@@ -166,11 +178,7 @@ async function writePictures(deps: AppDeps, batch: Pending[]): Promise<void> {
         );
       }
       for (const [companyId, same] of groupBy(asked.filter((a) => !a.changed), (a) => a.companyId)) {
-        await tenant(tx.db, companyId)
-          .updateTable('contacts')
-          .where('contacts.id', 'in', same.map((a) => a.contactId))
-          .set({ profilePicCheckedAt: same.map((a) => a.checkedAt).sort().at(-1)! })
-          .execute();
+        await updatePictureChecks(tx.db, { companyId, ids: same.map((a) => a.contactId), checkedAt: same.map((a) => a.checkedAt).sort().at(-1)! });
       }
     });
   } catch (err) {
