@@ -43,7 +43,7 @@ export type PrepareOptions = {
 /**
  * The length a padded list is compiled for: itself up to 8, then the next multiple of a quarter of
  * the power of two below it (10, 12, 14, 16, 20, 24, …, 112, 128, 160): a few more values than asked
- * for (a quarter at most), and a dozen lengths up to 100 instead of a hundred.
+ * for (a quarter at most), and 23 lengths up to 100 instead of a hundred.
  */
 export function paddedLength(length: number): number {
   if (length <= 8) return length;
@@ -57,9 +57,10 @@ export function paddedLength(length: number): number {
  *
  * Tenant rule: every prepared query takes `companyId` and must use it (checked when compiled: the
  * slot must be among the parameters), and each run checks it is a valid company id, as `tenant()`
- * does. A list parameter (`where('outbox.id', 'in', p.ids)`) is compiled once per length; a list
- * of rows (`insertInto('messages').values(p.rows.map((r) => ({ ...r, companyId: p.companyId })))`)
- * once per length and set of fields, each field of each row a slot. Other values that change the
+ * does. A list parameter (`where('outbox.id', 'in', p.ids)`) is compiled once per length (per
+ * padded length with `padLists`); a list of rows
+ * (`insertInto('messages').values(p.rows.map((r) => ({ ...r, companyId: p.companyId })))`) once per
+ * length and set of fields, each field of each row a slot. Other values that change the
  * SQL's shape (nulls in `is` tests) cannot be slots.
  */
 export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, options: PrepareOptions = {}): Prepared<P, O> {
