@@ -34,10 +34,22 @@ describe('web app', () => {
     await nav.getByRole('link', { name: 'Usuários' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('pt');
 
+    // The server tells the session's socket that it ended; held back here, the logout's answer
+    // comes after that word, which must not read as an ended session (a toast, and a reload that
+    // would cut short the next navigation).
+    await page.route('**/auth/logout', async (route) => {
+      const answer = await route.fetch();
+      await new Promise((r) => setTimeout(r, 500));
+      await route.fulfill({ response: answer });
+    });
+    await page.evaluate(() => ((window as unknown as { stay: boolean }).stay = true));
     await page.getByRole('button', { name: 'Conta' }).click();
     await page.getByRole('menuitem', { name: 'Sair' }).click();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.waitForTimeout(1_500);
+    expect(await page.evaluate(() => (window as unknown as { stay?: boolean }).stay)).toBe(true);
+    expect(await page.getByText('Sua sessão foi encerrada').count()).toBe(0);
     // A private page now leads back to the login.
     await page.goto('/users');
     await page.waitForURL('**/login');

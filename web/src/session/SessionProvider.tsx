@@ -71,7 +71,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [flags, setFlags] = useState<SessionFlags>(undefined);
   const [cshow, setCshow] = useState(() => readStored('cshow') !== null);
 
+  // The session's end was told already (once), or it is our own sign-out (see logout).
+  const ended = useRef(false);
+
   const establish = useCallback((session: SessionAnswer) => {
+    ended.current = false;
     storeSession(session);
     setUser(session.user);
     setCshow(campaignsFlag(session.user.company.settings));
@@ -88,7 +92,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   // The socket's event and a refused request may both say it: the first one is told, once.
-  const ended = useRef(false);
   const endSession = useCallback((reason: string) => {
     if (ended.current) return;
     ended.current = true;
@@ -143,6 +146,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(async () => {
+    // The server tells this session's socket that it ended, which may come before its answer here:
+    // a sign-out of one's own is not an ended session (no toast, no reload).
+    ended.current = true;
     try {
       await api.logout();
     } catch {
