@@ -20,9 +20,10 @@ export type Session = {
   login(email: string, password: string): Promise<SessionAnswer>;
   logout(): Promise<void>;
   /**
-   * The server ended the session on purpose (`reason`: `replaced` by a login elsewhere, a logout,
-   * a new password…), as the socket's `auth` event or a refused request says: toast why, wipe
-   * local storage and reload after 1 s; the login page then says it once more. Once per page.
+   * The server ended the session on purpose (`reason`: `replaced` by a login elsewhere, a logout
+   * in another tab, a new password…), as the socket's `auth` event or a refused request says: toast
+   * why, wipe local storage and reload after 1 s; the login page then says it once more. Once per
+   * session, and never for this tab's own `logout()`.
    */
   endSession(reason: string): void;
   updateUser(patch: Partial<SessionUser>): void;
