@@ -111,6 +111,9 @@ function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilab
   return Object.assign(run, { compiled });
 }
 
+/** How many slots a list parameter is compiled with: its length, padded (paddedLength) for a list of values of a padLists query. */
+const compiledLength = (list: readonly unknown[], pad: boolean) => (pad && !isRow(list[0]) ? paddedLength(list.length) : list.length);
+
 /** The lengths of the list parameters (`ids:3`), which decide the SQL; undefined: too long to remember. */
 function shapeOf(params: Record<string, unknown>, pad: boolean): string | undefined {
   let shape = '';
@@ -120,7 +123,7 @@ function shapeOf(params: Record<string, unknown>, pad: boolean): string | undefi
     if (!Array.isArray(value)) continue;
     // A list of rows: their fields decide the columns too (the first row's; each run's rows must all have them).
     const first: unknown = value[0];
-    const length = pad && !isRow(first) ? paddedLength(value.length) : value.length;
+    const length = compiledLength(value, pad);
     if (length > LIST_CACHE_MAX) return undefined;
     shape += isRow(first) ? `${name}:${length}{${Object.keys(first).join()}};` : `${name}:${length};`;
   }
@@ -134,7 +137,7 @@ function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilab
       get: (_, name) => {
         const value = params[name as keyof P];
         if (!Array.isArray(value)) return new Slot(String(name));
-        if (value.length > 0 && !isRow(value[0])) return Array.from({ length: pad ? paddedLength(value.length) : value.length }, (_, i) => new Slot(String(name), i));
+        if (value.length > 0 && !isRow(value[0])) return Array.from({ length: compiledLength(value, pad) }, (_, i) => new Slot(String(name), i));
         return value.map((v: unknown, i) => (isRow(v) ? Object.fromEntries(Object.keys(v).map((field) => [field, new Slot(String(name), i, field)])) : new Slot(String(name), i)));
       },
     },
