@@ -1,6 +1,9 @@
 // A dropdown menu with the ARIA menu-button pattern: Enter/Space/ArrowDown open it, arrows move,
 // Home/End jump, Escape or Tab closes and returns focus to the button, a click outside closes.
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+// The list is drawn on the page's top level (a portal, fixed to the button), so a table card or a
+// chat that scrolls its content never clips it; it opens upwards when there is no room below.
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 export type MenuEntry = { key: string; label: ReactNode; onSelect: () => void; checked?: boolean; icon?: ReactNode };
 
@@ -17,6 +20,7 @@ type MenuProps = {
 
 export function Menu({ trigger, label, entries, align = 'right', triggerClassName = '', radio }: MenuProps) {
   const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState<CSSProperties>({ visibility: 'hidden' });
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const id = useId();
@@ -24,8 +28,32 @@ export function Menu({ trigger, label, entries, align = 'right', triggerClassNam
   const items = () => [...(listRef.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
   const focusAt = (i: number) => {
     const all = items();
-    all[(i + all.length) % all.length]?.focus();
+    all[(i + all.length) % all.length]?.focus({ preventScroll: true });
   };
+
+  // Where the list goes: under the button (over it when the viewport has no room below), its
+  // right or left edge on the button's; again whenever something scrolls or the window resizes.
+  useLayoutEffect(() => {
+    if (!open) return;
+    const GAP = 6;
+    const position = () => {
+      const button = buttonRef.current?.getBoundingClientRect();
+      const list = listRef.current;
+      if (!button || !list) return;
+      const height = list.offsetHeight;
+      const below = button.bottom + GAP + height <= window.innerHeight || button.top - GAP - height < 0;
+      const top = below ? button.bottom + GAP : button.top - GAP - height;
+      const side = align === 'right' ? { right: Math.max(GAP, window.innerWidth - button.right) } : { left: Math.max(GAP, button.left) };
+      setPlace({ top, ...side });
+    };
+    position();
+    window.addEventListener('resize', position);
+    window.addEventListener('scroll', position, true);
+    return () => {
+      window.removeEventListener('resize', position);
+      window.removeEventListener('scroll', position, true);
+    };
+  }, [open, align]);
 
   useEffect(() => {
     if (!open) return;
@@ -78,35 +106,38 @@ export function Menu({ trigger, label, entries, align = 'right', triggerClassNam
       >
         {trigger}
       </button>
-      {open && (
-        <div
-          ref={listRef}
-          id={id}
-          role="menu"
-          aria-label={label}
-          onKeyDown={onKeyDown}
-          className={`absolute z-50 mt-1.5 min-w-44 rounded-md border border-line bg-surface py-1 shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}
-        >
-          {entries.map((entry) => (
-            <button
-              key={entry.key}
-              type="button"
-              role={radio ? 'menuitemradio' : 'menuitem'}
-              aria-checked={radio ? entry.checked === true : undefined}
-              tabIndex={-1}
-              onClick={() => {
-                close();
-                entry.onSelect();
-              }}
-              className="flex w-full items-center gap-2.5 px-3 py-2 text-left text-sm text-ink hover:bg-raised focus:bg-raised focus:outline-none"
-            >
-              {radio && <span className={`size-1.5 rounded-full ${entry.checked ? 'bg-brand' : 'bg-transparent'}`} aria-hidden="true" />}
-              {entry.icon}
-              {entry.label}
-            </button>
-          ))}
-        </div>
-      )}
+      {open &&
+        createPortal(
+          <div
+            ref={listRef}
+            id={id}
+            role="menu"
+            aria-label={label}
+            onKeyDown={onKeyDown}
+            style={place}
+            className="fixed z-50 min-w-44 rounded-md border border-line bg-surface py-1 shadow-lg"
+          >
+            {entries.map((entry) => (
+              <button
+                key={entry.key}
+                type="button"
+                role={radio ? 'menuitemradio' : 'menuitem'}
+                aria-checked={radio ? entry.checked === true : undefined}
+                tabIndex={-1}
+                onClick={() => {
+                  close();
+                  entry.onSelect();
+                }}
+                className="flex w-full items-center gap-2.5 px-3 py-2 text-left text-sm text-ink hover:bg-raised focus:bg-raised focus:outline-none"
+              >
+                {radio && <span className={`size-1.5 rounded-full ${entry.checked ? 'bg-brand' : 'bg-transparent'}`} aria-hidden="true" />}
+                {entry.icon}
+                {entry.label}
+              </button>
+            ))}
+          </div>,
+          document.body,
+        )}
     </div>
   );
 }
