@@ -300,6 +300,13 @@ describe('admin screens', () => {
     await modal.getByText('Required').first().waitFor();
     await modal.getByLabel('Title').fill('New billing portal');
     await modal.getByLabel('Text').fill('Invoices now live under Billing.');
+    // Each error goes as soon as its field is edited, and the next save shows it again in the same words.
+    expect(await modal.getByText('Required').count()).toBe(0);
+    await modal.getByLabel('Title').fill('');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('Required').waitFor();
+    await modal.getByLabel('Title').fill('New billing portal');
+    expect(await modal.getByText('Required').count()).toBe(0);
     await modal.getByLabel('Priority').selectOption('1');
     // A 1×1 PNG.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -1,9 +1,38 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from './Icon.tsx';
 
 const CONTROL =
   'block h-9 w-full rounded-md border border-line bg-surface px-3 text-sm text-ink placeholder:text-muted/70 shadow-xs transition-colors focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/25 disabled:opacity-60 aria-[invalid=true]:border-danger';
+
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/**
+ * A field's error as the user sees it: shown when it arrives (a submit's check, the server's
+ * answer), gone as soon as the field is edited, since it was about the value just replaced, and
+ * shown again by the next submit of its form, even with the same words.
+ */
+function useShownError<E extends Control>(error: string | undefined, onChange: ((e: ChangeEvent<E>) => void) | undefined) {
+  const [edited, setEdited] = useState(false);
+  const [arrived, setArrived] = useState(error);
+  if (arrived !== error) {
+    setArrived(error);
+    setEdited(false);
+  }
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    const form = ref.current?.form;
+    if (!form) return;
+    const rearm = () => setEdited(false);
+    form.addEventListener('submit', rearm);
+    return () => form.removeEventListener('submit', rearm);
+  }, []);
+  const changed = (e: ChangeEvent<E>) => {
+    setEdited(true);
+    onChange?.(e);
+  };
+  return { error: edited ? undefined : error, ref, onChange: changed };
+}
 
 type FieldShellProps = { id: string; label: string; error?: string | undefined; hint?: string | undefined; children: ReactNode; className?: string | undefined };
 
@@ -29,12 +58,13 @@ function FieldShell({ id, label, error, hint, children, className = '' }: FieldS
 
 type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string };
 
-export function TextField({ label, error, hint, wrapperClassName, id, ...rest }: TextFieldProps) {
+export function TextField({ label, error: given, hint, wrapperClassName, id, onChange, ...rest }: TextFieldProps) {
   const auto = useId();
   const fieldId = id ?? auto;
+  const { error, ref, onChange: changed } = useShownError(given, onChange);
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
-      <input id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={CONTROL} {...rest} />
+      <input ref={ref} id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={CONTROL} onChange={changed} {...rest} />
     </FieldShell>
   );
 }
@@ -42,13 +72,16 @@ export function TextField({ label, error, hint, wrapperClassName, id, ...rest }:
 type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string };
 
 /** A multi-line text input with the same label, hint and error as TextField. */
-export function TextAreaField({ label, error, hint, wrapperClassName, id, rows = 3, ...rest }: TextAreaFieldProps) {
+export function TextAreaField({ label, error: given, hint, wrapperClassName, id, rows = 3, onChange, ...rest }: TextAreaFieldProps) {
   const auto = useId();
   const fieldId = id ?? auto;
+  const { error, ref, onChange: changed } = useShownError(given, onChange);
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
       <textarea
+        ref={ref}
         id={fieldId}
+        onChange={changed}
         rows={rows}
         aria-invalid={error ? true : undefined}
         aria-describedby={error || hint ? `${fieldId}-msg` : undefined}
@@ -60,16 +93,19 @@ export function TextAreaField({ label, error, hint, wrapperClassName, id, rows =
 }
 
 /** A password input with a show/hide toggle. */
-export function PasswordField({ label, error, hint, wrapperClassName, id, ...rest }: TextFieldProps) {
+export function PasswordField({ label, error: given, hint, wrapperClassName, id, onChange, ...rest }: TextFieldProps) {
   const { t } = useTranslation();
   const auto = useId();
   const fieldId = id ?? auto;
   const [shown, setShown] = useState(false);
+  const { error, ref, onChange: changed } = useShownError(given, onChange);
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
       <div className="relative">
         <input
+          ref={ref}
           id={fieldId}
+          onChange={changed}
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
           aria-describedby={error || hint ? `${fieldId}-msg` : undefined}
@@ -92,12 +128,13 @@ export function PasswordField({ label, error, hint, wrapperClassName, id, ...res
 
 type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string | undefined; hint?: string | undefined; wrapperClassName?: string; options: { value: string; label: string }[] };
 
-export function SelectField({ label, error, hint, wrapperClassName, options, id, ...rest }: SelectFieldProps) {
+export function SelectField({ label, error: given, hint, wrapperClassName, options, id, onChange, ...rest }: SelectFieldProps) {
   const auto = useId();
   const fieldId = id ?? auto;
+  const { error, ref, onChange: changed } = useShownError(given, onChange);
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint} className={wrapperClassName}>
-      <select id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={`${CONTROL} pr-8`} {...rest}>
+      <select ref={ref} id={fieldId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${fieldId}-msg` : undefined} className={`${CONTROL} pr-8`} onChange={changed} {...rest}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

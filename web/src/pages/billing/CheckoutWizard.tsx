@@ -55,7 +55,7 @@ export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose
   }, [paidUntil, navigate]);
 
   const set = (key: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
-  const field = (key: keyof Form) => <TextField key={key} label={t(`billing.${key}`)} value={form[key]} onChange={set(key)} error={errors[key]} aria-invalid={errors[key] ? true : undefined} />;
+  const field = (key: keyof Form) => <TextField key={key} label={t(`billing.${key}`)} value={form[key]} onChange={set(key)} error={errors[key]} />;
 
   function next(e?: FormEvent) {
     e?.preventDefault();
