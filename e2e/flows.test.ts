@@ -189,6 +189,21 @@ describe('flow builder', () => {
     const campaigns = await admin<{ list: { flowId: number; whatsappId: number | null; phrase: string; status: boolean }[] }>('GET', '/flowcampaign');
     expect(campaigns.list.filter((c) => c.flowId === flowId)).toEqual([expect.objectContaining({ flowId, whatsappId: connection.id, phrase: 'promo', status: true })]);
     await shot(page, 'flows-phrase');
+    // A second active campaign with that phrase on that connection: the server's reason lands under
+    // the phrase, and goes once the phrase is edited.
+    await page.getByRole('button', { name: 'Add phrase' }).click();
+    await dialog.getByLabel('Name').fill('Promoção 2');
+    await dialog.getByLabel('Flow').selectOption({ label: 'Promo da loja' });
+    await dialog.getByLabel('Connection').selectOption({ label: connection.name });
+    await dialog.getByLabel('Phrase').fill('Promo');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const twin = dialog.getByText('The active phrase campaign "Promoção" already starts a flow with this phrase on this connection', { exact: false });
+    await twin.waitFor();
+    expect(await dialog.getByLabel('Phrase').getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel('Phrase').fill('promo de natal');
+    await twin.waitFor({ state: 'detached' });
+    expect(await dialog.getByLabel('Phrase').getAttribute('aria-invalid')).toBeNull();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // The customer writes the phrase: the flow answers with the name filled, then the menu.
     await simulator('POST', '/simulator/messages', { connectionId: connection.id, ...CUSTOMER, body: 'Promo!' });
@@ -243,6 +258,15 @@ describe('flow builder', () => {
     expect((await admin<{ list: { flowId: number }[] }>('GET', '/flowcampaign')).list.filter((c) => c.flowId === flowId)).toEqual([]);
     await page.goto('/flowbuilders');
     await page.getByRole('button', { name: 'Actions for Promo da loja' }).click();
+    // Every action of the row's menu is on screen and takes the pointer: the table card around it
+    // clipped the menu to its first two entries (a click landed on the page behind).
+    for (const name of ['Edit name', 'Edit flow', 'Duplicate', 'Delete']) {
+      const hit = await page.getByRole('menuitem', { name }).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom <= window.innerHeight && el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+      });
+      expect(hit, name).toBe(true);
+    }
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete flow' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Flow deleted successfully').waitFor();

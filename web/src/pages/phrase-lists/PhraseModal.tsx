@@ -3,7 +3,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FLOW_PHRASE_MATCH_MODES } from '@zapdesk/sync';
+import { AppError } from '../../api/client.ts';
 import { SaveCancelFooter } from '../../forms/useSaveForm.tsx';
+import { serverFieldErrors, type FieldErrors } from '../../forms/validate.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { SelectField, Switch, TextField } from '../../ui/Field.tsx';
 import { toast } from '../../ui/toast/store.ts';
@@ -19,14 +21,17 @@ export function PhraseModal({ campaign, flows, connections, onClose, onSaved }: 
   const { t } = useTranslation();
   const [form, setForm] = useState<PhraseForm>(() => formOf(campaign));
   const [errors, setErrors] = useState<PhraseErrors>({});
+  // The server's refusals by field, in its words (an active twin's phrase on the connection).
+  const [refused, setRefused] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof PhraseForm>(k: K, v: PhraseForm[K]) => setForm((f) => ({ ...f, [k]: v }));
-  const err = (k: keyof PhraseForm) => (errors[k] ? t(errors[k]) : undefined);
+  const err = (k: keyof PhraseForm) => (errors[k] ? t(errors[k]) : refused[k]);
 
   const save = async () => {
     const checked = checkPhraseForm(form);
     if (!checked.ok) return setErrors(checked.errors);
     setErrors({});
+    setRefused({});
     setBusy(true);
     try {
       if (campaign) await phraseApi.update({ ...checked.body, id: campaign.id });
@@ -34,6 +39,7 @@ export function PhraseModal({ campaign, flows, connections, onClose, onSaved }: 
       toast.success(t(campaign ? 'phrase-lists.updated' : 'phrase-lists.created'));
       onSaved();
     } catch (e) {
+      if (e instanceof AppError && e.issues) setRefused(serverFieldErrors(e.issues));
       toastError(e);
     } finally {
       setBusy(false);
