@@ -23,6 +23,14 @@ describe('form refusals', () => {
     expect([prompt.name, prompt.prompt]).toEqual(['Required', 'Too short: at least 50 characters']);
   });
 
+  it('says the bound a number passed, not that it is too long or short', () => {
+    const base = { name: 'Padaria', prompt: 'x'.repeat(60), queueId: 1, apiKey: 'sk-1' };
+    expect(errorsOf(promptCreateSchema, { ...base, temperature: 1.5 }).temperature).toBe('At most 1');
+    expect(errorsOf(promptCreateSchema, { ...base, temperature: -0.5 }).temperature).toBe('At least 0');
+    expect(errorsOf(promptCreateSchema, { ...base, maxTokens: '0' }).maxTokens).toBe('At least 1');
+    expect(errorsOf(promptCreateSchema, { ...base, maxMessages: 101 }).maxMessages).toBe('At most 100');
+  });
+
   it('keeps a message the spec words itself', () => {
     // spec/02 §5: a schedule's empty message is "too short" in its own words.
     expect(errorsOf(scheduleCreateSchema, { body: '', contactId: 1, sendAt: new Date(Date.now() + 3_600_000).toISOString() }).body).toBe('Too short');

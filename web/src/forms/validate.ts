@@ -42,6 +42,9 @@ export function issueMessage(issue: z.core.$ZodIssue, t: Translate, sent?: unkno
   if (issue.code === 'too_small' && issue.origin === 'string' && (issue.message === 'Too Short!' || !KNOWN[issue.message])) {
     return t('validation.tooShortMin', { count: Number(issue.minimum) });
   }
+  // A number out of its range says the bound (a temperature of 1.5: "At most 1", not "Too long").
+  if (issue.code === 'too_big' && issue.origin === 'number') return t('validation.atMost', { max: Number(issue.maximum) });
+  if (issue.code === 'too_small' && issue.origin === 'number' && (issue.message === 'Too Short!' || !KNOWN[issue.message])) return t('validation.atLeast', { min: Number(issue.minimum) });
   const known = KNOWN[issue.message];
   if (known) return t(known);
   if (issue.code === 'too_small') return t('validation.tooShort');

@@ -35,6 +35,8 @@ export const en = {
     tooShortMin_one: 'Too short: at least {{count}} character',
     tooShortMin_other: 'Too short: at least {{count}} characters',
     tooLong: 'Too long',
+    atMost: 'At most {{max}}',
+    atLeast: 'At least {{min}}',
     email: 'Enter a valid email',
     upper: 'Include an uppercase letter',
     lower: 'Include a lowercase letter',

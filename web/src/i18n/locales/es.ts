@@ -37,6 +37,8 @@ export const es: Messages = {
     tooShortMin_one: 'Demasiado corto: al menos {{count}} carácter',
     tooShortMin_other: 'Demasiado corto: al menos {{count}} caracteres',
     tooLong: 'Demasiado largo',
+    atMost: 'Como máximo {{max}}',
+    atLeast: 'Como mínimo {{min}}',
     email: 'Ingresa un email válido',
     upper: 'Incluye una letra mayúscula',
     lower: 'Incluye una letra minúscula',

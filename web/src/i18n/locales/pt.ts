@@ -37,6 +37,8 @@ export const pt: Messages = {
     tooShortMin_one: 'Muito curto: pelo menos {{count}} caractere',
     tooShortMin_other: 'Muito curto: pelo menos {{count}} caracteres',
     tooLong: 'Muito longo',
+    atMost: 'No máximo {{max}}',
+    atLeast: 'No mínimo {{min}}',
     email: 'Informe um email válido',
     upper: 'Inclua uma letra maiúscula',
     lower: 'Inclua uma letra minúscula',
