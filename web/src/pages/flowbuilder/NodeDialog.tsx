@@ -144,7 +144,7 @@ function NodeFields({ type, data, errors, onChange, variables = [] }: FieldsProp
         </>
       );
     case 'typebot':
-      return <TypebotFields data={data} onChange={onChange} />;
+      return <TypebotFields data={data} error={ie('id')} onChange={onChange} />;
     case 'openai':
       return (
         <div className="grid gap-4 sm:grid-cols-2">
@@ -216,7 +216,7 @@ function TicketFields({ data, error, onChange }: { data: Data; error: string | u
 
 type Integration = { id: number; name: string; type?: string };
 
-function TypebotFields({ data, onChange }: { data: Data; onChange: (d: Data) => void }) {
+function TypebotFields({ data, error, onChange }: { data: Data; error: string | undefined; onChange: (d: Data) => void }) {
   const { t } = useTranslation();
   const list = useResource(async () => listFrom<Integration>(await api.get('/queueIntegration/'), ['queueIntegrations']), []);
   const current = (data.typebotIntegration ?? {}) as Data;
@@ -225,6 +225,8 @@ function TypebotFields({ data, onChange }: { data: Data; onChange: (d: Data) => 
     <SelectField
       label={t('flowbuilder.fields.integration')}
       value={String(current.id ?? '')}
+      error={error}
+      hint={list.data && options.length === 0 ? t('flowbuilder.fields.noTypebot') : undefined}
       options={[{ value: '', label: t('flowbuilder.fields.chooseIntegration') }, ...options.map((i) => ({ value: String(i.id), label: i.name }))]}
       onChange={(ev) => onChange({ typebotIntegration: options.find((i) => String(i.id) === ev.target.value) ?? {} })}
     />

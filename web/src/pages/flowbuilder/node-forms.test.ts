@@ -37,6 +37,11 @@ describe('node dialogs', () => {
     expect(errorsOf(checkNodeData('condition', { key: '', condition: 'equals', value: 'x' }, create))).toEqual({ key: 'conditionKey' });
   });
 
+  it('typebot: a step drawn in the editor chooses its integration', () => {
+    expect(errorsOf(checkNodeData('typebot', emptyData('typebot'), create))).toEqual({ 'typebotIntegration.id': 'integrationRequired' });
+    expect(checkNodeData('typebot', { typebotIntegration: { id: 3, name: 'Vendas' } }, create)).toEqual({ ok: true, data: { typebotIntegration: { id: 3, name: 'Vendas' } } });
+  });
+
   it('openai: name, apiKey and prompt required; the project name copies the name on create', () => {
     expect(Object.keys(errorsOf(checkNodeData('openai', emptyData('openai'), create))).sort()).toEqual(['typebotIntegration.apiKey', 'typebotIntegration.name', 'typebotIntegration.prompt']);
     const filled = { typebotIntegration: { ...(emptyData('openai').typebotIntegration as object), name: 'Assistente', apiKey: 'sk-1', prompt: 'Você é um assistente.' } };

@@ -77,6 +77,9 @@ export function checkNodeData(type: FlowNodeType, raw: Data, ctx: CheckContext):
     const parsed = schema.safeParse(data);
     if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path.map(String).join('.') || '_'] ??= ruleKey(issue.message);
   }
+  // The saved flow may keep a Typebot step with no integration (its "not configured" way out), but
+  // one drawn here chooses its integration, as a ticket step chooses its queue.
+  if (type === 'typebot' && !(data.typebotIntegration as Data | undefined)?.id) errors['typebotIntegration.id'] ??= 'integrationRequired';
   if (type === 'question') {
     const key = String((data.typebotIntegration as Data).answerKey ?? '').trim();
     if (key && ctx.answerKeys.some((a) => a.key === key && a.nodeId !== ctx.nodeId)) errors['typebotIntegration.answerKey'] ??= 'answerKeyUsed';

@@ -10,7 +10,7 @@ const has = (tree: Tree, key: string) => typeof key.split('.').reduce<Tree | str
 
 describe('flow editor strings', () => {
   const handles = Object.values(FLOW_HANDLES as Record<string, unknown>).filter((h): h is string => typeof h === 'string');
-  const rules = ['intervalRequired', 'intervalMax', 'emptyMessage', 'emptyCards', 'contentInterval', 'queueRequired', 'required', 'answerKeyFormat', 'answerKeyUsed', 'emptyOption', 'menuNeedsOption', 'duplicateOption', 'conditionKey', 'invalid', 'tooBig', 'badType'];
+  const rules = ['intervalRequired', 'intervalMax', 'emptyMessage', 'emptyCards', 'contentInterval', 'queueRequired', 'integrationRequired', 'required', 'answerKeyFormat', 'answerKeyUsed', 'emptyOption', 'menuNeedsOption', 'duplicateOption', 'conditionKey', 'invalid', 'tooBig', 'badType'];
   const keys = [
     ...FLOW_NODE_TYPES.map((t) => `nodes.${t}`),
     ...FLOW_CONDITION_OPERATORS.map((o) => `operators.${o}`),

@@ -127,6 +127,7 @@ export const strings = defineStrings('flowbuilder', {
       chooseQueue: 'Choose a queue',
       integration: 'Typebot integration',
       chooseIntegration: 'Choose an integration',
+      noTypebot: 'Create a Typebot integration on the Integrations page first.',
     },
     rules: {
       intervalRequired: 'Add the interval value',
@@ -135,6 +136,7 @@ export const strings = defineStrings('flowbuilder', {
       emptyCards: 'Delete the empty cards (Image, Audio and Video)',
       contentInterval: 'The interval cannot be 0 or above 120',
       queueRequired: 'Add a queue',
+      integrationRequired: 'Choose a Typebot integration',
       required: 'Required',
       answerKeyFormat: 'Start with a letter; then letters, digits, - or _',
       answerKeyUsed: 'Another question already saves its answer under this name',
@@ -313,6 +315,7 @@ export const strings = defineStrings('flowbuilder', {
       chooseQueue: 'Escolha uma fila',
       integration: 'Integração Typebot',
       chooseIntegration: 'Escolha uma integração',
+      noTypebot: 'Crie antes uma integração Typebot na página Integrações.',
     },
     rules: {
       intervalRequired: 'Adicione o valor de intervalo',
@@ -321,6 +324,7 @@ export const strings = defineStrings('flowbuilder', {
       emptyCards: 'Delete os cards vazios(Imagem, Audio e Video)',
       contentInterval: 'O intervalo não pode ser 0 ou maior que 120',
       queueRequired: 'Adicione uma fila',
+      integrationRequired: 'Escolha uma integração Typebot',
       required: 'Obrigatório',
       answerKeyFormat: 'Comece com uma letra; depois letras, números, - ou _',
       answerKeyUsed: 'Outra pergunta já salva a resposta com este nome',
@@ -499,6 +503,7 @@ export const strings = defineStrings('flowbuilder', {
       chooseQueue: 'Elija una cola',
       integration: 'Integración Typebot',
       chooseIntegration: 'Elija una integración',
+      noTypebot: 'Cree antes una integración Typebot en la página Integraciones.',
     },
     rules: {
       intervalRequired: 'Agregue el valor del intervalo',
@@ -507,6 +512,7 @@ export const strings = defineStrings('flowbuilder', {
       emptyCards: 'Elimine las tarjetas vacías (Imagen, Audio y Video)',
       contentInterval: 'El intervalo no puede ser 0 ni mayor que 120',
       queueRequired: 'Agregue una cola',
+      integrationRequired: 'Elija una integración Typebot',
       required: 'Obligatorio',
       answerKeyFormat: 'Empiece con una letra; luego letras, números, - o _',
       answerKeyUsed: 'Otra pregunta ya guarda su respuesta con este nombre',
