@@ -41,6 +41,8 @@ describe('billing', () => {
     await row.getByText('Open').waitFor();
     const price = `R$ ${(invoice.valueCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
     await row.getByText(price).waitFor();
+    // The invoice job's detail in the reader's words: the recurrence named, the period as dd/mm/yyyy.
+    await row.getByText(/ · Monthly · \d{2}\/\d{2}\/\d{4} – \d{2}\/\d{2}\/\d{4}$/).waitFor();
     await row.getByRole('button', { name: 'Pay' }).click();
 
     const wizard = page.getByRole('dialog', { name: 'Checkout' });
@@ -56,8 +58,10 @@ describe('billing', () => {
     await wizard.getByLabel('ZIP code').fill('50000-000');
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.locator('[aria-current=step]').getByText('Customize').waitFor();
+    await wizard.getByText('Monthly', { exact: true }).waitFor();
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.locator('[aria-current=step]').getByText('Review').waitFor();
+    await wizard.getByText(new RegExp(`^#${invoice.id} · .* · Monthly · \\d{2}/\\d{2}/\\d{4} – `)).waitFor();
     await wizard.getByRole('button', { name: `Pay ${price}` }).click();
 
     const pix = page.getByRole('dialog', { name: 'Pay with Pix' });

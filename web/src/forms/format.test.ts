@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysToDue, dueDateTone, formatCents, formatDate, formatMoney, maskPhone } from './format.ts';
+import { daysToDue, dueDateTone, formatCents, formatDate, formatMoney, invoiceDetailText, maskPhone } from './format.ts';
 
 describe('maskPhone', () => {
   it('formats as typed and stops at 11 digits', () => {
@@ -23,6 +23,18 @@ describe('dates and money', () => {
   it('shows reais with two decimals', () => {
     expect(formatMoney(49.9, 'pt').replace(/\s/g, ' ')).toBe('R$ 49,90');
     expect(formatMoney(1234, 'en')).toMatch(/R\$\s?1,234\.00/);
+  });
+});
+
+describe('invoice details', () => {
+  const names: Record<string, string> = { MENSAL: 'Monthly', ANUAL: 'Yearly' };
+  it("words the invoice job's detail: recurrence named, period as dd/mm/yyyy", () => {
+    expect(invoiceDetailText('Pro · MENSAL · 2026-12-08 – 2027-01-08', 'en', (c) => names[c]!)).toBe('Pro · Monthly · 08/12/2026 – 08/01/2027');
+    expect(invoiceDetailText('Plano · com · ponto · ANUAL · 2026-02-28 – 2027-02-28', 'pt', (c) => names[c]!)).toBe('Plano · com · ponto · Yearly · 28/02/2026 – 28/02/2027');
+  });
+  it('keeps a detail written by hand as it is', () => {
+    expect(invoiceDetailText('Setup fee', 'en', (c) => names[c]!)).toBe('Setup fee');
+    expect(invoiceDetailText('Pro · WEEKLY · 2026-12-08 – 2027-01-08', 'en', (c) => names[c]!)).toBe('Pro · WEEKLY · 2026-12-08 – 2027-01-08');
   });
 });
 

@@ -1,5 +1,5 @@
 // Small formatting rules of the forms and tables, kept pure so they are unit-tested.
-import { daysToDue, formatCents, reaisToCents } from '@zapdesk/sync';
+import { daysToDue, formatCents, reaisToCents, RECURRENCES } from '@zapdesk/sync';
 
 /** The sign-up phone mask (99) 99999-9999 (spec/01 §5): at most 11 digits, formatted as typed. */
 export function maskPhone(input: string): string {
@@ -21,6 +21,19 @@ export function formatDate(iso: string | null | undefined, language: string): st
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   return new Intl.DateTimeFormat(LOCALES[language] ?? 'en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(d);
+}
+
+// The detail the invoice job writes: plan · recurrence · period ("Pro · MENSAL · 2026-12-08 – 2027-01-08").
+const GENERATED_DETAIL = new RegExp(`^(.*) · (${RECURRENCES.join('|')}) · (\\d{4}-\\d{2}-\\d{2}) – (\\d{4}-\\d{2}-\\d{2})$`);
+
+/**
+ * An invoice's detail in the reader's words: the job's own (plan, recurrence code, ISO period) with
+ * the recurrence named and the dates as dd/mm/yyyy; any other text (a detail written by hand) as it is.
+ */
+export function invoiceDetailText(detail: string, language: string, recurrenceName: (code: string) => string): string {
+  const m = GENERATED_DETAIL.exec(detail);
+  if (!m) return detail;
+  return `${m[1]} · ${recurrenceName(m[2]!)} · ${formatDate(m[3], language)} – ${formatDate(m[4], language)}`;
 }
 
 /** Money is shown in Brazilian reais with 2 decimals (spec/01 §1): formatCents of sync/money.ts. */

@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { toDataURL } from 'qrcode';
 import { checkoutSchema, type Invoice, type PixCharge } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { formatCents, formatDate } from '../../forms/format.ts';
+import { formatCents, formatDate, invoiceDetailText } from '../../forms/format.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -149,14 +149,14 @@ export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose
             <dt className="text-muted">{t('billing.connections')}</dt>
             <dd>{company?.plan?.connections ?? '—'}</dd>
             <dt className="text-muted">{t('billing.recurrence')}</dt>
-            <dd>{company?.recurrence ?? '—'}</dd>
+            <dd>{company ? t(`companies.recurrences.${company.recurrence}`, { defaultValue: company.recurrence }) : '—'}</dd>
           </dl>
         )}
         {stepName === 'review' && (
           <dl className="grid grid-cols-2 gap-2 text-sm">
             <dt className="text-muted">{t('billing.invoice')}</dt>
             <dd>
-              #{invoice.id} · {invoice.detail}
+              #{invoice.id} · {invoiceDetailText(invoice.detail, i18n.language, (code) => t(`companies.recurrences.${code}`))}
             </dd>
             <dt className="text-muted">{t('billing.dueDate')}</dt>
             <dd>{formatDate(invoice.dueDate, i18n.language)}</dd>

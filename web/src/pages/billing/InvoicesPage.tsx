@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Invoice } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
-import { formatCents, formatDate } from '../../forms/format.ts';
+import { formatCents, formatDate, invoiceDetailText } from '../../forms/format.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { useUser } from '../../session/SessionProvider.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -86,7 +86,7 @@ export function Component() {
                 <tr key={inv.id} data-status={inv.status} className={inv.status === 'expired' ? 'bg-danger-soft' : 'hover:bg-raised/60'}>
                   <Td className="hidden tabular-nums sm:table-cell">{inv.id}</Td>
                   {user.super && <Td className="hidden md:table-cell">{inv.companyName}</Td>}
-                  <Td className="hidden md:table-cell">{inv.detail}</Td>
+                  <Td className="hidden md:table-cell">{invoiceDetailText(inv.detail, i18n.language, (code) => t(`companies.recurrences.${code}`))}</Td>
                   <Td className="text-right whitespace-nowrap tabular-nums">
                     {formatCents(inv.valueCents, i18n.language)}
                     {/* On phones the due date folds under the value. */}
