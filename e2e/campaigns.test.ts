@@ -205,6 +205,12 @@ describe('campaign screens', () => {
 
     const { context, page } = await newPage(e2e);
     await login(page, DEMO.admin, e2e.demoPassword);
+    // One scheduled for later has no recipients yet: its report says when they will be taken, not "0 of 0".
+    const later = await admin<{ id: number }>('POST', '/campaigns', { name: 'Later one', whatsappId: connection.id, contactListId: list.id, message1: 'Oi', scheduledAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    await page.goto(`/campaign/${later.id}/report`);
+    await page.getByText(/^Starts on .*: the contacts of its list become its recipients then/).waitFor();
+    expect(await page.getByText(/Delivered 0 of 0/).count()).toBe(0);
+    await admin('DELETE', `/campaigns/${later.id}`);
     await page.goto('/campaigns');
     await page.getByLabel('Search campaigns').fill('big');
     const row = page.getByRole('row', { name: /Big one/ });

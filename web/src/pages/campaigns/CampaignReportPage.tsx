@@ -34,7 +34,7 @@ const STATE_TONE: Record<ShippingState, 'neutral' | 'brand' | 'danger' | 'warnin
 };
 
 export function Component() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = Number(useParams().campaignId);
   const report = useCampaignReport(id);
   const { campaign, totals } = report;
@@ -55,7 +55,14 @@ export function Component() {
             {campaign.whatsapp && <span>{`${t('campaigns.connection')}: ${campaign.whatsapp.name}`}</span>}
             {campaign.contactList && <span>{`${t('campaigns.contactList')}: ${campaign.contactList.name}`}</span>}
           </div>
-          <Progress totals={totals} />
+          {totals.recipients === 0 && (campaign.status === 'PROGRAMADA' || campaign.status === 'INATIVA') ? (
+            // Nothing to count yet: the list's contacts become recipients when the campaign starts.
+            <p className="text-sm">
+              {campaign.status === 'PROGRAMADA' && campaign.scheduledAt ? t('campaigns.notStartedAt', { when: formatDateTime(campaign.scheduledAt, i18n.language) }) : t('campaigns.notStarted')}
+            </p>
+          ) : (
+            <Progress totals={totals} />
+          )}
           <Totals totals={totals} confirmation={campaign.confirmation} />
         </Card>
       )}

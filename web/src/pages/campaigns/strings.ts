@@ -59,6 +59,8 @@ export const strings = defineStrings('campaigns', {
     reportTitle: 'Report: {{name}}',
     back: 'Back to campaigns',
     progress: 'Delivered {{delivered}} of {{valid}} valid contacts',
+    notStartedAt: 'Starts on {{when}}: the contacts of its list become its recipients then, and their progress shows here.',
+    notStarted: 'Not started: the contacts of its list become its recipients when it starts, and their progress shows here.',
     totals: {
       recipients: 'Recipients',
       valid: 'Valid',
@@ -192,6 +194,8 @@ export const strings = defineStrings('campaigns', {
     reportTitle: 'Relatório: {{name}}',
     back: 'Voltar às campanhas',
     progress: '{{delivered}} de {{valid}} contatos válidos receberam',
+    notStartedAt: 'Começa em {{when}}: os contatos da lista passam a ser os destinatários nesse momento, e o progresso aparece aqui.',
+    notStarted: 'Não iniciada: os contatos da lista passam a ser os destinatários quando ela começar, e o progresso aparece aqui.',
     totals: {
       recipients: 'Destinatários',
       valid: 'Válidos',
@@ -325,6 +329,8 @@ export const strings = defineStrings('campaigns', {
     reportTitle: 'Informe: {{name}}',
     back: 'Volver a las campañas',
     progress: '{{delivered}} de {{valid}} contactos válidos recibieron',
+    notStartedAt: 'Empieza el {{when}}: los contactos de su lista pasan a ser sus destinatarios en ese momento, y el progreso aparece aquí.',
+    notStarted: 'Sin iniciar: los contactos de su lista pasan a ser sus destinatarios cuando empiece, y el progreso aparece aquí.',
     totals: {
       recipients: 'Destinatarios',
       valid: 'Válidos',
