@@ -61,7 +61,7 @@ async function addStep(page: Page, type: string, fill: (dialog: Locator) => Prom
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
   await page.locator('.react-flow__node').nth(before).waitFor();
-  await page.getByRole('button', { name: 'Fit View' }).click();
+  await page.getByRole('button', { name: 'Fit the flow to the screen' }).click();
   await page.waitForTimeout(300);
 }
 
@@ -511,7 +511,7 @@ describe('flow builder', () => {
     expect(saved.connections.some((c) => c.source === 'm20' && c.target === 'm40')).toBe(true);
 
     // Zoomed in (the canvas controls), the cards come back with their text and buttons.
-    for (let i = 0; i < 6; i++) await page.getByRole('button', { name: 'Zoom In' }).click();
+    for (let i = 0; i < 6; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
     await page.getByText(/^Mensagem \d+$/).first().waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Edit', exact: true }).count()).toBeGreaterThan(0);
     expect(await page.locator('.react-flow__edge').count()).toBe(118);

@@ -2,7 +2,8 @@
 // background, the minimap and the floating menu. Zoomed out to the overview, most edges are painted
 // on OverviewCanvas rather than given to React Flow: a click on the pane over one selects it, as a
 // click on its path would, and the pointer shows over it as over a drawn one.
-import { useCallback, useRef, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   Background, BackgroundVariant, ControlButton, Controls, MiniMap, Panel, ReactFlow, useReactFlow, useStore,
   type Connection, type NodeMouseHandler, type OnEdgesChange, type OnNodeDrag, type OnNodesChange, type XYPosition,
@@ -53,6 +54,18 @@ type Props = {
 export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, onEdgesChange, onConnect, onHighlight, onEdit, onBeforeChange, onBeginDrag, onPick }: Props) {
   const { screenToFlowPosition } = useReactFlow();
   const [theme] = useTheme();
+  const { t } = useTranslation();
+  // React Flow's own controls and minimap, named in the reader's language.
+  const ariaLabels = useMemo(
+    () => ({
+      'controls.ariaLabel': t('flowbuilder.canvas.controls'),
+      'controls.zoomIn.ariaLabel': t('flowbuilder.canvas.zoomIn'),
+      'controls.zoomOut.ariaLabel': t('flowbuilder.canvas.zoomOut'),
+      'controls.fitView.ariaLabel': t('flowbuilder.canvas.fitView'),
+      'minimap.ariaLabel': t('flowbuilder.canvas.minimap'),
+    }),
+    [t],
+  );
   const onNodeClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => onHighlight(node.id), [onHighlight]);
   const onNodeDoubleClick = useCallback<NodeMouseHandler<EditorNode>>((_, node) => onEdit(node.id), [onEdit]);
   const clearHighlight = useCallback(() => onHighlight(null), [onHighlight]);
@@ -123,6 +136,7 @@ export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, on
       nodeDragThreshold={0}
       onBeforeDelete={onBeforeDelete}
       colorMode={theme === 'dark' ? 'dark' : 'light'}
+      ariaLabelConfig={ariaLabels}
       style={CANVAS_STYLE}
       zoomOnDoubleClick={false}
       deleteKeyCode={DELETE_KEYS}
@@ -138,7 +152,17 @@ export function FlowCanvas({ nodes, edges, setNodes, setEdges, onNodesChange, on
       </Controls>
       {/* Square, unstroked nodes: at a minimap's scale their corners are under a pixel, and the
           rounded, stroked ones were most of what repainting it cost on every frame of a drag. */}
-      <MiniMap pannable zoomable nodeColor={minimapColor} nodeBorderRadius={0} nodeStrokeWidth={0} className="!hidden md:!block" />
+      {/* Framed, with what lies outside the view shaded: its mask in the canvas's own colour left the
+          nodes out of view floating beside a white box. */}
+      <MiniMap
+        pannable
+        zoomable
+        nodeColor={minimapColor}
+        nodeBorderRadius={0}
+        nodeStrokeWidth={0}
+        maskColor={theme === 'dark' ? 'rgb(0 0 0 / 0.45)' : 'rgb(100 116 139 / 0.22)'}
+        className="!hidden overflow-hidden rounded-md border border-line shadow-sm md:!block"
+      />
       <Panel position="top-left">
         <Palette onPick={onPick} />
       </Panel>

@@ -129,6 +129,13 @@ export const strings = defineStrings('flowbuilder', {
       chooseIntegration: 'Choose an integration',
       noTypebot: 'Create a Typebot integration on the Integrations page first.',
     },
+    canvas: {
+      controls: 'Canvas controls',
+      zoomIn: 'Zoom in',
+      zoomOut: 'Zoom out',
+      fitView: 'Fit the flow to the screen',
+      minimap: 'Mini map',
+    },
     rules: {
       intervalRequired: 'Add the interval value',
       intervalMax: 'Maximum time reached: 120 seconds',
@@ -317,6 +324,13 @@ export const strings = defineStrings('flowbuilder', {
       chooseIntegration: 'Escolha uma integração',
       noTypebot: 'Crie antes uma integração Typebot na página Integrações.',
     },
+    canvas: {
+      controls: 'Controles da tela',
+      zoomIn: 'Aproximar',
+      zoomOut: 'Afastar',
+      fitView: 'Ajustar o fluxo à tela',
+      minimap: 'Minimapa',
+    },
     rules: {
       intervalRequired: 'Adicione o valor de intervalo',
       intervalMax: 'Máximo de tempo atingido 120 segundos',
@@ -504,6 +518,13 @@ export const strings = defineStrings('flowbuilder', {
       integration: 'Integración Typebot',
       chooseIntegration: 'Elija una integración',
       noTypebot: 'Cree antes una integración Typebot en la página Integraciones.',
+    },
+    canvas: {
+      controls: 'Controles del lienzo',
+      zoomIn: 'Acercar',
+      zoomOut: 'Alejar',
+      fitView: 'Ajustar el flujo a la pantalla',
+      minimap: 'Minimapa',
     },
     rules: {
       intervalRequired: 'Agregue el valor del intervalo',
