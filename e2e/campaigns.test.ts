@@ -210,6 +210,16 @@ describe('campaign screens', () => {
     await page.goto(`/campaign/${later.id}/report`);
     await page.getByText(/^Starts on .*: the contacts of its list become its recipients then/).waitFor();
     expect(await page.getByText(/Delivered 0 of 0/).count()).toBe(0);
+    // Stopped before its time, its Restart (which sends now) asks first; saying no leaves it stopped.
+    await admin('POST', `/campaigns/${later.id}/cancel`);
+    await page.goto('/campaigns');
+    await page.getByLabel('Search campaigns').fill('later');
+    await page.getByRole('row', { name: /Later one/ }).getByRole('button', { name: 'Restart campaign Later one' }).click();
+    const ask = page.getByRole('dialog', { name: 'Restart now?' });
+    await ask.getByText(/^“Later one” was scheduled for .*\. Restarting sends it now/).waitFor();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect((await admin<{ status: string }>('GET', `/campaigns/${later.id}`)).status).toBe('CANCELADA');
     await admin('DELETE', `/campaigns/${later.id}`);
     await page.goto('/campaigns');
     await page.getByLabel('Search campaigns').fill('big');

@@ -67,6 +67,9 @@ export function Component() {
   };
 
   const when = (iso: string | null) => (iso ? formatDateTime(iso, i18n.language) : '—');
+  // A restart sends now (spec/03 §4: cancelled → in progress): one stopped before its schedule asks first.
+  const [early, setEarly] = useState<Campaign | null>(null);
+  const restart = (c: Campaign) => (c.scheduledAt && Date.parse(c.scheduledAt) > Date.now() ? setEarly(c) : void transition(c, 'restart'));
 
   return (
     <Page
@@ -122,7 +125,7 @@ export function Component() {
                     <Td className="hidden whitespace-nowrap tabular-nums lg:table-cell">{when(c.completedAt)}</Td>
                     <Td className="text-right whitespace-nowrap">
                       {actions.stop && <IconButton icon="stop" tone="danger" label={`${t('campaigns.stop')} ${c.name}`} onClick={() => void transition(c, 'cancel')} />}
-                      {actions.restart && <IconButton icon="play" label={`${t('campaigns.restart')} ${c.name}`} onClick={() => void transition(c, 'restart')} />}
+                      {actions.restart && <IconButton icon="play" label={`${t('campaigns.restart')} ${c.name}`} onClick={() => restart(c)} />}
                       {actions.report && <IconButton icon="report" label={`${t('campaigns.report')} ${c.name}`} onClick={() => void navigate(`/campaign/${c.id}/report`)} />}
                       <IconButton icon="edit" label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)} />
                       {actions.delete && <IconButton icon="trash" tone="danger" label={`${t('common.delete')} ${c.name}`} onClick={() => deleting.ask(c)} />}
@@ -146,6 +149,17 @@ export function Component() {
           }}
         />
       )}
+      <ConfirmDialog
+        open={early !== null}
+        title={t('campaigns.restartEarlyTitle')}
+        message={t('campaigns.restartEarly', { name: early?.name ?? '', when: when(early?.scheduledAt ?? null) })}
+        confirmLabel={t('campaigns.restartNow')}
+        onConfirm={() => {
+          if (early) void transition(early, 'restart');
+          setEarly(null);
+        }}
+        onClose={() => setEarly(null)}
+      />
       <ConfirmDialog {...deleting.dialog} title={t('campaigns.deleteTitle')} message={t('campaigns.deleteConfirm', { name: deleting.target?.name ?? '' })} />
     </Page>
   );

@@ -60,6 +60,9 @@ export const strings = defineStrings('campaigns', {
     back: 'Back to campaigns',
     progress: 'Delivered {{delivered}} of {{valid}} valid contacts',
     notStartedAt: 'Starts on {{when}}: the contacts of its list become its recipients then, and their progress shows here.',
+    restartEarlyTitle: 'Restart now?',
+    restartEarly: '“{{name}}” was scheduled for {{when}}. Restarting sends it now to the contacts of its list who have not received it.',
+    restartNow: 'Restart now',
     notStarted: 'Not started: the contacts of its list become its recipients when it starts, and their progress shows here.',
     totals: {
       recipients: 'Recipients',
@@ -195,6 +198,9 @@ export const strings = defineStrings('campaigns', {
     back: 'Voltar às campanhas',
     progress: '{{delivered}} de {{valid}} contatos válidos receberam',
     notStartedAt: 'Começa em {{when}}: os contatos da lista passam a ser os destinatários nesse momento, e o progresso aparece aqui.',
+    restartEarlyTitle: 'Reiniciar agora?',
+    restartEarly: '“{{name}}” estava programada para {{when}}. Reiniciar a envia agora aos contatos da lista que ainda não a receberam.',
+    restartNow: 'Reiniciar agora',
     notStarted: 'Não iniciada: os contatos da lista passam a ser os destinatários quando ela começar, e o progresso aparece aqui.',
     totals: {
       recipients: 'Destinatários',
@@ -330,6 +336,9 @@ export const strings = defineStrings('campaigns', {
     back: 'Volver a las campañas',
     progress: '{{delivered}} de {{valid}} contactos válidos recibieron',
     notStartedAt: 'Empieza el {{when}}: los contactos de su lista pasan a ser sus destinatarios en ese momento, y el progreso aparece aquí.',
+    restartEarlyTitle: '¿Reiniciar ahora?',
+    restartEarly: '“{{name}}” estaba programada para el {{when}}. Reiniciarla la envía ahora a los contactos de su lista que aún no la recibieron.',
+    restartNow: 'Reiniciar ahora',
     notStarted: 'Sin iniciar: los contactos de su lista pasan a ser sus destinatarios cuando empiece, y el progreso aparece aquí.',
     totals: {
       recipients: 'Destinatarios',
