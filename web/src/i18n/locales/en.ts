@@ -172,7 +172,7 @@ export const en = {
     tabs: { options: 'Options', schedules: 'Schedules', companies: 'Companies', plans: 'Plans', help: 'Help' },
     optionsIntro: 'How tickets, greetings and business hours behave for the whole company.',
     optionUpdated: 'Option updated.',
-    schedulesIntro: 'Opening hours of the company, used when business hours are managed by company. Set both times to midnight (00:00) for a closed day.',
+    schedulesIntro: 'Opening hours of the company, used when business hours are managed by company. Set both times to midnight (00:00, shown as 12:00 AM in some browsers) for a closed day.',
     startTime: 'opens at',
     endTime: 'closes at',
     closed: 'Closed',

@@ -137,7 +137,7 @@ export const pt: Messages = {
     integrations: 'Integrações',
     connections: 'Conexões',
     files: 'Lista de arquivos',
-    queues: 'Filas & Chatbot',
+    queues: 'Filas e chatbot',
     users: 'Usuários',
     messagesApi: 'API de mensagens',
     webhooks: 'Webhooks',

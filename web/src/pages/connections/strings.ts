@@ -49,7 +49,7 @@ export const strings = defineStrings('connections', {
     timeToTransfer: 'Transfer after (minutes)',
     none: 'None',
     zeroOff: '0 turns it off.',
-    hoursIntro: 'Used when business hours are managed by connection. Set both times to 00:00 for a closed day.',
+    hoursIntro: 'Used when business hours are managed by connection. Set both times to midnight (00:00, shown as 12:00 AM in some browsers) for a closed day.',
     qrTitle: 'Scan the QR code: {{name}}',
     qrHelp: 'On your phone open WhatsApp, go to Settings → Linked devices → Link a device, and point the camera at this code.',
     qrWaiting: 'Waiting for the QR code…',

@@ -20,7 +20,7 @@ export const strings = defineStrings('queues', {
     greetingMessage: 'Greeting message',
     outOfHoursMessage: 'Out-of-hours message',
     tabs: { data: 'Queue data', hours: 'Service hours' },
-    hoursIntro: 'Used because business hours are managed by queue. Set both times to 00:00 for a closed day.',
+    hoursIntro: 'Used because business hours are managed by queue. Set both times to midnight (00:00, shown as 12:00 AM in some browsers) for a closed day.',
     deleteTitle: 'Delete queue',
     deleteConfirm: 'Delete the queue {{name}}? Its tickets stay, without a queue.',
     options: {
