@@ -21,7 +21,6 @@ afterAll(async () => {
 describe('billing', () => {
   it('pays an invoice by Pix through the simulator and sees the due date move live', async () => {
     const superApi = await apiAs(e2e, DEMO.superAdmin, ADMIN_PASSWORD);
-    await superApi('PUT', '/billing/settings', { pixKey: 'financeiro@zapdesk.test', merchantName: 'Zapdesk Tecnologia', merchantCity: 'Florianópolis' });
     // The demo company is due in 3 days: the invoice job issues its invoice.
     const db = e2e.server.deps.db;
     const company = await db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.companyId').select(['companies.id']).where('users.email', '=', DEMO.admin).executeTakeFirstOrThrow();
@@ -43,9 +42,16 @@ describe('billing', () => {
     await row.getByText(price).waitFor();
     // The invoice job's detail in the reader's words: the recurrence named, the period as dd/mm/yyyy.
     await row.getByText(/ · Monthly · \d{2}\/\d{2}\/\d{4} – \d{2}\/\d{2}\/\d{4}$/).waitFor();
+    // No Pix receiver on the platform yet: the checkout says so as it opens.
     await row.getByRole('button', { name: 'Pay' }).click();
-
     const wizard = page.getByRole('dialog', { name: 'Checkout' });
+    await wizard.getByRole('alert').getByText('Pix payments are not configured yet. Please contact the platform administrator.').waitFor();
+    await wizard.getByRole('button', { name: 'Close' }).click();
+    await superApi('PUT', '/billing/settings', { pixKey: 'financeiro@zapdesk.test', merchantName: 'Zapdesk Tecnologia', merchantCity: 'Florianópolis' });
+    await row.getByRole('button', { name: 'Pay' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).waitFor();
+    expect(await wizard.getByRole('alert').count()).toBe(0);
+
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByText('Required').first().waitFor();
     await wizard.getByLabel('First name').fill('Ana');

@@ -122,11 +122,15 @@ describe.each(DIALECTS)('billing on %s', (dialect) => {
     it('answers ERR_PIX_NOT_CONFIGURED until the super-admin sets the receiving account', async () => {
       const a = await tenantWithInvoice();
       await t.db.deleteFrom('platformSettings').execute();
+      // The checkout tells it as it opens, to the company's admin only.
+      expect(await t.request('GET', '/subscription/checkout', { token: a.token })).toMatchObject({ status: 200, body: { pixConfigured: false } });
+      expect((await t.request('GET', '/subscription/checkout', { token: a.userSession.token })).status).toBe(403);
       expect(await t.request('POST', '/subscription', { token: a.token, body: checkout(a.invoice.id) })).toMatchObject({ status: 409, body: { error: 'ERR_PIX_NOT_CONFIGURED' } });
       expect((await t.request('PUT', '/billing/settings', { token: a.token, body: { pixKey: 'x', merchantName: 'y', merchantCity: 'z' } })).status).toBe(403);
       expect((await t.request('PUT', '/billing/settings', { token: superToken, body: { pixKey: '', merchantName: 'y' } })).body.error).toBe('ERR_VALIDATION');
       expect((await configurePix()).body).toEqual({ configured: true, pixKey: 'cobranca@zapdesk.test', merchantName: 'Zapdesk Tecnologia Ltda', merchantCity: 'São Paulo' });
       expect((await t.request('GET', '/billing/settings', { token: superToken })).body.configured).toBe(true);
+      expect((await t.request('GET', '/subscription/checkout', { token: a.token })).body).toEqual({ pixConfigured: true });
     });
 
     it('refuses a receiving account no bank could read: a malformed key, a name or city with no Latin letters', async () => {

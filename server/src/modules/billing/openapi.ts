@@ -12,6 +12,7 @@ export const billingDocs = area('Billing', "Invoices and their payment by Pix: t
   'GET /invoices/all': { summary: "A page of the company's invoices", answer: pageSchema('list', invoiceSchema), auth: ['bearer'], query: invoiceQuerySchema, guarded: true },
   'GET /invoices/:id': { summary: 'One invoice', answer: invoiceSchema, auth: ['bearer'], params: { id: 'ERR_NO_INVOICE_FOUND' }, guarded: true },
   'PUT /invoices/:id': { summary: 'Mark an invoice paid (super-admin)', answer: paymentOutcomeSchema, auth: ['bearer'], params: { id: 'ERR_NO_INVOICE_FOUND' }, body: markPaidSchema, guarded: true },
+  'GET /subscription/checkout': { summary: 'Whether a checkout can make a Pix charge (the platform has a Pix receiver)', answer: z.object({ pixConfigured: z.boolean() }), auth: ['bearer'], guarded: true },
   'POST /subscription': { summary: 'Check out an invoice: a Pix charge (QR code and copy-paste code)', answer: pixChargeSchema, auth: ['bearer'], body: checkoutSchema, guarded: true, errors: ['ERR_INVOICE_ALREADY_PAID', 'ERR_NO_INVOICE_FOUND', 'ERR_PIX_NOT_CONFIGURED'] },
   'GET /billing/settings': { summary: "The platform's Pix receiver (super-admin)", answer: billingSettingsAnswerSchema, auth: ['bearer'], guarded: true },
   'PUT /billing/settings': { summary: "Set the platform's Pix receiver (super-admin)", answer: billingSettingsAnswerSchema, auth: ['bearer'], body: billingSettingsSchema, guarded: true },

@@ -26,6 +26,9 @@ export function billingRoutes(deps: AppDeps) {
       await parseBody(c, markPaidSchema);
       return c.json(await write(deps, (tx) => markInvoicePaid(tx, c.get('actor'), id)));
     })
+    // Whether a checkout can make a charge, asked as the checkout opens: with no Pix receiver the
+    // company's admin learns it there, not after filling in the form.
+    .get('/subscription/checkout', auth, requireAdmin, async (c) => c.json({ pixConfigured: (await findBillingSettings(deps.db)) !== null }))
     .post('/subscription', auth, requireAdmin, async (c) => {
       const input = await parseBody(c, checkoutSchema);
       return c.json(await write(deps, (tx) => createPixCharge(tx, c.get('actor'), input)));

@@ -6,9 +6,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toDataURL } from 'qrcode';
-import { checkoutSchema, type Invoice, type PixCharge } from '@zapdesk/sync';
+import { checkoutSchema, translateError, type Invoice, type PixCharge } from '@zapdesk/sync';
 import { api } from '../../api/client.ts';
 import { formatCents, formatDate, invoiceDetailText } from '../../forms/format.ts';
+import { useResource } from '../../hooks/use-resource.ts';
 import { useSyncedList } from '../../sync/use-synced.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -34,6 +35,9 @@ export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose
   const [charge, setCharge] = useState<PixCharge | null>(null);
   const [image, setImage] = useState('');
   const [paidUntil, setPaidUntil] = useState<string | null>(null);
+  // With no Pix receiver on the platform no charge can be made: said as the checkout opens.
+  const availability = useResource(() => api.get<{ pixConfigured: boolean }>('/subscription/checkout'), []);
+  const unavailable = availability.data?.pixConfigured === false;
 
   useEffect(() => {
     if (!charge) return;
@@ -139,6 +143,11 @@ export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose
             </li>
           ))}
         </ol>
+        {unavailable && (
+          <p role="alert" className="rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-sm">
+            {translateError('ERR_PIX_NOT_CONFIGURED', i18n.language)}
+          </p>
+        )}
         {stepName === 'data' && <div className="grid gap-3 sm:grid-cols-2">{(Object.keys(form) as (keyof Form)[]).map(field)}</div>}
         {stepName === 'customize' && (
           <dl className="grid grid-cols-2 gap-2 text-sm">
@@ -177,7 +186,7 @@ export function CheckoutWizard({ invoice, onClose }: { invoice: Invoice; onClose
             {t('billing.back')}
           </Button>
         )}
-        <Button type="submit" busy={busy} disabled={busy}>
+        <Button type="submit" busy={busy} disabled={busy || (unavailable && step === STEPS.length - 1)}>
           {step === STEPS.length - 1 ? `${t('billing.payNow')} ${amount}` : t('billing.next')}
         </Button>
       </>
