@@ -8,30 +8,34 @@ const CONTROL =
 type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 /**
- * A field's error as the user sees it: shown when it arrives (a submit's check, the server's
- * answer), gone as soon as the field is edited, since it was about the value just replaced, and
- * shown again by the next submit of its form, even with the same words.
+ * A field's error as the user sees it. An error that came of a submit of its form (the form's own
+ * check, or the server's answer to it) goes as soon as the field is edited, since it was about the
+ * value just replaced, and the next submit shows it again, even in the same words. An error the
+ * form works out as the user types is always shown.
  */
 function useShownError<E extends Control>(error: string | undefined, onChange: ((e: ChangeEvent<E>) => void) | undefined) {
+  // Since the last submit, with no edit since: an error arriving now is that submit's.
+  const [armed, setArmed] = useState(false);
+  const [ofSubmit, setOfSubmit] = useState<string | undefined>(undefined);
   const [edited, setEdited] = useState(false);
-  const [arrived, setArrived] = useState(error);
-  if (arrived !== error) {
-    setArrived(error);
-    setEdited(false);
-  }
+  if (armed && error !== undefined && error !== ofSubmit) setOfSubmit(error);
   const ref = useRef<E>(null);
   useEffect(() => {
     const form = ref.current?.form;
     if (!form) return;
-    const rearm = () => setEdited(false);
-    form.addEventListener('submit', rearm);
-    return () => form.removeEventListener('submit', rearm);
+    const submitted = () => {
+      setArmed(true);
+      setEdited(false);
+    };
+    form.addEventListener('submit', submitted);
+    return () => form.removeEventListener('submit', submitted);
   }, []);
   const changed = (e: ChangeEvent<E>) => {
+    setArmed(false);
     setEdited(true);
     onChange?.(e);
   };
-  return { error: edited ? undefined : error, ref, onChange: changed };
+  return { error: edited && error === ofSubmit ? undefined : error, ref, onChange: changed };
 }
 
 type FieldShellProps = { id: string; label: string; error?: string | undefined; hint?: string | undefined; children: ReactNode; className?: string | undefined };
