@@ -1,7 +1,8 @@
 // A dropdown menu with the ARIA menu-button pattern: Enter/Space/ArrowDown open it, arrows move,
 // Home/End jump, Escape or Tab closes and returns focus to the button, a click outside closes.
 // The list is drawn on the page's top level (a portal, fixed to the button), so a table card or a
-// chat that scrolls its content never clips it; it opens upwards when there is no room below.
+// chat that scrolls its content never clips it; it opens upwards when there is no room below. Not
+// for use inside a modal <dialog>: the dialog's top layer would cover a list drawn outside it.
 import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
