@@ -14,28 +14,23 @@ type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
  * form works out as the user types is always shown.
  */
 function useShownError<E extends Control>(error: string | undefined, onChange: ((e: ChangeEvent<E>) => void) | undefined) {
-  // Since the last submit, with no edit since: an error arriving now is that submit's.
-  const [armed, setArmed] = useState(false);
+  // 'submitted': since the last submit, with no edit since (an error arriving now is that submit's).
+  const [phase, setPhase] = useState<'idle' | 'submitted' | 'edited'>('idle');
   const [ofSubmit, setOfSubmit] = useState<string | undefined>(undefined);
-  const [edited, setEdited] = useState(false);
-  if (armed && error !== undefined && error !== ofSubmit) setOfSubmit(error);
+  if (phase === 'submitted' && error !== undefined && error !== ofSubmit) setOfSubmit(error);
   const ref = useRef<E>(null);
   useEffect(() => {
     const form = ref.current?.form;
     if (!form) return;
-    const submitted = () => {
-      setArmed(true);
-      setEdited(false);
-    };
+    const submitted = () => setPhase('submitted');
     form.addEventListener('submit', submitted);
     return () => form.removeEventListener('submit', submitted);
   }, []);
   const changed = (e: ChangeEvent<E>) => {
-    setArmed(false);
-    setEdited(true);
+    setPhase('edited');
     onChange?.(e);
   };
-  return { error: edited && error === ofSubmit ? undefined : error, ref, onChange: changed };
+  return { error: phase === 'edited' && error === ofSubmit ? undefined : error, ref, onChange: changed };
 }
 
 type FieldShellProps = { id: string; label: string; error?: string | undefined; hint?: string | undefined; children: ReactNode; className?: string | undefined };
