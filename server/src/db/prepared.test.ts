@@ -124,6 +124,39 @@ describe.each(DIALECTS)('prepare() on %s', (dialect) => {
     expect(names.map((r) => r.name)).toEqual(['vip', "o'brien", 'novo', 'lead']);
   });
 
+  const updateTag = prepare((db, p: { companyId: number; id: number; changes: { name?: string; color?: string; userId?: number | null } }) =>
+    db
+      .updateTable('tags')
+      .set((eb) => ({ ...p.changes, version: eb('tags.version', '+', 1) }))
+      .where('tags.companyId', '=', p.companyId)
+      .where('tags.id', '=', p.id),
+  );
+
+  it('updates the fields of a row parameter, compiled once per set of fields, undefined ones left out', async () => {
+    const a = await seedCompany(t);
+    const b = await seedCompany(t);
+    const user = await seedUser(t, a.id);
+    const [tag] = await t.db.insertInto('tags').values({ companyId: a.id, name: 'vip', color: '#111111' }).returning('id').execute();
+    const [ofB] = await t.db.insertInto('tags').values({ companyId: b.id, name: 'vip', color: '#111111' }).returning('id').execute();
+    const read = async (id: number) => t.db.selectFrom('tags').select(['tags.name', 'tags.color', 'tags.userId']).where('tags.id', '=', id).executeTakeFirstOrThrow();
+
+    await updateTag(t.db, { companyId: a.id, id: tag!.id, changes: { name: 'gold', color: undefined } });
+    expect(await read(tag!.id)).toEqual({ name: 'gold', color: '#111111', userId: null });
+    // Other fields: a statement of their own; a null is a value to set.
+    await updateTag(t.db, { companyId: a.id, id: tag!.id, changes: { color: '#222222', userId: user.id } });
+    expect(await read(tag!.id)).toEqual({ name: 'gold', color: '#222222', userId: user.id });
+    await updateTag(t.db, { companyId: a.id, id: tag!.id, changes: { userId: null, color: '#333333' } });
+    expect(await read(tag!.id)).toEqual({ name: 'gold', color: '#333333', userId: null });
+
+    const nameOnly = updateTag.compiled(t.db, { companyId: a.id, id: 1, changes: { name: 'x' } });
+    expect(updateTag.compiled(t.db, { companyId: a.id, id: 2, changes: { name: 'y', color: undefined } }).sql).toBe(nameOnly.sql);
+    expect(updateTag.compiled(t.db, { companyId: a.id, id: 2, changes: { name: 'y' } }).parameters).toEqual(['y', 1, a.id, 2]);
+    expect(updateTag.compiled(t.db, { companyId: a.id, id: 2, changes: { color: '#444444' } }).sql).not.toBe(nameOnly.sql);
+    // Another company's row, named by its id: nothing changes.
+    expect(Number((await updateTag(t.db, { companyId: a.id, id: ofB!.id, changes: { name: 'stolen' } })).numAffectedRows)).toBe(0);
+    expect(await read(ofB!.id)).toEqual({ name: 'vip', color: '#111111', userId: null });
+  });
+
   it('refuses to compile a query that does not filter by the company', () => {
     const careless = prepare((db, p: { companyId: number; id: number }) => db.selectFrom('users').select('users.id').where('users.id', '=', p.id));
     expect(() => careless.compiled(t.db, { companyId: 1, id: 1 })).toThrow(/does not filter by companyId/);

@@ -11,7 +11,7 @@ class Slot {
     readonly name: string,
     /** The element of a list parameter, or undefined for a single value. */
     readonly element?: number,
-    /** The field of that element, for a list of rows (a multi-row insert's values). */
+    /** The field of that element, for a list of rows (a multi-row insert's values); or of a row parameter (an update's `set`). */
     readonly field?: string,
   ) {}
 }
@@ -60,8 +60,10 @@ export function paddedLength(length: number): number {
  * does. A list parameter (`where('outbox.id', 'in', p.ids)`) is compiled once per length (per
  * padded length with `padLists`); a list of rows
  * (`insertInto('messages').values(p.rows.map((r) => ({ ...r, companyId: p.companyId })))`) once per
- * length and set of fields, each field of each row a slot. Other values that change the
- * SQL's shape (nulls in `is` tests) cannot be slots.
+ * length and set of fields, each field of each row a slot. A row parameter (`set(p.changes)`: an
+ * update of the columns a caller changes) is compiled once per set of fields it has (undefined
+ * fields left out, as Kysely leaves them out). Other values that change the SQL's shape (nulls in
+ * `is` tests) cannot be slots.
  */
 export function prepare<P extends Params, O>(build: (db: Kysely<DB>, p: P) => Compilable<O>, options: PrepareOptions = {}): Prepared<P, O> {
   return prepared(build, true, options);
@@ -96,7 +98,7 @@ function prepared<P extends object, O>(build: (db: Kysely<DB>, p: P) => Compilab
     const parameters = query.query.parameters.slice();
     for (const [index, name, element, field] of query.slots) {
       const value = params[name as keyof P];
-      if (element === undefined) parameters[index] = value;
+      if (element === undefined) parameters[index] = field === undefined ? value : (value as Record<string, unknown>)[field];
       // A padded list's slots past its end take its last value.
       else if (field === undefined) parameters[index] = (value as unknown[])[Math.min(element, (value as unknown[]).length - 1)];
       else {
@@ -120,6 +122,10 @@ function shapeOf(params: Record<string, unknown>, pad: boolean): string | undefi
   // A loop over the names, not Object.entries: this runs for every prepared statement.
   for (const name in params) {
     const value = params[name];
+    if (isRow(value)) {
+      shape += `${name}{${fieldsOf(value).join()}};`;
+      continue;
+    }
     if (!Array.isArray(value)) continue;
     // A list of rows: their fields decide the columns too (the first row's; each run's rows must all have them).
     const first: unknown = value[0];
@@ -136,6 +142,7 @@ function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilab
     {
       get: (_, name) => {
         const value = params[name as keyof P];
+        if (isRow(value)) return Object.fromEntries(fieldsOf(value).map((field) => [field, new Slot(String(name), undefined, field)]));
         if (!Array.isArray(value)) return new Slot(String(name));
         if (value.length > 0 && !isRow(value[0])) return Array.from({ length: compiledLength(value, pad) }, (_, i) => new Slot(String(name), i));
         return value.map((v: unknown, i) => (isRow(v) ? Object.fromEntries(Object.keys(v).map((field) => [field, new Slot(String(name), i, field)])) : new Slot(String(name), i)));
@@ -151,7 +158,10 @@ function compile<P, O>(db: Kysely<DB>, build: (db: Kysely<DB>, p: P) => Compilab
   return { query, slots: found };
 }
 
-/** A plain object in a list parameter: a row whose fields are slots of their own. */
+/** A row parameter's fields that are set (Kysely leaves undefined ones out of an insert or update). */
+const fieldsOf = (row: Record<string, unknown>) => Object.keys(row).filter((field) => row[field] !== undefined);
+
+/** A plain object in a list parameter, or a parameter of its own: a row whose fields are slots of their own. */
 function isRow(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }

@@ -97,6 +97,15 @@ const updateTicketStep = prepare(
       .where('tickets.companyId', '=', p.companyId)
       .where('tickets.id', '=', p.ticketId),
 );
+/** A step that moves the ticket (a queue, a hand-over): the columns it changes, compiled once per set of them. */
+const updateTicketMove = prepare(
+  (db, p: { companyId: number; ticketId: number; changes: Partial<Pick<TicketRow, 'queueId' | 'queueOptionId' | 'chatbot' | 'amountUsedBotQueues' | 'flowId' | 'flowNodeId' | 'flowData' | 'lastMessage' | 'lastInteractionAt'>>; now: string }) =>
+    db
+      .updateTable('tickets')
+      .set({ ...p.changes, updatedAt: p.now, version: sql<number>`version + 1` })
+      .where('tickets.companyId', '=', p.companyId)
+      .where('tickets.id', '=', p.ticketId),
+);
 const updateRunStep = prepare(
   (db, p: { companyId: number; runId: number; state: string; nodeId: string | null; deadline: string | null; status: string; endReason: string | null; endedAt: string | null; lastMessageId: number | null; now: string }) =>
     db
@@ -155,7 +164,6 @@ async function flowMediaMessage(tx: Tx, run: RunRow, ticket: TicketRow, a: Extra
  * shows the step (flowId, flowNodeId) while the run lasts; the end clears them.
  */
 async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state: FlowState; actions: FlowAction[] }, opts: { lastMessageId?: number } = {}): Promise<void> {
-  const t = tenant(tx.db, ticket.companyId);
   const now = new Date().toISOString();
   const patch: Partial<Pick<TicketRow, 'queueId' | 'queueOptionId' | 'chatbot' | 'amountUsedBotQueues'>> = {};
   let endReason: string | null = null;
@@ -213,7 +221,7 @@ async function applyStep(tx: Tx, run: RunRow, ticket: TicketRow, result: { state
     updated = (await updateTicketStep(tx.db, { companyId, ticketId: ticket.id, ...flowColumns, lastMessage, now })).numAffectedRows;
   } else {
     const touch = lastMessage === null ? {} : { lastMessage, lastInteractionAt: now };
-    updated = (await t.updateTable('tickets').set({ ...patch, ...flowColumns, ...touch, updatedAt: now, version: sql<number>`version + 1` }).where('tickets.id', '=', ticket.id).executeTakeFirst()).numUpdatedRows;
+    updated = (await updateTicketMove(tx.db, { companyId, ticketId: ticket.id, changes: { ...patch, ...flowColumns, ...touch }, now })).numAffectedRows;
   }
   // No RETURNING (it costs SQLite as much as the update): what follows needs the ticket's ids and its queue.
   const moved: TicketRow | undefined = updated === 0n ? undefined : { ...ticket, ...patch, ...flowColumns };
